@@ -1,0 +1,3 @@
+from randomchess.cli import main
+
+main()

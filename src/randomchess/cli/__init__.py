@@ -1,0 +1,17 @@
+"""The ``randomchess`` command line: one click group, one module per sub-command family."""
+
+from __future__ import annotations
+
+import click
+
+from randomchess.cli.perft import perft_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="randomchess")
+def main() -> None:
+    """Chess960 and Modern Random Chess: rules, setups, engine."""
+
+
+main.add_command(perft_command)
+

@@ -1,0 +1,279 @@
+"""FEN, X-FEN and Shredder-FEN for every board size, plus the MRC adjustment field.
+
+A FEN is parsed into a :class:`Setup` (what the text says, resolved against the
+placement: castling letters become rook squares), and :class:`~randomchess.position.Position`
+turns a Setup into a validated position.  Writing goes the other way.
+
+Castling field (RULES.md §2.5, D-14): ``KQkq`` means the outermost rook on that side, a file
+letter names a rook directly; letters may come in any order.  On 9-file boards ``K`` is the
+i-side (g-castling) rook and ``Q`` the a-side (c-castling) rook.  We write X-FEN on 8x8 by
+default, Shredder (file letters) on request and always on 9-file boards.
+
+Adjustment field (RULES.md §4.9): an optional 7th field, ``-`` or the files of the
+back-rank pieces that have never moved, for each side whose Bishop Adjustment right is alive
+(upper case White, lower case Black).  No field at all means no right remains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from randomchess.errors import FenError
+from randomchess.geometry import FILE_LETTERS
+from randomchess.pieces import (
+    BLACK,
+    KING,
+    PAWN,
+    ROOK,
+    WHITE,
+    Color,
+    make_piece,
+    piece_from_symbol,
+    piece_symbol,
+)
+from randomchess.variants import Variant
+
+
+@dataclass
+class Setup:
+    """The content of a FEN, not yet checked for legality."""
+
+    variant: Variant
+    board: list[int]
+    turn: Color = WHITE
+    castling_rooks: set[int] = field(default_factory=set)  # squares of rooks with a right
+    ep_square: int | None = None  # the square a capturing pawn would land on
+    halfmove_clock: int = 0
+    fullmove_number: int = 1
+    # Per side with a live Bishop Adjustment right: its never-moved back-rank squares.
+    unmoved: dict[Color, frozenset[int]] = field(default_factory=dict)
+
+
+def home_rank(variant: Variant, color: Color) -> int:
+    return 0 if color == WHITE else variant.ranks - 1
+
+
+def parse_placement(text: str, variant: Variant) -> list[int]:
+    """Board list (index = square) from a FEN placement field."""
+    g = variant.geometry
+    rows = text.split("/")
+    if len(rows) != g.ranks:
+        raise FenError(
+            f"placement has {len(rows)} ranks, a {variant.key} board has {g.ranks}"
+        )
+    board = [0] * g.size
+    for row_index, row in enumerate(rows):
+        rank = g.ranks - 1 - row_index
+        file = 0
+        digits = ""
+        for ch in row + "/":
+            if ch.isdigit():
+                digits += ch
+                continue
+            if digits:
+                if digits.startswith("0"):
+                    raise FenError(f"bad empty-square count {digits!r} on rank {rank + 1}")
+                file += int(digits)
+                digits = ""
+            if ch == "/":
+                break
+            if file >= g.files:
+                raise FenError(f"rank {rank + 1} has more than {g.files} squares")
+            try:
+                piece = piece_from_symbol(ch)
+            except ValueError:
+                raise FenError(f"unknown piece letter {ch!r} on rank {rank + 1}") from None
+            board[g.square(file, rank)] = piece
+            file += 1
+        if file != g.files:
+            raise FenError(f"rank {rank + 1} has {file} squares, expected {g.files}")
+    return board
+
+
+def _resolve_castling(text: str, variant: Variant, board: list[int]) -> set[int]:
+    g = variant.geometry
+    rooks: set[int] = set()
+    if text == "-":
+        return rooks
+    if len(set(text)) != len(text):
+        raise FenError(f"castling field {text!r} repeats a letter")
+    for ch in text:
+        color = WHITE if ch.isupper() else BLACK
+        rank = home_rank(variant, color)
+        row = [g.square(f, rank) for f in range(g.files)]
+        king = make_piece(KING, color)
+        rook = make_piece(ROOK, color)
+        kings = [sq for sq in row if board[sq] == king]
+        side = "White" if color == WHITE else "Black"
+        if not kings:
+            raise FenError(f"castling letter {ch!r}: {side}'s king is not on its home rank")
+        ksq = kings[0]
+        kfile = g.file_of(ksq)
+        letter = ch.upper()
+        if letter in ("K", "Q"):
+            candidates = [sq for sq in row if board[sq] == rook and
+                          (g.file_of(sq) > kfile if letter == "K" else g.file_of(sq) < kfile)]
+            if not candidates:
+                raise FenError(
+                    f"castling letter {ch!r}: no {side} rook on the "
+                    f"{'far' if letter == 'K' else 'a'} side of the king"
+                )
+            sq = candidates[-1] if letter == "K" else candidates[0]
+        elif letter in FILE_LETTERS[: g.files].upper():
+            sq = g.square(FILE_LETTERS.index(letter.lower()), rank)
+            if board[sq] != rook:
+                raise FenError(f"castling letter {ch!r}: no {side} rook on {g.name(sq)}")
+            if g.file_of(sq) == kfile:
+                raise FenError(f"castling letter {ch!r} names the king's file")
+        else:
+            raise FenError(f"castling field {text!r}: bad letter {ch!r}")
+        rooks.add(sq)
+    for color in (WHITE, BLACK):
+        rank = home_rank(variant, color)
+        mine = [sq for sq in rooks if g.rank_of(sq) == rank and board[sq] >> 3 == color]
+        ksq = next(sq for sq in range(g.size) if board[sq] == make_piece(KING, color)) \
+            if any(board[s] == make_piece(KING, color) for s in range(g.size)) else -1
+        a_side = [sq for sq in mine if sq < ksq]
+        h_side = [sq for sq in mine if sq > ksq]
+        if len(a_side) > 1 or len(h_side) > 1:
+            raise FenError(f"castling field {text!r} gives one side two rooks on one wing")
+    return rooks
+
+
+def _parse_int(text: str, name: str, minimum: int) -> int:
+    if not text.isdigit():
+        raise FenError(f"{name} {text!r} is not a number")
+    value = int(text)
+    if value < minimum:
+        raise FenError(f"{name} {value} is below {minimum}")
+    return value
+
+
+def parse_fen(text: str, variant: Variant) -> Setup:
+    """Read a FEN (plain, X-FEN or Shredder, with the optional adjustment field)."""
+    if not isinstance(text, str):
+        raise FenError("FEN must be a string")
+    parts = text.split()
+    if not parts:
+        raise FenError("empty FEN")
+    if len(parts) > 7:
+        raise FenError(f"FEN has {len(parts)} fields, at most 7 are allowed")
+    g = variant.geometry
+    board = parse_placement(parts[0], variant)
+    turn_text = parts[1] if len(parts) > 1 else "w"
+    if turn_text not in ("w", "b"):
+        raise FenError(f"side to move {turn_text!r} must be 'w' or 'b'")
+    turn = WHITE if turn_text == "w" else BLACK
+    castling = _resolve_castling(parts[2] if len(parts) > 2 else "-", variant, board)
+    ep_text = parts[3] if len(parts) > 3 else "-"
+    ep: int | None = None
+    if ep_text != "-":
+        try:
+            ep = g.parse_square(ep_text)
+        except ValueError:
+            raise FenError(f"en passant square {ep_text!r} is not a square") from None
+        expected_rank = g.ranks - 3 if turn == WHITE else 2
+        if g.rank_of(ep) != expected_rank:
+            raise FenError(f"en passant square {ep_text} is on the wrong rank")
+        forward = g.files if turn == WHITE else -g.files  # direction of the mover's pawns
+        pawn_sq, start_sq = ep - forward, ep + forward
+        if board[pawn_sq] != make_piece(PAWN, turn ^ 1) or board[ep] or board[start_sq]:
+            raise FenError(f"en passant square {ep_text}: no pawn can just have passed it")
+    halfmove = _parse_int(parts[4], "half-move clock", 0) if len(parts) > 4 else 0
+    fullmove = _parse_int(parts[5], "move number", 1) if len(parts) > 5 else 1
+    unmoved: dict[Color, frozenset[int]] = {}
+    if len(parts) > 6 and parts[6] != "-":
+        field_text = parts[6]
+        if not variant.has_adjustment:
+            raise FenError(f"adjustment field {field_text!r}: {variant.key} has no bishop adjustment")
+        if len(set(field_text)) != len(field_text):
+            raise FenError(f"adjustment field {field_text!r} repeats a letter")
+        squares: dict[Color, set[int]] = {WHITE: set(), BLACK: set()}
+        for ch in field_text:
+            color = WHITE if ch.isupper() else BLACK
+            if ch.lower() not in FILE_LETTERS[: g.files]:
+                raise FenError(f"adjustment field: bad letter {ch!r}")
+            sq = g.square(FILE_LETTERS.index(ch.lower()), home_rank(variant, color))
+            piece = board[sq]
+            if not piece or piece >> 3 != color or piece & 7 == PAWN:
+                raise FenError(
+                    f"adjustment field letter {ch!r}: no unmoved "
+                    f"{'White' if color == WHITE else 'Black'} piece on {g.name(sq)}"
+                )
+            squares[color].add(sq)
+        unmoved = {c: frozenset(s) for c, s in squares.items() if s}
+    return Setup(variant, board, turn, castling, ep, halfmove, fullmove, unmoved)
+
+
+def placement_fen(board: list[int], variant: Variant) -> str:
+    g = variant.geometry
+    rows = []
+    for rank in range(g.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(g.files):
+            piece = board[g.square(file, rank)]
+            if piece:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += piece_symbol(piece)
+            else:
+                empty += 1
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+def castling_fen(setup: Setup, shredder: bool = False) -> str:
+    """The castling field: X-FEN on 8x8 unless ``shredder``; file letters on 9 files."""
+    variant = setup.variant
+    g = variant.geometry
+    board = setup.board
+    files_only = shredder or variant.castling_letters_are_files
+    out = ""
+    for color in (WHITE, BLACK):
+        rank = home_rank(variant, color)
+        rook = make_piece(ROOK, color)
+        row_rooks = [g.square(f, rank) for f in range(g.files) if board[g.square(f, rank)] == rook]
+        mine = sorted((sq for sq in setup.castling_rooks if g.rank_of(sq) == rank), reverse=True)
+        king_sq = next((s for s in range(g.size) if board[s] == make_piece(KING, color)), -1)
+        for sq in mine:
+            letter = FILE_LETTERS[g.file_of(sq)]
+            if not files_only:
+                if sq > king_sq and sq == max(row_rooks):
+                    letter = "k"
+                elif sq < king_sq and sq == min(row_rooks):
+                    letter = "q"
+            out += letter.upper() if color == WHITE else letter
+    return out or "-"
+
+
+def adjustment_fen(setup: Setup) -> str:
+    g = setup.variant.geometry
+    out = ""
+    for color in (WHITE, BLACK):
+        for sq in sorted(setup.unmoved.get(color, ())):
+            letter = FILE_LETTERS[g.file_of(sq)]
+            out += letter.upper() if color == WHITE else letter
+    return out or "-"
+
+
+def format_fen(setup: Setup, *, shredder: bool = False, ep_legal: bool = True,
+               adjustment_field: bool | None = None) -> str:
+    """Write ``setup`` as FEN.  ``ep_legal`` says whether to write its en passant square
+    (callers pass whether a legal en passant capture exists, D-23).  The adjustment field
+    is written when a side still has a right, or when ``adjustment_field`` asks for it."""
+    g = setup.variant.geometry
+    ep = g.name(setup.ep_square) if setup.ep_square is not None and ep_legal else "-"
+    fen = " ".join((
+        placement_fen(setup.board, setup.variant),
+        "w" if setup.turn == WHITE else "b",
+        castling_fen(setup, shredder),
+        ep,
+        str(setup.halfmove_clock),
+        str(setup.fullmove_number),
+    ))
+    if adjustment_field or (adjustment_field is None and setup.unmoved):
+        fen += " " + adjustment_fen(setup)
+    return fen

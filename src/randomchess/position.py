@@ -1,0 +1,736 @@
+"""The rules: legal moves, make/unmake, check, castling by rook rights, bishop adjustments.
+
+A :class:`Position` is always legal: it is built from a :class:`~randomchess.fen.Setup`
+(or a FEN) and checked once, then changed only by legal moves.
+
+Moves are ``Move(from_square, to_square, promotion)``.  Two kinds of move are told apart by
+what stands on the squares rather than by a flag, so the encoding is exactly the UCI text:
+
+* castling is the king "capturing" its own castling rook (D-21, RULES.md §2.6);
+* a Bishop Adjustment is the bishop "capturing" the adjacent partner it swaps with
+  (RULES.md §4.7, BAR-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
+from randomchess.fen import Setup, format_fen, home_rank, parse_fen
+from randomchess.geometry import DIAGONAL, KING_LEAPS, ORTHOGONAL, Geometry
+from randomchess.pieces import (
+    BISHOP,
+    BLACK,
+    KING,
+    KIND_BY_LETTER,
+    PAWN,
+    PIECE_TYPES,
+    ROOK,
+    WHITE,
+    Color,
+    PieceKind,
+    make_piece,
+)
+from randomchess.variants import Variant, get_variant
+
+DIRECTIONS = ORTHOGONAL + DIAGONAL  # index < 4: orthogonal, >= 4: diagonal
+
+
+class Move(NamedTuple):
+    """A move as two squares plus an optional promotion kind (0 = none)."""
+
+    from_square: int
+    to_square: int
+    promotion: PieceKind = 0
+
+
+class _Tables:
+    """Per (geometry, piece set) lookup tables used by the hot paths."""
+
+    def __init__(self, g: Geometry) -> None:
+        self.g = g
+        # rays[sq] = 8 tuples of squares, in DIRECTIONS order
+        self.rays = tuple(tuple(g.ray(sq, d) for d in DIRECTIONS) for sq in range(g.size))
+        self.king_leaps = g.leaps(KING_LEAPS)
+        # Movement of each kind as (leap table or None, slide direction indexes).
+        self.leaps: dict[int, tuple[tuple[int, ...], ...] | None] = {}
+        self.slides: dict[int, tuple[int, ...]] = {}
+        for kind, t in PIECE_TYPES.items():
+            if kind == PAWN:
+                continue
+            self.leaps[kind] = g.leaps(t.leaps) if t.leaps else None
+            self.slides[kind] = tuple(DIRECTIONS.index(d) for d in t.slides)
+        # Attack detection: for each colour, the pieces that slide along direction d, and
+        # groups of (leap table, pieces) for the leapers (symmetric leaps only).
+        self.sliders: tuple[tuple[frozenset[int], ...], ...] = tuple(
+            tuple(
+                frozenset(make_piece(k, c) for k in self.slides if d in self.slides[k])
+                for d in range(8)
+            )
+            for c in (WHITE, BLACK)
+        )
+        groups: dict[tuple[tuple[int, int], ...], set[int]] = {}
+        for kind, t in PIECE_TYPES.items():
+            if t.leaps:
+                groups.setdefault(t.leaps, set()).add(kind)
+        self.leapers: tuple[tuple[tuple[tuple[tuple[int, ...], ...], frozenset[int]], ...], ...] = (
+            tuple(
+                tuple((g.leaps(offs), frozenset(make_piece(k, c) for k in kinds))
+                      for offs, kinds in groups.items())
+                for c in (WHITE, BLACK)
+            )
+        )
+        # pawn_attacks[c][sq]: squares a pawn of colour c on sq attacks.
+        self.pawn_attacks = (g.leaps(((-1, 1), (1, 1))), g.leaps(((-1, -1), (1, -1))))
+        self.forward = (g.files, -g.files)
+        self.pawn_start_rank = (1, g.ranks - 2)
+        self.promotion_rank = (g.ranks - 1, 0)
+
+
+_TABLES: dict[tuple[int, int], _Tables] = {}
+
+
+def _tables(g: Geometry) -> _Tables:
+    t = _TABLES.get((g.files, g.ranks))
+    if t is None:
+        t = _TABLES[(g.files, g.ranks)] = _Tables(g)
+    return t
+
+
+class _Undo(NamedTuple):
+    move: Move
+    changes: list[tuple[int, int]]  # (square, piece before the move)
+    castling: int
+    ep_square: int | None
+    halfmove_clock: int
+    adjust_rights: int
+    unmoved: int
+    kings: tuple[int, int]
+
+
+class Position:
+    """A legal position of one variant, with its move history for :meth:`pop`."""
+
+    __slots__ = (
+        "variant", "geometry", "board", "turn", "castling", "ep_square", "halfmove_clock",
+        "fullmove_number", "adjust_rights", "unmoved", "kings", "_t", "_stack",
+        "_home_masks",
+    )
+
+    variant: Variant
+    geometry: Geometry
+    board: list[int]
+    turn: Color
+    castling: int  # bit set of the squares of rooks that keep a castling right
+    ep_square: int | None  # skipped square of the last double step (even if no capture)
+    halfmove_clock: int
+    fullmove_number: int
+    adjust_rights: int  # bit c set = colour c may still make a Bishop Adjustment
+    unmoved: int  # bit set of home-rank squares whose original piece never moved
+    kings: list[int]
+
+    def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
+        """The start position of a fixed variant, or the position of ``fen``."""
+        v = get_variant(variant)
+        text = v.start_fen if fen is None else fen
+        self._load(parse_fen(text, v))
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_fen(cls, fen: str, variant: str | Variant = "chess") -> Position:
+        return cls(fen, variant)
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Position:
+        pos = cls.__new__(cls)
+        pos._load(setup)
+        return pos
+
+    def _load(self, s: Setup) -> None:
+        v = s.variant
+        g = v.geometry
+        self.variant = v
+        self.geometry = g
+        self._t = _tables(g)
+        self.board = list(s.board)
+        self.turn = s.turn
+        self._home_masks = tuple(
+            sum(1 << g.square(f, home_rank(v, c)) for f in range(g.files)) for c in (WHITE, BLACK)
+        )
+        self.castling = sum(1 << sq for sq in s.castling_rooks)
+        self.ep_square = s.ep_square
+        self.halfmove_clock = s.halfmove_clock
+        self.fullmove_number = s.fullmove_number
+        self.adjust_rights = sum(1 << c for c in s.unmoved)
+        self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
+        self._stack: list[_Undo] = []
+        self._validate()
+
+    def _validate(self) -> None:
+        g = self.geometry
+        board = self.board
+        kings = [[sq for sq in range(g.size) if board[sq] == make_piece(KING, c)] for c in (0, 1)]
+        for c, name in ((WHITE, "White"), (BLACK, "Black")):
+            if len(kings[c]) != 1:
+                raise FenError(f"{name} must have exactly one king, found {len(kings[c])}")
+        self.kings = [kings[WHITE][0], kings[BLACK][0]]
+        for sq in range(g.size):
+            if board[sq] & 7 == PAWN and g.rank_of(sq) in (0, g.ranks - 1):
+                raise FenError(f"pawn on {g.name(sq)}, on the first or last rank")
+        if self._attackers(self.kings[self.turn ^ 1], self.turn):
+            raise FenError("the side not to move is in check")
+        for c in (WHITE, BLACK):
+            mine = self.castling & self._home_masks[c]
+            if mine and self.kings[c] not in self._home_squares(c):
+                raise FenError("castling rights but the king is not on its home rank")
+
+    def _home_squares(self, c: Color) -> range:
+        g = self.geometry
+        r = home_rank(self.variant, c)
+        return range(g.square(0, r), g.square(g.files, r))
+
+    def copy(self, stack: bool = True) -> Position:
+        pos = Position.__new__(Position)
+        for name in Position.__slots__:
+            setattr(pos, name, getattr(self, name))
+        pos.board = list(self.board)
+        pos.kings = list(self.kings)
+        pos._stack = list(self._stack) if stack else []
+        return pos
+
+    def to_setup(self) -> Setup:
+        g = self.geometry
+        unmoved = {
+            c: frozenset(sq for sq in self._home_squares(c) if self.unmoved >> sq & 1)
+            for c in (WHITE, BLACK) if self.adjust_rights >> c & 1
+        }
+        return Setup(
+            self.variant, list(self.board), self.turn,
+            {sq for sq in range(g.size) if self.castling >> sq & 1},
+            self.ep_square, self.halfmove_clock, self.fullmove_number,
+            {c: s for c, s in unmoved.items() if s},
+        )
+
+    def fen(self, *, shredder: bool = False) -> str:
+        """FEN of the position: X-FEN on 8x8 (Shredder on request), file letters on 9x9;
+        the en passant square only when a legal en passant capture exists (D-23)."""
+        return format_fen(self.to_setup(), shredder=shredder, ep_legal=self.has_legal_en_passant())
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r}, variant={self.variant.key!r})"
+
+    def __str__(self) -> str:
+        g = self.geometry
+        from randomchess.pieces import piece_symbol
+
+        rows = []
+        for rank in range(g.ranks - 1, -1, -1):
+            rows.append(" ".join(
+                piece_symbol(self.board[g.square(f, rank)]) if self.board[g.square(f, rank)]
+                else "." for f in range(g.files)
+            ))
+        return "\n".join(rows)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.variant == other.variant and \
+            self.fen() == other.fen()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ----------------------------------------------------------------- attacks
+    def _attackers(self, sq: int, by: Color) -> list[int]:
+        """Squares of ``by``'s pieces that attack ``sq`` (pinned pieces included, 3.1.3)."""
+        t = self._t
+        board = self.board
+        out = []
+        sliders = t.sliders[by]
+        for d, ray in enumerate(t.rays[sq]):
+            for s in ray:
+                p = board[s]
+                if p:
+                    if p in sliders[d]:
+                        out.append(s)
+                    break
+        for table, pieces in t.leapers[by]:
+            for s in table[sq]:
+                if board[s] in pieces:
+                    out.append(s)
+        pawn = make_piece(PAWN, by)
+        for s in t.pawn_attacks[by ^ 1][sq]:
+            if board[s] == pawn:
+                out.append(s)
+        return out
+
+    def is_attacked(self, sq: int, by: Color) -> bool:
+        t = self._t
+        board = self.board
+        sliders = t.sliders[by]
+        for d, ray in enumerate(t.rays[sq]):
+            for s in ray:
+                p = board[s]
+                if p:
+                    if p in sliders[d]:
+                        return True
+                    break
+        for table, pieces in t.leapers[by]:
+            for s in table[sq]:
+                if board[s] in pieces:
+                    return True
+        pawn = make_piece(PAWN, by)
+        return any(board[s] == pawn for s in t.pawn_attacks[by ^ 1][sq])
+
+    def is_check(self) -> bool:
+        return self.is_attacked(self.kings[self.turn], self.turn ^ 1)
+
+    def checkers(self) -> list[int]:
+        return self._attackers(self.kings[self.turn], self.turn ^ 1)
+
+    # ----------------------------------------------------------------- move generation
+    def _pins(self, ksq: int, us: Color) -> dict[int, frozenset[int]]:
+        """Our pinned pieces, each mapped to the squares it may still move to."""
+        t = self._t
+        board = self.board
+        sliders = t.sliders[us ^ 1]
+        pins: dict[int, frozenset[int]] = {}
+        for d, ray in enumerate(t.rays[ksq]):
+            candidate = -1
+            for i, s in enumerate(ray):
+                p = board[s]
+                if not p:
+                    continue
+                if candidate < 0:
+                    if p >> 3 != us:
+                        break
+                    candidate = s
+                    continue
+                if p in sliders[d]:
+                    pins[candidate] = frozenset(ray[: i + 1])
+                break
+        return pins
+
+    def _evasion_squares(self, ksq: int, checker: int) -> frozenset[int]:
+        """Squares a non-king move must reach to answer a single check: capture or block."""
+        for ray in self._t.rays[ksq]:
+            if checker in ray:
+                i = ray.index(checker)
+                if self.board[checker] & 7 in self._t.slides and \
+                        all(not self.board[s] for s in ray[:i]):
+                    return frozenset(ray[: i + 1])
+        return frozenset((checker,))
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move."""
+        out: list[Move] = []
+        self._generate(out)
+        return out
+
+    def _generate(self, out: list[Move]) -> None:
+        t = self._t
+        g = self.geometry
+        board = self.board
+        us = self.turn
+        them = us ^ 1
+        ksq = self.kings[us]
+        checkers = self._attackers(ksq, them)
+        # King steps: test each target with the king lifted, so it cannot hide behind itself.
+        board[ksq] = 0
+        for s in t.king_leaps[ksq]:
+            p = board[s]
+            if (not p or p >> 3 == them) and not self.is_attacked(s, them):
+                out.append(Move(ksq, s))
+        board[ksq] = make_piece(KING, us)
+        if len(checkers) > 1:
+            return
+        evasion = self._evasion_squares(ksq, checkers[0]) if checkers else None
+        pins = self._pins(ksq, us)
+        promotions = self.variant.promotions
+        fwd = t.forward[us]
+        last_rank = t.promotion_rank[us]
+        start_rank = t.pawn_start_rank[us]
+        ep = self.ep_square
+        for sq in range(g.size):
+            p = board[sq]
+            if not p or p >> 3 != us:
+                continue
+            kind = p & 7
+            if kind == KING:
+                continue
+            allowed = pins.get(sq)
+            if evasion is not None:
+                allowed = evasion if allowed is None else allowed & evasion
+            if kind == PAWN:
+                targets: list[int] = []
+                one = sq + fwd
+                if not board[one]:
+                    targets.append(one)
+                    if g.rank_of(sq) == start_rank and not board[one + fwd]:
+                        targets.append(one + fwd)
+                for s in t.pawn_attacks[us][sq]:
+                    q = board[s]
+                    if q and q >> 3 == them:
+                        targets.append(s)
+                    elif s == ep:
+                        if self._en_passant_is_safe(sq, s):
+                            out.append(Move(sq, s))
+                for s in targets:
+                    if allowed is not None and s not in allowed:
+                        continue
+                    if g.rank_of(s) == last_rank:
+                        out.extend(Move(sq, s, k) for k in promotions)
+                    else:
+                        out.append(Move(sq, s))
+                continue
+            leaps = t.leaps[kind]
+            if leaps is not None:
+                for s in leaps[sq]:
+                    q = board[s]
+                    if (not q or q >> 3 == them) and (allowed is None or s in allowed):
+                        out.append(Move(sq, s))
+            rays = t.rays[sq]
+            for d in t.slides[kind]:
+                for s in rays[d]:
+                    q = board[s]
+                    if q and q >> 3 == us:
+                        break
+                    if allowed is None or s in allowed:
+                        out.append(Move(sq, s))
+                    if q:
+                        break
+        if not checkers:
+            if self.castling & self._home_masks[us]:
+                self._generate_castling(out)
+            if self.adjust_rights >> us & 1:
+                self._generate_adjustments(out)
+
+    def _en_passant_is_safe(self, sq: int, to: int) -> bool:
+        """Play the en passant capture on the board and see whether our king is attacked."""
+        board = self.board
+        us = self.turn
+        captured_sq = to - self._t.forward[us]
+        pawn, victim = board[sq], board[captured_sq]
+        board[sq] = board[captured_sq] = 0
+        board[to] = pawn
+        safe = not self.is_attacked(self.kings[us], us ^ 1)
+        board[to] = 0
+        board[sq], board[captured_sq] = pawn, victim
+        return safe
+
+    def has_legal_en_passant(self) -> bool:
+        ep = self.ep_square
+        if ep is None:
+            return False
+        us = self.turn
+        pawn = make_piece(PAWN, us)
+        return any(
+            self.board[s] == pawn and Move(s, ep) in self.legal_moves()
+            for s in self._t.pawn_attacks[us ^ 1][ep]
+        )
+
+    def castling_squares(self, rook_sq: int) -> tuple[int, int]:
+        """(king destination, rook destination) for castling with the rook on ``rook_sq``."""
+        g = self.geometry
+        ksq = self.kings[self.board[rook_sq] >> 3]
+        a_side = rook_sq < ksq
+        kf, rf = self.variant.castle_a if a_side else self.variant.castle_h
+        rank = g.rank_of(rook_sq)
+        return g.square(kf, rank), g.square(rf, rank)
+
+    def _generate_castling(self, out: list[Move]) -> None:
+        board = self.board
+        us = self.turn
+        ksq = self.kings[us]
+        king = board[ksq]
+        rights = self.castling & self._home_masks[us]
+        for rsq in self._home_squares(us):
+            if not rights >> rsq & 1:
+                continue
+            kdest, rdest = self.castling_squares(rsq)
+            # Vacancy (II.3.2.7): both paths, destinations included, empty but for these two.
+            lo = min(ksq, kdest, rsq, rdest)
+            hi = max(ksq, kdest, rsq, rdest)
+            path_k = range(min(ksq, kdest), max(ksq, kdest) + 1)
+            path_r = range(min(rsq, rdest), max(rsq, rdest) + 1)
+            if any(
+                board[s] and s != ksq and s != rsq
+                for s in range(lo, hi + 1) if s in path_k or s in path_r
+            ):
+                continue
+            # Safety with king and rook lifted: the king's start, every square it crosses and
+            # its destination must be unattacked.  Lifting the rook catches the rook shield
+            # of RULES.md §2.2 (a rook that hides the king's destination from an enemy rook).
+            rook = board[rsq]
+            board[ksq] = board[rsq] = 0
+            safe = not any(self.is_attacked(s, us ^ 1) for s in path_k)
+            board[ksq], board[rsq] = king, rook
+            if safe:
+                out.append(Move(ksq, rsq))
+
+    def adjustment_partners(self, bishop_sq: int) -> list[int]:
+        """Squares of the partners the bishop on ``bishop_sq`` may swap with (BAR-2..BAR-5),
+        ignoring check."""
+        g = self.geometry
+        board = self.board
+        us = self.turn
+        if not (self.adjust_rights >> us & 1 and self.unmoved >> bishop_sq & 1):
+            return []
+        if board[bishop_sq] != make_piece(BISHOP, us):
+            return []
+        out = []
+        f = g.file_of(bishop_sq)
+        for df in (-1, 1):
+            if not 0 <= f + df < g.files:
+                continue
+            s = bishop_sq + df
+            p = board[s]
+            if self.unmoved >> s & 1 and p >> 3 == us and p & 7 in self.variant.adjustment_partners:
+                out.append(s)
+        return out
+
+    def _generate_adjustments(self, out: list[Move]) -> None:
+        us = self.turn
+        for b in self._home_squares(us):
+            for s in self.adjustment_partners(b):
+                # Only the king swap moves the king; it must not land on an attacked square
+                # (BAR-8, D-2).  Other swaps keep every square's occupancy, so they are safe.
+                if self.board[s] & 7 == KING and self.is_attacked(b, us ^ 1):
+                    continue
+                out.append(Move(b, s))
+
+    # ----------------------------------------------------------------- move kinds
+    def is_castling(self, move: Move) -> bool:
+        p = self.board[move.from_square]
+        return p & 7 == KING and self.board[move.to_square] == make_piece(ROOK, p >> 3) and \
+            bool(self.castling >> move.to_square & 1)
+
+    def is_adjustment(self, move: Move) -> bool:
+        p, q = self.board[move.from_square], self.board[move.to_square]
+        return p & 7 == BISHOP and q != 0 and p >> 3 == q >> 3
+
+    def is_en_passant(self, move: Move) -> bool:
+        return self.board[move.from_square] & 7 == PAWN and move.to_square == self.ep_square \
+            and not self.board[move.to_square] and \
+            self.geometry.file_of(move.from_square) != self.geometry.file_of(move.to_square)
+
+    def is_capture(self, move: Move) -> bool:
+        q = self.board[move.to_square]
+        return (q != 0 and q >> 3 != self.turn) or self.is_en_passant(move)
+
+    def is_zeroing(self, move: Move) -> bool:
+        """Pawn move or capture: resets the half-move clock (FIDE 9.3; not a BAR, D-9)."""
+        return self.board[move.from_square] & 7 == PAWN or self.is_capture(move)
+
+    def gives_check(self, move: Move) -> bool:
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    # ----------------------------------------------------------------- make / unmake
+    def push(self, move: Move) -> None:
+        """Play ``move``, which must be legal (see :meth:`push_legal` for untrusted moves)."""
+        board = self.board
+        g = self.geometry
+        us = self.turn
+        frm, to = move.from_square, move.to_square
+        piece = board[frm]
+        target = board[to]
+        changes: list[tuple[int, int]] = []
+        self._stack.append(_Undo(
+            move, changes, self.castling, self.ep_square, self.halfmove_clock,
+            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]),
+        ))
+        kind = piece & 7
+        new_ep = None
+        self.halfmove_clock += 1
+        if target and target >> 3 == us:
+            if kind == KING:  # castling: king takes own rook (D-21)
+                kdest, rdest = self.castling_squares(to)
+                changes += ((frm, piece), (to, target), (kdest, board[kdest]), (rdest, board[rdest]))
+                board[frm] = board[to] = 0
+                board[kdest], board[rdest] = piece, target
+                self.kings[us] = kdest
+                self.castling &= ~self._home_masks[us]
+            else:  # Bishop Adjustment: swap the two pieces (BAR-2, BAR-9, BAR-10)
+                changes += ((frm, piece), (to, target))
+                board[frm], board[to] = target, piece
+                self.adjust_rights &= ~(1 << us)
+                if target & 7 == KING:
+                    self.kings[us] = frm
+                    self.castling &= ~self._home_masks[us]
+        else:
+            changes += ((frm, piece), (to, target))
+            if target:
+                self.halfmove_clock = 0
+            if kind == PAWN:
+                self.halfmove_clock = 0
+                if to == self.ep_square and g.file_of(frm) != g.file_of(to) and not target:
+                    cap = to - self._t.forward[us]
+                    changes.append((cap, board[cap]))
+                    board[cap] = 0
+                elif abs(to - frm) == 2 * g.files:
+                    new_ep = (to + frm) // 2
+            board[frm] = 0
+            board[to] = make_piece(move.promotion, us) if move.promotion else piece
+            if kind == KING:
+                self.kings[us] = to
+                self.castling &= ~self._home_masks[us]
+        mask = ~((1 << frm) | (1 << to))
+        self.castling &= mask
+        self.unmoved &= mask
+        self.ep_square = new_ep
+        if us == BLACK:
+            self.fullmove_number += 1
+        self.turn = us ^ 1
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        undo = self._stack.pop()
+        board = self.board
+        for sq, piece in reversed(undo.changes):
+            board[sq] = piece
+        self.castling = undo.castling
+        self.ep_square = undo.ep_square
+        self.halfmove_clock = undo.halfmove_clock
+        self.adjust_rights = undo.adjust_rights
+        self.unmoved = undo.unmoved
+        self.kings = list(undo.kings)
+        self.turn ^= 1
+        if self.turn == BLACK:
+            self.fullmove_number -= 1
+        return undo.move
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [u.move for u in self._stack]
+
+    def peek(self) -> Move:
+        return self._stack[-1].move
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def push_legal(self, move: Move) -> None:
+        """Play ``move`` after checking it; ``IllegalMoveError`` changes nothing."""
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {self.uci(move)} in {self.fen()}")
+        self.push(move)
+
+    # ----------------------------------------------------------------- game state
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self.legal_moves()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self.legal_moves()
+
+    def adjustment_pairs(self, color: Color) -> frozenset[tuple[int, int]]:
+        """The (bishop, partner) swaps ``color`` still has a right to, check ignored (§4.9)."""
+        if not self.adjust_rights >> color & 1:
+            return frozenset()
+        saved = self.turn
+        self.turn = color
+        try:
+            return frozenset(
+                (b, s) for b in self._home_squares(color) for s in self.adjustment_partners(b)
+            )
+        finally:
+            self.turn = saved
+
+    def key(self) -> tuple[object, ...]:
+        """Identity for repetition (RULES.md §1.5, §1.7, D-10, D-23): placement, side to
+        move, permanent castling rights, en passant only when legal, adjustment rights."""
+        return (
+            tuple(self.board), self.turn, self.castling,
+            self.ep_square if self.has_legal_en_passant() else None,
+            self.adjustment_pairs(WHITE), self.adjustment_pairs(BLACK),
+        )
+
+    # ----------------------------------------------------------------- UCI
+    def uci(self, move: Move, *, chess960: bool | None = None) -> str:
+        """Coordinate text of ``move``.  Castling is king-square + rook-square, except in
+        classical chess with ``chess960=False`` (the default there), which writes ``e1g1``."""
+        g = self.geometry
+        to = move.to_square
+        if chess960 is None:
+            chess960 = not self.variant.classical_uci
+        if not chess960 and self.is_castling(move):
+            to = self.castling_squares(to)[0]
+        text = g.name(move.from_square) + g.name(to)
+        if move.promotion:
+            text += PIECE_TYPES[move.promotion].letter.lower()
+        return text
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move written ``text`` (``e2e4``, ``e7e8q``, ``i8i9m``, ``e1h1``; ``e1g1``
+        for castling in classical chess; bishop square + partner square for an adjustment).
+        ``InvalidMoveError`` if malformed, ``IllegalMoveError`` if not legal here."""
+        move = self._parse_uci_text(text)
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        if self.variant.classical_uci or self.variant.key == "chess":
+            # Classical notation for castling: the king's two-square step onto its destination.
+            for m in legal:
+                if m.from_square == move.from_square and self.is_castling(m) and \
+                        self.castling_squares(m.to_square)[0] == move.to_square and \
+                        not move.promotion and self.board[move.to_square] & 7 != ROOK:
+                    return m
+        raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
+
+    def _parse_uci_text(self, text: str) -> Move:
+        g = self.geometry
+        if not isinstance(text, str) or not 4 <= len(text) <= 7:
+            raise InvalidMoveError(f"malformed move {text!r}")
+        i = 1
+        while i < len(text) and text[i].isdigit():
+            i += 1
+        j = i + 1
+        while j < len(text) and text[j].isdigit():
+            j += 1
+        try:
+            frm = g.parse_square(text[:i])
+            to = g.parse_square(text[i:j])
+        except ValueError as exc:
+            raise InvalidMoveError(f"malformed move {text!r}: {exc}") from None
+        rest = text[j:]
+        promotion = 0
+        if rest:
+            kind = KIND_BY_LETTER.get(rest.upper()) if len(rest) == 1 else None
+            if kind is None or kind in (PAWN, KING):
+                raise InvalidMoveError(f"malformed move {text!r}: bad promotion {rest!r}")
+            if kind not in self.variant.promotions:
+                raise IllegalMoveError(
+                    f"{text!r}: {self.variant.key} does not promote to {PIECE_TYPES[kind].name}"
+                )
+            promotion = kind
+        if frm == to:
+            raise InvalidMoveError(f"malformed move {text!r}: from and to are the same square")
+        return Move(frm, to, promotion)
+
+    def push_uci(self, text: str) -> Move:
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    # ----------------------------------------------------------------- perft
+    def perft(self, depth: int) -> int:
+        """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
+        if depth <= 0:
+            return 1
+        moves = self.legal_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            self.push(m)
+            total += self.perft(depth - 1)
+            self.pop()
+        return total
+
+    def divide(self, depth: int) -> Iterator[tuple[Move, int]]:
+        for m in self.legal_moves():
+            self.push(m)
+            n = self.perft(depth - 1)
+            self.pop()
+            yield m, n

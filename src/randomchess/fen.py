@@ -91,6 +91,8 @@ def parse_placement(text: str, variant: Variant) -> list[int]:
 
 
 def _resolve_castling(text: str, variant: Variant, board: list[int]) -> set[int]:
+    """Rook squares named by the castling field; every letter must name a rook on its home
+    rank beside a king on that rank, at most one rook per wing (RULES.md §2.5)."""
     g = variant.geometry
     rooks: set[int] = set()
     if text == "-":
@@ -99,44 +101,34 @@ def _resolve_castling(text: str, variant: Variant, board: list[int]) -> set[int]
         raise FenError(f"castling field {text!r} repeats a letter")
     for ch in text:
         color = WHITE if ch.isupper() else BLACK
-        rank = home_rank(variant, color)
-        row = [g.square(f, rank) for f in range(g.files)]
-        king = make_piece(KING, color)
-        rook = make_piece(ROOK, color)
-        kings = [sq for sq in row if board[sq] == king]
         side = "White" if color == WHITE else "Black"
+        row = [g.square(f, home_rank(variant, color)) for f in range(g.files)]
+        kings = [sq for sq in row if board[sq] == make_piece(KING, color)]
         if not kings:
             raise FenError(f"castling letter {ch!r}: {side}'s king is not on its home rank")
         ksq = kings[0]
-        kfile = g.file_of(ksq)
+        own_rooks = [sq for sq in row if board[sq] == make_piece(ROOK, color)]
         letter = ch.upper()
-        if letter in ("K", "Q"):
-            candidates = [sq for sq in row if board[sq] == rook and
-                          (g.file_of(sq) > kfile if letter == "K" else g.file_of(sq) < kfile)]
-            if not candidates:
-                raise FenError(
-                    f"castling letter {ch!r}: no {side} rook on the "
-                    f"{'far' if letter == 'K' else 'a'} side of the king"
-                )
-            sq = candidates[-1] if letter == "K" else candidates[0]
+        if letter == "K":
+            far = [sq for sq in own_rooks if sq > ksq]
+            if not far:
+                raise FenError(f"castling letter {ch!r}: no {side} rook on the king's far side")
+            sq = far[-1]
+        elif letter == "Q":
+            near = [sq for sq in own_rooks if sq < ksq]
+            if not near:
+                raise FenError(f"castling letter {ch!r}: no {side} rook on the king's a-side")
+            sq = near[0]
         elif letter in FILE_LETTERS[: g.files].upper():
-            sq = g.square(FILE_LETTERS.index(letter.lower()), rank)
-            if board[sq] != rook:
+            sq = row[FILE_LETTERS.index(letter.lower())]
+            if sq not in own_rooks:
                 raise FenError(f"castling letter {ch!r}: no {side} rook on {g.name(sq)}")
-            if g.file_of(sq) == kfile:
-                raise FenError(f"castling letter {ch!r} names the king's file")
         else:
             raise FenError(f"castling field {text!r}: bad letter {ch!r}")
+        wing = [r for r in rooks if r in row and (r < ksq) == (sq < ksq)]
+        if wing and wing != [sq]:
+            raise FenError(f"castling field {text!r} gives {side} two rooks on one wing")
         rooks.add(sq)
-    for color in (WHITE, BLACK):
-        rank = home_rank(variant, color)
-        mine = [sq for sq in rooks if g.rank_of(sq) == rank and board[sq] >> 3 == color]
-        ksq = next(sq for sq in range(g.size) if board[sq] == make_piece(KING, color)) \
-            if any(board[s] == make_piece(KING, color) for s in range(g.size)) else -1
-        a_side = [sq for sq in mine if sq < ksq]
-        h_side = [sq for sq in mine if sq > ksq]
-        if len(a_side) > 1 or len(h_side) > 1:
-            raise FenError(f"castling field {text!r} gives one side two rooks on one wing")
     return rooks
 
 

@@ -1,0 +1,120 @@
+"""Coordinate (UCI) moves, make/unmake, check, mate and stalemate on 8x8 and 9x9."""
+
+from __future__ import annotations
+
+import pytest
+
+from randomchess import (
+    IllegalMoveError,
+    InvalidMoveError,
+    MINISTER,
+    Move,
+    Position,
+    get_variant,
+)
+
+
+def test_promotion_to_minister_on_nine_by_nine() -> None:
+    pos = Position("4k4/8P/9/9/9/9/9/9/4K4 w - - 0 1", "mrc")
+    move = pos.parse_uci("i8i9m")
+    assert move.promotion == MINISTER
+    pos.push(move)
+    assert pos.fen().split()[0].startswith("4k3M/")
+    assert pos.board[pos.geometry.parse_square("i9")] == MINISTER  # a White minister
+
+
+def test_no_minister_promotion_in_chess960() -> None:
+    pos = Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "chess960")
+    promotions = sorted(pos.uci(m) for m in pos.legal_moves() if m.promotion)
+    assert promotions == ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]
+    with pytest.raises(IllegalMoveError, match="does not promote to minister"):
+        pos.parse_uci("a7a8m")
+
+
+def test_double_step_and_en_passant_on_nine_ranks() -> None:
+    pos2 = Position("4k4/9/9/9/9/3p5/9/4P4/4K4 w - - 0 1", "mrc")
+    pos2.push_uci("e2e4")
+    assert pos2.fen().split()[3] == "e3"
+    ep = pos2.parse_uci("d4e3")
+    assert pos2.is_en_passant(ep) and pos2.is_capture(ep)
+    pos2.push(ep)
+    assert pos2.fen().split()[0] == "4k4/9/9/9/9/9/4p4/9/4K4"
+    assert pos2.halfmove_clock == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("", InvalidMoveError),
+        ("e2", InvalidMoveError),
+        ("e2e9", InvalidMoveError),  # no rank 9 on 8x8
+        ("z2z4", InvalidMoveError),
+        ("e2e4x", InvalidMoveError),
+        ("e2e2", InvalidMoveError),
+        ("e7e8k", InvalidMoveError),
+        ("e2e5", IllegalMoveError),
+        ("e1g1", IllegalMoveError),
+        ("a1a2", IllegalMoveError),
+    ],
+)
+def test_bad_moves_raise_typed_errors_and_change_nothing(
+    text: str, error: type[Exception]
+) -> None:
+    v = get_variant("chess960")
+    pos = Position(v.setup_fen("RNBQKBNR"), v)
+    before = pos.fen()
+    with pytest.raises(error):
+        pos.push_uci(text)
+    assert pos.fen() == before and pos.move_stack == []
+    assert issubclass(error, ValueError)
+
+
+def test_push_legal_rejects_illegal_moves_unchanged() -> None:
+    pos = Position()
+    before = pos.fen()
+    with pytest.raises(IllegalMoveError):
+        pos.push_legal(Move(12, 36))  # e2e5 written as squares
+    assert pos.fen() == before
+
+
+def test_checkmate_and_stalemate() -> None:
+    mate = Position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+    assert mate.is_check() and mate.is_checkmate() and not mate.is_stalemate()
+    stale = Position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "chess960")
+    assert stale.is_stalemate() and not stale.is_checkmate()
+
+
+def test_minister_mates_with_its_knight_jump() -> None:
+    # Corner mate on 9x9 that only the minister's knight leap gives: M e7-g8.
+    pos = Position("7rk/7pp/4M4/9/9/9/9/9/4K4 w - - 0 1", "mrc")
+    mates = []
+    for m in pos.legal_moves():
+        pos.push(m)
+        if pos.is_checkmate():
+            mates.append(pos.peek())
+        pos.pop()
+    assert [pos.uci(m) for m in mates] == ["e7g8"]
+
+
+def test_pinned_piece_moves_only_along_the_pin() -> None:
+    pos = Position("k3r3/8/8/8/8/8/4R3/4K3 w - - 0 1", "chess960")
+    rook_moves = sorted(pos.uci(m) for m in pos.legal_moves() if m.from_square == 12)
+    assert rook_moves == ["e2e3", "e2e4", "e2e5", "e2e6", "e2e7", "e2e8"]
+
+
+def test_double_check_allows_only_king_moves() -> None:
+    pos = Position("4k3/8/8/8/8/5n2/8/R3K2r w - - 0 1", "chess960")
+    assert len(pos.checkers()) == 2
+    assert {pos.board[m.from_square] & 7 for m in pos.legal_moves()} == {6}
+
+
+def test_push_pop_restores_everything() -> None:
+    v = get_variant("mrc")
+    pos = Position(v.setup_fen("RBKNQBNMR"), v)
+    fens = []
+    for text in ("e2e4", "e8e6", "e1e3", "d9e9", "b1c1"):
+        fens.append(pos.fen())
+        pos.push_uci(text)
+    for fen in reversed(fens):
+        pos.pop()
+        assert pos.fen() == fen

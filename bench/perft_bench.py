@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Perft speed: randomchess next to python-chess on the same Chess960 start positions, in one
+run, plus randomchess (and pyffish driven from Python) on 9x9 MRC positions.
+
+Bulk counting (the last ply counts the legal moves without playing them) in both programs.
+Usage: python bench/perft_bench.py [--depth 4] [--mrc-depth 3] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import chess
+
+from randomchess import Position, get_variant
+
+CHESS960_SETUPS = {0: "BBQNNRKR", 357: "RNBKQBRN", 518: "RNBQKBNR", 959: "RKRNNQBB"}
+MRC_SETUPS = ("RNBMKQBNR", "BQNNMBRKR", "RBKNQBNMR", "NBMBNRKRQ")
+
+
+def python_chess_perft(board: chess.Board, depth: int) -> int:
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += python_chess_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def pyffish_perft(fen: str, depth: int) -> int:
+    import pyffish
+
+    moves = pyffish.legal_moves("modern", fen, [], True)
+    if depth == 1:
+        return len(moves)
+    return sum(pyffish_perft(pyffish.get_fen("modern", fen, [m], True), depth - 1) for m in moves)
+
+
+def timed(fn: Callable[[], int], repeat: int) -> tuple[int, float]:
+    times, nodes = [], 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        nodes = fn()
+        times.append(time.perf_counter() - start)
+    return nodes, statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--depth", type=int, default=4)
+    ap.add_argument("--mrc-depth", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--pyffish", action="store_true", help="also time pyffish on 9x9 (slow)")
+    args = ap.parse_args()
+    v960 = get_variant("chess960")
+    print(f"Chess960 start positions, perft {args.depth}, median of {args.repeat}")
+    print(f"{'SP':>4} {'nodes':>10} {'randomchess n/s':>16} {'python-chess n/s':>17} {'ratio':>6}")
+    ours_total = theirs_total = time_ours = time_theirs = 0.0
+    for number, rank in CHESS960_SETUPS.items():
+        fen = v960.setup_fen(rank)
+        pos = Position(fen, v960)
+        board = chess.Board(fen, chess960=True)
+        n1, t1 = timed(lambda: pos.perft(args.depth), args.repeat)  # noqa: B023
+        n2, t2 = timed(lambda: python_chess_perft(board, args.depth), args.repeat)  # noqa: B023
+        assert n1 == n2, (number, n1, n2)
+        print(f"{number:>4} {n1:>10} {n1 / t1:>16,.0f} {n2 / t2:>17,.0f} {t2 / t1:>6.2f}")
+        ours_total += n1
+        theirs_total += n2
+        time_ours += t1
+        time_theirs += t2
+    rate_ours, rate_theirs = ours_total / time_ours, theirs_total / time_theirs
+    print(f" all {int(ours_total):>10} {rate_ours:>16,.0f} {rate_theirs:>17,.0f} "
+          f"{rate_ours / rate_theirs:>6.2f}")
+    vmrc = get_variant("mrc")
+    print(f"\nMRC (9x9) start positions, perft {args.mrc_depth} (no adjustment right), "
+          f"median of {args.repeat}")
+    nodes = seconds = 0.0
+    for rank in MRC_SETUPS:
+        fen = vmrc.setup_fen(rank, adjustment=False)
+        pos = Position(fen, vmrc)
+        n, t = timed(lambda: pos.perft(args.mrc_depth), args.repeat)  # noqa: B023
+        line = f"{rank} {n:>10} {n / t:>14,.0f} n/s"
+        if args.pyffish:
+            n2, t2 = timed(lambda: pyffish_perft(fen, args.mrc_depth), 1)  # noqa: B023
+            assert n2 == n
+            line += f"   pyffish from Python {n2 / t2:>10,.0f} n/s   ratio {t2 / t:.1f}"
+        print(line)
+        nodes += n
+        seconds += t
+    print(f"MRC all: {nodes / seconds:,.0f} n/s = {nodes / seconds / rate_theirs:.2f} x "
+          "python-chess's 8x8 rate")
+
+
+if __name__ == "__main__":
+    main()

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import load_cases
 
+from conftest import load_cases
 from randomchess import FenError, Position, get_variant
 
 CASES = load_cases("chess960_s1_d3.jsonl") + load_cases("mrc_s1_d3.jsonl")

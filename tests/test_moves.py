@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from randomchess import (
+    MINISTER,
     IllegalMoveError,
     InvalidMoveError,
-    MINISTER,
     Move,
     Position,
     get_variant,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import load_cases
 
+from conftest import load_cases
 from randomchess import Position
 
 D3 = load_cases("chess960_s1_d3.jsonl") + load_cases("mrc_s1_d3.jsonl")

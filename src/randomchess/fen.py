@@ -177,7 +177,9 @@ def parse_fen(text: str, variant: Variant) -> Setup:
     if len(parts) > 6 and parts[6] != "-":
         field_text = parts[6]
         if not variant.has_adjustment:
-            raise FenError(f"adjustment field {field_text!r}: {variant.key} has no bishop adjustment")
+            raise FenError(
+                f"adjustment field {field_text!r}: {variant.key} has no bishop adjustment"
+            )
         if len(set(field_text)) != len(field_text):
             raise FenError(f"adjustment field {field_text!r} repeats a letter")
         squares: dict[Color, set[int]] = {WHITE: set(), BLACK: set()}

@@ -24,7 +24,7 @@ KING_LEAPS: tuple[Offset, ...] = ORTHOGONAL + DIAGONAL
 class Geometry:
     """A rectangular board of ``files`` x ``ranks`` squares (a1 dark, White at rank 1)."""
 
-    __slots__ = ("files", "ranks", "size", "square_names", "_name_to_square", "_rays", "_leaps")
+    __slots__ = ("_leaps", "_name_to_square", "_rays", "files", "ranks", "size", "square_names")
 
     def __init__(self, files: int, ranks: int) -> None:
         if not (2 <= files <= len(FILE_LETTERS) and 2 <= ranks <= 12):
@@ -88,7 +88,9 @@ class Geometry:
             for sq in range(self.size):
                 f, r = self.file_of(sq), self.rank_of(sq)
                 rows.append(tuple(
-                    self.square(f + df, r + dr) for df, dr in offsets if self.on_board(f + df, r + dr)
+                    self.square(f + df, r + dr)
+                    for df, dr in offsets
+                    if self.on_board(f + df, r + dr)
                 ))
             table = tuple(rows)
             self._leaps[offsets] = table

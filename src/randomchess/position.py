@@ -22,8 +22,8 @@ from randomchess.geometry import DIAGONAL, KING_LEAPS, ORTHOGONAL, Geometry
 from randomchess.pieces import (
     BISHOP,
     BLACK,
-    KING,
     KIND_BY_LETTER,
+    KING,
     PAWN,
     PIECE_TYPES,
     ROOK,
@@ -83,12 +83,24 @@ class _Tables:
         )
         # pawn_attacks[c][sq]: squares a pawn of colour c on sq attacks.
         self.pawn_attacks = (g.leaps(((-1, 1), (1, 1))), g.leaps(((-1, -1), (1, -1))))
+        # slide_rays[kind][sq]: the rays a slider of that kind scans from sq.
+        self.slide_rays: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
+            kind: tuple(tuple(self.rays[sq][d] for d in dirs) for sq in range(g.size))
+            for kind, dirs in self.slides.items() if dirs
+        }
+        # attack_rays[by][sq]: (ray, pieces of ``by`` sliding along it) for each direction.
+        self.attack_rays = tuple(
+            tuple(tuple(zip(self.rays[sq], self.sliders[c], strict=True)) for sq in range(g.size))
+            for c in (WHITE, BLACK)
+        )
+        self.own = tuple(frozenset(make_piece(k, c) for k in PIECE_TYPES) for c in (WHITE, BLACK))
         self.forward = (g.files, -g.files)
         self.pawn_start_rank = (1, g.ranks - 2)
         self.promotion_rank = (g.ranks - 1, 0)
 
 
 _TABLES: dict[tuple[int, int], _Tables] = {}
+_CASTLING_PATHS: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _tables(g: Geometry) -> _Tables:
@@ -113,9 +125,20 @@ class Position:
     """A legal position of one variant, with its move history for :meth:`pop`."""
 
     __slots__ = (
-        "variant", "geometry", "board", "turn", "castling", "ep_square", "halfmove_clock",
-        "fullmove_number", "adjust_rights", "unmoved", "kings", "_t", "_stack",
         "_home_masks",
+        "_stack",
+        "_t",
+        "adjust_rights",
+        "board",
+        "castling",
+        "ep_square",
+        "fullmove_number",
+        "geometry",
+        "halfmove_clock",
+        "kings",
+        "turn",
+        "unmoved",
+        "variant",
     )
 
     variant: Variant
@@ -265,20 +288,22 @@ class Position:
     def is_attacked(self, sq: int, by: Color) -> bool:
         t = self._t
         board = self.board
-        sliders = t.sliders[by]
-        for d, ray in enumerate(t.rays[sq]):
-            for s in ray:
-                p = board[s]
-                if p:
-                    if p in sliders[d]:
-                        return True
-                    break
+        pawn = PAWN | by << 3
+        for s in t.pawn_attacks[by ^ 1][sq]:
+            if board[s] == pawn:
+                return True
         for table, pieces in t.leapers[by]:
             for s in table[sq]:
                 if board[s] in pieces:
                     return True
-        pawn = make_piece(PAWN, by)
-        return any(board[s] == pawn for s in t.pawn_attacks[by ^ 1][sq])
+        for ray, sliders in t.attack_rays[by][sq]:
+            for s in ray:
+                p = board[s]
+                if p:
+                    if p in sliders:
+                        return True
+                    break
+        return False
 
     def is_check(self) -> bool:
         return self.is_attacked(self.kings[self.turn], self.turn ^ 1)
@@ -287,37 +312,48 @@ class Position:
         return self._attackers(self.kings[self.turn], self.turn ^ 1)
 
     # ----------------------------------------------------------------- move generation
-    def _pins(self, ksq: int, us: Color) -> dict[int, frozenset[int]]:
-        """Our pinned pieces, each mapped to the squares it may still move to."""
+    def _checks_and_pins(
+        self, ksq: int, us: Color
+    ) -> tuple[int, frozenset[int] | None, dict[int, frozenset[int]]]:
+        """One scan from our king: the number of checkers, the squares a non-king move must
+        reach to answer a single check (capture or block), and our pinned pieces mapped to
+        the squares they may still move to."""
         t = self._t
         board = self.board
-        sliders = t.sliders[us ^ 1]
+        them = us ^ 1
+        own = t.own[us]
+        checkers = 0
+        evasion: frozenset[int] | None = None
         pins: dict[int, frozenset[int]] = {}
-        for d, ray in enumerate(t.rays[ksq]):
+        for ray, sliders in t.attack_rays[them][ksq]:
             candidate = -1
             for i, s in enumerate(ray):
                 p = board[s]
                 if not p:
                     continue
-                if candidate < 0:
-                    if p >> 3 != us:
+                if p in own:
+                    if candidate >= 0:
                         break
                     candidate = s
                     continue
-                if p in sliders[d]:
-                    pins[candidate] = frozenset(ray[: i + 1])
+                if p in sliders:
+                    if candidate >= 0:
+                        pins[candidate] = frozenset(ray[: i + 1])
+                    else:
+                        checkers += 1
+                        evasion = frozenset(ray[: i + 1])
                 break
-        return pins
-
-    def _evasion_squares(self, ksq: int, checker: int) -> frozenset[int]:
-        """Squares a non-king move must reach to answer a single check: capture or block."""
-        for ray in self._t.rays[ksq]:
-            if checker in ray:
-                i = ray.index(checker)
-                if self.board[checker] & 7 in self._t.slides and \
-                        all(not self.board[s] for s in ray[:i]):
-                    return frozenset(ray[: i + 1])
-        return frozenset((checker,))
+        for table, pieces in t.leapers[them]:
+            for s in table[ksq]:
+                if board[s] in pieces:
+                    checkers += 1
+                    evasion = frozenset((s,))
+        pawn = PAWN | them << 3
+        for s in t.pawn_attacks[us][ksq]:
+            if board[s] == pawn:
+                checkers += 1
+                evasion = frozenset((s,))
+        return checkers, evasion, pins
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move."""
@@ -332,7 +368,7 @@ class Position:
         us = self.turn
         them = us ^ 1
         ksq = self.kings[us]
-        checkers = self._attackers(ksq, them)
+        checkers, evasion, pins = self._checks_and_pins(ksq, us)
         # King steps: test each target with the king lifted, so it cannot hide behind itself.
         board[ksq] = 0
         for s in t.king_leaps[ksq]:
@@ -340,63 +376,82 @@ class Position:
             if (not p or p >> 3 == them) and not self.is_attacked(s, them):
                 out.append(Move(ksq, s))
         board[ksq] = make_piece(KING, us)
-        if len(checkers) > 1:
+        if checkers > 1:
             return
-        evasion = self._evasion_squares(ksq, checkers[0]) if checkers else None
-        pins = self._pins(ksq, us)
         promotions = self.variant.promotions
         fwd = t.forward[us]
         last_rank = t.promotion_rank[us]
         start_rank = t.pawn_start_rank[us]
+        files = g.files
         ep = self.ep_square
-        for sq in range(g.size):
-            p = board[sq]
-            if not p or p >> 3 != us:
-                continue
-            kind = p & 7
-            if kind == KING:
+        own = t.own[us]
+        pawn = PAWN | us << 3
+        king = KING | us << 3
+        leap_tables = t.leaps
+        slide_rays = t.slide_rays
+        pawn_attacks = t.pawn_attacks[us]
+        new = tuple.__new__
+        append = out.append
+        for sq, p in enumerate(board):
+            if p not in own or p == king:
                 continue
             allowed = pins.get(sq)
             if evasion is not None:
                 allowed = evasion if allowed is None else allowed & evasion
-            if kind == PAWN:
+            if p == pawn:
                 targets: list[int] = []
                 one = sq + fwd
                 if not board[one]:
                     targets.append(one)
-                    if g.rank_of(sq) == start_rank and not board[one + fwd]:
+                    if sq // files == start_rank and not board[one + fwd]:
                         targets.append(one + fwd)
-                for s in t.pawn_attacks[us][sq]:
+                for s in pawn_attacks[sq]:
                     q = board[s]
-                    if q and q >> 3 == them:
-                        targets.append(s)
-                    elif s == ep:
-                        if self._en_passant_is_safe(sq, s):
-                            out.append(Move(sq, s))
+                    if q:
+                        if q not in own:
+                            targets.append(s)
+                    elif s == ep and self._en_passant_is_safe(sq, s):
+                        append(new(Move, (sq, s, 0)))
                 for s in targets:
                     if allowed is not None and s not in allowed:
                         continue
-                    if g.rank_of(s) == last_rank:
-                        out.extend(Move(sq, s, k) for k in promotions)
+                    if s // files == last_rank:
+                        out.extend(new(Move, (sq, s, k)) for k in promotions)
                     else:
-                        out.append(Move(sq, s))
+                        append(new(Move, (sq, s, 0)))
                 continue
-            leaps = t.leaps[kind]
+            kind = p & 7
+            leaps = leap_tables[kind]
+            rays = slide_rays.get(kind)
+            if allowed is None:
+                if leaps is not None:
+                    for s in leaps[sq]:
+                        if board[s] not in own:
+                            append(new(Move, (sq, s, 0)))
+                if rays is not None:
+                    for ray in rays[sq]:
+                        for s in ray:
+                            q = board[s]
+                            if q:
+                                if q not in own:
+                                    append(new(Move, (sq, s, 0)))
+                                break
+                            append(new(Move, (sq, s, 0)))
+                continue
             if leaps is not None:
                 for s in leaps[sq]:
-                    q = board[s]
-                    if (not q or q >> 3 == them) and (allowed is None or s in allowed):
-                        out.append(Move(sq, s))
-            rays = t.rays[sq]
-            for d in t.slides[kind]:
-                for s in rays[d]:
-                    q = board[s]
-                    if q and q >> 3 == us:
-                        break
-                    if allowed is None or s in allowed:
-                        out.append(Move(sq, s))
-                    if q:
-                        break
+                    if s in allowed and board[s] not in own:
+                        append(new(Move, (sq, s, 0)))
+            if rays is not None:
+                for ray in rays[sq]:
+                    for s in ray:
+                        q = board[s]
+                        if q in own:
+                            break
+                        if s in allowed:
+                            append(new(Move, (sq, s, 0)))
+                        if q:
+                            break
         if not checkers:
             if self.castling & self._home_masks[us]:
                 self._generate_castling(out)
@@ -436,6 +491,19 @@ class Position:
         rank = g.rank_of(rook_sq)
         return g.square(kf, rank), g.square(rf, rank)
 
+    def _castling_paths(self, ksq: int, rsq: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(squares that must be empty, squares the king stands on, crosses or lands on)
+        for castling with the rook on ``rsq``; cached, as they depend on geometry only."""
+        cache_key = (self.variant.castle_a, self.variant.castle_h, ksq, rsq)
+        paths = _CASTLING_PATHS.get(cache_key)
+        if paths is None:
+            kdest, rdest = self.castling_squares(rsq)
+            king_path = range(min(ksq, kdest), max(ksq, kdest) + 1)
+            rook_path = range(min(rsq, rdest), max(rsq, rdest) + 1)
+            empty = tuple(sorted((set(king_path) | set(rook_path)) - {ksq, rsq}))
+            paths = _CASTLING_PATHS[cache_key] = (empty, tuple(king_path))
+        return paths
+
     def _generate_castling(self, out: list[Move]) -> None:
         board = self.board
         us = self.turn
@@ -445,23 +513,20 @@ class Position:
         for rsq in self._home_squares(us):
             if not rights >> rsq & 1:
                 continue
-            kdest, rdest = self.castling_squares(rsq)
+            must_be_empty, king_path = self._castling_paths(ksq, rsq)
             # Vacancy (II.3.2.7): both paths, destinations included, empty but for these two.
-            lo = min(ksq, kdest, rsq, rdest)
-            hi = max(ksq, kdest, rsq, rdest)
-            path_k = range(min(ksq, kdest), max(ksq, kdest) + 1)
-            path_r = range(min(rsq, rdest), max(rsq, rdest) + 1)
-            if any(
-                board[s] and s != ksq and s != rsq
-                for s in range(lo, hi + 1) if s in path_k or s in path_r
-            ):
+            if any(board[s] for s in must_be_empty):
                 continue
             # Safety with king and rook lifted: the king's start, every square it crosses and
             # its destination must be unattacked.  Lifting the rook catches the rook shield
-            # of RULES.md §2.2 (a rook that hides the king's destination from an enemy rook).
+            # of RULES.md §2.2.  It never reports a false attack: a rook on the home rank can
+            # only shield squares of that rank from the far side, and whenever it shields a
+            # square of the king's path it also shields the king's destination, which it then
+            # leaves exposed after castling.  Lifting the king likewise only opens lines through
+            # the king's own square, i.e. reveals a check that already forbids castling.
             rook = board[rsq]
             board[ksq] = board[rsq] = 0
-            safe = not any(self.is_attacked(s, us ^ 1) for s in path_k)
+            safe = not any(self.is_attacked(s, us ^ 1) for s in king_path)
             board[ksq], board[rsq] = king, rook
             if safe:
                 out.append(Move(ksq, rsq))
@@ -547,7 +612,9 @@ class Position:
         if target and target >> 3 == us:
             if kind == KING:  # castling: king takes own rook (D-21)
                 kdest, rdest = self.castling_squares(to)
-                changes += ((frm, piece), (to, target), (kdest, board[kdest]), (rdest, board[rdest]))
+                changes += (
+                    (frm, piece), (to, target), (kdest, board[kdest]), (rdest, board[rdest])
+                )
                 board[frm] = board[to] = 0
                 board[kdest], board[rdest] = piece, target
                 self.kings[us] = kdest

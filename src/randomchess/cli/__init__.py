@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from randomchess.cli.demo import demo_command
+from randomchess.cli.draw import draw_group
 from randomchess.cli.perft import perft_command
 
 
@@ -14,4 +16,5 @@ def main() -> None:
 
 
 main.add_command(perft_command)
-
+main.add_command(demo_command)
+main.add_command(draw_group)

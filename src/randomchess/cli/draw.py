@@ -1,0 +1,573 @@
+"""``randomchess draw``: draw, number and print start setups; committed draws for events.
+
+* ``randomchess draw [--variant chess960|mrc] [--number N | --seed S] [--count K] ...`` draws
+  (or shows) setups; ``draw identify`` gives the number of a FEN or back rank.
+* ``draw commit`` / ``draw round`` / ``draw verify`` are the arbiter's verifiable draw
+  (docs/shuffler.md).  The option names and the JSON field names are a published interface:
+  other tools parse them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import click
+from click.core import ParameterSource
+
+from randomchess.diagram import Card, Section, sheet_html, svg_diagram
+from randomchess.startpos import (
+    BishopFilter,
+    CommitmentError,
+    Language,
+    NotASetupError,
+    NumberedSetup,
+    SetupNumberError,
+    SetupPool,
+    commitment,
+    draw_random,
+    draw_seeded,
+    format_salt_file,
+    iter_rounds,
+    new_salt,
+    parse_rank,
+    parse_salt,
+    parse_salt_file,
+    round_setups,
+    setup_from_fen,
+    setup_from_number,
+    setup_from_rank,
+    verify_commitment,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+VARIANT_CHOICES = ("chess960", "mrc")
+FORMATS = ("text", "json", "fen", "svg", "html")
+ROUND_FORMATS = ("text", "json", "fen", "html")
+
+_LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "board": "Board",
+        "number": "No.",
+        "rank_en": "Back rank (English)",
+        "rank_es": "Back rank (Spanish)",
+        "castling": "Castling",
+        "round": "Round",
+        "same": "same setup on all boards",
+        "per_board": "one setup per board",
+        "setups": "Start positions",
+        "bar": "Bishops on one colour: the Bishop Adjustment Rule applies.",
+        "commitment": "Commitment (published before the event)",
+        "verify": "Check after the event",
+        "excluded": "excluding setup",
+        "bishops_same": "bishops on one colour",
+        "bishops_opposite": "bishops on opposite colours",
+    },
+    "es": {
+        "board": "Tablero",
+        "number": "N.º",
+        "rank_en": "Fila inicial (inglés)",
+        "rank_es": "Fila inicial (español)",
+        "castling": "Enroque",
+        "round": "Ronda",
+        "same": "la misma posición en todos los tableros",
+        "per_board": "una posición por tablero",
+        "setups": "Posiciones iniciales",
+        "bar": "Alfiles del mismo color: se aplica la regla de ajuste del alfil.",
+        "commitment": "Compromiso (publicado antes del torneo)",
+        "verify": "Comprobación tras el torneo",
+        "excluded": "sin la posición",
+        "bishops_same": "alfiles del mismo color",
+        "bishops_opposite": "alfiles de distinto color",
+    },
+}
+
+
+def _pool_options(f: F) -> F:
+    """Options that choose the pool of setups a draw picks from."""
+    f = click.option(
+        "--exclude-standard",
+        is_flag=True,
+        help="Leave out the orthodox array (Chess960 518) or Maura's (MRC 8226).",
+    )(f)
+    f = click.option(
+        "--bishops",
+        type=click.Choice(["any", "same", "opposite"]),
+        default="any",
+        show_default=True,
+        help="MRC only: draw only setups whose bishops share a colour (6,720) or not (8,400).",
+    )(f)
+    return click.option(
+        "--variant",
+        type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
+        default="chess960",
+        show_default=True,
+        help="Chess960 (Scharnagl numbers 0-959) or MRC (MRC-Id 0-15119).",
+    )(f)
+
+
+def _lang_option(f: F) -> F:
+    return click.option(
+        "--lang",
+        type=click.Choice(["en", "es"]),
+        default="en",
+        show_default=True,
+        help="Piece letters: English (K Q R B N M) or Spanish (R D T A C M).",
+    )(f)
+
+
+_FORMAT_HELP = {
+    "text": "number and back rank",
+    "json": "one object per line",
+    "fen": "one FEN per line",
+    "svg": "a diagram",
+    "html": "a printable sheet",
+}
+
+
+def _format_option(choices: Sequence[str]) -> Callable[[F], F]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default="text",
+        show_default=True,
+        help="; ".join(f"{c}: {_FORMAT_HELP[c]}" for c in choices) + ".",
+    )
+
+
+def _make_pool(variant: str, bishops: str, exclude_standard: bool) -> SetupPool:
+    try:
+        return SetupPool(variant.lower(), cast(BishopFilter, bishops), exclude_standard)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--bishops'") from None
+
+
+# --- output --------------------------------------------------------------------------------
+
+
+def _text_line(setup: NumberedSetup, lang: Language) -> str:
+    return f"{setup.number} {setup.localized(lang)}"
+
+
+def _card(setup: NumberedSetup, heading: str, lang: Language) -> Card:
+    labels = _LABELS[lang]
+    black_rank = setup.variant.ranks
+    castling = "; ".join(
+        f"{san} {white} / {black}"
+        for (san, white), black in zip(
+            setup.castling(lang).items(), setup.castling(lang, black_rank).values(), strict=True
+        )
+    )
+    lines = (
+        (labels["number"], str(setup.number)),
+        (labels["rank_en"], setup.localized("en")),
+        (labels["rank_es"], setup.localized("es")),
+        (labels["castling"], castling),
+        ("FEN", setup.fen),
+    )
+    note = labels["bar"] if setup.variant.has_adjustment and setup.bishops_same_colour else None
+    return Card(heading, setup.fen, lines, note)
+
+
+def _pool_description(pool: SetupPool, lang: Language) -> str:
+    parts = [pool.variant.pgn_name]
+    if pool.bishops != "any":
+        parts.append(_LABELS[lang][f"bishops_{pool.bishops}"])
+    parts += [f"{_LABELS[lang]['excluded']} {n}" for n in pool.excluded]
+    return ", ".join(parts)
+
+
+def _emit_setups(
+    setups: Sequence[NumberedSetup], fmt: str, lang: Language, pool: SetupPool
+) -> None:
+    if fmt == "text":
+        for setup in setups:
+            click.echo(_text_line(setup, lang))
+    elif fmt == "json":
+        for setup in setups:
+            click.echo(json.dumps(setup.as_dict(lang), ensure_ascii=False))
+    elif fmt == "fen":
+        for setup in setups:
+            click.echo(setup.fen)
+    elif fmt == "svg":
+        if len(setups) != 1:
+            raise click.UsageError("--format svg draws one setup; use --format html for several")
+        (setup,) = setups
+        title = f"{setup.variant.pgn_name} {setup.number} {setup.localized(lang)}"
+        click.echo(svg_diagram(setup.fen, lang=lang, title=title), nl=False)
+    else:
+        labels = _LABELS[lang]
+        cards = tuple(
+            _card(s, f"{s.variant.pgn_name} {s.number}", lang) for s in setups
+        )
+        section = Section(labels["setups"], cards, subheading=_pool_description(pool, lang))
+        click.echo(sheet_html(labels["setups"], [section], lang=lang), nl=False)
+
+
+# --- draw ----------------------------------------------------------------------------------
+
+
+@click.group(
+    "draw",
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@_pool_options
+@click.option(
+    "--number",
+    type=int,
+    help="Show setup N instead of drawing (Chess960 0-959, MRC 0-15119).",
+)
+@click.option(
+    "--seed",
+    help="Reproducible draw: the same seed always gives the same setups "
+    "(HMAC-SHA256 generator, docs/shuffler.md). Default: the secrets module.",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(1, 100_000),
+    default=1,
+    show_default=True,
+    help="How many independent draws.",
+)
+@_lang_option
+@_format_option(FORMATS)
+@click.pass_context
+def draw_group(
+    ctx: click.Context,
+    variant: str,
+    bishops: str,
+    exclude_standard: bool,
+    number: int | None,
+    seed: str | None,
+    count: int,
+    lang: Language,
+    fmt: str,
+) -> None:
+    """Draw Chess960 or MRC start positions, uniformly at random.
+
+    \b
+    randomchess draw --variant mrc --count 3
+    randomchess draw --number 518 --lang es        -> 518 TCADRACT
+    randomchess draw identify FEN_OR_BACK_RANK
+    randomchess draw commit|round|verify ...       (verifiable draws for events)
+    """
+    if ctx.invoked_subcommand is not None:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ctx.params
+            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)} cannot be combined with 'draw {ctx.invoked_subcommand}'; "
+                "give a sub-command's options after its name"
+            )
+        return
+    pool = _make_pool(variant, bishops, exclude_standard)
+    if number is not None:
+        if seed is not None:
+            raise click.UsageError("--number and --seed exclude each other")
+        if count != 1:
+            raise click.UsageError("--number shows one setup; --count does not apply")
+        try:
+            setup = setup_from_number(pool.variant, number)
+        except SetupNumberError as e:
+            raise click.BadParameter(str(e), param_hint="'--number'") from None
+        if number not in pool:
+            raise click.BadParameter(
+                f"setup {number} is left out by --bishops/--exclude-standard",
+                param_hint="'--number'",
+            )
+        setups = [setup]
+    elif seed is not None:
+        setups = draw_seeded(pool, seed, count)
+    else:
+        setups = draw_random(pool, count)
+    _emit_setups(setups, fmt, lang, pool)
+
+
+@draw_group.command("identify", short_help="The number of a start FEN or back rank.")
+@click.argument("position")
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
+    help="Default: from the board size (8x8 Chess960, 9x9 MRC).",
+)
+@_lang_option
+@_format_option(FORMATS)
+def identify_command(position: str, variant: str | None, lang: Language, fmt: str) -> None:
+    """Number of a start FEN or a back rank (e.g. RNBQKBNR, or TCADRACT with --lang es)."""
+    try:
+        if "/" in position:
+            setup = setup_from_fen(position, variant)
+        else:
+            rank = parse_rank(position, lang)
+            chosen = variant or {8: "chess960", 9: "mrc"}.get(len(rank))
+            if chosen is None:
+                raise NotASetupError(
+                    f"a back rank has 8 pieces (Chess960) or 9 (MRC), not {len(rank)}"
+                )
+            setup = setup_from_rank(chosen, rank)
+    except (NotASetupError, SetupNumberError) as e:
+        raise click.ClickException(str(e)) from None
+    _emit_setups([setup], fmt, lang, SetupPool(setup.variant))
+
+
+# --- verifiable draws ----------------------------------------------------------------------
+
+
+def _event_option(f: F) -> F:
+    return click.option("--event", required=True, help="The event's name, exactly as committed.")(
+        f
+    )
+
+
+def _round_options(f: F) -> F:
+    f = click.option(
+        "--per-board",
+        is_flag=True,
+        help="Give every board its own setup (default: one setup per round for all boards).",
+    )(f)
+    f = click.option(
+        "--boards",
+        type=click.IntRange(1, 10_000),
+        default=1,
+        show_default=True,
+        help="Boards in the round.",
+    )(f)
+    return click.option(
+        "--round",
+        "rounds",
+        required=True,
+        help="Round number, or a list such as 1-9 or 1,3,5-6.",
+    )(f)
+
+
+def _slug(event: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", event.lower()).strip("-") or "event"
+
+
+@draw_group.command("commit")
+@_event_option
+@click.option(
+    "--salt-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the secret salt (default: EVENT-NAME.salt); never overwritten.",
+)
+def commit_command(event: str, salt_file: Path | None) -> None:
+    """Before the event: make a secret salt and print the commitment to publish."""
+    salt = new_salt()
+    try:
+        text = format_salt_file(salt, event)
+        published = commitment(salt, event)
+    except CommitmentError as e:
+        raise click.BadParameter(str(e), param_hint="'--event'") from None
+    path = salt_file or Path(f"{_slug(event)}.salt")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise click.ClickException(
+            f"{path} already exists; it may hold a committed salt, so it is not overwritten"
+        ) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    click.echo(f"salt file:  {path}")
+    click.echo(f"commitment: {published}")
+    click.echo(
+        "Publish the commitment (and the draw options) before the first round; keep the "
+        "salt file secret until the event is over, then publish the salt.",
+        err=True,
+    )
+
+
+def _parse_rounds(spec: str) -> list[int]:
+    try:
+        return list(iter_rounds(spec))
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--round'") from None
+
+
+def _emit_rounds(
+    *,
+    salt: bytes,
+    event: str,
+    rounds: list[int],
+    boards: int,
+    per_board: bool,
+    pool: SetupPool,
+    lang: Language,
+    fmt: str,
+) -> None:
+    try:
+        drawn = {
+            r: round_setups(salt, event, r, boards, pool, per_board=per_board) for r in rounds
+        }
+    except CommitmentError as e:
+        raise click.ClickException(str(e)) from None
+    if fmt == "html":
+        _emit_round_sheet(salt, event, drawn, per_board, pool, lang)
+        return
+    for r, setups in drawn.items():
+        for board, setup in enumerate(setups, 1):
+            if fmt == "json":
+                record: dict[str, object] = {"event": event, "round": r, "board": board}
+                record.update(setup.as_dict(lang))
+                click.echo(json.dumps(record, ensure_ascii=False))
+            elif fmt == "fen":
+                click.echo(setup.fen)
+            else:
+                where = f"round {r}" + (f" board {board}" if boards > 1 else "")
+                click.echo(f"{where}: {_text_line(setup, lang)}")
+
+
+def _verify_command_line(
+    event: str, published: str, rounds: list[int], boards: int, per_board: bool, pool: SetupPool
+) -> str:
+    words = ["randomchess", "draw", "verify", "--salt", "SALT", "--event", event,
+             "--commitment", published, "--round", _round_spec(rounds)]
+    if pool.variant.key != "chess960":
+        words += ["--variant", pool.variant.key]
+    if pool.bishops != "any":
+        words += ["--bishops", pool.bishops]
+    if pool.exclude_standard:
+        words.append("--exclude-standard")
+    if boards > 1:
+        words += ["--boards", str(boards)]
+    if per_board:
+        words.append("--per-board")
+    return shlex.join(words)
+
+
+def _round_spec(rounds: list[int]) -> str:
+    if rounds == list(range(rounds[0], rounds[-1] + 1)) and len(rounds) > 1:
+        return f"{rounds[0]}-{rounds[-1]}"
+    return ",".join(map(str, rounds))
+
+
+def _emit_round_sheet(
+    salt: bytes,
+    event: str,
+    drawn: dict[int, list[NumberedSetup]],
+    per_board: bool,
+    pool: SetupPool,
+    lang: Language,
+) -> None:
+    labels = _LABELS[lang]
+    boards = len(next(iter(drawn.values())))
+    mode = labels["per_board"] if per_board else labels["same"]
+    published = commitment(salt, event)
+    footer = (
+        f"{labels['commitment']}: {published}",
+        f"{labels['verify']}: "
+        + _verify_command_line(event, published, list(drawn), boards, per_board, pool),
+    )
+    sections = [
+        Section(
+            f"{event}: {labels['round']} {r}",
+            tuple(
+                _card(s, f"{labels['board']} {b}: {s.variant.pgn_name} {s.number}", lang)
+                for b, s in enumerate(setups, 1)
+            ),
+            subheading=f"{_pool_description(pool, lang)}; {mode}",
+            footer=footer,
+        )
+        for r, setups in drawn.items()
+    ]
+    click.echo(sheet_html(f"{event}: {labels['round']}", sections, lang=lang), nl=False)
+
+
+@draw_group.command("round")
+@click.option(
+    "--salt-file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The salt file written by 'draw commit'.",
+)
+@_event_option
+@_round_options
+@_pool_options
+@_lang_option
+@_format_option(ROUND_FORMATS)
+def round_command(
+    salt_file: Path,
+    event: str,
+    rounds: str,
+    boards: int,
+    per_board: bool,
+    variant: str,
+    bishops: str,
+    exclude_standard: bool,
+    lang: Language,
+    fmt: str,
+) -> None:
+    """During the event: the setups of a round, derived from the committed salt."""
+    round_list = _parse_rounds(rounds)
+    pool = _make_pool(variant, bishops, exclude_standard)
+    try:
+        text = salt_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.ClickException(f"cannot read {salt_file}: {e}") from None
+    try:
+        stored = parse_salt_file(text)
+    except CommitmentError as e:
+        raise click.ClickException(f"{salt_file}: {e}") from None
+    if stored.commitment is not None:
+        try:
+            verify_commitment(stored.salt, event, stored.commitment)
+        except CommitmentError:
+            raise click.ClickException(
+                f"the event name {event!r} does not match {salt_file}, which was committed "
+                f"for {stored.event!r}"
+            ) from None
+    _emit_rounds(salt=stored.salt, event=event, rounds=round_list, boards=boards,
+                 per_board=per_board, pool=pool, lang=lang, fmt=fmt)
+
+
+@draw_group.command("verify")
+@click.option("--salt", required=True, help="The salt revealed after the event (64 hex digits).")
+@_event_option
+@click.option("--commitment", "published", required=True, help="The published commitment.")
+@_round_options
+@_pool_options
+@_lang_option
+@_format_option(ROUND_FORMATS)
+def verify_command(
+    salt: str,
+    event: str,
+    published: str,
+    rounds: str,
+    boards: int,
+    per_board: bool,
+    variant: str,
+    bishops: str,
+    exclude_standard: bool,
+    lang: Language,
+    fmt: str,
+) -> None:
+    """After the event: check the salt against the commitment and reproduce the setups.
+
+    Exits 0 and prints the setups when the commitment matches; exits 1 when it does not.
+    """
+    round_list = _parse_rounds(rounds)
+    pool = _make_pool(variant, bishops, exclude_standard)
+    try:
+        salt_bytes = parse_salt(salt)
+    except CommitmentError as e:
+        raise click.BadParameter(str(e), param_hint="'--salt'") from None
+    try:
+        verify_commitment(salt_bytes, event, published)
+    except CommitmentError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo("commitment matches", err=True)
+    _emit_rounds(salt=salt_bytes, event=event, rounds=round_list, boards=boards,
+                 per_board=per_board, pool=pool, lang=lang, fmt=fmt)

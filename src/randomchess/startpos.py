@@ -1,0 +1,643 @@
+"""Start positions: numbering, fair draws and verifiable (committed) draws.
+
+* Chess960 setups are numbered 0-959 with Scharnagl's scheme (RULES.md §2.4, D-25): 518 is
+  ``RNBQKBNR``.  MRC setups carry the project's own MRC-Id 0-15,119 (RULES.md §4.8, D-20):
+  Maura's ``RNBMKQBNR`` is 8226.  Both directions are computed, never looked up.
+* A draw picks uniformly from a :class:`SetupPool` (a variant's setups, optionally only the
+  MRC setups with same- or opposite-coloured bishops, optionally without the orthodox/Maura
+  array).  The default source is :mod:`secrets`; a seed gives a reproducible draw.
+* A verifiable draw derives every round's setups from a secret salt committed to before the
+  event, so that anyone can check them afterwards.  The exact derivation, which an independent
+  implementation can follow, is in ``docs/shuffler.md``; this module is its reference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from typing import Literal
+
+from randomchess.errors import RandomChessError
+from randomchess.geometry import FILE_LETTERS
+from randomchess.pieces import KIND_BY_LETTER, KIND_BY_SPANISH_LETTER, PIECE_TYPES
+from randomchess.variants import Variant, get_variant
+
+__all__ = [
+    "CHESS960_SETUPS",
+    "MAURA_NUMBER",
+    "MRC_SETUPS",
+    "ORTHODOX_NUMBER",
+    "SALT_BYTES",
+    "BishopFilter",
+    "CommitmentError",
+    "Language",
+    "NotASetupError",
+    "NumberedSetup",
+    "SaltFile",
+    "SetupNumberError",
+    "SetupPool",
+    "chess960_number",
+    "chess960_rank",
+    "commitment",
+    "draw_random",
+    "draw_seeded",
+    "format_salt_file",
+    "iter_rounds",
+    "localize_rank",
+    "mrc_number",
+    "mrc_rank",
+    "new_salt",
+    "numbered_variant",
+    "parse_rank",
+    "parse_salt",
+    "parse_salt_file",
+    "round_setups",
+    "setup_count",
+    "setup_from_fen",
+    "setup_from_number",
+    "setup_from_rank",
+    "verify_commitment",
+]
+
+CHESS960_SETUPS = 960
+MRC_SETUPS = 15_120
+ORTHODOX_NUMBER = 518  # RNBQKBNR (RULES.md §2.4)
+MAURA_NUMBER = 8226  # RNBMKQBNR (RULES.md §4.8)
+SALT_BYTES = 32
+
+BishopFilter = Literal["any", "same", "opposite"]
+Language = Literal["en", "es"]
+
+# Knight placements among the five squares left after bishops, queen (and minister), §2.4.
+_KNIGHT_TABLE: tuple[tuple[int, int], ...] = tuple(combinations(range(5), 2))
+# MRC-Id step 1: the 36 bishop file pairs (i < j) of files 0..8 in lexicographic order (§4.8).
+_MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2))
+# Which of those pairs put both bishops on one colour (files of equal parity on rank 1).
+_MRC_SAME_COLOUR_PAIR = tuple((i + j) % 2 == 0 for i, j in _MRC_BISHOP_PAIRS)
+
+_NUMBERED = {"chess960": CHESS960_SETUPS, "mrc": MRC_SETUPS}
+_STANDARD = {"chess960": ORTHODOX_NUMBER, "mrc": MAURA_NUMBER}
+
+
+class SetupNumberError(RandomChessError):
+    """A setup number outside its variant's range (or a variant that has no numbering)."""
+
+
+class NotASetupError(RandomChessError):
+    """A rank or FEN that is not a start array of the variant; the message says why."""
+
+
+class CommitmentError(RandomChessError):
+    """A salt, salt file or commitment that is malformed or does not match."""
+
+
+# --- numbering -----------------------------------------------------------------------------
+
+
+def _check_number(number: int, count: int, variant: str) -> None:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise SetupNumberError(f"setup number must be an integer, not {number!r}")
+    if not 0 <= number < count:
+        raise SetupNumberError(
+            f"{number} is out of range: {variant} setups are numbered 0-{count - 1}"
+        )
+
+
+def _fill(squares: list[str], index: int, piece: str) -> None:
+    """Put ``piece`` on the ``index``-th empty square (counted from the a-file, from 0)."""
+    empty = [i for i, c in enumerate(squares) if c == ""]
+    squares[empty[index]] = piece
+
+
+def _finish(squares: list[str], knights: int) -> str:
+    """Place the knights by the §2.4 table row ``knights`` and R, K, R on the last three."""
+    empty = [i for i, c in enumerate(squares) if c == ""]
+    for k in _KNIGHT_TABLE[knights]:
+        squares[empty[k]] = "N"
+    for i, piece in zip((i for i, c in enumerate(squares) if c == ""), "RKR", strict=True):
+        squares[i] = piece
+    return "".join(squares)
+
+
+def chess960_rank(number: int) -> str:
+    """White's back rank (a-file first) of Chess960 setup ``number`` (Scharnagl, §2.4)."""
+    _check_number(number, CHESS960_SETUPS, "chess960")
+    squares = [""] * 8
+    n, light = divmod(number, 4)
+    squares[2 * light + 1] = "B"  # b, d, f, h
+    n, dark = divmod(n, 4)
+    squares[2 * dark] = "B"  # a, c, e, g
+    n, queen = divmod(n, 6)
+    _fill(squares, queen, "Q")
+    return _finish(squares, n)
+
+
+def mrc_rank(number: int) -> str:
+    """White's back rank (a-file first) of MRC setup ``number`` (project MRC-Id, §4.8)."""
+    _check_number(number, MRC_SETUPS, "mrc")
+    squares = [""] * 9
+    n, pair = divmod(number, 36)
+    for i in _MRC_BISHOP_PAIRS[pair]:
+        squares[i] = "B"
+    n, queen = divmod(n, 7)
+    _fill(squares, queen, "Q")
+    n, minister = divmod(n, 6)
+    _fill(squares, minister, "M")
+    return _finish(squares, n)
+
+
+def _take(squares: list[str], target: str) -> int:
+    """Undo one ``_fill``: ``target``'s index among the squares still holding a letter.
+
+    Walking the forward algorithm backwards, the squares that still hold letters are exactly
+    the ones that were empty when ``target`` was placed; the square is then cleared.
+    """
+    empty = [i for i, c in enumerate(squares) if c]
+    i = squares.index(target)
+    squares[i] = ""
+    return empty.index(i)
+
+
+def _knight_row(squares: list[str]) -> int:
+    left = [c for c in squares if c]
+    knights = tuple(i for i, c in enumerate(left) if c == "N")
+    return _KNIGHT_TABLE.index((knights[0], knights[1]))
+
+
+def _checked_rank(variant: Variant, rank: str) -> str:
+    rank = rank.strip()
+    if not variant.is_setup(rank):
+        raise NotASetupError(f"{rank!r} is not a {variant.key} setup: {_why_not(variant, rank)}")
+    return rank
+
+
+def _why_not(variant: Variant, rank: str) -> str:
+    if len(rank) != variant.files:
+        return f"a {variant.key} back rank has {variant.files} pieces, not {len(rank)}"
+    if sorted(rank) != sorted(variant.army):
+        return f"the pieces must be {''.join(sorted(variant.army))} in some order"
+    king, rooks = rank.index("K"), [i for i, c in enumerate(rank) if c == "R"]
+    if not rooks[0] < king < rooks[-1]:
+        return "the king must stand between the two rooks"
+    return "the bishops must stand on squares of opposite colours"
+
+
+def chess960_number(rank: str) -> int:
+    """The Scharnagl number of Chess960 back rank ``rank`` (``NotASetupError`` if none)."""
+    rank = _checked_rank(get_variant("chess960"), rank)
+    bishops = [i for i, c in enumerate(rank) if c == "B"]
+    light = next(i for i in bishops if i % 2 == 1) // 2
+    dark = next(i for i in bishops if i % 2 == 0) // 2
+    squares = _restore(rank, bishops)
+    queen = _take(squares, "Q")
+    return 96 * _knight_row(squares) + 16 * queen + 4 * dark + light
+
+
+def _restore(rank: str, removed: Iterable[int]) -> list[str]:
+    """``rank`` as a list with the squares ``removed`` cleared."""
+    gone = set(removed)
+    return ["" if i in gone else c for i, c in enumerate(rank)]
+
+
+def mrc_number(rank: str) -> int:
+    """The project MRC-Id of MRC back rank ``rank`` (``NotASetupError`` if none)."""
+    rank = _checked_rank(get_variant("mrc"), rank)
+    bishops = tuple(i for i, c in enumerate(rank) if c == "B")
+    pair = _MRC_BISHOP_PAIRS.index((bishops[0], bishops[1]))
+    squares = _restore(rank, bishops)
+    queen = _take(squares, "Q")
+    minister = _take(squares, "M")
+    return ((_knight_row(squares) * 6 + minister) * 7 + queen) * 36 + pair
+
+
+def numbered_variant(variant: str | Variant) -> Variant:
+    """``variant`` if its setups are numbered here (Chess960, MRC); ``SetupNumberError`` if not."""
+    v = get_variant(variant)
+    if v.key not in _NUMBERED:
+        raise SetupNumberError(
+            f"{v.key} setups are not numbered; numbered variants: {', '.join(_NUMBERED)}"
+        )
+    return v
+
+
+def setup_count(variant: str | Variant) -> int:
+    """How many setups the numbered ``variant`` has (960 or 15,120)."""
+    return _NUMBERED[numbered_variant(variant).key]
+
+
+# --- letters -------------------------------------------------------------------------------
+
+_TO_SPANISH = {t.letter: t.spanish for t in PIECE_TYPES.values()}
+_FROM_SPANISH = {s: PIECE_TYPES[k].letter for s, k in KIND_BY_SPANISH_LETTER.items()}
+_FROM_ENGLISH = {e: e for e in KIND_BY_LETTER}
+
+
+def localize_rank(rank: str, lang: Language = "en") -> str:
+    """``rank`` written with ``lang``'s piece letters: ``RNBQKBNR`` is ``TCADRACT`` in Spanish."""
+    if lang == "en":
+        return rank
+    if lang == "es":
+        return "".join(_TO_SPANISH[c] for c in rank)
+    raise ValueError(f"unknown language {lang!r}; use 'en' or 'es'")
+
+
+def parse_rank(text: str, lang: Language = "en") -> str:
+    """A back rank typed with ``lang``'s letters, as English letters (``ValueError`` if bad)."""
+    table = _FROM_SPANISH if lang == "es" else _FROM_ENGLISH
+    try:
+        return "".join(table[c] for c in text.strip().upper())
+    except KeyError as e:
+        raise NotASetupError(f"unknown piece letter {e.args[0]!r} in {text!r} ({lang})") from None
+
+
+# --- setups --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumberedSetup:
+    """One numbered start array of a variant: its number, back rank and derived facts."""
+
+    variant: Variant
+    number: int
+    rank: str  # White's back rank, a-file first, English letters
+
+    @property
+    def fen(self) -> str:
+        return self.variant.setup_fen(self.rank)
+
+    @property
+    def placement(self) -> str:
+        return self.fen.split(" ", 1)[0]
+
+    @property
+    def bishops_same_colour(self) -> bool:
+        return self.variant.bishops_same_colour(self.rank)
+
+    def localized(self, lang: Language = "en") -> str:
+        return localize_rank(self.rank, lang)
+
+    def castling(self, lang: Language = "en", rank: int = 1) -> dict[str, str]:
+        """Final squares of each castling, far side first: ``{"O-O": "Kg1 Rf1", ...}``.
+
+        The destinations are the same whatever the array (RULES.md §2.2, §4.5, §6); ``rank``
+        2.. gives Black's (8 or 9, D-27).
+        """
+        king, rook = localize_rank("K", lang), localize_rank("R", lang)
+        out = {}
+        for san, (k, r) in (
+            (self.variant.castle_san[1], self.variant.castle_h),
+            (self.variant.castle_san[0], self.variant.castle_a),
+        ):
+            out[san] = f"{king}{FILE_LETTERS[k]}{rank} {rook}{FILE_LETTERS[r]}{rank}"
+        return out
+
+    def as_dict(self, lang: Language = "en") -> dict[str, object]:
+        """The JSON object of ``randomchess draw`` (field names are a published interface)."""
+        out: dict[str, object] = {
+            "variant": self.variant.key,
+            "number": self.number,
+            "rank": self.rank,
+            "rank_localized": self.localized(lang),
+            "fen": self.fen,
+            "castling": self.castling(),
+        }
+        if self.variant.key == "mrc":
+            out["bishops_same_colour"] = self.bishops_same_colour
+        return out
+
+
+def setup_from_number(variant: str | Variant, number: int) -> NumberedSetup:
+    """Setup ``number`` of ``variant`` (``SetupNumberError`` when out of range)."""
+    v = numbered_variant(variant)
+    rank = chess960_rank(number) if v.key == "chess960" else mrc_rank(number)
+    return NumberedSetup(v, number, rank)
+
+
+def setup_from_rank(variant: str | Variant, rank: str) -> NumberedSetup:
+    """The numbered setup whose White back rank is ``rank`` (``NotASetupError`` if none)."""
+    v = numbered_variant(variant)
+    number = chess960_number(rank) if v.key == "chess960" else mrc_number(rank)
+    return NumberedSetup(v, number, rank.strip())
+
+
+def _expand_row(row: str) -> list[str]:
+    out: list[str] = []
+    for run in re.findall(r"\d+|\D", row):
+        if run.isdigit():
+            out.extend("" for _ in range(int(run)))
+        else:
+            out.append(run)
+    return out
+
+
+def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSetup:
+    """The numbered setup a start FEN shows, for an 8x8 (Chess960) or 9x9 (MRC) board.
+
+    Without ``variant`` the board size decides.  ``NotASetupError`` says what is wrong when
+    the FEN is not a start position of that variant: pieces moved, Black not White's mirror
+    (Chess960) or point reflection (MRC), castling rights missing, Black to move, etc.
+    """
+    fields = fen.split()
+    if not fields:
+        raise NotASetupError("empty FEN")
+    rows = [_expand_row(r) for r in fields[0].split("/")]
+    files = len(rows[0])
+    if any(len(r) != files for r in rows):
+        raise NotASetupError(f"ranks of different lengths in {fields[0]!r}")
+    size = f"{files}x{len(rows)}"
+    if variant is None:
+        by_size = {"8x8": "chess960", "9x9": "mrc"}
+        if size not in by_size:
+            raise NotASetupError(f"a {size} board is neither Chess960 (8x8) nor MRC (9x9)")
+        variant = by_size[size]
+    v = numbered_variant(variant)
+    if size != f"{v.files}x{v.ranks}":
+        raise NotASetupError(f"a {size} board is not a {v.key} board ({v.files}x{v.ranks})")
+    rank = "".join(rows[-1])
+    if not v.is_setup(rank):
+        raise NotASetupError(
+            f"White's back rank {rank or '(empty)'} is not a {v.key} setup: {_why_not(v, rank)}"
+        )
+    setup = setup_from_rank(v, rank)
+    expected = setup.fen.split()
+    if fields[0] != expected[0]:
+        black = v.black_rank(rank)
+        reflection = "point reflection" if v.symmetry == "reverse" else "mirror image"
+        if "".join(rows[0]) != black:
+            why = f"Black's back rank must be {black}, the {reflection} of White's"
+        else:
+            why = "the pawns must stand on their start ranks and nothing else on the board"
+        raise NotASetupError(f"not a {v.key} start position: {why}")
+    _check_start_fields(v, setup, fields[1:])
+    return setup
+
+
+def _check_start_fields(v: Variant, setup: NumberedSetup, fields: list[str]) -> None:
+    if fields and fields[0] != "w":
+        raise NotASetupError("not a start position: White moves first")
+    if len(fields) >= 2:
+        rooks = [FILE_LETTERS[i] for i, c in enumerate(setup.rank) if c == "R"]
+        black_rooks = [FILE_LETTERS[i] for i, c in enumerate(v.black_rank(setup.rank)) if c == "r"]
+        full = {"".join(sorted(r.upper() for r in rooks) + sorted(black_rooks)), "KQkq"}
+        if "".join(sorted(fields[1], key=lambda c: (c.islower(), c))) not in {
+            "".join(sorted(f, key=lambda c: (c.islower(), c))) for f in full
+        }:
+            raise NotASetupError(
+                f"not a start position: castling field {fields[1]!r} does not give both sides "
+                f"both castling rights (write KQkq or "
+                f"{''.join(r.upper() for r in reversed(rooks))}{''.join(reversed(black_rooks))})"
+            )
+    if len(fields) >= 3 and fields[2] != "-":
+        raise NotASetupError("not a start position: no en passant capture is possible")
+    if len(fields) >= 4 and fields[3] != "0":
+        raise NotASetupError("not a start position: the half-move clock must be 0")
+    if len(fields) >= 5 and fields[4] != "1":
+        raise NotASetupError("not a start position: the move number must be 1")
+    if len(fields) >= 6:
+        # MRC's adjustment field (RULES.md §4.9): in a start position every piece is unmoved.
+        expected = setup.fen.split()
+        if len(fields) > 6 or len(expected) < 7 or sorted(fields[5]) != sorted(expected[6]):
+            raise NotASetupError(f"not a start position: unexpected field {fields[5]!r}")
+
+
+# --- pools and draws -----------------------------------------------------------------------
+
+
+class SetupPool:
+    """The setups a draw picks from: eligible numbers of a variant, in ascending order.
+
+    ``bishops`` keeps only MRC setups whose bishops share a colour (6,720) or do not (8,400);
+    ``exclude_standard`` drops the orthodox array (Chess960 518) or Maura's (MRC 8226).
+    """
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        bishops: BishopFilter = "any",
+        exclude_standard: bool = False,
+    ) -> None:
+        self.variant = numbered_variant(variant)
+        if bishops not in ("any", "same", "opposite"):
+            raise ValueError(f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
+        if bishops != "any" and self.variant.key != "mrc":
+            raise ValueError(f"the bishop filter applies to MRC only ({self.variant.key} "
+                             "setups always have opposite-coloured bishops)")
+        self.bishops: BishopFilter = bishops
+        self.exclude_standard = exclude_standard
+
+    @property
+    def excluded(self) -> tuple[int, ...]:
+        return (_STANDARD[self.variant.key],) if self.exclude_standard else ()
+
+    @cached_property
+    def numbers(self) -> tuple[int, ...]:
+        excluded = set(self.excluded)
+        keep = {"any": None, "same": True, "opposite": False}[self.bishops]
+        return tuple(
+            n
+            for n in range(setup_count(self.variant))
+            if n not in excluded and (keep is None or _MRC_SAME_COLOUR_PAIR[n % 36] == keep)
+        )
+
+    @property
+    def tag(self) -> str:
+        """The pool's name inside every derivation message (docs/shuffler.md)."""
+        excluded = ",".join(map(str, self.excluded)) or "-"
+        return f"{self.variant.key}:{self.bishops}:{excluded}"
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @cached_property
+    def _number_set(self) -> frozenset[int]:
+        return frozenset(self.numbers)
+
+    def __contains__(self, number: object) -> bool:
+        return number in self._number_set
+
+    def __repr__(self) -> str:
+        return f"SetupPool({self.tag!r}, {len(self)} setups)"
+
+    def setup(self, index: int) -> NumberedSetup:
+        """The ``index``-th eligible setup (0-based, ascending numbers)."""
+        return setup_from_number(self.variant, self.numbers[index])
+
+
+def draw_random(pool: SetupPool, count: int = 1) -> list[NumberedSetup]:
+    """``count`` independent uniform draws from ``pool`` using :func:`secrets.randbelow`."""
+    return [pool.setup(secrets.randbelow(len(pool))) for _ in range(count)]
+
+
+_SEED_DOMAIN = b"randomchess-seed-v1"
+_DRAW_DOMAIN = b"randomchess-draw-v1"
+_COMMIT_DOMAIN = b"randomchess-commit-v1"
+
+
+def _message(*parts: str | bytes) -> bytes:
+    return b"\x00".join(p if isinstance(p, bytes) else p.encode("utf-8") for p in parts)
+
+
+def _uniform_below(n: int, key: bytes, message: bytes) -> int:
+    """A uniform integer in [0, n) from HMAC-SHA256(key, message || 0x00 || counter).
+
+    Rejection sampling: a 256-bit block at or above the largest multiple of ``n`` is thrown
+    away and the counter (decimal ASCII, from 0) goes up, so no value is favoured.
+    """
+    if n <= 0:
+        raise ValueError("cannot draw from an empty pool")
+    limit = (1 << 256) - (1 << 256) % n
+    counter = 0
+    while True:
+        block = hmac.new(key, _message(message, str(counter)), hashlib.sha256).digest()
+        value = int.from_bytes(block, "big")
+        if value < limit:
+            return value % n
+        counter += 1
+
+
+def draw_seeded(pool: SetupPool, seed: str, count: int = 1) -> list[NumberedSetup]:
+    """``count`` reproducible draws: draw i uses key = UTF-8 ``seed`` (docs/shuffler.md)."""
+    key = seed.encode("utf-8")
+    return [
+        pool.setup(_uniform_below(len(pool), key, _message(_SEED_DOMAIN, pool.tag, str(i))))
+        for i in range(count)
+    ]
+
+
+# --- verifiable draws ----------------------------------------------------------------------
+
+
+def _event_bytes(event: str) -> bytes:
+    event = unicodedata.normalize("NFC", event)
+    if not event.strip():
+        raise CommitmentError("the event name must not be empty")
+    if any(unicodedata.category(c) == "Cc" for c in event):
+        raise CommitmentError("the event name must not contain control characters")
+    return event.encode("utf-8")
+
+
+def new_salt() -> bytes:
+    """A fresh secret salt of 32 bytes from :mod:`secrets`."""
+    return secrets.token_bytes(SALT_BYTES)
+
+
+def parse_salt(text: str) -> bytes:
+    """The salt written as 64 hexadecimal digits (``CommitmentError`` otherwise)."""
+    text = text.strip()
+    if not re.fullmatch(f"[0-9a-fA-F]{{{2 * SALT_BYTES}}}", text):
+        raise CommitmentError(f"a salt is {2 * SALT_BYTES} hexadecimal digits, not {text!r}")
+    return bytes.fromhex(text)
+
+
+def commitment(salt: bytes, event: str) -> str:
+    """SHA-256("randomchess-commit-v1" 0x00 salt event), in lower-case hex."""
+    if len(salt) != SALT_BYTES:
+        raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+    return hashlib.sha256(_COMMIT_DOMAIN + b"\x00" + salt + _event_bytes(event)).hexdigest()
+
+
+def verify_commitment(salt: bytes, event: str, published: str) -> None:
+    """``CommitmentError`` unless ``salt`` and ``event`` give the ``published`` commitment."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", published.strip()):
+        raise CommitmentError(f"a commitment is 64 hexadecimal digits, not {published!r}")
+    if not hmac.compare_digest(commitment(salt, event), published.strip().lower()):
+        raise CommitmentError(
+            "commitment mismatch: this salt and event name do not give the published "
+            "commitment (wrong or altered salt, commitment or event name)"
+        )
+
+
+def round_setups(
+    salt: bytes,
+    event: str,
+    round_number: int,
+    boards: int,
+    pool: SetupPool,
+    per_board: bool = False,
+) -> list[NumberedSetup]:
+    """The setups of round ``round_number``, one per board 1..``boards``.
+
+    With ``per_board`` every board gets its own draw; otherwise (the usual Chess960 practice)
+    all boards share the round's draw, derived with board number 0.
+    """
+    if len(salt) != SALT_BYTES:
+        raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+    if round_number < 1:
+        raise ValueError(f"rounds are numbered from 1, not {round_number}")
+    if boards < 1:
+        raise ValueError(f"a round has at least one board, not {boards}")
+    event_bytes = _event_bytes(event)
+
+    def derive(board: int) -> NumberedSetup:
+        message = _message(_DRAW_DOMAIN, pool.tag, event_bytes, str(round_number), str(board))
+        return pool.setup(_uniform_below(len(pool), salt, message))
+
+    if not per_board:
+        return [derive(0)] * boards
+    return [derive(board) for board in range(1, boards + 1)]
+
+
+# --- salt files ----------------------------------------------------------------------------
+
+
+def format_salt_file(salt: bytes, event: str) -> str:
+    """The text of a salt file: comment lines (event, commitment), then the salt in hex."""
+    return (
+        "# randomchess draw salt: keep this file secret until the event is over\n"
+        f"# event: {unicodedata.normalize('NFC', event)}\n"
+        f"# commitment: {commitment(salt, event)}\n"
+        f"{salt.hex()}\n"
+    )
+
+
+@dataclass(frozen=True)
+class SaltFile:
+    salt: bytes
+    event: str | None
+    commitment: str | None
+
+
+def parse_salt_file(text: str) -> SaltFile:
+    """Read a salt file; ``CommitmentError`` if it holds no salt or a corrupted one."""
+    salt: bytes | None = None
+    meta: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            key, sep, value = line[1:].partition(":")
+            if sep:
+                meta[key.strip().lower()] = value.strip()
+            continue
+        if salt is not None:
+            raise CommitmentError("a salt file holds exactly one salt line")
+        salt = parse_salt(line)
+    if salt is None:
+        raise CommitmentError("no salt in the salt file")
+    published = meta.get("commitment")
+    event = meta.get("event")
+    if published is not None and event is not None:
+        verify_commitment(salt, event, published)  # catches a corrupted or edited file
+    return SaltFile(salt, event, published)
+
+
+def iter_rounds(spec: str) -> Iterator[int]:
+    """Round numbers from ``"3"``, ``"1-7"`` or ``"1,3,5-6"`` (``ValueError`` if malformed)."""
+    seen: list[int] = []
+    for part in spec.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise ValueError(f"bad round list {spec!r}; write e.g. 3, 1-7 or 1,3,5-6")
+        first, last = int(m[1]), int(m[2] or m[1])
+        if first < 1 or last < first:
+            raise ValueError(f"bad round range {part.strip()!r}; rounds are numbered from 1")
+        seen.extend(range(first, last + 1))
+    yield from dict.fromkeys(seen)

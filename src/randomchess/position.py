@@ -125,7 +125,7 @@ class Position:
     """A legal position of one variant, with its move history for :meth:`pop`."""
 
     __slots__ = (
-        "_home_masks",
+        "_home_masks", "_squares",
         "_stack",
         "_t",
         "adjust_rights",
@@ -198,6 +198,12 @@ class Position:
             if len(kings[c]) != 1:
                 raise FenError(f"{name} must have exactly one king, found {len(kings[c])}")
         self.kings = [kings[WHITE][0], kings[BLACK][0]]
+        # Occupied squares per colour, kept in step by push/pop, so move generation visits
+        # pieces instead of scanning every square.
+        self._squares = (
+            {sq for sq in range(g.size) if board[sq] and board[sq] >> 3 == WHITE},
+            {sq for sq in range(g.size) if board[sq] and board[sq] >> 3 == BLACK},
+        )
         for sq in range(g.size):
             if board[sq] & 7 == PAWN and g.rank_of(sq) in (0, g.ranks - 1):
                 raise FenError(f"pawn on {g.name(sq)}, on the first or last rank")
@@ -219,6 +225,7 @@ class Position:
             setattr(pos, name, getattr(self, name))
         pos.board = list(self.board)
         pos.kings = list(self.kings)
+        pos._squares = (set(self._squares[0]), set(self._squares[1]))
         pos._stack = list(self._stack) if stack else []
         return pos
 
@@ -392,8 +399,9 @@ class Position:
         pawn_attacks = t.pawn_attacks[us]
         new = tuple.__new__
         append = out.append
-        for sq, p in enumerate(board):
-            if p not in own or p == king:
+        for sq in sorted(self._squares[us]):
+            p = board[sq]
+            if p == king:
                 continue
             allowed = pins.get(sq)
             if evasion is not None:
@@ -647,16 +655,36 @@ class Position:
         self.castling &= mask
         self.unmoved &= mask
         self.ep_square = new_ep
+        self._track(changes)
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
+
+    def _track(self, changes: list[tuple[int, int]]) -> None:
+        """Bring the per-colour square sets in step with the squares a move changed."""
+        board = self.board
+        squares = self._squares
+        for sq, old in changes:
+            if old:
+                squares[old >> 3].discard(sq)
+        for sq, _ in changes:
+            if board[sq]:
+                squares[board[sq] >> 3].add(sq)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         undo = self._stack.pop()
         board = self.board
-        for sq, piece in reversed(undo.changes):
+        changes = undo.changes
+        squares = self._squares
+        for sq, _ in changes:
+            if board[sq]:
+                squares[board[sq] >> 3].discard(sq)
+        for sq, piece in reversed(changes):
             board[sq] = piece
+        for sq, piece in changes:
+            if piece:
+                squares[piece >> 3].add(sq)
         self.castling = undo.castling
         self.ep_square = undo.ep_square
         self.halfmove_clock = undo.halfmove_clock

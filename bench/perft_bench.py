@@ -9,8 +9,10 @@ Usage: python bench/perft_bench.py [--depth 4] [--mrc-depth 3] [--repeat 3]
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
+import timeit
 from collections.abc import Callable
 
 import chess
@@ -19,6 +21,35 @@ from randomchess import Position, get_variant
 
 CHESS960_SETUPS = {0: "BBQNNRKR", 357: "RNBKQBRN", 518: "RNBQKBNR", 959: "RKRNNQBB"}
 MRC_SETUPS = ("RNBMKQBNR", "BQNNMBRKR", "RBKNQBNMR", "NBMBNRKRQ")
+# A quiet middlegame (Queen's Gambit structure), 41 legal moves for White.
+MIDDLEGAME = "r1bqk2r/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQK2R w KQkq - 0 7"
+
+
+def legal_move_listing() -> None:
+    pos = Position(MIDDLEGAME, "chess960")
+    board = chess.Board(MIDDLEGAME, chess960=True)
+    assert len(pos.legal_moves()) == board.legal_moves.count()
+    n = 20000
+    ours = min(timeit.repeat(pos.legal_moves, number=n, repeat=5)) / n * 1e6
+    theirs = min(timeit.repeat(lambda: list(board.legal_moves), number=n, repeat=5)) / n * 1e6
+    print(f"\nLegal moves of a {len(pos.legal_moves())}-move middlegame: randomchess "
+          f"{ours:.1f} us, python-chess {theirs:.1f} us, ratio {theirs / ours:.2f}")
+
+
+def memory() -> None:
+    import sys
+
+    pos8 = Position(get_variant("chess960").setup_fen("RNBQKBNR"), "chess960")
+    pos9 = Position(get_variant("mrc").setup_fen("RNBMKQBNR"), "mrc")
+    pos8.legal_moves()
+    pos9.legal_moves()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    size = sys.getsizeof(pos9) + sys.getsizeof(pos9.board) + sum(
+        sys.getsizeof(s) for s in pos9._squares
+    )
+    print(f"Memory: a 9x9 position object ~{size} bytes (+ shared tables); "
+          f"peak resident size of this process {rss_mb:.0f} MB "
+          "(python-chess loaded too)")
 
 
 def python_chess_perft(board: chess.Board, depth: int) -> int:
@@ -94,6 +125,8 @@ def main() -> None:
         seconds += t
     print(f"MRC all: {nodes / seconds:,.0f} n/s = {nodes / seconds / rate_theirs:.2f} x "
           "python-chess's 8x8 rate")
+    legal_move_listing()
+    memory()
 
 
 if __name__ == "__main__":

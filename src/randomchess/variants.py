@@ -169,6 +169,26 @@ VARIANTS: dict[str, Variant] = {
             adjustment_partners=_MRC_PARTNERS,
             aliases=("modern random chess", "modern random", "ajedrez aleatorio moderno"),
         ),
+        # RULES.md §5: MRC with direct (file-by-file) symmetry.
+        Variant(
+            key="pseudo-mrc", pgn_name="Pseudo Modern Random Chess", files=9, ranks=9,
+            army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
+            castle_san=("O-O-Oc", "O-O-Og"), bishops_opposite=False,
+            adjustment_partners=_MRC_PARTNERS, aliases=("pseudo mrc", "pmrc9"),
+        ),
+        # RULES.md §5: "9x9 FRC", the opposite-bishop subset of Pseudo-MRC (no adjustment).
+        Variant(
+            key="chess8400", pgn_name="Chess8400", files=9, ranks=9, army="RNBMKQBNR",
+            promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
+            castle_san=("O-O-Oc", "O-O-Og"), aliases=("chess 8400", "9x9 frc"),
+        ),
+        # RULES.md §5: Prime Ministers Random Chess, 9 files x 8 ranks, castling to b/c and
+        # h/g; promotion set assumed as Modern Chess ([R] in RULES.md).
+        Variant(
+            key="pmrc", pgn_name="Prime Ministers Random Chess", files=9, ranks=8,
+            army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(1, 2), castle_h=(7, 6),
+            castle_san=("O-Ob", "O-Oh"), aliases=("prime ministers random chess",),
+        ),
     )
 }
 

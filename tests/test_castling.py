@@ -3,10 +3,9 @@ D-27, D-28)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
+from conftest import all_setups
 from randomchess import Position, get_variant
 
 
@@ -118,9 +117,6 @@ def test_sp3_and_sp74_castle_on_move_one() -> None:
     assert sp74.fen().split()[0].endswith("NNKRBBQR")
 
 
-def _setups(key: str) -> list[str]:
-    v = get_variant(key)
-    return sorted(r for r in {"".join(p) for p in itertools.permutations(v.army)} if v.is_setup(r))
 
 
 @pytest.mark.parametrize(
@@ -132,7 +128,7 @@ def test_setups_where_castling_is_legal_on_move_one(
 ) -> None:
     # §2.2: 162 of 960 (72 O-O-O + 90 O-O); §4.3: 1,800 of 15,120 (900 + 900).
     v = get_variant(key)
-    setups = _setups(key)
+    setups = all_setups(key)
     assert len(setups) == total
     counts = [0, 0]
     with_any = 0

@@ -8,21 +8,13 @@
 
 from __future__ import annotations
 
-import itertools
-from functools import cache
-
 import chess
 import pyffish
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import all_setups
 from randomchess import Position, get_variant
-
-
-@cache
-def setups(key: str) -> list[str]:
-    v = get_variant(key)
-    return sorted(r for r in {"".join(p) for p in itertools.permutations(v.army)} if v.is_setup(r))
 
 
 def without_adjustment_field(fen: str) -> str:
@@ -33,7 +25,7 @@ def without_adjustment_field(fen: str) -> str:
 @given(st.data())
 def test_chess960_playouts_match_python_chess(data: st.DataObject) -> None:
     v = get_variant("chess960")
-    rank = data.draw(st.sampled_from(setups("chess960")), label="setup")
+    rank = data.draw(st.sampled_from(all_setups("chess960")), label="setup")
     pos = Position(v.setup_fen(rank), v)
     ref = chess.Board(pos.fen(), chess960=True)
     plies = data.draw(st.integers(0, 80), label="plies")
@@ -54,7 +46,7 @@ def test_chess960_playouts_match_python_chess(data: st.DataObject) -> None:
 @given(st.data())
 def test_mrc_playouts_match_pyffish(data: st.DataObject) -> None:
     v = get_variant("mrc")
-    rank = data.draw(st.sampled_from(setups("mrc")), label="setup")
+    rank = data.draw(st.sampled_from(all_setups("mrc")), label="setup")
     pos = Position(v.setup_fen(rank), v)
     plies = data.draw(st.integers(0, 60), label="plies")
     for _ in range(plies):
@@ -80,7 +72,7 @@ def test_mrc_playouts_match_pyffish(data: st.DataObject) -> None:
 def test_push_pop_is_an_exact_inverse(data: st.DataObject) -> None:
     key = data.draw(st.sampled_from(["chess960", "mrc"]), label="variant")
     v = get_variant(key)
-    pos = Position(v.setup_fen(data.draw(st.sampled_from(setups(key)))), v)
+    pos = Position(v.setup_fen(data.draw(st.sampled_from(all_setups(key)))), v)
     history = []
     for _ in range(data.draw(st.integers(0, 40))):
         moves = pos.legal_moves()

@@ -5,14 +5,12 @@ PMRC (9x8) against a pyffish variant defined from its rules in RULES.md §5."""
 
 from __future__ import annotations
 
-import itertools
-from functools import cache
-
 import pyffish
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import all_setups
 from randomchess import Position, UnknownVariantError, get_variant
 
 PMRC_CONFIG = """
@@ -27,10 +25,6 @@ castlingQueensideFile = b
 """
 
 
-@cache
-def setups(key: str) -> list[str]:
-    v = get_variant(key)
-    return sorted(r for r in {"".join(p) for p in itertools.permutations(v.army)} if v.is_setup(r))
 
 
 @pytest.mark.parametrize(
@@ -39,7 +33,7 @@ def setups(key: str) -> list[str]:
      ("pmrc", 8400)],
 )
 def test_setup_counts(key: str, count: int) -> None:
-    assert len(setups(key)) == count
+    assert len(all_setups(key)) == count
 
 
 def test_symmetry_and_geometry() -> None:
@@ -75,7 +69,7 @@ def test_unknown_variant() -> None:
 
 def _playout_against_pyffish(data: st.DataObject, key: str, oracle: str) -> None:
     v = get_variant(key)
-    pos = Position(v.setup_fen(data.draw(st.sampled_from(setups(key)))), v)
+    pos = Position(v.setup_fen(data.draw(st.sampled_from(all_setups(key)))), v)
     for _ in range(data.draw(st.integers(0, 50))):
         fen = " ".join(pos.fen(shredder=True).split()[:6])
         ours = sorted(pos.uci(m) for m in pos.legal_moves() if not pos.is_adjustment(m))

@@ -7,6 +7,7 @@ import click
 from randomchess.cli.demo import demo_command
 from randomchess.cli.draw import draw_group
 from randomchess.cli.perft import perft_command
+from randomchess.cli.pgn import pgn_group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,5 +17,6 @@ def main() -> None:
 
 
 main.add_command(perft_command)
+main.add_command(pgn_group)
 main.add_command(demo_command)
 main.add_command(draw_group)

@@ -1,0 +1,384 @@
+"""Standard Algebraic Notation in English and Spanish, for every variant.
+
+The writer is strict and the parser lenient (``0-0``, ``e8Q``, ``exd6 e.p.``, ``Ng1-f3``,
+trailing ``+``/``#``/``!?``), so that ``parse_san(pos, san(pos, m)) == m`` for every legal
+move.  Two kinds of move have their own forms (docs/notation.md):
+
+* castling is ``variant.castle_san``: ``O-O``/``O-O-O`` on 8x8 (h-side / a-side, wherever the
+  king starts, RULES.md §2.7), ``O-O-Og``/``O-O-Oc`` on 9x9 (§4.7); never ``Kg1``;
+* a Bishop Adjustment is ``B=X`` with X the partner, plus the bishop's file and then the
+  partner's file only when needed to tell two legal adjustments apart (D-19).
+
+Spanish uses R (rey) D T A C M; note R is the *king* there and the rook in English, so the
+language is a parameter and is only ever guessed when the guess cannot be wrong
+(:func:`parse_san` with ``lang=None``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from randomchess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from randomchess.geometry import FILE_LETTERS
+from randomchess.pieces import (
+    BISHOP,
+    KIND_BY_LETTER,
+    KIND_BY_SPANISH_LETTER,
+    KING,
+    KNIGHT,
+    PAWN,
+    PIECE_TYPES,
+    PieceKind,
+)
+from randomchess.position import Move, Position
+
+__all__ = [
+    "LANGUAGES",
+    "Language",
+    "language_of_letters",
+    "parse_san",
+    "piece_letter",
+    "push_san",
+    "san",
+    "variation_san",
+]
+
+Language = Literal["en", "es"]
+LANGUAGES: tuple[Language, ...] = ("en", "es")
+
+_LETTER_TO_KIND: dict[str, dict[str, PieceKind]] = {
+    "en": dict(KIND_BY_LETTER),
+    "es": dict(KIND_BY_SPANISH_LETTER),
+}
+# Letters that settle the language on their own; R (rook / rey), M and P are shared.
+_ONLY_EN = frozenset(KIND_BY_LETTER) - frozenset(KIND_BY_SPANISH_LETTER)  # K Q B N
+_ONLY_ES = frozenset(KIND_BY_SPANISH_LETTER) - frozenset(KIND_BY_LETTER)  # D T A C L
+
+
+def _check_lang(lang: str) -> Language:
+    if lang == "en":
+        return "en"
+    if lang == "es":
+        return "es"
+    raise ValueError(f"unknown notation language {lang!r}; use 'en' or 'es'")
+
+
+def piece_letter(kind: PieceKind, lang: Language = "en") -> str:
+    """The upper-case letter of ``kind`` in ``lang`` (``R`` is the rook in English, the king
+    in Spanish)."""
+    t = PIECE_TYPES[kind]
+    return t.letter if _check_lang(lang) == "en" else t.spanish
+
+
+def language_of_letters(letters: str) -> Language | None:
+    """The language that upper-case piece ``letters`` can only be in, or ``None`` if they fit
+    both (only R, M, P) or neither (a mix); used to infer a game's notation."""
+    caps = {c for c in letters if c.isupper()}
+    en = bool(caps & _ONLY_EN)
+    es = bool(caps & _ONLY_ES)
+    if en != es:
+        return "en" if en else "es"
+    return None
+
+
+# ------------------------------------------------------------------------------ writing
+def san(pos: Position, move: Move, lang: Language = "en") -> str:
+    """The SAN of the legal ``move`` in ``pos``, with ``+`` or ``#`` (strict form)."""
+    return _san_body(pos, move, _check_lang(lang)) + _check_suffix(pos, move)
+
+
+def _check_suffix(pos: Position, move: Move) -> str:
+    pos.push(move)
+    try:
+        if not pos.is_check():
+            return ""
+        return "#" if not pos.legal_moves() else "+"
+    finally:
+        pos.pop()
+
+
+def _san_body(pos: Position, move: Move, lang: Language,
+              legal: list[Move] | None = None) -> str:
+    g = pos.geometry
+    board = pos.board
+    frm, to = move.from_square, move.to_square
+    piece = board[frm]
+    if not piece or piece >> 3 != pos.turn:
+        raise IllegalMoveError(f"no {'white' if pos.turn == 0 else 'black'} piece on "
+                               f"{g.name(frm)} for move {pos.uci(move)}")
+    if legal is None:
+        legal = pos.legal_moves()
+    if move not in legal:
+        raise IllegalMoveError(f"illegal move {pos.uci(move)} in {pos.fen()}")
+    if pos.is_castling(move):
+        return pos.variant.castle_san_for(to < frm)
+    if pos.is_adjustment(move):
+        return _adjustment_san(pos, move, lang, legal)
+    kind = piece & 7
+    capture = pos.is_capture(move)
+    if kind == PAWN:
+        text = (g.name(frm)[0] + "x" if capture else "") + g.name(to)
+        if move.promotion:
+            text += "=" + piece_letter(move.promotion, lang)
+        return text
+    text = piece_letter(kind, lang)
+    if kind != KING:
+        others = [
+            m.from_square for m in legal
+            if m.to_square == to and m.from_square != frm and board[m.from_square] == piece
+            and not pos.is_castling(m) and not pos.is_adjustment(m)
+        ]
+        if others:
+            same_file = any(g.file_of(s) == g.file_of(frm) for s in others)
+            same_rank = any(g.rank_of(s) == g.rank_of(frm) for s in others)
+            if not same_file:
+                text += FILE_LETTERS[g.file_of(frm)]
+            elif not same_rank:
+                text += g.name(frm)[1:]
+            else:
+                text += g.name(frm)
+    return text + ("x" if capture else "") + g.name(to)
+
+
+def _adjustment_san(pos: Position, move: Move, lang: Language, legal: list[Move]) -> str:
+    """``B=X``, ``Bc=X`` or ``Bc=Xb`` (D-19): the shortest form no other legal adjustment
+    shares."""
+    g = pos.geometry
+    board = pos.board
+    frm, to = move.from_square, move.to_square
+    partner = board[to] & 7
+    rivals = [m for m in legal if m != move and pos.is_adjustment(m)
+              and board[m.to_square] & 7 == partner]
+    text = piece_letter(BISHOP, lang)
+    if rivals:
+        text += FILE_LETTERS[g.file_of(frm)]
+    text += "=" + piece_letter(partner, lang)
+    if any(m.from_square == frm for m in rivals):
+        text += FILE_LETTERS[g.file_of(to)]
+    return text
+
+
+def variation_san(pos: Position, moves: list[Move], lang: Language = "en") -> str:
+    """A line of legal moves as numbered SAN (``1. e4 e5 2. Nf3``); ``pos`` is unchanged."""
+    board = pos.copy(stack=False)
+    parts: list[str] = []
+    for i, move in enumerate(moves):
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {board.uci(move)} at ply {i + 1} of the line")
+        if board.turn == 0:
+            parts.append(f"{board.fullmove_number}.")
+        elif i == 0:
+            parts.append(f"{board.fullmove_number}...")
+        parts.append(san(board, move, lang))
+        board.push(move)
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------------------------ parsing
+_ANNOTATION = re.compile(r"[+#‡†]*(?:\s*(?:e\.p\.?|ep)(?![A-Za-z]))?[+#‡†]*(?:[!?]{1,2})?[+#‡†]*$")
+_CASTLING = re.compile(r"([O0o])-([O0o])(?:-([O0o]))?([a-l])?")
+_MAURA_CASTLING = re.compile(r"[O0o]-([A-Z])-[O0o]")
+_ADJUSTMENT = re.compile(r"([A-Z])([a-l])?=([A-Z])([A-Z]|[a-l])?")
+_UCI = re.compile(r"[a-l](?:1[0-2]|[1-9])[a-l](?:1[0-2]|[1-9])[a-z]?")
+_MOVE = re.compile(
+    r"(?P<piece>[A-Z])?(?P<file>[a-l])?(?P<rank>1[0-2]|[1-9])?[-x:]?"
+    r"(?P<to>[a-l](?:1[0-2]|[1-9]))(?:=?\(?(?P<promo>[A-Za-z])\)?)?"
+)
+
+
+def parse_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
+    """The legal move written ``text`` in ``pos``.
+
+    ``lang`` is ``"en"`` (default) or ``"es"``.  With ``None`` the language is inferred: a
+    letter only one language uses decides it; text readable both ways (``Re2`` is a rook
+    move in English and a king move in Spanish) is accepted only when exactly one reading is
+    a legal move.  Coordinates (``e2e4``, ``e1h1``) are accepted as a last resort.
+
+    Raises ``InvalidMoveError`` (malformed), ``IllegalMoveError`` (no such legal move) or
+    ``AmbiguousMoveError`` (more than one; also for an undecidable language guess).
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"SAN must be a string, not {type(text).__name__}")
+    if lang is not None:
+        return _parse(pos, text, _check_lang(lang))
+    guess = language_of_letters(text)
+    if guess is not None:
+        return _parse(pos, text, guess)
+    readings: dict[Move, Language] = {}
+    errors: list[ValueError] = []
+    for candidate in LANGUAGES:
+        try:
+            readings.setdefault(_parse(pos, text, candidate), candidate)
+        except (IllegalMoveError, AmbiguousMoveError, InvalidMoveError) as exc:
+            errors.append(exc)
+    if len(readings) == 1:
+        return next(iter(readings))
+    if len(readings) > 1:
+        raise AmbiguousMoveError(
+            f"{text!r} is a different legal move in English and in Spanish; give the language"
+        )
+    raise errors[0]
+
+
+def push_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
+    """Parse ``text`` with :func:`parse_san`, play it, and return the move."""
+    move = parse_san(pos, text, lang)
+    pos.push(move)
+    return move
+
+
+def _parse(pos: Position, text: str, lang: Language) -> Move:
+    raw = text
+    text = text.strip()
+    text = _ANNOTATION.sub("", text).strip()
+    if not text:
+        raise InvalidMoveError(f"empty move {raw!r}")
+    legal = pos.legal_moves()
+    m = _CASTLING.fullmatch(text)
+    if m:
+        return _parse_castling(pos, raw, legal, 3 if m.group(3) else 2, m.group(4))
+    m = _MAURA_CASTLING.fullmatch(text)
+    if m:
+        return _parse_maura_castling(pos, raw, legal, m.group(1), lang)
+    m = _ADJUSTMENT.fullmatch(text)
+    if m:
+        return _parse_adjustment(pos, raw, legal, m, lang)
+    uci_like = _UCI.fullmatch(text) is not None
+    m = _MOVE.fullmatch(text)
+    if m:
+        try:
+            return _parse_ordinary(pos, raw, legal, m, lang)
+        except IllegalMoveError as exc:
+            if not uci_like:
+                raise
+            # Long algebraic for pawns is SAN-shaped; anything else (b1c3, e1h1) is UCI.
+            try:
+                return pos.parse_uci(text)
+            except ValueError:
+                raise exc from None
+    if uci_like:
+        return pos.parse_uci(text)
+    raise InvalidMoveError(f"malformed move {raw!r}")
+
+
+def _kind(letter: str, lang: Language, raw: str) -> PieceKind:
+    kind = _LETTER_TO_KIND[lang].get(letter)
+    if kind is None:
+        name = "English" if lang == "en" else "Spanish"
+        raise InvalidMoveError(f"{raw!r}: {letter!r} is not a piece letter in {name}")
+    return kind
+
+
+def _unique(pos: Position, raw: str, matches: list[Move], what: str = "") -> Move:
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise IllegalMoveError(f"illegal move {raw!r}{what} in {pos.fen()}")
+    options = ", ".join(sorted(pos.uci(m) for m in matches))
+    raise AmbiguousMoveError(f"ambiguous move {raw!r} ({options}) in {pos.fen()}")
+
+
+def _parse_castling(pos: Position, raw: str, legal: list[Move], o_count: int,
+                    file_letter: str | None) -> Move:
+    # With a file suffix (O-O-Oc, O-O-Og) the suffix names the king's destination file;
+    # without, O-O-O is the a-side and O-O the far side on every board (RULES.md §2.7, §4.7).
+    g = pos.geometry
+    matches = []
+    for m in legal:
+        if not pos.is_castling(m):
+            continue
+        if file_letter is not None:
+            kdest = pos.castling_squares(m.to_square)[0]
+            if FILE_LETTERS[g.file_of(kdest)] != file_letter:
+                continue
+        elif (m.to_square < m.from_square) != (o_count == 3):
+            continue
+        matches.append(m)
+    return _unique(pos, raw, matches, " (no such castling is legal)")
+
+
+def _parse_maura_castling(pos: Position, raw: str, legal: list[Move], letter: str,
+                          lang: Language) -> Move:
+    # Maura's 0-M-0 / 0-Q-0 name the wing by the piece that starts there, which only a fixed
+    # array defines (RULES.md §3); read through that array.
+    v = pos.variant
+    if v.fixed_rank is None:
+        raise InvalidMoveError(f"{raw!r}: this castling form needs a fixed start array")
+    kind = _kind(letter, lang, raw)
+    row = v.fixed_rank if pos.turn == 0 else v.black_rank(v.fixed_rank).upper()
+    wanted = PIECE_TYPES[kind].letter
+    if wanted not in row or wanted == "K":
+        raise InvalidMoveError(f"{raw!r}: no {PIECE_TYPES[kind].name} in the start array")
+    a_side = row.index(wanted) < row.index("K")
+    return _parse_castling(pos, raw, legal, 3 if a_side else 2, None)
+
+
+def _parse_adjustment(pos: Position, raw: str, legal: list[Move], m: re.Match[str],
+                      lang: Language) -> Move:
+    g = pos.geometry
+    board = pos.board
+    if _kind(m.group(1), lang, raw) != BISHOP:
+        raise InvalidMoveError(f"malformed move {raw!r}")
+    bishop_file, partner_letter, extra = m.group(2), m.group(3), m.group(4)
+    partner = _kind(partner_letter, lang, raw)
+    candidates = [
+        mv for mv in legal if pos.is_adjustment(mv)
+        and (bishop_file is None or FILE_LETTERS[g.file_of(mv.from_square)] == bishop_file)
+    ]
+    if extra is not None and extra.isupper():
+        # Maura's B=QN / B=MN: the knight on the far side of the bishop from that Q or M.
+        if _kind(extra, lang, raw) != KNIGHT:
+            raise InvalidMoveError(f"malformed adjustment {raw!r}")
+        named = partner
+        matches = [
+            mv for mv in candidates if board[mv.to_square] & 7 == KNIGHT
+            and 0 <= 2 * mv.from_square - mv.to_square < g.size
+            and g.rank_of(2 * mv.from_square - mv.to_square) == g.rank_of(mv.from_square)
+            and board[2 * mv.from_square - mv.to_square] & 7 == named
+            and board[2 * mv.from_square - mv.to_square] >> 3 == pos.turn
+        ]
+        return _unique(pos, raw, matches, " (no such bishop adjustment)")
+    matches = [
+        mv for mv in candidates if board[mv.to_square] & 7 == partner
+        and (extra is None or FILE_LETTERS[g.file_of(mv.to_square)] == extra)
+    ]
+    return _unique(pos, raw, matches, " (no such bishop adjustment)")
+
+
+def _parse_ordinary(pos: Position, raw: str, legal: list[Move], m: re.Match[str],
+                    lang: Language) -> Move:
+    g = pos.geometry
+    board = pos.board
+    kind = _kind(m.group("piece"), lang, raw) if m.group("piece") else PAWN
+    try:
+        to = g.parse_square(m.group("to"))
+        frm_file = FILE_LETTERS.index(m.group("file")) if m.group("file") else None
+        frm_rank = int(m.group("rank")) - 1 if m.group("rank") else None
+    except ValueError as exc:
+        raise InvalidMoveError(f"malformed move {raw!r}: {exc}") from None
+    if frm_file is not None and frm_file >= g.files:
+        raise InvalidMoveError(f"malformed move {raw!r}: no file {m.group('file')!r} here")
+    promotion = 0
+    if m.group("promo"):
+        promotion = _kind(m.group("promo").upper(), lang, raw)
+        if kind != PAWN or promotion in (PAWN, KING):
+            raise InvalidMoveError(f"malformed move {raw!r}: bad promotion")
+        if promotion not in pos.variant.promotions:
+            raise IllegalMoveError(
+                f"{raw!r}: {pos.variant.key} does not promote to {PIECE_TYPES[promotion].name}"
+            )
+    matches = [
+        mv for mv in legal
+        if mv.to_square == to and board[mv.from_square] & 7 == kind
+        and (frm_file is None or g.file_of(mv.from_square) == frm_file)
+        and (frm_rank is None or g.rank_of(mv.from_square) == frm_rank)
+        and mv.promotion == promotion
+        and not pos.is_castling(mv) and not pos.is_adjustment(mv)
+    ]
+    if not matches and kind == PAWN and not promotion and any(
+        mv.to_square == to and mv.promotion and board[mv.from_square] & 7 == PAWN
+        and (frm_file is None or g.file_of(mv.from_square) == frm_file) for mv in legal
+    ):
+        raise IllegalMoveError(f"{raw!r}: a promotion needs the piece (e.g. =Q)")
+    return _unique(pos, raw, matches)

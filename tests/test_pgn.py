@@ -1,0 +1,331 @@
+"""PGN: lossless import of lichess-, cutechess- and python-chess-style files (made by
+tests/data/make_pgn_samples.py), read -> write -> read round trips in every variant, Variant
+tag spellings (D-26), streaming, and per-game error reports."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import pytest
+
+from randomchess.game import Game
+from randomchess.pgn import (
+    Node,
+    PgnError,
+    PgnGame,
+    parse_game,
+    read_games,
+    variant_from_tag,
+    write_game,
+    write_games,
+)
+from randomchess.position import Move, Position
+from randomchess.variants import get_variant
+
+DATA = Path(__file__).parent / "data"
+SAMPLES = ["lichess_chess960.pgn", "cutechess_fischerandom.pgn", "python_chess_export.pgn"]
+
+
+def tree(nodes: list[Node]) -> list[Any]:
+    return [(n.move, sorted(n.nags), n.comment, n.starting_comment,
+             [tree(v) for v in n.variations]) for n in nodes]
+
+
+def their_tree(node: chess.pgn.GameNode, board: chess.Board | None = None) -> list[Any]:
+    """python-chess's move tree in our terms (castling as king takes rook, D-21)."""
+    board = node.board() if board is None else board
+    out = []
+    while node.variations:
+        main = node.variations[0]
+        out.append((ours(board, main.move), sorted(main.nags), main.comment,
+                    main.starting_comment,
+                    [their_line(board, v) for v in node.variations[1:]]))
+        board.push(main.move)
+        node = main
+    return out
+
+
+def their_line(board: chess.Board, start: chess.pgn.ChildNode) -> list[Any]:
+    first = (ours(board, start.move), sorted(start.nags), start.comment,
+             start.starting_comment, [])
+    board = board.copy()
+    board.push(start.move)
+    return [first, *their_tree(start, board)]
+
+
+def ours(board: chess.Board, move: chess.Move) -> Move:
+    if board.is_castling(move) and not board.chess960:
+        rook = chess.H1 if chess.square_file(move.to_square) == 6 else chess.A1
+        return Move(move.from_square, rook + 56 * (board.turn == chess.BLACK))
+    return Move(move.from_square, move.to_square, move.promotion or 0)
+
+
+def same(a: PgnGame, b: PgnGame) -> None:
+    assert a.headers == b.headers
+    assert a.variant == b.variant
+    assert Position(a.start_fen, a.variant) == Position(b.start_fen, b.variant)
+    assert tree(a.moves) == tree(b.moves)
+    assert (a.comment, a.result) == (b.comment, b.result)
+
+
+# ---------------------------------------------------------------------------- import
+@pytest.mark.parametrize("name", SAMPLES)
+def test_samples_import_without_loss(name: str) -> None:
+    ours = list(read_games(DATA / name))
+    with open(DATA / name) as handle:
+        theirs = []
+        while (g := chess.pgn.read_game(handle)) is not None:
+            theirs.append(g)
+    assert len(ours) == len(theirs) == 12
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.error is None and not a.warnings
+        assert a.variant.key == ("chess960" if "Variant" in b.headers else "chess")
+        assert a.headers == dict(b.headers)
+        assert a.result == b.headers["Result"]
+        assert tree(a.moves) == their_tree(b)
+        assert a.comment == b.comment
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_samples_round_trip(name: str) -> None:
+    for game in read_games(DATA / name):
+        for lang in ("en", "es"):
+            for fen in ("xfen", "shredder"):
+                text = write_game(game, lang=lang, fen=fen)  # type: ignore[arg-type]
+                again = parse_game(text, lang=lang)  # type: ignore[arg-type]
+                roster = {k: v for k, v in game.headers.items()
+                          if k not in ("Variant", "SetUp", "FEN")}
+                assert {k: again.headers[k] for k in roster} == roster
+                assert tree(again.moves) == tree(game.moves)
+                assert again.result == game.result
+
+
+def test_our_output_reads_in_python_chess() -> None:
+    for game in read_games(DATA / "python_chess_export.pgn"):
+        text = write_game(game)
+        theirs = chess.pgn.read_game(io.StringIO(text))
+        assert theirs is not None and not theirs.errors
+        assert their_tree(theirs) == tree(game.moves)
+
+
+# ---------------------------------------------------------------------------- 9x9 round trips
+def random_record(variant: str, rng: random.Random, adjustment: bool) -> PgnGame:
+    v = get_variant(variant)
+    army = list(v.army)
+    while True:
+        rng.shuffle(army)
+        rank = "".join(army)
+        if v.is_setup(rank) and (not adjustment or v.bishops_same_colour(rank)):
+            break
+    if not v.is_random:
+        rank = v.army if v.fixed_rank is None else v.fixed_rank
+    fen = v.setup_fen(rank, adjustment=adjustment) if v.has_adjustment else v.setup_fen(rank)
+    pos = Position(fen, v)
+    root: list[Node] = []
+    nodes = root
+    for i in range(rng.randrange(30, 90)):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        special = [m for m in moves if pos.is_castling(m) or pos.is_adjustment(m)]
+        move = rng.choice(special if special and rng.random() < 0.6 else moves)
+        node = Node(move, comment=f"c{i}" if i % 4 == 0 else "", nags=[1] if i % 5 == 0 else [])
+        if i % 6 == 2 and len(moves) > 1:
+            alt = [m for m in moves if m != move]
+            pos_alt = pos.copy()
+            pos_alt.push(alt[0])
+            follow = pos_alt.legal_moves()
+            node.variations.append([Node(alt[0], starting_comment="try"),
+                                    *([Node(follow[0])] if follow else [])])
+        nodes.append(node)
+        pos.push(move)
+    return PgnGame(headers={"Event": "rt", "White": "a", "Black": "b", "Result": "*"},
+                   variant=v, start_fen=fen, moves=root)
+
+
+@pytest.mark.parametrize("variant", ["mrc", "modern", "chess960"])
+def test_round_trip_random_games(variant: str) -> None:
+    rng = random.Random(variant)
+    adjustments = 0
+    for n in range(12):
+        record = random_record(variant, rng, adjustment=variant != "chess960" and n % 2 == 0)
+        for lang in ("en", "es"):
+            text = write_game(record, lang=lang)  # type: ignore[arg-type]
+            again = parse_game(text)  # language inferred per game
+            assert tree(again.moves) == tree(record.moves), text
+            assert again.variant == record.variant
+            assert write_game(again, lang=lang) == text  # type: ignore[arg-type]
+        pos = record.start_position()
+        for node in record.moves:
+            adjustments += pos.is_adjustment(node.move)
+            pos.push(node.move)
+    if variant != "chess960":
+        assert adjustments
+
+
+# ---------------------------------------------------------------------------- tags
+@pytest.mark.parametrize("tag,key", [
+    ("Chess960", "chess960"), ("Chess 960", "chess960"), ("Fischerandom", "chess960"),
+    ("fischerandom", "chess960"), ("Fischer Random", "chess960"), ("FRC", "chess960"),
+    ("Modern Random Chess", "mrc"), ("MRC", "mrc"), ("Modern", "modern"),
+    ("Standard", "chess"), ("From Position", "chess"),
+])
+def test_variant_tag_spellings_d26(tag: str, key: str) -> None:
+    assert variant_from_tag(tag).key == key
+
+
+def test_written_variant_tags() -> None:
+    sp3 = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"
+    text = write_game(Game(sp3, "chess960"))
+    assert '[Variant "Chess960"]' in text and '[SetUp "1"]' in text
+    assert f'[FEN "{sp3}"]' in text
+    assert '[FEN "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w GEge - 0 1"]' in \
+        write_game(Game(sp3, "chess960"), fen="shredder")
+    mrc = get_variant("mrc").setup_fen("RBKNQBNMR")
+    assert '[Variant "Modern Random Chess"]' in write_game(Game(mrc, "mrc"))
+    assert '[Variant "Modern"]' in write_game(Game(None, "modern"))
+    plain = write_game(Game())
+    assert "Variant" not in plain and "FEN" not in plain
+    lines = plain.splitlines()
+    assert [line.split()[0][1:] for line in lines[:7]] == \
+        ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+
+
+def test_variant_inferred_from_fen() -> None:
+    game = parse_game('[FEN "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"]\n\n'
+                      "1. O-O *")
+    assert game.variant.key == "chess960"
+    nine = get_variant("mrc").setup_fen("RBKNQBNMR")
+    game = parse_game(f'[FEN "{nine}"]\n\n1. B=K *')
+    assert game.variant.key == "mrc" and game.warnings
+    assert parse_game("1. e4 *").variant.key == "chess"
+
+
+def test_game_to_pgn_and_back() -> None:
+    game = Game()
+    for text in ("f3", "e5", "g4", "Qh4"):
+        game.push_san(text)
+    text = write_game(game, headers={"White": "me"})
+    assert '[Result "0-1"]' in text and '[Termination "normal"]' in text
+    assert text.rstrip().endswith("2. g4 Qh4# 0-1")
+    again = parse_game(text).to_game()
+    assert again.outcome == game.outcome
+    out = io.StringIO()
+    assert write_games([game, game], out) == 2
+    assert len(list(read_games(io.StringIO(out.getvalue())))) == 2
+
+
+# ---------------------------------------------------------------------------- movetext details
+def test_comments_nags_glyphs_escapes() -> None:
+    text = """[Event "a \\"quoted\\" name"]
+
+{opening comment} 1. e4! {good} ; line comment
+% escaped line, ignored
+1... e5?! $14 2. Nf3 (2. f4 {gambit} exf4 (2... d5) 3. Nf3) 2... Nc6 1-0
+"""
+    game = parse_game(text)
+    assert game.headers["Event"] == 'a "quoted" name'
+    assert game.comment == "opening comment"
+    e4, e5, nf3, nc6 = game.moves
+    assert e4.nags == [1] and e4.comment == "good line comment"
+    assert e5.nags == [6, 14]
+    assert [n.san for n in nf3.variations[0]] == ["f4", "exf4", "Nf3"]
+    assert nf3.variations[0][0].comment == "gambit"
+    assert [n.san for n in nf3.variations[0][1].variations[0]] == ["d5"]
+    assert nc6.move == Move(57, 42)
+    assert game.result == "1-0"
+    again = parse_game(write_game(game))
+    assert tree(again.moves) == tree(game.moves)
+    assert game.headers.items() <= again.headers.items()
+
+
+def test_lenient_movetext() -> None:
+    text = "1.e4 d5 2.e5 f5 3.exf6 e.p. Nxf6 4.Nf3 Nc6 5.Be2 Bf5 6.0-0 Qd7 *"
+    game = parse_game(text)
+    assert len(game.moves) == 12 and game.moves[4].san == "exf6"
+
+
+def test_movetext_only_games_split_on_results() -> None:
+    games = list(read_games(io.StringIO("1. e4 e5 1-0\n\n1. d4 d5 0-1\n\n1. c4 *\n")))
+    assert [g.result for g in games] == ["1-0", "0-1", "*"]
+    assert [g.line for g in games] == [1, 3, 5]
+
+
+def test_result_warnings() -> None:
+    game = parse_game('[Result "1-0"]\n\n1. e4 e5 0-1')
+    assert game.warnings and "differs" in game.warnings[0]
+    game = parse_game("1. e4 e5 1-0 2. Nf3")
+    assert any("after the result" in w for w in game.warnings)
+    game = parse_game('[Result "1/2-1/2"]\n\n1. e4 e5')
+    assert game.result == "1/2-1/2"
+
+
+def test_spanish_pgn_and_language_inference() -> None:
+    spanish = "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. Aa4 Cf6 5. O-O b5 6. Ab3 Ae7 7. Te1 *"
+    game = parse_game(spanish)
+    assert [n.san for n in game.moves][-3:] == ["Ab3", "Ae7", "Te1"]
+    assert parse_game(spanish, lang="es").mainline() == game.mainline()
+    with pytest.raises(PgnError, match="mix English and Spanish"):
+        parse_game("1. e4 e5 2. Nf3 Cc6 *")
+    # Only R (king in Spanish) and pawns: read as English, with a hint.
+    with pytest.raises(PgnError, match="--lang es"):
+        parse_game("1. e4 e5 2. Re2 *")
+    assert parse_game("1. e4 e5 2. Re2 *", lang="es").moves[2].move == Move(4, 12)
+
+
+# ---------------------------------------------------------------------------- streaming, errors
+class CountingReader(io.StringIO):
+    lines_read = 0
+
+    def __next__(self) -> str:
+        self.lines_read += 1
+        return super().__next__()
+
+
+def test_reading_is_streamed() -> None:
+    one = '[Event "x"]\n\n1. e4 e5 *\n\n'
+    source = CountingReader(one * 1000)
+    games = read_games(source)
+    first = next(games)
+    assert first.number == 1 and len(first.moves) == 2
+    assert source.lines_read < 10
+    assert sum(1 for _ in games) == 999
+
+
+def test_broken_file_reports_every_game() -> None:
+    games = list(read_games(DATA / "broken.pgn"))
+    assert len(games) == 9
+    errors = {g.number: g.error for g in games if g.error is not None}
+    assert set(errors) == {2, 3, 4, 5, 6, 7, 8}
+    assert errors[2] is not None and errors[2].ply == 5 and errors[2].move == "3. Ke3"
+    assert errors[2].line == 9 and "illegal" in errors[2].reason
+    assert errors[3] is not None and "ambiguous" in errors[3].reason and errors[3].ply == 7
+    assert errors[4] is not None and "unterminated comment" in str(errors[4])
+    assert errors[5] is not None and "Crazyhouse" in str(errors[5])
+    assert errors[6] is not None and "castling" in str(errors[6])
+    assert errors[7] is not None and "matching" in str(errors[7])
+    assert errors[8] is not None and "malformed tag" in str(errors[8])
+    good = [g for g in games if g.error is None]
+    assert [g.headers["Event"] for g in good] == ["good one", "good again"]
+    assert games[0].to_game().outcome is not None
+    assert "game 2, line 9" in str(errors[2])
+
+
+def test_errors_in_variations_and_partial_games() -> None:
+    games = list(read_games(io.StringIO("1. e4 e5 (1... e4) 2. Nf3 *\n\n1. e4 (1. e5) *\n")))
+    assert games[0].error is not None and games[0].error.in_variation
+    assert games[1].error is not None and "variation" in str(games[1].error)
+    assert len(games[0].moves) == 2  # what was read before the error is kept
+    broken = list(read_games(io.StringIO("1. e4 (1. d4 d5 *")))
+    assert broken[0].error is not None
+    null = list(read_games(io.StringIO("1. e4 -- 2. d4 *")))
+    assert null[0].error is not None and "null" in null[0].error.reason
+    with pytest.raises(PgnError, match="no game"):
+        parse_game("")
+    with pytest.raises(PgnError, match="needs a FEN"):
+        parse_game('[Variant "Chess960"]\n\n1. e4 *')

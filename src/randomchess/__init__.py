@@ -8,7 +8,9 @@ from randomchess.errors import (
     RandomChessError,
 )
 from randomchess.fen import Setup, parse_fen
+from randomchess.game import Game, GameOverError, Outcome, Termination
 from randomchess.geometry import Geometry, geometry
+from randomchess.pgn import PgnError, PgnGame, read_games, write_game, write_games
 from randomchess.pieces import (
     BISHOP,
     BLACK,
@@ -21,6 +23,7 @@ from randomchess.pieces import (
     WHITE,
 )
 from randomchess.position import Move, Position
+from randomchess.san import parse_san, push_san, san
 from randomchess.startpos import (
     CommitmentError,
     NotASetupError,
@@ -53,17 +56,23 @@ __all__ = [
     "AmbiguousMoveError",
     "CommitmentError",
     "FenError",
+    "Game",
+    "GameOverError",
     "Geometry",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
     "NotASetupError",
     "NumberedSetup",
+    "Outcome",
+    "PgnError",
+    "PgnGame",
     "Position",
     "RandomChessError",
     "Setup",
     "SetupNumberError",
     "SetupPool",
+    "Termination",
     "UnknownVariantError",
     "Variant",
     "chess960_number",
@@ -75,7 +84,13 @@ __all__ = [
     "mrc_number",
     "mrc_rank",
     "parse_fen",
+    "parse_san",
+    "push_san",
+    "read_games",
+    "san",
     "setup_from_fen",
     "setup_from_number",
     "setup_from_rank",
+    "write_game",
+    "write_games",
 ]

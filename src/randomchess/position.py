@@ -480,14 +480,15 @@ class Position:
         return safe
 
     def has_legal_en_passant(self) -> bool:
+        """Whether an en passant capture is legal now (FEN and repetition key, D-23).  The
+        trial capture on the board is a complete legality test for this move."""
         ep = self.ep_square
         if ep is None:
             return False
-        us = self.turn
-        pawn = make_piece(PAWN, us)
+        pawn = make_piece(PAWN, self.turn)
         return any(
-            self.board[s] == pawn and Move(s, ep) in self.legal_moves()
-            for s in self._t.pawn_attacks[us ^ 1][ep]
+            self.board[s] == pawn and self._en_passant_is_safe(s, ep)
+            for s in self._t.pawn_attacks[self.turn ^ 1][ep]
         )
 
     def castling_squares(self, rook_sq: int) -> tuple[int, int]:

@@ -3,8 +3,14 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The browser front end (web/, issue 7): npm installs chessgroundx and esbuild from
+# web/package-lock.json, and the bundle is built into the package's static folder.
+WEB_MODULES := web/node_modules/.package-lock.json
+WEB_BUNDLE := src/randomchess/web/static/build/app.js
+# The set-up every target needs: the Python environment and the browser bundle.
+SETUP := $(STAMP) $(WEB_BUNDLE)
 
-.PHONY: run test test-slow lint bench clean
+.PHONY: run test test-slow lint bench clean web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,24 +18,35 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## The main job.
-run: $(STAMP)
-	$(PY) -m randomchess demo
+$(WEB_MODULES): web/package.json web/package-lock.json
+	@command -v npm >/dev/null || { echo "npm (Node.js >= 20) is needed to build the web front end" >&2; exit 1; }
+	cd web && npm ci --no-audit --no-fund --loglevel=error
 
-## The whole test suite (without the slow deep-perft checks).
-test: $(STAMP)
+$(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*)
+	cd web && npm run --silent build
+
+## Rebuild the browser bundle (also done by the set-up).
+web: $(WEB_BUNDLE)
+
+## The main job: the game server with the web front end on http://127.0.0.1:8000/.
+run: $(SETUP)
+	$(PY) -m randomchess serve
+
+## The whole test suite (without the slow deep-perft checks), browser tests included.
+test: $(SETUP)
+	@[ -x /usr/bin/chromium ] || echo "*** /usr/bin/chromium is missing: the browser tests will be SKIPPED (apt-get install -y chromium) ***"
 	$(PY) -m pytest -q
 
 ## Deep perft and other slow checks.
-test-slow: $(STAMP)
+test-slow: $(SETUP)
 	$(PY) -m pytest -q -m slow
 
-lint: $(STAMP)
+lint: $(SETUP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/randomchess
 
-bench: $(STAMP)
+bench: $(SETUP)
 	$(PY) bench/perft_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build test-artifacts

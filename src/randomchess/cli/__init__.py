@@ -6,8 +6,10 @@ import click
 
 from randomchess.cli.demo import demo_command
 from randomchess.cli.draw import draw_group
+from randomchess.cli.engine import match_command, play_command, uci_command
 from randomchess.cli.perft import perft_command
 from randomchess.cli.pgn import pgn_group
+from randomchess.cli.serve import serve_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,3 +22,7 @@ main.add_command(perft_command)
 main.add_command(pgn_group)
 main.add_command(demo_command)
 main.add_command(draw_group)
+main.add_command(uci_command)
+main.add_command(play_command)
+main.add_command(match_command)
+main.add_command(serve_command)

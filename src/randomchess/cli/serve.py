@@ -1,0 +1,41 @@
+"""``randomchess serve``: run the game server with uvicorn."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="interface to listen on")
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+                   "[default: SQLite file in the user data directory]")
+@click.option("--workers", default=1, show_default=True, type=int,
+              help="server processes (PostgreSQL only; see docs/server.md)")
+@click.option("--engine-workers", default=None, type=int, help="engine processes")
+@click.option("--redis", "redis_url", default=None, metavar="URL",
+              help="fan WebSocket events out across workers, e.g. redis://127.0.0.1:6379")
+def serve_command(host: str, port: int, db_url: str | None, workers: int,
+                  engine_workers: int | None, redis_url: str | None) -> None:
+    """Start the game server (HTTP API, WebSocket and the web front end)."""
+    import os
+
+    import uvicorn
+
+    from randomchess.server.settings import Settings
+
+    settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
+                                 redis_url=redis_url)
+    if workers > 1 and settings.db_url.startswith("sqlite"):
+        raise click.UsageError("several workers need PostgreSQL (--db postgresql+psycopg://…)")
+    # The app factory reads the settings from the environment in every worker.
+    os.environ["RANDOMCHESS_DB_URL"] = settings.db_url
+    if redis_url:
+        os.environ["RANDOMCHESS_REDIS_URL"] = redis_url
+    if engine_workers is not None:
+        os.environ["RANDOMCHESS_ENGINE_WORKERS"] = str(engine_workers)
+    click.echo(f"randomchess server on http://{host}:{port}/  (database: "
+               f"{settings.db_url.split('@')[-1]})", err=True)
+    uvicorn.run("randomchess.server.app:create_app", factory=True, host=host, port=port,
+                workers=workers, log_level="info")

@@ -1,0 +1,491 @@
+"""Engine matches: a minimal UCI client, a referee, and Elo with its error margin.
+
+Each setup is played twice with colours swapped.  The referee is the rules core: every move
+an engine returns is checked, and the game ends by mate, stalemate, threefold repetition,
+the 50-move rule, dead material, a loss on time or a ply cap (adjudicated as a draw).
+Engines that cannot read the Bishop Adjustment (Fairy-Stockfish) get the position after the
+last adjustment as a FEN without the adjustment field, and the moves since (RULES.md §4.9).
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from randomchess.engine.search import position_key
+from randomchess.pieces import BISHOP, KING, KNIGHT, WHITE
+from randomchess.position import Move, Position
+from randomchess.san import san
+from randomchess.variants import Variant, get_variant
+
+# Opening lines for classical chess, so that two deterministic engines do not replay one game.
+CLASSICAL_OPENINGS = (
+    "e2e4 e7e5 g1f3 b8c6", "e2e4 c7c5 g1f3 d7d6", "e2e4 e7e6 d2d4 d7d5",
+    "e2e4 c7c6 d2d4 d7d5", "d2d4 d7d5 c2c4 e7e6", "d2d4 g8f6 c2c4 g7g6",
+    "d2d4 g8f6 c2c4 e7e6", "c2c4 e7e5 b1c3 g8f6", "g1f3 d7d5 g2g3 g8f6",
+    "e2e4 e7e5 f1c4 g8f6", "e2e4 d7d5 e4d5 d8d5", "d2d4 d7d5 c2c4 c7c6",
+    "e2e4 c7c5 b1c3 b8c6", "e2e4 e7e5 g1f3 g8f6", "d2d4 f7f5 g2g3 g8f6",
+    "e2e4 g7g6 d2d4 f8g7", "c2c4 c7c5 g1f3 g8f6", "e2e4 d7d6 d2d4 g8f6",
+    "d2d4 g8f6 g1f3 d7d5", "e2e4 e7e5 b1c3 g8f6", "d2d4 e7e6 c2c4 f8b4",
+    "e2e4 c7c5 c2c3 g8f6", "e2e4 b8c6 d2d4 d7d5", "b2b3 e7e5 c1b2 b8c6",
+    "g2g3 d7d5 f1g2 g8f6",
+)
+
+SELF_COMMAND = [sys.executable, "-m", "randomchess", "uci"]
+KNOWN_ENGINES = {
+    "self": SELF_COMMAND,
+    "randomchess": SELF_COMMAND,
+    # sunfish's PyPI package installs sunfish-uci beside this interpreter (a venv's bin/).
+    "sunfish": [str(Path(sys.executable).with_name("sunfish-uci"))],
+    "stockfish": ["/usr/games/stockfish"],
+    "fairy-stockfish": ["/usr/games/fairy-stockfish"],
+}
+
+
+class EngineError(RuntimeError):
+    """The engine process died, timed out or spoke nonsense."""
+
+
+@dataclass
+class EngineSpec:
+    """How to start one engine: its command, the options to set, and what it understands."""
+
+    name: str
+    command: list[str]
+    options: dict[str, str] = field(default_factory=dict)
+    reads_adjustment: bool = True  # False: send positions after a BAR as a plain FEN
+
+    @classmethod
+    def parse(cls, text: str, options: dict[str, str] | None = None) -> EngineSpec:
+        """``self``, ``sunfish``, ``stockfish``, ``fairy-stockfish`` or a command line."""
+        command = KNOWN_ENGINES.get(text) or shlex.split(text)
+        name = text if text in KNOWN_ENGINES else command[0].rsplit("/", 1)[-1]
+        reads = "fairy" not in name and "stockfish" not in name
+        return cls(name, list(command), dict(options or {}), reads)
+
+
+class UciClient:
+    """A running UCI engine process."""
+
+    def __init__(self, spec: EngineSpec) -> None:
+        self.spec = spec
+        self.proc = subprocess.Popen(
+            spec.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.options: set[str] = set()
+        threading.Thread(target=self._reader, daemon=True).start()
+        self.send("uci")
+        for line in self._until("uciok", 30):
+            if line.startswith("option name "):
+                self.options.add(line[12:].split(" type ")[0].strip())
+
+    def _reader(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise EngineError(f"{self.spec.name}: cannot write ({exc})") from None
+
+    def _until(self, prefix: str, timeout: float) -> list[str]:
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(f"{self.spec.name}: no {prefix!r} within {timeout:.1f}s")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise EngineError(f"{self.spec.name}: process ended")
+            seen.append(line)
+            if line.split(" ", 1)[0] == prefix:
+                return seen
+
+    def setoption(self, name: str, value: str) -> None:
+        self.send(f"setoption name {name} value {value}")
+
+    def new_game(self, variant: Variant) -> None:
+        if "UCI_Variant" in self.options:
+            key = variant.key
+            name = {"chess960": "chess", "mrc": "modern"}.get(key, key) \
+                if not self.spec.reads_adjustment else key
+            self.setoption("UCI_Variant", name)
+        if "UCI_Chess960" in self.options:
+            self.setoption("UCI_Chess960", "false" if variant.classical_uci else "true")
+        for name, value in self.spec.options.items():
+            self.setoption(name, value)
+        self.send("ucinewgame")
+        self.ready()
+
+    def ready(self) -> None:
+        self.send("isready")
+        self._until("readyok", 30)
+
+    def go(self, position: str, go: str, timeout: float) -> tuple[str, str]:
+        """Send the position and ``go``; (bestmove text, last score text)."""
+        self.send(position)
+        self.send(go)
+        lines = self._until("bestmove", timeout)
+        score = ""
+        for line in lines:
+            if " score " in line:
+                part = line.split(" score ", 1)[1].split()
+                score = " ".join(part[:2])
+        words = lines[-1].split()
+        if len(words) < 2:
+            raise EngineError(f"{self.spec.name}: bad line {lines[-1]!r}")
+        return words[1], score
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=3)
+        except (EngineError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+@dataclass
+class TimeControl:
+    """Base and increment in milliseconds, or a fixed time per move."""
+
+    base_ms: int = 10_000
+    inc_ms: int = 100
+    movetime_ms: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``40+0.4`` (seconds + increment) or ``movetime=200`` (ms per move)."""
+        if text.startswith("movetime="):
+            return cls(0, 0, int(text.split("=", 1)[1]))
+        base, _, inc = text.partition("+")
+        return cls(int(float(base) * 1000), int(float(inc or 0) * 1000))
+
+    def __str__(self) -> str:
+        if self.movetime_ms:
+            return f"movetime={self.movetime_ms}"
+        return f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
+
+
+@dataclass
+class GameRecord:
+    """One finished game."""
+
+    white: str
+    black: str
+    variant: Variant
+    start_fen: str
+    moves: list[Move]
+    result: str  # "1-0", "0-1", "1/2-1/2"
+    termination: str
+    adjustments: tuple[int, int] = (0, 0)  # Bishop Adjustments played by White, Black
+    opening: str = ""
+
+
+def dead_material(pos: Position) -> bool:
+    """Only kings, plus one knight or bishops all on one colour, with no live adjustment
+    (RULES.md §1.7, D-16)."""
+    knights = 0
+    colours = set()
+    g = pos.geometry
+    for sq, p in enumerate(pos.board):
+        kind = p & 7
+        if not p or kind == KING:
+            continue
+        if kind == KNIGHT:
+            knights += 1
+        elif kind == BISHOP:
+            colours.add(g.is_dark(sq))
+        else:
+            return False
+    if knights and colours:
+        return False
+    if knights > 1 or len(colours) > 1:
+        return False
+    return not (colours and pos.adjust_rights)
+
+
+def play_game(
+    white: UciClient, black: UciClient, start_fen: str, variant: Variant, tc: TimeControl,
+    opening: list[str] | None = None, max_plies: int = 400, time_grace_ms: int = 1000,
+) -> GameRecord:
+    """Play one game between two started engines and return its record."""
+    pos = Position(start_fen, variant)
+    start = Position(start_fen, variant)
+    engines = (white, black)
+    for e in engines:
+        e.new_game(variant)
+    moves: list[Move] = []
+    counts: dict[int, int] = {position_key(pos): 1}
+    clocks = [tc.base_ms, tc.base_ms]
+    adjustments = [0, 0]
+    # After an adjustment, engines that cannot read one restart from the position after it.
+    plain_start = (start_fen, 0)
+    for text in opening or []:
+        m = pos.parse_uci(text)
+        moves.append(m)
+        pos.push(m)
+        counts[position_key(pos)] = counts.get(position_key(pos), 0) + 1
+    result, termination = "1/2-1/2", "adjudication: move limit"
+    while len(moves) < max_plies:
+        legal = pos.legal_moves()
+        if not legal:
+            if pos.is_check():
+                result = "0-1" if pos.turn == WHITE else "1-0"
+                termination = "checkmate"
+            else:
+                termination = "stalemate"
+            break
+        if pos.halfmove_clock >= 100:
+            termination = "50-move rule"
+            break
+        if counts.get(position_key(pos), 0) >= 3:
+            termination = "threefold repetition"
+            break
+        if dead_material(pos):
+            termination = "insufficient material"
+            break
+        side = pos.turn
+        engine = engines[side]
+        command = _position_command(engine, start, moves, plain_start, variant)
+        if tc.movetime_ms:
+            go = f"go movetime {tc.movetime_ms}"
+            timeout = tc.movetime_ms / 1000 * 3 + 10
+        else:
+            go = (f"go wtime {max(clocks[0], 1)} btime {max(clocks[1], 1)} "
+                  f"winc {tc.inc_ms} binc {tc.inc_ms}")
+            timeout = clocks[side] / 1000 + 10
+        t0 = time.monotonic()
+        try:
+            text, _score = engine.go(command, go, timeout)
+        except EngineError:
+            result = "0-1" if side == WHITE else "1-0"
+            termination = f"{engine.spec.name} failed"
+            break
+        used = int((time.monotonic() - t0) * 1000)
+        if not tc.movetime_ms:
+            clocks[side] += tc.inc_ms - used
+            if clocks[side] < -time_grace_ms:
+                result = "0-1" if side == WHITE else "1-0"
+                termination = "time forfeit"
+                break
+            clocks[side] = max(clocks[side], 1)
+        try:
+            move = pos.parse_uci(text)
+        except ValueError:
+            result = "0-1" if side == WHITE else "1-0"
+            termination = f"illegal move {text} by {engine.spec.name}"
+            break
+        adjusting = pos.is_adjustment(move)
+        if adjusting:
+            adjustments[side] += 1
+        moves.append(move)
+        pos.push(move)
+        if adjusting:
+            plain_start = (pos.fen(), len(moves))
+        k = position_key(pos)
+        counts[k] = counts.get(k, 0) + 1
+    return GameRecord(white.spec.name, black.spec.name, variant, start_fen, moves, result,
+                      termination, (adjustments[0], adjustments[1]), " ".join(opening or []))
+
+
+def _position_command(engine: UciClient, start: Position, moves: list[Move],
+                      plain_start: tuple[str, int], variant: Variant) -> str:
+    chess960 = None if not variant.classical_uci else False
+    if engine.spec.reads_adjustment or not variant.has_adjustment:
+        base, first, pos = start.fen(), 0, start.copy(stack=False)
+    else:
+        fen, first = plain_start
+        # Strip the adjustment field (RULES.md §4.9): these engines cannot read it.
+        base = " ".join(fen.split()[:6])
+        pos = Position(fen, variant)
+    texts = []
+    for m in moves[first:]:
+        texts.append(pos.uci(m, chess960=chess960))
+        pos.push(m)
+    if first == 0 and variant.fixed_rank is not None and variant.classical_uci and \
+            base == Position(variant=variant).fen():
+        head = "position startpos"
+    else:
+        head = f"position fen {base}"
+    return head + (" moves " + " ".join(texts) if texts else "")
+
+
+def random_setup(variant: Variant, rng: random.Random, adjustment: bool | None = None) -> str:
+    """The start FEN of a random legal array of ``variant`` (uniform over arrays)."""
+    if variant.fixed_rank is not None:
+        return variant.start_fen
+    army = list(variant.army)
+    while True:
+        rng.shuffle(army)
+        rank = "".join(army)
+        if variant.is_setup(rank):
+            if adjustment and not variant.bishops_same_colour(rank):
+                continue
+            if adjustment is False:
+                return variant.setup_fen(rank, adjustment=False)
+            return variant.setup_fen(rank)
+
+
+@dataclass
+class MatchScore:
+    """Wins, draws and losses of the first engine."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def elo(self) -> tuple[float, float]:
+        """Elo difference and its 95 % error margin (normal approximation per game)."""
+        n = self.games
+        if not n:
+            return 0.0, 0.0
+        mu = self.score
+        var = (self.wins * (1 - mu) ** 2 + self.draws * (0.5 - mu) ** 2
+               + self.losses * mu ** 2) / n
+        se = math.sqrt(var / n)
+        lo, hi = _elo(mu - 1.96 * se), _elo(mu + 1.96 * se)
+        return _elo(mu), (hi - lo) / 2
+
+    def add(self, result: str, first_is_white: bool) -> None:
+        if result == "1/2-1/2":
+            self.draws += 1
+        elif (result == "1-0") == first_is_white:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def __str__(self) -> str:
+        elo, margin = self.elo()
+        return (f"+{self.wins} ={self.draws} -{self.losses} ({self.score * 100:.1f}%), "
+                f"Elo {elo:+.0f} ± {margin:.0f}")
+
+
+def _elo(score: float) -> float:
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / score - 1)
+
+
+def run_match(
+    first: EngineSpec, second: EngineSpec, variant: str | Variant, games: int,
+    tc: TimeControl, seed: int | None = None, concurrency: int = 1,
+    adjustment: bool | None = None, on_game: Callable[[GameRecord, MatchScore], None] | None
+    = None, max_plies: int = 400,
+) -> tuple[MatchScore, list[GameRecord]]:
+    """Play ``games`` games (rounded up to pairs), each setup twice with colours swapped."""
+    v = get_variant(variant)
+    rng = random.Random(seed)
+    pairs = (games + 1) // 2
+    jobs: queue.Queue[tuple[int, str, list[str], bool]] = queue.Queue()
+    for i in range(pairs):
+        opening: list[str] = []
+        if v.key == "chess":
+            fen = v.start_fen
+            opening = CLASSICAL_OPENINGS[i % len(CLASSICAL_OPENINGS)].split()
+        else:
+            fen = random_setup(v, rng, adjustment)
+        jobs.put((2 * i, fen, opening, True))
+        jobs.put((2 * i + 1, fen, opening, False))
+    score = MatchScore()
+    records: list[tuple[int, GameRecord]] = []
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            a, b = UciClient(first), UciClient(second)
+        except (OSError, EngineError) as exc:
+            errors.append(exc)
+            return
+        try:
+            while True:
+                try:
+                    index, fen, opening, first_white = jobs.get_nowait()
+                except queue.Empty:
+                    return
+                white, black = (a, b) if first_white else (b, a)
+                rec = play_game(white, black, fen, v, tc, opening, max_plies)
+                with lock:
+                    score.add(rec.result, first_white)
+                    records.append((index, rec))
+                    if on_game is not None:
+                        on_game(rec, score)
+        except BaseException as exc:  # reported to the caller after the threads end
+            errors.append(exc)
+        finally:
+            a.close()
+            b.close()
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, concurrency))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors and not records:
+        raise EngineError(str(errors[0]))
+    return score, [r for _, r in sorted(records, key=lambda x: x[0])]
+
+
+def game_pgn(rec: GameRecord, event: str = "randomchess match", round_: str = "?",
+             time_control: str = "-") -> str:
+    """The game as PGN: SAN movetext (``randomchess.san``), with the FEN tag for setups."""
+    pos = Position(rec.start_fen, rec.variant)
+    tags = [
+        ("Event", event), ("Site", "?"), ("Date", time.strftime("%Y.%m.%d")),
+        ("Round", round_), ("White", rec.white), ("Black", rec.black),
+        ("Result", rec.result),
+    ]
+    if rec.variant.key != "chess":
+        tags.append(("Variant", rec.variant.pgn_name))
+    if rec.start_fen != Position(variant="chess").fen() or rec.variant.key != "chess":
+        tags += [("SetUp", "1"), ("FEN", rec.start_fen)]
+    tags += [("TimeControl", time_control), ("Termination", rec.termination)]
+    if rec.opening:
+        tags.append(("Opening", rec.opening))
+    words = []
+    for i, m in enumerate(rec.moves):
+        if pos.turn == WHITE:
+            words.append(f"{pos.fullmove_number}.")
+        elif i == 0:
+            words.append(f"{pos.fullmove_number}...")
+        words.append(san(pos, m))
+        pos.push(m)
+    words.append(rec.result)
+    lines, line = [], ""
+    for w in words:
+        if len(line) + len(w) + 1 > 79:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    lines.append(line)
+    head = "\n".join(f'[{k} "{v}"]' for k, v in tags)
+    return head + "\n\n" + "\n".join(lines) + "\n"

@@ -1,0 +1,287 @@
+"""The UCI protocol (``randomchess uci``): one reader loop, searches on a worker thread.
+
+The reader keeps answering (``isready``, ``stop``, ``quit``) while a search runs.  Castling is
+written king-takes-rook when ``UCI_Chess960`` is on and in every random or 9x9 variant
+(RULES.md §2.6); in classical chess with the option off it is ``e1g1``, and both forms are
+read.  Bad ``position`` lines are reported with ``info string`` and leave the previous
+position in place; unknown commands are ignored, as the protocol asks.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import TextIO
+
+from randomchess.engine.search import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Info,
+    Limits,
+    Searcher,
+    format_score,
+    position_key,
+)
+from randomchess.errors import RandomChessError
+from randomchess.position import Move, Position
+from randomchess.variants import UnknownVariantError, get_variant
+
+ENGINE_NAME = "randomchess"
+ENGINE_AUTHOR = "randomchess developers"
+VARIANT_CHOICES = ("chess", "chess960", "fischerandom", "modern", "mrc")
+# Start arrays used for ``position startpos`` in the random variants: the classical array of
+# the same army (518 in Chess960, Maura's array in MRC).
+_STARTPOS_RANK = {"chess960": "RNBQKBNR", "mrc": "RNBMKQBNR"}
+
+
+class UciEngine:
+    """State of one UCI session.  Feed it lines with :meth:`handle`."""
+
+    def __init__(self, write: Callable[[str], None] | None = None) -> None:
+        self._write_raw = write or _stdout_writer(sys.stdout)
+        self._lock = threading.Lock()
+        self.searcher = Searcher()
+        self.variant_name = "chess"
+        self.chess960 = False
+        self.hash_mb = 16
+        self.level = DEFAULT_LEVEL
+        self.position = Position(variant="chess")
+        self.game_keys: list[int] = []
+        self._thread: threading.Thread | None = None
+        self._stop_event = threading.Event()
+        self.debug = False
+
+    # ------------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        with self._lock:
+            self._write_raw(line)
+
+    # ------------------------------------------------------------------ main loop
+    def run(self, stream: TextIO) -> None:
+        """Read commands until ``quit`` or end of input."""
+        for line in stream:
+            if not self.handle(line):
+                break
+        self._stop_search()
+
+    def handle(self, line: str) -> bool:
+        """Process one command line; False after ``quit``."""
+        tokens = line.strip().split()
+        if not tokens:
+            return True
+        cmd, args = tokens[0], tokens[1:]
+        try:
+            if cmd == "uci":
+                self._uci()
+            elif cmd == "isready":
+                self.send("readyok")
+            elif cmd == "ucinewgame":
+                self._stop_search()
+                self.searcher.new_game()
+            elif cmd == "setoption":
+                self._stop_search()
+                self._setoption(args)
+            elif cmd == "position":
+                self._stop_search()
+                self._position(args)
+            elif cmd == "go":
+                self._stop_search()
+                self._go(args)
+            elif cmd == "stop":
+                self._stop_search()
+            elif cmd == "quit":
+                self._stop_search()
+                return False
+            elif cmd == "debug":
+                self.debug = bool(args) and args[0] == "on"
+            elif cmd == "d":  # not UCI; handy when talking to the engine by hand
+                self.send(f"info string fen {self.position.fen(shredder=self._shredder())}")
+            # Anything else is ignored, as the protocol asks.
+        except (ValueError, IndexError) as exc:
+            self.send(f"info string error in {cmd!r}: {exc}")
+        return True
+
+    # ------------------------------------------------------------------ commands
+    def _uci(self) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send("option name Hash type spin default 16 min 1 max 1024")
+        self.send("option name UCI_Chess960 type check default false")
+        combo = " ".join(f"var {v}" for v in VARIANT_CHOICES)
+        self.send(f"option name UCI_Variant type combo default chess {combo}")
+        self.send(f"option name Skill Level type spin default {DEFAULT_LEVEL} min 1 "
+                  f"max {max(LEVELS)}")
+        self.send("option name Bishop Adjustment type check default true")
+        self.send("uciok")
+
+    def _setoption(self, args: list[str]) -> None:
+        text = " ".join(args)
+        if not text.startswith("name "):
+            raise ValueError("expected 'setoption name <id> [value <x>]'")
+        name, _, value = text[5:].partition(" value ")
+        name = name.strip().lower()
+        value = value.strip()
+        if name == "hash":
+            self.hash_mb = max(1, min(1024, int(value)))
+            self.searcher.set_hash(self.hash_mb)
+        elif name == "uci_chess960":
+            self.chess960 = value.lower() == "true"
+            self._reset_position()
+        elif name == "uci_variant":
+            try:
+                get_variant(value)
+            except UnknownVariantError as exc:
+                raise ValueError(str(exc)) from None
+            self.variant_name = value
+            self._reset_position()
+        elif name == "bishop adjustment":
+            self.searcher.allow_adjustment = value.lower() != "false"
+        elif name == "skill level":
+            self.level = max(min(LEVELS), min(max(LEVELS), int(value)))
+            self.searcher.level = self.level
+        # Unknown options are ignored.
+
+    def variant_key(self) -> str:
+        """The rules in force: ``UCI_Variant``, turned random by ``UCI_Chess960``."""
+        key = get_variant(self.variant_name).key
+        if self.chess960:
+            key = {"chess": "chess960", "modern": "mrc"}.get(key, key)
+        return key
+
+    def _start_fen(self) -> str:
+        v = get_variant(self.variant_key())
+        if v.fixed_rank is not None:
+            return v.start_fen
+        return v.setup_fen(_STARTPOS_RANK.get(v.key, "RNBQKBNR"))
+
+    def _reset_position(self) -> None:
+        self.position = Position(self._start_fen(), self.variant_key())
+        self.game_keys = []
+
+    def _position(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("expected 'position startpos|fen <fen> [moves ...]'")
+        if "moves" in args:
+            i = args.index("moves")
+            spec, moves = args[:i], args[i + 1:]
+        else:
+            spec, moves = args, []
+        variant = self.variant_key()
+        try:
+            if spec[0] == "startpos" and len(spec) == 1:
+                pos = Position(self._start_fen(), variant)
+            elif spec[0] == "fen" and len(spec) > 1:
+                pos = Position(" ".join(spec[1:]), variant)
+            else:
+                raise ValueError("expected 'startpos' or 'fen <fen>'")
+            keys = []
+            for text in moves:
+                keys.append(position_key(pos))
+                pos.push_uci(text)
+        except (RandomChessError, ValueError) as exc:
+            self.send(f"info string bad position ({variant}): {exc}")
+            return
+        self.position = pos
+        self.game_keys = keys
+
+    def _go(self, args: list[str]) -> None:
+        limits = Limits()
+        int_fields = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+                      "movestogo"}
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word == "infinite":
+                limits.infinite = True
+            elif word in int_fields and i + 1 < len(args):
+                setattr(limits, word, max(0, int(args[i + 1])))
+                i += 1
+            elif word == "mate" and i + 1 < len(args):
+                limits.depth = 2 * int(args[i + 1]) + 1
+                i += 1
+            # ponder, searchmoves: not supported, ignored
+            i += 1
+        pos = self.position.copy(stack=False)
+        keys = list(self.game_keys)
+        self._stop_event.clear()
+        self._thread = threading.Thread(
+            target=self._search_job, args=(pos, limits, keys), daemon=True
+        )
+        self._thread.start()
+
+    def _search_job(self, pos: Position, limits: Limits, keys: list[int]) -> None:
+        chess960 = self._output_chess960(pos)
+
+        def on_info(info: Info) -> None:
+            pv = " ".join(pos.uci(m, chess960=chess960) for m in _playable(pos, info.pv))
+            self.send(
+                f"info depth {info.depth} seldepth {info.seldepth} "
+                f"score {format_score(info.score)} nodes {info.nodes} nps {info.nps} "
+                f"time {info.time_ms} pv {pv}"
+            )
+
+        try:
+            result = self.searcher.search(pos, limits, keys, on_info)
+        except Exception as exc:  # never leave the GUI without a bestmove
+            self.send(f"info string search failed: {exc!r}")
+            moves = pos.legal_moves()
+            move = moves[0] if moves else None
+        else:
+            move = result.move
+        # In infinite mode the protocol forbids bestmove before stop.
+        if limits.infinite:
+            self._stop_event.wait()
+        if move is None:
+            self.send("bestmove 0000")
+        else:
+            self.send(f"bestmove {pos.uci(move, chess960=chess960)}")
+
+    def _output_chess960(self, pos: Position) -> bool | None:
+        if pos.variant.classical_uci:
+            return self.chess960
+        return None  # every other variant writes king-takes-rook
+
+    def _shredder(self) -> bool:
+        return self.chess960 or self.position.variant.key != "chess"
+
+    def _stop_search(self) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        self.searcher.stop()
+        self._stop_event.set()
+        thread.join()
+        self._thread = None
+
+
+def _playable(pos: Position, pv: list[Move]) -> list[Move]:
+    """The legal prefix of ``pv`` (a TT-built PV is checked move by move before printing)."""
+    out = []
+    done = 0
+    try:
+        for m in pv:
+            if m not in pos.legal_moves():
+                break
+            out.append(m)
+            pos.push(m)
+            done += 1
+    finally:
+        for _ in range(done):
+            pos.pop()
+    return out
+
+
+def _stdout_writer(stream: TextIO) -> Callable[[str], None]:
+    def write(line: str) -> None:
+        stream.write(line + "\n")
+        stream.flush()
+
+    return write
+
+
+def main(stdin: TextIO | None = None) -> None:
+    """Run a UCI session on standard input and output."""
+    engine = UciEngine()
+    engine.run(stdin or sys.stdin)
+

@@ -1,0 +1,222 @@
+"""HTTP and WebSocket routes (docs/server.md lists them with their fields)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from randomchess.server.live import ApiError
+from randomchess.server.service import ACTIONS, GameService
+from randomchess.server.store import now_ms
+
+_TOKEN = Field(min_length=1, max_length=128)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ClockIn(_Strict):
+    minutes: float = Field(gt=0, le=600, description="initial time per side")
+    increment: float = Field(ge=0, le=600, description="seconds added after each move")
+
+
+class CreateGameIn(_Strict):
+    variant: str = Field(max_length=40, description="chess960, mrc, modern or chess")
+    setup: Literal["random"] | int | str = Field(
+        "random", description='"random", a setup number, or a FEN')
+    opponent: Literal["computer", "friend", "hotseat"] = "computer"
+    level: int | None = Field(None, ge=1, le=8, description="computer level 1..8")
+    color: Literal["white", "black", "random"] = "random"
+    clock: ClockIn | None = None
+
+
+class SeatOut(BaseModel):
+    color: Literal["white", "black", "both"]
+    token: str
+
+
+class CreateGameOut(BaseModel):
+    id: str
+    seat: SeatOut
+    invite_url: str | None = None
+
+
+class TokenIn(_Strict):
+    token: str = _TOKEN
+
+
+class MoveIn(_Strict):
+    move: str = Field(min_length=1, max_length=32, description="UCI (e2e4, e1h1) or SAN")
+    token: str = _TOKEN
+
+
+class ClaimIn(_Strict):
+    token: str = _TOKEN
+    move: str | None = Field(None, min_length=1, max_length=32,
+                             description="claim with this move (FIDE 9.2.1)")
+
+
+class JoinIn(_Strict):
+    invite: str = Field(min_length=1, max_length=128)
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+router = APIRouter()
+
+
+@router.post("/api/games", response_model=CreateGameOut, response_model_exclude_none=True,
+             status_code=201)
+async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
+    """Start a game; the answer holds the creator's seat token (shown once)."""
+    service = _service(request)
+    if not service.rate.allow(_client(request), now_ms()):
+        raise ApiError(429, "too many games created from this address; wait a minute")
+    clock = None
+    if body.clock is not None:
+        clock = (int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
+    new = await service.create(body.variant, body.setup, body.opponent, body.level,
+                               body.color, clock)
+    invite_url = None
+    if new.invite is not None:
+        invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,
+                                         invite=new.invite))
+    return CreateGameOut(id=new.game.record.id,
+                         seat=SeatOut(color=new.color, token=new.token),  # type: ignore[arg-type]
+                         invite_url=invite_url)
+
+
+@router.get("/api/games/{game_id}")
+async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+    return await _service(request).state(game_id)
+
+
+@router.post("/api/games/{game_id}/moves")
+async def post_move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
+    """Play a move; 409 when it is not this seat's turn or the move is illegal."""
+    game = await _service(request).perform(game_id, "move", body.token, body.move)
+    return game.state(now_ms())
+
+
+@router.post("/api/games/{game_id}/draw-claim")
+async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]:
+    game = await _service(request).perform(game_id, "draw-claim", body.token, body.move)
+    return game.state(now_ms())
+
+
+def _action_route(action: str) -> None:
+    async def endpoint(game_id: str, body: TokenIn, request: Request) -> dict[str, Any]:
+        game = await _service(request).perform(game_id, action, body.token)
+        return game.state(now_ms())
+
+    endpoint.__name__ = action.replace("-", "_")
+    router.post(f"/api/games/{{game_id}}/{action}", name=action)(endpoint)
+
+
+for _action in ("resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
+                "takeback-accept", "takeback-decline"):
+    _action_route(_action)
+
+
+@router.post("/api/games/{game_id}/join", response_model=CreateGameOut,
+             response_model_exclude_none=True)
+async def join_game(game_id: str, body: JoinIn, request: Request) -> CreateGameOut:
+    """Claim the invited seat (once) and receive its token."""
+    color, token = await _service(request).join(game_id, body.invite)
+    return CreateGameOut(id=game_id, seat=SeatOut(color=color, token=token))  # type: ignore[arg-type]
+
+
+@router.get("/invite/{game_id}/{invite}", name="open_invite", response_model=None)
+async def open_invite(game_id: str, invite: str, request: Request) -> Response:
+    """The invite URL.  A browser gets the front end, which claims the seat with
+    ``POST /api/games/{id}/join``; any other client claims it here and gets the token."""
+    index = request.app.state.index_html
+    if index is not None and "text/html" in request.headers.get("accept", ""):
+        return FileResponse(index)
+    color, token = await _service(request).join(game_id, invite)
+    return JSONResponse({"id": game_id, "seat": {"color": color, "token": token}})
+
+
+@router.get("/api/games/{game_id}/pgn", response_class=PlainTextResponse)
+async def get_pgn(game_id: str, request: Request) -> PlainTextResponse:
+    text = await _service(request).pgn(game_id, request.url.netloc)
+    return PlainTextResponse(
+        text, media_type="application/x-chess-pgn",
+        headers={"Content-Disposition": f'attachment; filename="randomchess-{game_id}.pgn"'})
+
+
+@router.get("/api/health")
+async def health(request: Request) -> dict[str, Any]:
+    service = _service(request)
+    return {"ok": True, "database": service.store.dialect}
+
+
+# --------------------------------------------------------------------- WebSocket
+class WsIn(_Strict):
+    type: Literal["move", "resign", "draw-offer", "draw-accept", "draw-decline", "draw-claim",
+                  "takeback-offer", "takeback-accept", "takeback-decline", "state", "ping"]
+    token: str | None = Field(None, max_length=128)
+    move: str | None = Field(None, max_length=32)
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    """Pushes ``{"type": "state", "game": ...}`` on every change, starting with the current
+    state; accepts actions ``{"type": "move", "move": ..., "token": ...}``."""
+    service: GameService = websocket.app.state.service
+    limit: int = websocket.app.state.settings.max_body_bytes
+    await websocket.accept()
+    try:
+        state = await service.state(game_id)
+    except ApiError as e:
+        await websocket.send_json({"type": "error", "status": e.status, "detail": e.detail})
+        await websocket.close(code=4404)
+        return
+    service.hub.add(game_id, websocket)
+    try:
+        await websocket.send_json({"type": "state", "game": state})
+        while True:
+            text = await websocket.receive_text()
+            reply = await _ws_message(service, game_id, text, limit)
+            if reply is not None:
+                await websocket.send_json(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.hub.discard(game_id, websocket)
+
+
+async def _ws_message(service: GameService, game_id: str, text: str,
+                      limit: int) -> dict[str, Any] | None:
+    """Handle one client message; the answer to the sender only (state goes to all)."""
+    if len(text) > limit:
+        return {"type": "error", "status": 413, "detail": "message too large"}
+    try:
+        msg = WsIn.model_validate(json.loads(text))
+    except (ValueError, ValidationError) as e:
+        return {"type": "error", "status": 422, "detail": f"bad message: {e}"}
+    if msg.type == "ping":
+        return {"type": "pong"}
+    if msg.type == "state":
+        return {"type": "state", "game": await service.state(game_id)}
+    assert msg.type in ACTIONS
+    if msg.token is None:
+        return {"type": "error", "status": 403, "detail": "a seat token is required"}
+    try:
+        await service.perform(game_id, msg.type, msg.token, msg.move)
+    except ApiError as e:
+        return {"type": "error", "status": e.status, "detail": e.detail}
+    return None
+

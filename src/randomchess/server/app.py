@@ -1,0 +1,175 @@
+"""The ASGI application: ``create_app`` wires settings, the game service, the routes, the
+error format, the body-size guard and the front end's static files."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from randomchess.server.api import router
+from randomchess.server.live import ApiError
+from randomchess.server.service import GameService
+from randomchess.server.settings import Settings
+
+log = logging.getLogger("randomchess.server")
+
+_NO_FRONT_END = """<!doctype html><meta charset="utf-8"><title>randomchess</title>
+<h1>randomchess server</h1><p>The web front end is not installed.
+The API is documented at <a href="/docs">/docs</a>.</p>"""
+
+
+class RedactInvites(logging.Filter):
+    """Keep invitation codes out of the access log (seat tokens never travel in URLs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str) and \
+                args[2].startswith("/invite/"):
+            parts = args[2].split("/")
+            record.args = (*args[:2], "/".join([*parts[:3], "..."]), *args[3:])
+        return True
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, whether announced by
+    Content-Length or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _too_large(scope, receive, send)
+                    return
+        # Bodies here are small: read the whole body first, so a streamed oversized body
+        # is refused before the app sees a byte of it.
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay(message), send)
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await _too_large(scope, receive, send)
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _replay(message: Message) -> Receive:
+    async def receive() -> Message:
+        return message
+
+    return receive
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse({"detail": "request body too large"}, status_code=413)
+    await response(scope, receive, send)
+
+
+class FrontEnd(StaticFiles):
+    """The front end's files; unknown paths under it fall back to ``index.html`` so the
+    single-page app can own its URLs (``/games/abc``)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Any:
+        try:
+            return await super().get_response(path, scope)
+        except StarletteHTTPException as e:
+            if e.status_code != 404 or path.startswith(("api/", "ws/")):
+                raise
+            return await super().get_response("index.html", scope)
+
+
+def create_app(db_url: str | None = None, settings: Settings | None = None,
+               **overrides: Any) -> FastAPI:
+    """The server app.  ``db_url`` (SQLAlchemy URL) and ``overrides`` (any
+    :class:`Settings` field) take precedence over ``RANDOMCHESS_*`` variables."""
+    if settings is None:
+        settings = Settings.from_env(db_url=db_url)
+    if overrides:
+        settings = replace(settings, **overrides)  # here None means None (no front end)
+    service = GameService(settings)
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactInvites) for f in access.filters):
+        access.addFilter(RedactInvites())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="randomchess", version="0.1.0", lifespan=lifespan,
+                  summary="Play Chess960 and Modern Random Chess against the computer "
+                          "or a friend")
+    app.state.service = service
+    app.state.settings = settings
+    static = settings.static_dir
+    index = static / "index.html" if static is not None else None
+    app.state.index_html = index if index is not None and index.is_file() else None
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in exc.errors()
+        ]
+        reason = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        return JSONResponse({"detail": reason or "invalid request", "errors": errors},
+                            status_code=422)
+
+    app.include_router(router)
+    mount_front_end(app, static)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app
+
+
+def mount_front_end(app: FastAPI, static: Path | None) -> None:
+    """Serve the front end from ``static`` at ``/`` when it holds an ``index.html``;
+    otherwise ``/`` is a short page pointing at the API docs."""
+    if static is not None and (static / "index.html").is_file():
+        app.mount("/", FrontEnd(directory=static, html=True), name="front-end")
+        return
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home() -> str:
+        return _NO_FRONT_END

@@ -1,0 +1,407 @@
+"""The game service: the one place where requests, the rules, the database, the clocks, the
+engine pool and the WebSocket hub meet.
+
+Every action follows the same path (``act``): load the record, let a pure function of
+:mod:`live` decide the changes, commit them with an optimistic version check, and only then
+answer and publish.  A per-game lock avoids needless retries inside one process; the version
+check keeps several processes honest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+import anyio.to_thread
+
+from randomchess.engine.evaluate import evaluate, is_drawish_material
+from randomchess.errors import RandomChessError
+from randomchess.pieces import Color
+from randomchess.position import Position
+from randomchess.server import outcome
+from randomchess.server.engine_pool import EnginePool
+from randomchess.server.hub import Hub
+from randomchess.server.live import COLOR_BY_NAME, ApiError, LiveGame, hash_secret
+from randomchess.server.outcome import COLOR_NAMES, Outcome
+from randomchess.server.settings import Settings
+from randomchess.server.store import GameRecord, Store, now_ms
+from randomchess.startpos import (
+    SetupPool,
+    draw_random,
+    numbered_variant,
+    setup_from_fen,
+    setup_from_number,
+)
+from randomchess.variants import get_variant
+
+log = logging.getLogger("randomchess.server")
+T = TypeVar("T")
+Decide = Callable[[LiveGame, int], dict[str, Any]]
+
+_CACHE_SIZE = 4096
+_LOCK_STRIPES = 256
+_RETRIES = 8
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the creator of a game is told once: its seat and, for a friend game, the invite."""
+
+    game: LiveGame
+    color: str  # white | black | both (hot seat)
+    token: str
+    invite: str | None
+
+
+class _Stale(Exception):
+    """The engine's move was for a position that no longer stands."""
+
+
+class RateLimiter:
+    """A token bucket per client: ``burst`` at once, ``per_minute`` sustained."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60_000  # tokens per ms
+        self.burst = float(burst)
+        self._buckets: dict[str, tuple[float, int]] = {}
+
+    def allow(self, client: str, now: int) -> bool:
+        tokens, last = self._buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if len(self._buckets) > 100_000:  # forget idle clients rather than grow forever
+            self._buckets.clear()
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return False
+        self._buckets[client] = (tokens - 1, now)
+        return True
+
+
+class GameService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = Store(settings.db_url)
+        self.hub = Hub(settings.redis_url)
+        self.engine: EnginePool | None = None
+        self.rate = RateLimiter(settings.create_per_minute, settings.create_burst)
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._thinking: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._started = False
+
+    # ----------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        await self._db(self.store.migrate)
+        grace = int(self.settings.heartbeat_s * 3000)
+        shifted = await self._db(self.store.resume_clocks, now_ms(), grace)
+        if shifted:
+            log.info("resumed %d clocks; the time the server was down is not charged", shifted)
+        self.engine = EnginePool(self.settings.engine_workers)
+        await self.hub.start()
+        self._started = True
+        self._spawn(self._heartbeat())
+        for record in await self._db(self.store.unfinished):
+            try:
+                live = self._remember(LiveGame.replay(record))
+            except RandomChessError:
+                log.exception("game %s cannot be replayed; left as it is", record.id)
+                continue
+            self._schedule(live)
+
+    async def stop(self) -> None:
+        self._started = False
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.engine is not None:
+            self.engine.shutdown()
+        await self.hub.stop()
+        with contextlib.suppress(Exception):
+            await self._db(self.store.heartbeat, now_ms())
+        self.store.close()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            try:
+                await self._db(self.store.heartbeat, now_ms())
+            except Exception:
+                log.exception("heartbeat failed")
+            await asyncio.sleep(self.settings.heartbeat_s)
+
+    @staticmethod
+    async def _db(fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(partial(fn, *args))
+
+    # ----------------------------------------------------------------- reading
+    def _remember(self, live: LiveGame) -> LiveGame:
+        self._cache[live.record.id] = live
+        self._cache.move_to_end(live.record.id)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return live
+
+    async def load(self, game_id: str) -> LiveGame:
+        """The game as committed now (404 if there is no such game)."""
+        if len(game_id) > 24:
+            raise ApiError(404, "no such game")
+        record = await self._db(self.store.load, game_id)
+        if record is None:
+            raise ApiError(404, "no such game")
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.record == record:
+            return cached
+        return self._remember(LiveGame.replay(record, cached))
+
+    async def state(self, game_id: str) -> dict[str, Any]:
+        live = await self.load(game_id)
+        due = live.flag_at()
+        if due is not None and due <= now_ms():
+            # Nobody's timer may be running for this game (another worker took the move).
+            with contextlib.suppress(ApiError):
+                await self.act(game_id, _no_action)
+            live = await self.load(game_id)
+        return live.state(now_ms())
+
+    async def pgn(self, game_id: str, site: str) -> str:
+        from randomchess.server.pgn_export import export_pgn
+
+        return export_pgn(await self.load(game_id), site)
+
+    # ----------------------------------------------------------------- writing
+    async def act(self, game_id: str, decide: Decide) -> LiveGame:
+        """Decide and commit one change; the caller is answered only after the commit."""
+        async with self._locks[hash(game_id) % _LOCK_STRIPES]:
+            for _ in range(_RETRIES):
+                live = await self.load(game_id)
+                now = now_ms()
+                flagged = live.flag_changes(now)
+                changes = flagged if flagged is not None else decide(live, now)
+                if not await self._db(self.store.update, game_id, live.record.version,
+                                      changes):
+                    continue  # another process committed first: decide again
+                record = live.record.with_changes({**changes,
+                                                   "version": live.record.version + 1})
+                new = self._remember(LiveGame.replay(record, live))
+                self._schedule(new)
+                await self.hub.publish(game_id, new.state(now_ms()))
+                if flagged is not None:
+                    raise ApiError(409, "time is up: the game ended on time before that "
+                                        f"({new.record.result})")
+                return new
+        raise ApiError(409, "the game is changing too fast; try again")
+
+    def _schedule(self, live: LiveGame) -> None:
+        """Arm the flag timer and wake the engine when the computer is to move."""
+        if not self._started:
+            return
+        gid = live.record.id
+        old = self._timers.pop(gid, None)
+        if old is not None:
+            old.cancel()
+        due = live.flag_at()
+        if due is not None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, (due - now_ms()) / 1000) + 0.005
+            self._timers[gid] = loop.call_later(
+                delay, lambda: self._spawn(self._flag(gid)))
+        if not live.ended and live.computer == live.pos.turn and live.legal:
+            key = (gid, live.record.version)
+            if key not in self._thinking:
+                self._thinking.add(key)
+                self._spawn(self._computer_move(live, key))
+
+    async def _flag(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        with contextlib.suppress(ApiError):
+            await self.act(game_id, _no_action)
+
+    async def _computer_move(self, live: LiveGame, key: tuple[str, int]) -> None:
+        try:
+            assert self.engine is not None
+            r = live.record
+            clocks = live.clocks_at(now_ms()) if r.clock_started_at is not None else None
+            uci = await self.engine.best_move(
+                r.variant, r.start_fen, live.moves, r.level or self.settings.default_level,
+                self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0)
+            if uci is None:
+                return
+            color = live.pos.turn
+
+            def decide(g: LiveGame, now: int) -> dict[str, Any]:
+                if g.record.version != key[1]:
+                    raise _Stale
+                return g.move_changes({color}, uci, now,
+                                      auto_threefold=self.settings.auto_threefold)
+
+            await self.act(r.id, decide)
+        except (_Stale, ApiError):
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("engine move failed in game %s", key[0])
+        finally:
+            self._thinking.discard(key)
+
+    # ----------------------------------------------------------------- creating
+    async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
+                     color: str, clock: tuple[int, int] | None) -> NewGame:
+        try:
+            v = get_variant(variant)
+        except ValueError as e:
+            raise ApiError(422, str(e)) from None
+        number, start_fen = _resolve_setup(v.key, setup)
+        if opponent == "computer" and level is not None and not 1 <= level <= 8:
+            raise ApiError(422, "level must be 1..8")
+        mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
+        other = COLOR_NAMES[COLOR_BY_NAME[mine] ^ 1]
+        token = secrets.token_urlsafe(32)  # 256 bits
+        invite = None
+        tokens: dict[str, str | None] = {"white": None, "black": None}
+        computer = None
+        if opponent == "hotseat":
+            mine = "both"
+            tokens = {"white": hash_secret(token), "black": hash_secret(token)}
+        else:
+            tokens[mine] = hash_secret(token)
+            if opponent == "computer":
+                computer = other
+            else:
+                invite = secrets.token_urlsafe(16)  # 128 bits
+        now = now_ms()
+        record = GameRecord(
+            id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
+            fen=start_fen, moves="", san="", clock_log="",
+            status="waiting" if invite else "playing", result=None, termination=None,
+            opponent=opponent,
+            level=(level or self.settings.default_level) if computer else None,
+            computer_color=computer, white_token=tokens["white"], black_token=tokens["black"],
+            invite_hash=hash_secret(invite) if invite else None,
+            clock_initial_ms=clock[0] if clock else None,
+            clock_increment_ms=clock[1] if clock else None,
+            white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
+            clock_started_at=None, draw_offer=None, takeback_offer=None, version=0,
+            created_at=now, updated_at=now,
+        )
+        await self._db(self.store.insert, record)
+        live = self._remember(LiveGame.replay(record))
+        self._schedule(live)
+        return NewGame(live, mine, token, invite)
+
+    async def join(self, game_id: str, invite: str) -> tuple[str, str]:
+        """Claim the invited seat: its colour and a fresh token (once only)."""
+        token = secrets.token_urlsafe(32)
+        seat: list[str] = []
+
+        def decide(g: LiveGame, now: int) -> dict[str, Any]:
+            r = g.record
+            if r.invite_hash is None:
+                raise ApiError(409, "this invitation has already been used")
+            if not secrets.compare_digest(hash_secret(invite), r.invite_hash):
+                raise ApiError(403, "wrong invitation for this game")
+            color = "black" if r.black_token is None else "white"
+            seat[:] = [color]
+            return {f"{color}_token": hash_secret(token), "invite_hash": None,
+                    "status": "ended" if g.ended else "playing", "updated_at": now}
+
+        await self.act(game_id, decide)
+        return seat[0], token
+
+    # ----------------------------------------------------------------- player actions
+    async def perform(self, game_id: str, action: str, token: str,
+                      move: str | None = None) -> LiveGame:
+        """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token."""
+        auto = self.settings.auto_threefold
+
+        def decide(g: LiveGame, now: int) -> dict[str, Any]:
+            colors = g.colors_of(token)
+            if not colors:
+                raise ApiError(403, "wrong token for this game")
+            if action == "move":
+                if move is None:
+                    raise ApiError(422, "missing move")
+                return g.move_changes(colors, move, now, auto_threefold=auto)
+            if action == "draw-claim":
+                return g.draw_claim_changes(colors, now, move, auto_threefold=auto)
+            if action == "draw-offer":
+                changes = g.draw_offer_changes(colors, now)
+                if g.computer is not None and changes.get("status") != "ended":
+                    if _computer_accepts_draw(g.pos, len(g.moves)):
+                        return g._ending(Outcome(outcome.AGREEMENT, None), now)
+                    return {"draw_offer": None, "updated_at": now}
+                return changes
+            handler = _SIMPLE_ACTIONS.get(action)
+            if handler is None:
+                raise ApiError(404, f"unknown action {action!r}")
+            return handler(g, colors, now)
+
+        return await self.act(game_id, decide)
+
+
+_SIMPLE_ACTIONS: dict[str, Callable[[LiveGame, set[Color], int], dict[str, Any]]] = {
+    "resign": LiveGame.resign_changes,
+    "draw-accept": LiveGame.draw_accept_changes,
+    "draw-decline": LiveGame.draw_decline_changes,
+    "takeback-offer": LiveGame.takeback_offer_changes,
+    "takeback-accept": LiveGame.takeback_accept_changes,
+    "takeback-decline": LiveGame.takeback_decline_changes,
+}
+ACTIONS = ("move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS)
+
+
+def _no_action(g: LiveGame, now: int) -> dict[str, Any]:
+    raise ApiError(409, "nothing to do")
+
+
+def _computer_accepts_draw(pos: Position, plies: int) -> bool:
+    """The computer takes a draw with no winning material left, or late in a level game."""
+    return is_drawish_material(pos) or (plies >= 60 and abs(evaluate(pos)) <= 30)
+
+
+def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
+    """(setup number or None, start FEN) for a creation request; 422 with the reason."""
+    v = get_variant(variant)
+    try:
+        if isinstance(setup, str) and setup.strip().isdigit():
+            setup = int(setup.strip())
+        if setup == "random":
+            if v.is_random:
+                chosen = draw_random(SetupPool(v))[0]
+                return chosen.number, chosen.fen
+            return None, v.setup_fen(v.fixed_rank or "")
+        if isinstance(setup, int):
+            numbered_variant(v)
+            chosen = setup_from_number(v, setup)
+            return chosen.number, chosen.fen
+        pos = Position(setup, v)
+    except ValueError as e:
+        raise ApiError(422, f"bad setup: {e}") from None
+    if not pos.legal_moves():
+        raise ApiError(422, "bad setup: the side to move has no legal move")
+    fen = pos.fen()
+    number = None
+    if v.is_random:
+        try:
+            number = setup_from_fen(fen, v).number
+        except ValueError:
+            number = None  # a position from a game, not a start array
+    return number, fen

@@ -1,0 +1,96 @@
+"""Shared helpers of the tests/test_server_*.py suites: databases and clients."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from randomchess.server import create_app
+
+PG_ADMIN = os.environ.get("RANDOMCHESS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def pg_reachable() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, connect_timeout=2):
+            return True
+    except Exception:
+        return False
+
+
+@contextmanager
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test module, dropped afterwards."""
+    import psycopg
+
+    if not pg_reachable():
+        msg = f"PostgreSQL NOT REACHABLE at {PG_ADMIN}: PostgreSQL server tests SKIPPED"
+        warnings.warn(msg, stacklevel=2)
+        print(f"\n*** {msg} ***")
+        pytest.skip(msg)
+    name = f"rc_test_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextmanager
+def database(kind: str, tmp: Path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp / 'games.sqlite3'}"
+    else:
+        with pg_database() as url:
+            yield url
+
+
+@contextmanager
+def client(db_url: str, **settings: Any) -> Iterator[TestClient]:
+    settings.setdefault("static_dir", None)
+    settings.setdefault("engine_movetime_ms", 150)
+    settings.setdefault("create_burst", 1000)
+    settings.setdefault("create_per_minute", 60_000)
+    app = create_app(db_url=db_url, **settings)
+    with TestClient(app) as c:
+        yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def new_game(c: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("variant", "chess")
+    body.setdefault("opponent", "hotseat")
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def play(c: TestClient, game: dict[str, Any], *moves: str, token: str | None = None) -> Any:
+    state = None
+    for m in moves:
+        r = c.post(f"/api/games/{game['id']}/moves",
+                   json={"move": m, "token": token or game["seat"]["token"]})
+        assert r.status_code == 200, (m, r.text)
+        state = r.json()
+    return state

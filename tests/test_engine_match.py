@@ -1,0 +1,63 @@
+"""The match runner: time controls, setups, dead material, a short real match and its PGN."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+
+from randomchess.engine.match import (
+    EngineSpec,
+    TimeControl,
+    dead_material,
+    game_pgn,
+    random_setup,
+    run_match,
+)
+from randomchess.pgn import read_games
+from randomchess.position import Position
+from randomchess.variants import get_variant
+
+
+def test_time_control_parsing() -> None:
+    assert TimeControl.parse("40+0.4") == TimeControl(40_000, 400, 0)
+    assert TimeControl.parse("movetime=250") == TimeControl(0, 0, 250)
+    assert str(TimeControl.parse("10+0.1")) == "10+0.1"
+
+
+def test_engine_specs() -> None:
+    me = EngineSpec.parse("self", {"Skill Level": "3"})
+    assert me.command[0] == sys.executable and me.reads_adjustment
+    assert not EngineSpec.parse("fairy-stockfish").reads_adjustment
+    assert EngineSpec.parse("/opt/x/engine --uci").command == ["/opt/x/engine", "--uci"]
+
+
+def test_random_setups_are_legal_arrays() -> None:
+    rng = random.Random(0)
+    mrc = get_variant("mrc")
+    for _ in range(20):
+        pos = Position(random_setup(mrc, rng, adjustment=True), mrc)
+        assert pos.adjust_rights == 3
+        assert Position(random_setup(mrc, rng, adjustment=False), mrc).adjust_rights == 0
+        Position(random_setup(get_variant("chess960"), rng), "chess960")
+
+
+def test_dead_material() -> None:
+    assert dead_material(Position("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "chess"))
+    assert dead_material(Position("4k3/8/8/8/2b5/8/8/4KB2 w - - 0 1", "chess"))
+    assert not dead_material(Position("4k3/8/8/8/3b4/8/8/4KB2 w - - 0 1", "chess"))
+    assert not dead_material(Position("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", "chess"))
+    assert not dead_material(Position("4k4/9/9/9/9/9/9/9/4KM3 w - - 0 1", "mrc"))
+
+
+def test_short_self_match_writes_readable_pgn() -> None:
+    me = EngineSpec.parse("self")
+    other = EngineSpec.parse("self", {"Skill Level": "1"})
+    other.name = "self-level-1"
+    score, records = run_match(me, other, "mrc", 2, TimeControl.parse("movetime=20"),
+                               seed=3, adjustment=True, max_plies=12)
+    assert score.games == 2 and len(records) == 2
+    assert {records[0].white, records[1].white} == {"self", "self-level-1"}
+    text = "\n".join(game_pgn(r) for r in records)
+    games = list(read_games(io.StringIO(text)))
+    assert len(games) == 2 and all(g.error is None for g in games)

@@ -1,0 +1,215 @@
+"""The UCI protocol: a scripted conversation in process, and python-chess as a real client."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+import chess
+import chess.engine
+import pytest
+
+from randomchess.engine.uci import UciEngine
+from randomchess.position import Position
+
+
+class Session:
+    """A UciEngine whose output lines are collected for the test to wait on."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.cond = threading.Condition()
+        self.engine = UciEngine(write=self._write)
+
+    def _write(self, line: str) -> None:
+        with self.cond:
+            self.lines.append(line)
+            self.cond.notify_all()
+
+    def send(self, *commands: str) -> None:
+        for c in commands:
+            assert self.engine.handle(c)
+
+    def wait_for(self, prefix: str, timeout: float = 5.0) -> str:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for i, line in enumerate(self.lines):
+                    if line.startswith(prefix):
+                        del self.lines[: i + 1]
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {prefix!r} in {self.lines}")
+                self.cond.wait(left)
+
+    def bestmove(self, timeout: float = 10.0) -> str:
+        return self.wait_for("bestmove", timeout).split()[1]
+
+
+@pytest.fixture
+def session() -> Session:
+    return Session()
+
+
+def test_handshake_lists_the_options(session: Session) -> None:
+    session.send("uci")
+    assert session.wait_for("id ") == "id name randomchess"
+    options = []
+    while (line := session.wait_for("")) != "uciok":
+        options.append(line)
+    joined = "\n".join(options)
+    assert "option name UCI_Chess960 type check default false" in joined
+    assert "option name UCI_Variant type combo default chess var chess var chess960 " \
+           "var fischerandom var modern var mrc" in joined
+    assert "option name Hash type spin" in joined
+    assert "option name Skill Level type spin default 8 min 1 max 8" in joined
+    assert "option name Bishop Adjustment type check default true" in joined
+    session.send("isready")
+    session.wait_for("readyok")
+
+
+def test_go_depth_gives_info_and_a_legal_bestmove(session: Session) -> None:
+    session.send("ucinewgame", "position startpos moves e2e4 e7e5", "go depth 3")
+    info = session.wait_for("info depth 3")
+    assert " score cp " in info and " nodes " in info and " nps " in info and " pv " in info
+    move = session.bestmove()
+    pos = Position(variant="chess")
+    pos.push_uci("e2e4")
+    pos.push_uci("e7e5")
+    pos.parse_uci(move)
+
+
+def test_stop_during_go_infinite_and_isready_answer_at_once(session: Session) -> None:
+    session.send("position startpos", "go infinite")
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    session.send("isready")
+    session.wait_for("readyok", timeout=1.0)
+    assert time.monotonic() - t0 < 1.0
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    t0 = time.monotonic()
+    session.send("stop")
+    move = session.bestmove(timeout=2.0)
+    assert time.monotonic() - t0 < 1.5
+    Position(variant="chess").parse_uci(move)
+
+
+def test_go_infinite_waits_for_stop_even_when_the_search_ends(session: Session) -> None:
+    session.send("position fen 7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "go infinite")
+    time.sleep(0.5)  # mate in 1 is found at once; bestmove must still wait for stop
+    assert not any(line.startswith("bestmove") for line in session.lines)
+    session.send("stop")
+    assert session.bestmove() in ("f7g7", "f7f8", "f7e8", "f7h5", "f7h7")
+
+
+def test_bad_input_is_reported_and_survived(session: Session) -> None:
+    session.send("position startpos moves e2e4")
+    session.send("position fen not/a/fen w - - 0 1")
+    assert "bad position" in session.wait_for("info string")
+    session.send("position startpos moves e2e5")
+    assert "illegal move" in session.wait_for("info string")
+    session.send("position sideways")
+    session.wait_for("info string")
+    session.send("frobnicate 3", "go depth nonsense")
+    session.wait_for("info string")
+    session.send("setoption name UCI_Variant value nosuchvariant")
+    session.wait_for("info string")
+    session.send("", "   ", "go depth 1")
+    # The position from the last good line is kept: after 1.e4 it is Black's move.
+    move = session.bestmove()
+    pos = Position(variant="chess")
+    pos.push_uci("e2e4")
+    pos.parse_uci(move)
+
+
+def test_castling_notation_follows_uci_chess960(session: Session) -> None:
+    fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+    session.send(f"position fen {fen} moves e1g1")  # classical mode reads e1g1
+    session.send("isready")
+    session.wait_for("readyok")
+    assert session.engine.position.kings[0] == 6
+    session.send(f"position fen {fen} moves e1h1")  # king-takes-rook is read too
+    session.send("isready")
+    session.wait_for("readyok")
+    assert session.engine.position.kings[0] == 6
+    session.send("setoption name UCI_Chess960 value true")
+    assert session.engine.variant_key() == "chess960"
+    # The rook on h1 is attacked; in Chess960 mode every move is written as the GUI expects.
+    session.send("position fen 4k3/8/8/8/8/8/6r1/4K2R w K - 0 1", "go depth 2")
+    move = session.bestmove()
+    Position("4k3/8/8/8/8/8/6r1/4K2R w K - 0 1", "chess960").parse_uci(move)
+
+
+def test_classical_castling_is_written_e1g1() -> None:
+    eng = UciEngine(write=lambda line: None)
+    pos = Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "chess")
+    move = pos.parse_uci("e1h1")
+    assert pos.uci(move, chess960=eng._output_chess960(pos)) == "e1g1"
+    eng.chess960 = True
+    assert pos.uci(move, chess960=eng._output_chess960(pos)) == "e1h1"
+
+
+def test_9x9_positions_moves_promotions_and_adjustments(session: Session) -> None:
+    session.send("setoption name UCI_Variant value mrc")
+    fen = "rmnbqnkbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RBKNQBNMR w AIai - 0 1 ABCDEFGHIabcdefghi"
+    # b1a1 is the Bishop Adjustment with the rook: bishop square + partner square.
+    session.send(f"position fen {fen} moves b1a1 e8e6 i2i4", "go depth 2")
+    move = session.bestmove()
+    pos = Position(fen, "mrc")
+    for text in ("b1a1", "e8e6", "i2i4"):
+        pos.push_uci(text)
+    pos.parse_uci(move)
+    # A pawn about to promote: the minister ('m') is a legal promotion on 9x9.
+    session.send("position fen 4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1 moves a8a9m", "isready")
+    session.wait_for("readyok")
+    assert session.engine.position.board[72] == 7  # White minister on a9
+    session.send("position fen 4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1", "go depth 3")
+    assert session.bestmove().startswith("a8a9")
+
+
+def test_skill_level_and_hash_options(session: Session) -> None:
+    session.send("setoption name Skill Level value 1", "setoption name Hash value 4")
+    assert session.engine.searcher.level == 1
+    session.send("position startpos", "go movetime 100")
+    Position(variant="chess").parse_uci(session.bestmove())
+
+
+def test_quit_ends_the_loop(session: Session) -> None:
+    session.send("position startpos", "go infinite")
+    assert session.engine.handle("quit") is False
+
+
+# ------------------------------------------------------------------ python-chess client
+def _popen() -> chess.engine.SimpleEngine:
+    return chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "randomchess", "uci"])
+
+
+def test_python_chess_plays_a_full_chess960_game() -> None:
+    board = chess.Board.from_chess960_pos(314)
+    ours = Position(board.fen(), "chess960")
+    with _popen() as engine:
+        while not board.is_game_over(claim_draw=True) and board.ply() < 160:
+            result = engine.play(board, chess.engine.Limit(time=0.02))
+            assert result.move is not None and result.move in board.legal_moves
+            ours.push_uci(result.move.uci())  # our rules agree it is legal
+            board.push(result.move)
+    assert board.ply() > 10
+
+
+def test_python_chess_analyse_and_stop() -> None:
+    board = chess.Board("1r4k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1")
+    with _popen() as engine:
+        info = engine.analyse(board, chess.engine.Limit(depth=5))
+        assert info["score"].white() == chess.engine.Mate(2)
+        assert info["pv"][0] == chess.Move.from_uci("d2d8")
+        with engine.analysis(chess.Board()) as analysis:
+            time.sleep(0.3)
+            analysis.stop()
+            best = analysis.wait()
+        assert best.move is not None and best.move in chess.Board().legal_moves
+        castle_board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+        result = engine.play(castle_board, chess.engine.Limit(depth=2))
+        assert result.move is not None and result.move in castle_board.legal_moves

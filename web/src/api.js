@@ -1,0 +1,128 @@
+// The game server's HTTP and WebSocket API (issue 6). Every call returns parsed JSON or throws
+// an ApiError carrying the server's reason.
+
+export class ApiError extends Error {
+  constructor(status, reason) {
+    super(reason);
+    this.status = status;
+  }
+}
+
+function reasonOf(body, status) {
+  if (!body) return `HTTP ${status}`;
+  const d = body.detail ?? body.reason ?? body.error ?? body.message;
+  if (typeof d === 'string') return d;
+  if (Array.isArray(d)) return d.map(e => e.msg ?? JSON.stringify(e)).join('; ');
+  if (d && typeof d === 'object') return d.reason ?? d.message ?? JSON.stringify(d);
+  return `HTTP ${status}`;
+}
+
+async function request(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!res.ok) throw new ApiError(res.status, reasonOf(data, res.status));
+  return data;
+}
+
+export const createGame = spec => request('POST', '/api/games', spec);
+export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
+export const postMove = (id, move, token) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });
+export const postAction = (id, action, token) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/${action}`, { token });
+export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn`;
+
+/** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */
+export const joinGame = (id, invite) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite });
+
+// ------------------------------------------------------------------------- seats
+// A seat's token is kept in this browser only (localStorage), never in the address bar.
+const seatKey = id => `rc-seat-${id}`;
+
+export function loadSeat(id) {
+  try {
+    return JSON.parse(localStorage.getItem(seatKey(id)) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(id, seat) {
+  localStorage.setItem(seatKey(id), JSON.stringify(seat));
+}
+
+// ------------------------------------------------------------------------- live updates
+/**
+ * Follow game `id` over the WebSocket, calling onState(state) for every pushed state and
+ * onStatus('open'|'closed') on connection changes. Reconnects with back-off and resynchronises
+ * with a GET, so a network drop loses nothing. Returns {send(obj), close()}.
+ */
+export function follow(id, onState, onStatus, onMessage) {
+  let ws = null;
+  let closed = false;
+  let delay = 500;
+  let timer = null;
+  const url = () => {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
+  };
+  const resync = () => getGame(id).then(onState, () => {});
+  const connect = () => {
+    if (closed) return;
+    ws = new WebSocket(url());
+    ws.onopen = () => {
+      delay = 500;
+      onStatus('open');
+      resync();
+    };
+    ws.onmessage = ev => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      const state = msg && (msg.fen ? msg : msg.state || msg.game || msg.data);
+      if (state && state.fen) onState(state);
+      else if (onMessage) onMessage(msg);
+    };
+    ws.onclose = () => {
+      ws = null;
+      if (closed) return;
+      onStatus('closed');
+      timer = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+    ws.onerror = () => ws && ws.close();
+  };
+  connect();
+  // Browsers report coming back online; try at once instead of waiting for the back-off.
+  const online = () => {
+    if (!ws) {
+      clearTimeout(timer);
+      delay = 500;
+      connect();
+    }
+  };
+  window.addEventListener('online', online);
+  return {
+    send: obj => ws && ws.readyState === 1 && ws.send(JSON.stringify(obj)),
+    close: () => {
+      closed = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', online);
+      if (ws) ws.close();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Home page: choose variant, setup, opponent, colour and clock; shows the setup number and
+// back rank before the game starts.
+
+import { createGame, saveSeat } from './api.js';
+import { h, clear } from './dom.js';
+import { t, localizeLetters } from './i18n.js';
+import {
+  FIXED_RANK, SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf, setupFen,
+} from './setups.js';
+import { diagram } from './diagram.js';
+
+const VARIANTS = ['chess960', 'mrc', 'modern', 'chess'];
+
+function radio(name, value, label, checked) {
+  return h('label.choice', h('input', { type: 'radio', name, value, checked }), ' ', label);
+}
+
+export function renderHome(root, go) {
+  const saved = JSON.parse(localStorage.getItem('rc-home') || '{}');
+  const form = h('form.home', { 'data-testid': 'new-game', novalidate: true });
+  const preview = h('div.setup-preview', { 'data-testid': 'setup-preview' });
+  const error = h('p.error', { role: 'alert' });
+  let drawn = null; // {variant, number} of the current random draw
+
+  const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
+    VARIANTS.map(v => h('option', { value: v, selected: v === (saved.variant || 'chess960') },
+      t(`variant.${v}`))));
+  const numberIn = h('input', {
+    type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
+  });
+  const fenIn = h('textarea', { name: 'fen', rows: '2', 'data-testid': 'setup-fen', spellcheck: 'false' });
+  const setupBox = h('fieldset',
+    h('legend', t('setup')),
+    radio('setup', 'random', t('setup.random'), true),
+    radio('setup', 'number', t('setup.number'), false),
+    radio('setup', 'fen', t('setup.fen'), false),
+    h('div.setup-inputs', numberIn, fenIn,
+      h('button.secondary', { type: 'button', 'data-testid': 'redraw', onclick: () => { drawn = null; update(); } },
+        t('redraw'))),
+    preview);
+  const levelIn = h('input', { type: 'range', name: 'level', min: '1', max: '8', value: saved.level || '4' });
+  const levelOut = h('output', levelIn.value);
+  levelIn.addEventListener('input', () => (levelOut.textContent = levelIn.value));
+  const opponentBox = h('fieldset',
+    h('legend', t('opponent')),
+    ['computer', 'friend', 'hotseat'].map(o =>
+      radio('opponent', o, t(`opponent.${o}`), o === (saved.opponent || 'computer'))),
+    h('label.level', t('level'), ' ', levelIn, ' ', levelOut));
+  const colourBox = h('fieldset',
+    h('legend', t('colour')),
+    ['white', 'black', 'random'].map(c => radio('color', c, t(`colour.${c}`), c === (saved.color || 'white'))));
+  const minutesIn = h('input', { type: 'number', name: 'minutes', min: '0', max: '180', value: saved.minutes ?? '0' });
+  const incIn = h('input', { type: 'number', name: 'increment', min: '0', max: '60', value: saved.increment ?? '0' });
+  const clockBox = h('fieldset',
+    h('legend', t('timeControl')),
+    h('label', minutesIn, ' ', t('minutes')), ' + ',
+    h('label', incIn, ' ', t('increment')),
+    h('small.hint', ` (0 = ${t('unlimited')})`));
+
+  const value = name => form.elements[name].value;
+
+  // The setup the form describes: {rank, number, fen?} or {error}.
+  function currentSetup() {
+    const variant = variantSel.value;
+    const mode = value('setup');
+    if (FIXED_RANK[variant]) {
+      const rank = FIXED_RANK[variant];
+      return { rank, number: variant === 'chess' ? 518 : 8226, fixed: true };
+    }
+    if (mode === 'fen') {
+      const fen = fenIn.value.trim();
+      if (!fen) return { error: t('badFen') };
+      const rows = fen.split(' ')[0].split('/');
+      const rank = rows[rows.length - 1].toUpperCase();
+      const number = /^[A-Z]+$/.test(rank) ? numberOf(variant, rank) : null;
+      return { fen, rank: /^[A-Z]+$/.test(rank) ? rank : null, number };
+    }
+    if (mode === 'number') {
+      const n = Number(numberIn.value);
+      if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= SETUP_COUNT[variant]) {
+        return { error: t('badNumber', { max: SETUP_COUNT[variant] - 1 }) };
+      }
+      return { rank: rankOf(variant, n), number: n };
+    }
+    if (!drawn || drawn.variant !== variant) {
+      drawn = { variant, number: drawRandom(new SetupPool(variant)) };
+    }
+    return { rank: rankOf(variant, drawn.number), number: drawn.number };
+  }
+
+  function update() {
+    const variant = variantSel.value;
+    const mode = value('setup');
+    const fixed = !!FIXED_RANK[variant];
+    numberIn.hidden = fixed || mode !== 'number';
+    fenIn.hidden = fixed || mode !== 'fen';
+    numberIn.max = String((SETUP_COUNT[variant] || 1) - 1);
+    for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
+    form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random';
+    levelIn.closest('label').hidden = value('opponent') !== 'computer';
+    colourBox.hidden = value('opponent') === 'hotseat';
+    clear(preview);
+    error.textContent = '';
+    const s = currentSetup();
+    if (s.error) {
+      if (mode !== 'fen' || fenIn.value) error.textContent = s.error;
+      return;
+    }
+    const dl = h('dl.facts');
+    if (s.number !== null && s.number !== undefined) {
+      dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, String(s.number)));
+    }
+    if (s.rank) {
+      dl.append(h('dt', t('backRank')),
+        h('dd.rank', { 'data-testid': 'preview-rank' }, localizeLetters(s.rank)));
+    }
+    preview.append(dl);
+    if (s.rank && (variant === 'mrc' || variant === 'modern') && bishopsSameColour(s.rank)) {
+      preview.append(h('p.note', t('sameBishops')));
+    }
+    const placement = s.fen ? s.fen.split(' ')[0] : s.rank ? setupFen(variant, s.rank) : null;
+    if (placement) preview.append(diagram(placement, { small: true }));
+  }
+
+  form.addEventListener('change', update);
+  numberIn.addEventListener('input', update);
+  fenIn.addEventListener('input', update);
+
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const s = currentSetup();
+    if (s.error) {
+      error.textContent = s.error;
+      return;
+    }
+    const variant = variantSel.value;
+    const opponent = value('opponent');
+    const spec = { variant, opponent };
+    if (!s.fixed) spec.setup = s.fen ? s.fen : s.number;
+    if (opponent === 'computer') spec.level = Number(levelIn.value);
+    if (opponent !== 'hotseat') spec.color = value('color');
+    const minutes = Number(minutesIn.value) || 0;
+    const increment = Number(incIn.value) || 0;
+    if (minutes > 0) spec.clock = { minutes, increment };
+    localStorage.setItem('rc-home', JSON.stringify({
+      variant, opponent, color: value('color'), level: levelIn.value,
+      minutes: minutesIn.value, increment: incIn.value,
+    }));
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      const res = await createGame(spec);
+      saveSeat(res.id, { ...res.seat, opponent, invite_url: res.invite_url || null });
+      go(`/game/${res.id}`);
+    } catch (e) {
+      error.textContent = t('error', { reason: e.message });
+      button.disabled = false;
+    }
+  });
+
+  form.append(
+    h('h1', t('newGame')),
+    h('label.field', t('variant'), ' ', variantSel),
+    setupBox, opponentBox, colourBox, clockBox,
+    error,
+    h('button.primary.big', { type: 'submit', 'data-testid': 'start' }, t('start')));
+  root.append(form);
+  update();
+}

@@ -1,0 +1,187 @@
+// Setup numbering and draws, following docs/shuffler.md step by step: an independent
+// implementation of src/randomchess/startpos.py (the reference), so arbiters can draw and
+// check setups in the browser. tests/test_web_browser.py compares the two.
+
+export const SETUP_COUNT = { chess960: 960, mrc: 15120 };
+export const STANDARD_NUMBER = { chess960: 518, mrc: 8226 };
+export const FIXED_RANK = { chess: 'RNBQKBNR', modern: 'RNBMKQBNR' };
+
+function pairs(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push([i, j]);
+  return out;
+}
+const KNIGHT_TABLE = pairs(5); // RULES.md §2.4
+const MRC_BISHOP_PAIRS = pairs(9); // RULES.md §4.8 step 1
+
+function fill(squares, index, piece) {
+  const empty = squares.flatMap((c, i) => (c ? [] : [i]));
+  squares[empty[index]] = piece;
+}
+
+function finish(squares, knights) {
+  const empty = squares.flatMap((c, i) => (c ? [] : [i]));
+  for (const k of KNIGHT_TABLE[knights]) squares[empty[k]] = 'N';
+  const rest = squares.flatMap((c, i) => (c ? [] : [i]));
+  rest.forEach((sq, i) => (squares[sq] = 'RKR'[i]));
+  return squares.join('');
+}
+
+function checkNumber(variant, number) {
+  if (!Number.isInteger(number) || number < 0 || number >= SETUP_COUNT[variant]) {
+    throw new RangeError(`${variant} setups are numbered 0-${SETUP_COUNT[variant] - 1}`);
+  }
+}
+
+/** White's back rank (a-file first, English letters) of setup `number`. */
+export function rankOf(variant, number) {
+  checkNumber(variant, number);
+  if (variant === 'chess960') {
+    const squares = Array(8).fill('');
+    let n = number;
+    squares[2 * (n % 4) + 1] = 'B';
+    n = Math.floor(n / 4);
+    squares[2 * (n % 4)] = 'B';
+    n = Math.floor(n / 4);
+    fill(squares, n % 6, 'Q');
+    return finish(squares, Math.floor(n / 6));
+  }
+  const squares = Array(9).fill('');
+  let n = number;
+  for (const i of MRC_BISHOP_PAIRS[n % 36]) squares[i] = 'B';
+  n = Math.floor(n / 36);
+  fill(squares, n % 7, 'Q');
+  n = Math.floor(n / 7);
+  fill(squares, n % 6, 'M');
+  return finish(squares, Math.floor(n / 6));
+}
+
+/** The number of back rank `rank` in `variant` (by search: at most 15,120 ranks), or null. */
+export function numberOf(variant, rank) {
+  const count = SETUP_COUNT[variant];
+  if (!count) return null;
+  for (let n = 0; n < count; n++) if (rankOf(variant, n) === rank) return n;
+  return null;
+}
+
+export function bishopsSameColour(rank) {
+  const b = [...rank].flatMap((c, i) => (c === 'B' ? [i] : []));
+  return b.length === 2 && (b[0] + b[1]) % 2 === 0;
+}
+
+/** The start FEN of back rank `rank` (castling as Shredder file letters, RULES.md §2.5, §4.9). */
+export function setupFen(variant, rank) {
+  const nine = rank.length === 9;
+  const black = nine ? [...rank].reverse().join('').toLowerCase() : rank.toLowerCase();
+  const p = nine ? 'ppppppppp' : 'pppppppp';
+  const empty = nine ? '9' : '8';
+  const rows = [black, p, ...Array(rank.length - 4).fill(empty), p.toUpperCase(), rank];
+  return rows.join('/');
+}
+
+// ------------------------------------------------------------------- pools and draws
+export class SetupPool {
+  constructor(variant, bishops = 'any', excludeStandard = false) {
+    if (!SETUP_COUNT[variant]) throw new Error(`${variant} setups are not numbered`);
+    if (bishops !== 'any' && variant !== 'mrc') throw new Error('the bishop filter is for MRC only');
+    this.variant = variant;
+    this.bishops = bishops;
+    this.excludeStandard = excludeStandard;
+    const excluded = excludeStandard ? STANDARD_NUMBER[variant] : -1;
+    this.numbers = [];
+    for (let n = 0; n < SETUP_COUNT[variant]; n++) {
+      if (n === excluded) continue;
+      if (bishops !== 'any') {
+        const [i, j] = MRC_BISHOP_PAIRS[n % 36];
+        if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
+      }
+      this.numbers.push(n);
+    }
+    this.tag = `${variant}:${bishops}:${excludeStandard ? excluded : '-'}`;
+  }
+}
+
+const enc = new TextEncoder();
+
+function concat(...parts) {
+  const bytes = parts.map(p => (typeof p === 'string' ? enc.encode(p) : p));
+  const out = new Uint8Array(bytes.reduce((a, b) => a + b.length + 1, -1));
+  let at = 0;
+  bytes.forEach((b, i) => {
+    if (i) out[at++] = 0;
+    out.set(b, at);
+    at += b.length;
+  });
+  return out;
+}
+
+function toBigInt(bytes) {
+  return BigInt('0x' + [...bytes].map(b => b.toString(16).padStart(2, '0')).join(''));
+}
+
+export function toHex(bytes) {
+  return [...new Uint8Array(bytes)].map(b => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function fromHex(text) {
+  const t = text.trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(t)) throw new Error('a salt is 64 hexadecimal digits');
+  return Uint8Array.from(t.match(/../g), h => parseInt(h, 16));
+}
+
+/** uniform(key, message, n) of docs/shuffler.md §3: HMAC-SHA256 with rejection sampling. */
+export async function uniformBelow(n, key, message) {
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const N = BigInt(n);
+  const limit = (1n << 256n) - ((1n << 256n) % N);
+  for (let counter = 0; ; counter++) {
+    const block = await crypto.subtle.sign('HMAC', k, concat(message, String(counter)));
+    const x = toBigInt(new Uint8Array(block));
+    if (x < limit) return Number(x % N);
+  }
+}
+
+/** A draw from the operating system's random source (crypto.getRandomValues). */
+export function drawRandom(pool) {
+  const n = pool.numbers.length;
+  const limit = Math.floor(2 ** 32 / n) * n;
+  const buf = new Uint32Array(1);
+  do crypto.getRandomValues(buf);
+  while (buf[0] >= limit);
+  return pool.numbers[buf[0] % n];
+}
+
+export async function drawSeeded(pool, seed, count) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const msg = concat('randomchess-seed-v1', pool.tag, String(i));
+    out.push(pool.numbers[await uniformBelow(pool.numbers.length, enc.encode(seed), msg)]);
+  }
+  return out;
+}
+
+export async function commitment(salt, event) {
+  const ev = enc.encode(event.normalize('NFC'));
+  const data = new Uint8Array([...enc.encode('randomchess-commit-v1'), 0, ...salt, ...ev]);
+  return toHex(await crypto.subtle.digest('SHA-256', data));
+}
+
+/** The setups of one round (docs/shuffler.md §5): one shared draw, or one per board. */
+export async function roundSetups(salt, event, round, boards, pool, perBoard) {
+  const ev = event.normalize('NFC');
+  if (!ev.trim()) throw new Error('the event name must not be empty');
+  const derive = async board => {
+    const msg = concat('randomchess-draw-v1', pool.tag, ev, String(round), String(board));
+    return pool.numbers[await uniformBelow(pool.numbers.length, salt, msg)];
+  };
+  if (!perBoard) return Array(boards).fill(await derive(0));
+  const out = [];
+  for (let b = 1; b <= boards; b++) out.push(await derive(b));
+  return out;
+}
+
+export function newSalt() {
+  return crypto.getRandomValues(new Uint8Array(32));
+}

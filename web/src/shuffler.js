@@ -1,0 +1,126 @@
+// Shuffler page for arbiters: ordinary and seeded draws, verifiable rounds (commit before the
+// event, derive each round from the salt), diagrams and printable setup cards.
+
+import { h, clear } from './dom.js';
+import { t, localizeLetters } from './i18n.js';
+import {
+  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, newSalt, rankOf,
+  roundSetups, setupFen, toHex,
+} from './setups.js';
+import { diagram } from './diagram.js';
+
+function card(variant, number, label) {
+  const rank = rankOf(variant, number);
+  const nine = rank.length === 9;
+  const placement = setupFen(variant, rank);
+  const castling = nine
+    ? { 'O-O-Og': 'Kg1 Rf1', 'O-O-Oc': 'Kc1 Rd1' }
+    : { 'O-O': 'Kg1 Rf1', 'O-O-O': 'Kc1 Rd1' };
+  return h('article.card', { 'data-testid': 'setup-card' },
+    label ? h('h3', label) : '',
+    h('p.num', `${t(`variant.${variant}`)} #`, h('strong', { 'data-testid': 'card-number' }, String(number))),
+    h('p.rank', { 'data-testid': 'card-rank' }, localizeLetters(rank)),
+    diagram(placement),
+    h('p.small', `${t('castlingSquares')}: `,
+      Object.entries(castling).map(([s, sq]) => `${s} ${localizeLetters(sq)}`).join(' · ')),
+    nine && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '');
+}
+
+export function renderShuffler(root) {
+  const variantSel = h('select', { 'data-testid': 'sh-variant' },
+    ['chess960', 'mrc'].map(v => h('option', { value: v }, t(`variant.${v}`))));
+  const bishopsSel = h('select', { 'data-testid': 'sh-bishops' },
+    ['any', 'same', 'opposite'].map(b => h('option', { value: b }, t(`bishops.${b}`))));
+  const exclude = h('input', { type: 'checkbox', 'data-testid': 'sh-exclude' });
+  const count = h('input', { type: 'number', min: '1', max: '50', value: '1', 'data-testid': 'sh-count' });
+  const seed = h('input', { type: 'text', 'data-testid': 'sh-seed' });
+  const out = h('div.cards', { 'data-testid': 'sh-cards' });
+  const err = h('p.error', { role: 'alert' });
+
+  const pool = () => {
+    const v = variantSel.value;
+    return new SetupPool(v, v === 'mrc' ? bishopsSel.value : 'any', exclude.checked);
+  };
+  const sync = () => (bishopsSel.disabled = variantSel.value !== 'mrc');
+  variantSel.addEventListener('change', sync);
+
+  async function draw() {
+    err.textContent = '';
+    clear(out);
+    try {
+      const p = pool();
+      const n = Math.max(1, Math.min(50, Number(count.value) || 1));
+      const numbers = seed.value
+        ? await drawSeeded(p, seed.value, n)
+        : Array.from({ length: n }, () => drawRandom(p));
+      numbers.forEach((num, i) => out.append(card(p.variant, num, n > 1 ? `${i + 1}` : '')));
+    } catch (e) {
+      err.textContent = t('error', { reason: e.message });
+    }
+  }
+
+  // verifiable round
+  const salt = h('input', { type: 'text', size: '66', 'data-testid': 'sh-salt', spellcheck: 'false' });
+  const event = h('input', { type: 'text', 'data-testid': 'sh-event' });
+  const round = h('input', { type: 'number', min: '1', value: '1', 'data-testid': 'sh-round' });
+  const boards = h('input', { type: 'number', min: '1', max: '200', value: '1', 'data-testid': 'sh-boards' });
+  const perBoard = h('input', { type: 'checkbox', 'data-testid': 'sh-per-board' });
+  const commit = h('output.commitment', { 'data-testid': 'sh-commitment' });
+
+  async function updateCommitment() {
+    commit.textContent = '';
+    try {
+      if (salt.value && event.value) commit.textContent = await commitment(fromHex(salt.value), event.value);
+    } catch { /* shown when deriving */ }
+  }
+  salt.addEventListener('input', updateCommitment);
+  event.addEventListener('input', updateCommitment);
+
+  async function derive() {
+    err.textContent = '';
+    clear(out);
+    try {
+      const p = pool();
+      const r = Number(round.value);
+      const b = Number(boards.value);
+      if (!Number.isInteger(r) || r < 1) throw new Error('rounds are numbered from 1');
+      if (!Number.isInteger(b) || b < 1) throw new Error('a round has at least one board');
+      const numbers = await roundSetups(fromHex(salt.value), event.value, r, b, p, perBoard.checked);
+      const shown = perBoard.checked ? numbers : numbers.slice(0, 1);
+      shown.forEach((num, i) => out.append(card(p.variant, num,
+        `${event.value} · ${t('round')} ${r}${perBoard.checked ? ` · ${t('board')} ${i + 1}` : ''}`)));
+    } catch (e) {
+      err.textContent = t('error', { reason: e.message });
+    }
+  }
+
+  root.append(h('section.shuffler',
+    h('h1', t('shufflerTitle')),
+    h('p.hint', t('shufflerHelp')),
+    h('div.form-row',
+      h('label.field', t('variant'), ' ', variantSel),
+      h('label.field', t('bishops'), ' ', bishopsSel),
+      h('label.field', exclude, ' ', t('excludeStandard'))),
+    h('div.form-row',
+      h('label.field', t('count'), ' ', count),
+      h('label.field', t('seed'), ' ', seed),
+      h('button.primary', { type: 'button', 'data-testid': 'sh-draw', onclick: draw }, t('drawSetups'))),
+    h('details.round', h('summary', t('roundTitle')),
+      h('div.form-row',
+        h('label.field', t('salt'), ' ', salt),
+        h('button.secondary', { type: 'button', onclick: () => {
+          salt.value = toHex(newSalt());
+          updateCommitment();
+        } }, t('newSaltBtn'))),
+      h('div.form-row',
+        h('label.field', t('event'), ' ', event),
+        h('label.field', t('round'), ' ', round),
+        h('label.field', t('boards'), ' ', boards),
+        h('label.field', perBoard, ' ', t('perBoard'))),
+      h('p', t('commitmentLabel'), ': ', commit),
+      h('button.primary', { type: 'button', 'data-testid': 'sh-derive', onclick: derive }, t('drawRound'))),
+    err,
+    h('button.secondary.noprint', { type: 'button', onclick: () => window.print() }, t('print')),
+    out));
+  sync();
+}

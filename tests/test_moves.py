@@ -118,3 +118,32 @@ def test_push_pop_restores_everything() -> None:
     for fen in reversed(fens):
         pos.pop()
         assert pos.fen() == fen
+
+
+def test_zobrist_is_the_same_for_transpositions_and_differs_by_rights() -> None:
+    a, b = Position(), Position()
+    for text in ("g1f3", "g8f6", "b1c3"):
+        a.push_uci(text)
+    for text in ("b1c3", "g8f6", "g1f3"):
+        b.push_uci(text)
+    assert a.zobrist == b.zobrist
+    # Same placement, a castling right lost (the knight went out and came back is fine, the
+    # rook is not).
+    c = Position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    d = Position("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1")
+    assert c.zobrist != d.zobrist
+    c.push_uci("h1h2")
+    c.push_uci("a8a7")
+    c.push_uci("h2h1")
+    c.push_uci("a7a8")
+    assert c.zobrist == Position("r3k2r/8/8/8/8/8/8/R3K2R w Qk - 4 3").zobrist
+
+
+def test_null_move() -> None:
+    pos = Position("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "chess960")
+    pos.push_uci("e2e4")
+    before = (pos.fen(), pos.zobrist)
+    pos.push_null()
+    assert pos.turn == 0 and pos.ep_square is None
+    pos.pop()
+    assert (pos.fen(), pos.zobrist) == before

@@ -13,7 +13,8 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Set
 from typing import NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
@@ -94,6 +95,18 @@ class _Tables:
             for c in (WHITE, BLACK)
         )
         self.own = tuple(frozenset(make_piece(k, c) for k in PIECE_TYPES) for c in (WHITE, BLACK))
+        # Zobrist keys, from a fixed seed so a position hashes the same in every process.
+        rng = random.Random(f"randomchess-zobrist-{g.files}x{g.ranks}")
+
+        def keys() -> tuple[int, ...]:
+            return tuple(rng.getrandbits(64) for _ in range(g.size))
+
+        self.z_piece = tuple((0,) * g.size if p & 7 == 0 else keys() for p in range(16))
+        self.z_castling = keys()
+        self.z_ep = keys()
+        self.z_unmoved = keys()
+        self.z_adjust = (rng.getrandbits(64), rng.getrandbits(64))
+        self.z_turn = rng.getrandbits(64)
         self.forward = (g.files, -g.files)
         self.pawn_start_rank = (1, g.ranks - 2)
         self.promotion_rank = (g.ranks - 1, 0)
@@ -119,13 +132,18 @@ class _Undo(NamedTuple):
     adjust_rights: int
     unmoved: int
     kings: tuple[int, int]
+    zobrist: int
+
+
+NULL_MOVE = Move(0, 0)
 
 
 class Position:
     """A legal position of one variant, with its move history for :meth:`pop`."""
 
     __slots__ = (
-        "_home_masks", "_squares",
+        "_home_masks",
+        "_squares",
         "_stack",
         "_t",
         "adjust_rights",
@@ -139,6 +157,7 @@ class Position:
         "turn",
         "unmoved",
         "variant",
+        "zobrist",
     )
 
     variant: Variant
@@ -152,6 +171,7 @@ class Position:
     adjust_rights: int  # bit c set = colour c may still make a Bishop Adjustment
     unmoved: int  # bit set of home-rank squares whose original piece never moved
     kings: list[int]
+    zobrist: int  # incremental 64-bit hash of everything in the FEN but the clocks
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
@@ -189,6 +209,24 @@ class Position:
         self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
         self._stack: list[_Undo] = []
         self._validate()
+        self.zobrist = self._full_zobrist()
+
+    def _full_zobrist(self) -> int:
+        t = self._t
+        h = t.z_turn if self.turn == BLACK else 0
+        for sq, p in enumerate(self.board):
+            h ^= t.z_piece[p][sq]
+        for sq in range(self.geometry.size):
+            if self.castling >> sq & 1:
+                h ^= t.z_castling[sq]
+            if self.unmoved >> sq & 1:
+                h ^= t.z_unmoved[sq]
+        for c in (WHITE, BLACK):
+            if self.adjust_rights >> c & 1:
+                h ^= t.z_adjust[c]
+        if self.ep_square is not None:
+            h ^= t.z_ep[self.ep_square]
+        return h
 
     def _validate(self) -> None:
         g = self.geometry
@@ -613,7 +651,7 @@ class Position:
         changes: list[tuple[int, int]] = []
         self._stack.append(_Undo(
             move, changes, self.castling, self.ep_square, self.halfmove_clock,
-            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]),
+            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
         ))
         kind = piece & 7
         new_ep = None
@@ -621,9 +659,8 @@ class Position:
         if target and target >> 3 == us:
             if kind == KING:  # castling: king takes own rook (D-21)
                 kdest, rdest = self.castling_squares(to)
-                changes += (
-                    (frm, piece), (to, target), (kdest, board[kdest]), (rdest, board[rdest])
-                )
+                # The four squares overlap when king and rook trade places: record each once.
+                changes += [(sq, board[sq]) for sq in dict.fromkeys((frm, to, kdest, rdest))]
                 board[frm] = board[to] = 0
                 board[kdest], board[rdest] = piece, target
                 self.kings[us] = kdest
@@ -632,6 +669,7 @@ class Position:
                 changes += ((frm, piece), (to, target))
                 board[frm], board[to] = target, piece
                 self.adjust_rights &= ~(1 << us)
+                self.unmoved &= ~self._home_masks[us]  # only a live right needs them
                 if target & 7 == KING:
                     self.kings[us] = frm
                     self.castling &= ~self._home_masks[us]
@@ -656,21 +694,60 @@ class Position:
         self.castling &= mask
         self.unmoved &= mask
         self.ep_square = new_ep
-        self._track(changes)
+        self._track(changes, self._stack[-1])
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
 
-    def _track(self, changes: list[tuple[int, int]]) -> None:
-        """Bring the per-colour square sets in step with the squares a move changed."""
+    def _track(self, changes: list[tuple[int, int]], before: _Undo) -> None:
+        """Bring the per-colour square sets and the Zobrist key in step with a move."""
         board = self.board
         squares = self._squares
+        t = self._t
+        z_piece = t.z_piece
+        h = self.zobrist ^ t.z_turn
         for sq, old in changes:
             if old:
                 squares[old >> 3].discard(sq)
+                h ^= z_piece[old][sq]
         for sq, _ in changes:
-            if board[sq]:
-                squares[board[sq] >> 3].add(sq)
+            new = board[sq]
+            if new:
+                squares[new >> 3].add(sq)
+                h ^= z_piece[new][sq]
+        if before.ep_square is not None:
+            h ^= t.z_ep[before.ep_square]
+        if self.ep_square is not None:
+            h ^= t.z_ep[self.ep_square]
+        for bits, table in ((before.castling ^ self.castling, t.z_castling),
+                            (before.unmoved ^ self.unmoved, t.z_unmoved)):
+            while bits:
+                low = bits & -bits
+                h ^= table[low.bit_length() - 1]
+                bits ^= low
+        lost = before.adjust_rights & ~self.adjust_rights
+        for c in (WHITE, BLACK):
+            if lost >> c & 1:
+                h ^= t.z_adjust[c]
+        self.zobrist = h
+
+    def push_null(self) -> None:
+        """Pass the turn (for null-move pruning in a search; never legal in a game)."""
+        self._stack.append(_Undo(
+            NULL_MOVE, [], self.castling, self.ep_square, self.halfmove_clock,
+            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
+        ))
+        self.halfmove_clock += 1
+        self.ep_square = None
+        self._track([], self._stack[-1])
+        if self.turn == BLACK:
+            self.fullmove_number += 1
+        self.turn ^= 1
+
+    def piece_squares(self, color: Color) -> Set[int]:
+        """The squares of ``color``'s pieces (a live read-only view: do not keep it across
+        moves)."""
+        return self._squares[color]
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
@@ -692,6 +769,7 @@ class Position:
         self.adjust_rights = undo.adjust_rights
         self.unmoved = undo.unmoved
         self.kings = list(undo.kings)
+        self.zobrist = undo.zobrist
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove_number -= 1

@@ -548,7 +548,13 @@ class Position:
             king_path = range(min(ksq, kdest), max(ksq, kdest) + 1)
             rook_path = range(min(rsq, rdest), max(rsq, rdest) + 1)
             empty = tuple(sorted((set(king_path) | set(rook_path)) - {ksq, rsq}))
-            paths = _CASTLING_PATHS[cache_key] = (empty, tuple(king_path))
+            # The start square is known safe (castling is generated only out of check), and
+            # lifting the rook cannot expose it alone (see _generate_castling); nearest the
+            # destination first, where an attack is likeliest to be found.
+            crossed = tuple(
+                sorted(set(king_path) - {ksq} or {ksq}, key=lambda sq: abs(sq - kdest))
+            )
+            paths = _CASTLING_PATHS[cache_key] = (empty, crossed)
         return paths
 
     def _generate_castling(self, out: list[Move]) -> None:
@@ -564,13 +570,14 @@ class Position:
             # Vacancy (II.3.2.7): both paths, destinations included, empty but for these two.
             if any(board[s] for s in must_be_empty):
                 continue
-            # Safety with king and rook lifted: the king's start, every square it crosses and
-            # its destination must be unattacked.  Lifting the rook catches the rook shield
-            # of RULES.md §2.2.  It never reports a false attack: a rook on the home rank can
-            # only shield squares of that rank from the far side, and whenever it shields a
-            # square of the king's path it also shields the king's destination, which it then
-            # leaves exposed after castling.  Lifting the king likewise only opens lines through
-            # the king's own square, i.e. reveals a check that already forbids castling.
+            # Safety with king and rook lifted: every square the king crosses and its
+            # destination must be unattacked (its start is: we are not in check).  Lifting
+            # the rook catches the rook shield of RULES.md §2.2.  It never reports a false
+            # attack: a rook on the home rank can only shield squares of that rank from the
+            # far side, and whenever it shields a square of the king's path it also shields
+            # the king's destination, which it then leaves exposed after castling.  Lifting
+            # the king likewise only opens lines through the king's own square, i.e. reveals
+            # a check that already forbids castling.
             rook = board[rsq]
             board[ksq] = board[rsq] = 0
             safe = not any(self.is_attacked(s, us ^ 1) for s in king_path)

@@ -3,6 +3,7 @@
 run, plus randomchess (and pyffish driven from Python) on 9x9 MRC positions.
 
 Bulk counting (the last ply counts the legal moves without playing them) in both programs.
+Times are CPU seconds of this process (medians), so a busy machine skews both sides alike.
 Usage: python bench/perft_bench.py [--depth 4] [--mrc-depth 3] [--repeat 3]
 """
 
@@ -73,11 +74,12 @@ def pyffish_perft(fen: str, depth: int) -> int:
 
 
 def timed(fn: Callable[[], int], repeat: int) -> tuple[int, float]:
+    # CPU time of this process, so that other work on the machine skews both sides less.
     times, nodes = [], 0
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         nodes = fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return nodes, statistics.median(times)
 
 

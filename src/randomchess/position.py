@@ -415,10 +415,10 @@ class Position:
         ksq = self.kings[us]
         checkers, evasion, pins = self._checks_and_pins(ksq, us)
         # King steps: test each target with the king lifted, so it cannot hide behind itself.
+        own = t.own[us]
         board[ksq] = 0
         for s in t.king_leaps[ksq]:
-            p = board[s]
-            if (not p or p >> 3 == them) and not self.is_attacked(s, them):
+            if board[s] not in own and not self.is_attacked(s, them):
                 out.append(Move(ksq, s))
         board[ksq] = make_piece(KING, us)
         if checkers > 1:
@@ -429,7 +429,6 @@ class Position:
         start_rank = t.pawn_start_rank[us]
         files = g.files
         ep = self.ep_square
-        own = t.own[us]
         pawn = PAWN | us << 3
         king = KING | us << 3
         leap_tables = t.leaps
@@ -437,7 +436,7 @@ class Position:
         pawn_attacks = t.pawn_attacks[us]
         new = tuple.__new__
         append = out.append
-        for sq in sorted(self._squares[us]):
+        for sq in self._squares[us]:
             p = board[sq]
             if p == king:
                 continue
@@ -445,8 +444,22 @@ class Position:
             if evasion is not None:
                 allowed = evasion if allowed is None else allowed & evasion
             if p == pawn:
-                targets: list[int] = []
                 one = sq + fwd
+                if allowed is None and one // files != last_rank:
+                    # The common case, unpinned and not promoting, without a target list.
+                    if not board[one]:
+                        append(new(Move, (sq, one, 0)))
+                        if sq // files == start_rank and not board[one + fwd]:
+                            append(new(Move, (sq, one + fwd, 0)))
+                    for s in pawn_attacks[sq]:
+                        q = board[s]
+                        if q:
+                            if q not in own:
+                                append(new(Move, (sq, s, 0)))
+                        elif s == ep and self._en_passant_is_safe(sq, s):
+                            append(new(Move, (sq, s, 0)))
+                    continue
+                targets: list[int] = []
                 if not board[one]:
                     targets.append(one)
                     if sq // files == start_rank and not board[one + fwd]:
@@ -901,12 +914,22 @@ class Position:
             return 1
         moves = self.legal_moves()
         if depth == 1:
-            return len(moves)
+            return len(moves)  # bulk counting: the last ply is not played
         total = 0
+        push, pop = self.push, self.pop
+        if depth == 2:
+            generate = self._generate
+            for m in moves:
+                push(m)
+                leaves: list[Move] = []
+                generate(leaves)
+                total += len(leaves)
+                pop()
+            return total
         for m in moves:
-            self.push(m)
+            push(m)
             total += self.perft(depth - 1)
-            self.pop()
+            pop()
         return total
 
     def divide(self, depth: int) -> Iterator[tuple[Move, int]]:

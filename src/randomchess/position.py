@@ -108,6 +108,7 @@ class _Tables:
         self.z_adjust = (rng.getrandbits(64), rng.getrandbits(64))
         self.z_turn = rng.getrandbits(64)
         self.forward = (g.files, -g.files)
+        self.home_rows = (range(0, g.files), range(g.size - g.files, g.size))
         self.pawn_start_rank = (1, g.ranks - 2)
         self.promotion_rank = (g.ranks - 1, 0)
 
@@ -253,9 +254,7 @@ class Position:
                 raise FenError("castling rights but the king is not on its home rank")
 
     def _home_squares(self, c: Color) -> range:
-        g = self.geometry
-        r = home_rank(self.variant, c)
-        return range(g.square(0, r), g.square(g.files, r))
+        return self._t.home_rows[c]
 
     def copy(self, stack: bool = True) -> Position:
         pos = Position.__new__(Position)
@@ -372,7 +371,7 @@ class Position:
         pins: dict[int, frozenset[int]] = {}
         for ray, sliders in t.attack_rays[them][ksq]:
             candidate = -1
-            for i, s in enumerate(ray):
+            for s in ray:
                 p = board[s]
                 if not p:
                     continue
@@ -382,11 +381,12 @@ class Position:
                     candidate = s
                     continue
                 if p in sliders:
+                    line = frozenset(ray[: ray.index(s) + 1])
                     if candidate >= 0:
-                        pins[candidate] = frozenset(ray[: i + 1])
+                        pins[candidate] = line
                     else:
                         checkers += 1
-                        evasion = frozenset(ray[: i + 1])
+                        evasion = line
                 break
         for table, pieces in t.leapers[them]:
             for s in table[ksq]:
@@ -576,9 +576,10 @@ class Position:
         ksq = self.kings[us]
         king = board[ksq]
         rights = self.castling & self._home_masks[us]
-        for rsq in self._home_squares(us):
-            if not rights >> rsq & 1:
-                continue
+        while rights:
+            low = rights & -rights
+            rights ^= low
+            rsq = low.bit_length() - 1
             must_be_empty, king_path = self._castling_paths(ksq, rsq)
             # Vacancy (II.3.2.7): both paths, destinations included, empty but for these two.
             if any(board[s] for s in must_be_empty):

@@ -1,4 +1,5 @@
-"""The match runner: time controls, setups, dead material, a short real match and its PGN."""
+"""The match runner: time controls, setups, the referee's dead positions, a short real match
+and its PGN."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import sys
 from randomchess.engine.match import (
     EngineSpec,
     TimeControl,
-    dead_material,
     game_pgn,
     random_setup,
     run_match,
 )
+from randomchess.game import is_dead_position
 from randomchess.pgn import read_games
 from randomchess.position import Position
 from randomchess.variants import get_variant
@@ -42,12 +43,13 @@ def test_random_setups_are_legal_arrays() -> None:
         Position(random_setup(get_variant("chess960"), rng), "chess960")
 
 
-def test_dead_material() -> None:
-    assert dead_material(Position("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "chess"))
-    assert dead_material(Position("4k3/8/8/8/2b5/8/8/4KB2 w - - 0 1", "chess"))
-    assert not dead_material(Position("4k3/8/8/8/3b4/8/8/4KB2 w - - 0 1", "chess"))
-    assert not dead_material(Position("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", "chess"))
-    assert not dead_material(Position("4k4/9/9/9/9/9/9/9/4KM3 w - - 0 1", "mrc"))
+def test_referee_dead_positions() -> None:
+    # The referee is randomchess.game.Game: these are the material cases it ends a game on.
+    assert is_dead_position(Position("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", "chess"))
+    assert is_dead_position(Position("4k3/8/8/8/2b5/8/8/4KB2 w - - 0 1", "chess"))
+    assert not is_dead_position(Position("4k3/8/8/8/3b4/8/8/4KB2 w - - 0 1", "chess"))
+    assert not is_dead_position(Position("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", "chess"))
+    assert not is_dead_position(Position("4k4/9/9/9/9/9/9/9/4KM3 w - - 0 1", "mrc"))
 
 
 def test_short_self_match_writes_readable_pgn() -> None:
@@ -58,6 +60,12 @@ def test_short_self_match_writes_readable_pgn() -> None:
                                seed=3, adjustment=True, max_plies=12)
     assert score.games == 2 and len(records) == 2
     assert {records[0].white, records[1].white} == {"self", "self-level-1"}
-    text = "\n".join(game_pgn(r) for r in records)
+    text = "".join(game_pgn(r, time_control="movetime=20") for r in records)
     games = list(read_games(io.StringIO(text)))
     assert len(games) == 2 and all(g.error is None for g in games)
+    for game, rec in zip(games, records, strict=True):
+        tags = game.headers
+        assert tags["Variant"] == "Modern Random Chess" and tags["SetUp"] == "1"
+        assert tags["FEN"] == rec.start_fen and tags["Result"] == rec.result
+        assert tags["Termination"] == rec.termination and tags["TimeControl"] == "movetime=20"
+        assert game.mainline() == rec.moves

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -13,12 +15,13 @@ from randomchess.engine.match import (
     GameRecord,
     MatchScore,
     TimeControl,
-    dead_material,
     game_pgn,
     random_setup,
     run_match,
 )
-from randomchess.engine.search import LEVELS, Limits, Searcher, format_score, position_key
+from randomchess.engine.search import LEVELS, Limits, Searcher, format_score
+from randomchess.game import Game
+from randomchess.pgn import write_game
 from randomchess.pieces import BLACK, WHITE
 from randomchess.position import Move, Position
 from randomchess.san import Language, parse_san, san
@@ -115,7 +118,7 @@ def match_command(first: str, second: str, variant: str, games: int, tc: str,
     if pgn_path is not None:
         with pgn_path.open("w", encoding="utf-8") as fh:
             for i, rec in enumerate(records, 1):
-                fh.write(game_pgn(rec, f"{a.name} vs {b.name}", str(i), str(control)) + "\n")
+                fh.write(game_pgn(rec, f"{a.name} vs {b.name}", str(i), str(control)))
         click.echo(f"  games written to {pgn_path}")
 
 
@@ -126,7 +129,7 @@ UNICODE = {
 }
 HELP_TEXT = (
     "Moves in SAN (Nf3, O-O, B=N) or coordinates (g1f3, e1h1).  Commands: moves, undo, "
-    "hint, draw, resign, fen, help, quit."
+    "hint, draw (claim now) or draw MOVE (claim with that move), resign, fen, help, quit."
 )
 
 
@@ -170,27 +173,43 @@ def _parse_move(pos: Position, text: str, lang: str) -> Move:
         return parse_san(pos, text, lang=_lang(lang))
 
 
-def _draw_claim(pos: Position, keys: list[int]) -> str | None:
-    """Why a draw may be claimed now (threefold or 50 moves), or None."""
-    if keys.count(position_key(pos)) >= 2:  # this is at least the third occurrence
-        return "threefold repetition"
-    if pos.halfmove_clock >= 100:
-        return "fifty-move rule"
-    return None
+def _history_keys(game: Game) -> list[int]:
+    """Zobrist keys of the positions before the current one, for the search's repetitions."""
+    pos = game.start_position()
+    keys = []
+    for move in game.moves:
+        keys.append(pos.zobrist)
+        pos.push(move)
+    return keys
 
 
-def _game_over(pos: Position, keys: list[int]) -> tuple[str, str] | None:
-    if not pos.legal_moves():
-        if pos.is_check():
-            return ("0-1" if pos.turn == WHITE else "1-0"), "checkmate"
-        return "1/2-1/2", "stalemate"
-    if dead_material(pos):
-        return "1/2-1/2", "insufficient material"
-    if keys.count(position_key(pos)) >= 4:
-        return "1/2-1/2", "fivefold repetition"
-    if pos.halfmove_clock >= 150:
-        return "1/2-1/2", "75-move rule"
-    return None
+def _engine_turn(game: Game, searcher: Searcher, movetime: int, lang: str,
+                 say: Callable[[str], None]) -> None:
+    """The engine moves, and claims a draw (FIDE 9.2, 9.3) when it may and is not winning."""
+    pos = game.position
+    res = searcher.search(pos, Limits(movetime=movetime), _history_keys(game))
+    assert res.move is not None
+    text = _move_text(pos, res.move, lang)
+    info = f"({format_score(res.score)}, depth {res.depth})"
+    if res.score <= 0 and game.can_claim_draw():
+        game.claim_draw()
+        say("the engine claims a draw")
+    elif res.score <= 0 and game.can_claim_draw(res.move):
+        game.claim_draw(res.move)
+        say(f"the engine plays [bold]{text}[/bold] and claims a draw  {info}")
+    else:
+        game.push(res.move)
+        say(f"engine plays [bold]{text}[/bold]  {info}")
+
+
+def _claim(game: Game, words: list[str], lang: str, say: Callable[[str], None]) -> None:
+    """``draw`` claims now; ``draw MOVE`` claims with the move that completes the repetition
+    or the fifty moves, and plays it even if the claim is wrong (FIDE 9.2.1, 9.5.3)."""
+    move = _parse_move(game.position, " ".join(words), lang) if words else None
+    text = _move_text(game.position, move, lang) if move is not None else ""
+    if game.claim_draw(move) is None:
+        played = f"; {text} is played all the same" if move is not None else ""
+        say(f"no draw to claim (threefold or fifty moves){played}; the engine plays on")
 
 
 @click.command("play")
@@ -224,32 +243,16 @@ def play_command(variant: str, number: int | None, fen: str | None, level: int, 
                 raise click.BadParameter(str(exc), param_hint="--number") from None
         else:
             fen = random_setup(v, random.Random())
-    pos = Position(fen, v)
-    start_fen = pos.fen()
+    game = Game(fen, v)
     human = {"white": WHITE, "black": BLACK}.get(color, random.choice((WHITE, BLACK)))
     searcher = Searcher(level=level)
-    keys: list[int] = []
-    moves: list[Move] = []
-    result, termination = "*", "unterminated"
-    console.print(f"[bold]{v.pgn_name}[/bold]  {start_fen}")
+    console.print(f"[bold]{v.pgn_name}[/bold]  {game.start_fen}")
     console.print(HELP_TEXT)
-    while True:
-        over = _game_over(pos, keys)
-        if over:
-            result, termination = over
-            console.print(render_board(pos, human == BLACK, ascii_only))
-            console.print(f"[bold]{termination}: {result}[/bold]")
-            break
+    while game.outcome is None:
+        pos = game.position
         if pos.turn != human:
             with console.status("thinking..."):
-                res = searcher.search(pos, Limits(movetime=movetime), keys)
-            assert res.move is not None
-            text = _move_text(pos, res.move, lang)
-            keys.append(position_key(pos))
-            moves.append(res.move)
-            pos.push(res.move)
-            console.print(f"engine plays [bold]{text}[/bold]  ({format_score(res.score)}, "
-                          f"depth {res.depth})")
+                _engine_turn(game, searcher, movetime, lang, console.print)
             continue
         console.print(render_board(pos, human == BLACK, ascii_only))
         try:
@@ -257,63 +260,54 @@ def play_command(variant: str, number: int | None, fen: str | None, level: int, 
         except (EOFError, KeyboardInterrupt):
             console.print()
             break
-        cmd = line.strip()
-        if not cmd:
+        words = line.split()
+        if not words:
             continue
-        low = cmd.lower()
-        if low in ("quit", "exit"):
-            break
-        if low == "help":
-            console.print(HELP_TEXT)
-        elif low == "fen":
-            console.print(pos.fen())
-        elif low == "moves":
-            legal = pos.legal_moves()
-            special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
-            console.print(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
-            if special:
-                console.print("castling/adjustment: " + ", ".join(
-                    f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
-        elif low == "undo":
-            for _ in range(2 if len(moves) >= 2 else len(moves)):
-                pos.pop()
-                moves.pop()
-                keys.pop()
-            if pos.turn != human and moves:  # engine to move again after an odd undo
-                pos.pop()
-                moves.pop()
-                keys.pop()
-        elif low == "hint":
-            res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)), keys)
-            if res.move is not None:
-                console.print(f"hint: {_move_text(pos, res.move, lang)}")
-        elif low == "resign":
-            result = "0-1" if human == WHITE else "1-0"
-            termination = "resignation"
-            break
-        elif low == "draw":
-            reason = _draw_claim(pos, keys)
-            if reason:
-                result, termination = "1/2-1/2", f"{reason} (claimed)"
-                console.print(f"draw claimed: {reason}")
+        low = words[0].lower()
+        try:
+            if low in ("quit", "exit"):
                 break
-            console.print("no draw to claim (threefold or fifty moves); the engine plays on")
-        else:
-            try:
-                move = _parse_move(pos, cmd, lang)
-            except ValueError as exc:
-                console.print(f"[red]{exc}[/red]")
-                continue
-            keys.append(position_key(pos))
-            moves.append(move)
-            pos.push(move)
+            if low == "help":
+                console.print(HELP_TEXT)
+            elif low == "fen":
+                console.print(pos.fen())
+            elif low == "moves":
+                legal = game.legal_moves()
+                special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
+                console.print(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
+                if special:
+                    console.print("castling/adjustment: " + ", ".join(
+                        f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
+            elif low == "undo":
+                # Back to the human's previous turn: the engine's reply and the human's move.
+                if game.moves:
+                    game.pop()
+                while game.moves and game.position.turn != human:
+                    game.pop()
+            elif low == "hint":
+                res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)),
+                                        _history_keys(game))
+                if res.move is not None:
+                    console.print(f"hint: {_move_text(pos, res.move, lang)}")
+            elif low == "resign":
+                game.resign(human)
+            elif low == "draw":
+                _claim(game, words[1:], lang, console.print)
+            else:
+                game.push(_parse_move(pos, line.strip(), lang))
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/red]")
+    if game.outcome is not None:
+        console.print(render_board(game.position, human == BLACK, ascii_only))
+        console.print(f"[bold]{game.outcome}: {game.result()}[/bold]")
     names = ("You", f"randomchess level {level}")
-    rec = GameRecord(
-        names[0] if human == WHITE else names[1], names[1] if human == WHITE else names[0],
-        v, start_fen, moves, result, termination,
-    )
-    if moves:
-        pgn_path.write_text(game_pgn(rec, "randomchess play"), encoding="utf-8")
+    if game.moves:
+        headers = {
+            "Event": "randomchess play", "Date": time.strftime("%Y.%m.%d"),
+            "White": names[0] if human == WHITE else names[1],
+            "Black": names[1] if human == WHITE else names[0],
+        }
+        pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
         console.print(f"game saved to {pgn_path}")
 
 

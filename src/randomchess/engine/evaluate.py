@@ -162,25 +162,27 @@ def evaluate(pos: Position) -> int:
     pawns: tuple[list[int], list[int]] = ([], [])
     pieces: list[tuple[int, int]] = []
     bishops: tuple[list[int], list[int]] = ([], [])
-    for sq, p in enumerate(board):
-        if not p:
-            continue
-        kind = p & 7
-        if p & 8:
-            mg -= pst_mg[p][sq]
-            eg -= pst_eg[p][sq]
+    for c in (WHITE, BLACK):
+        side_mg = side_eg = 0
+        for sq in pos.piece_squares(c):
+            p = board[sq]
+            kind = p & 7
+            side_mg += pst_mg[p][sq]
+            side_eg += pst_eg[p][sq]
+            if kind == PAWN:
+                pawn_files[c][sq % files] += 1
+                pawns[c].append(sq)
+            elif kind != KING:
+                phase += PHASE_WEIGHT[kind]
+                pieces.append((sq, p))
+                if kind == BISHOP:
+                    bishops[c].append(sq)
+        if c == WHITE:
+            mg += side_mg
+            eg += side_eg
         else:
-            mg += pst_mg[p][sq]
-            eg += pst_eg[p][sq]
-        if kind == PAWN:
-            c = p >> 3
-            pawn_files[c][sq % files] += 1
-            pawns[c].append(sq)
-        elif kind != KING:
-            phase += PHASE_WEIGHT[kind]
-            pieces.append((sq, p))
-            if kind == BISHOP:
-                bishops[p >> 3].append(sq)
+            mg -= side_mg
+            eg -= side_eg
 
     # Mobility and attacks on the enemy king's zone, in one pass over the pieces.
     zones = (t.zone[pos.kings[WHITE]], t.zone[pos.kings[BLACK]])
@@ -343,19 +345,19 @@ def _home_mask(g: Geometry, c: int) -> int:
 
 def is_drawish_material(pos: Position) -> bool:
     """Bare kings, or a single minor piece: no side can win (used to stop the search)."""
+    white, black = pos.piece_squares(WHITE), pos.piece_squares(BLACK)
+    if len(white) + len(black) > 3:
+        return False  # the common case, answered without looking at the pieces
+    board = pos.board
     minors = 0
-    for p in pos.board:
-        if not p:
-            continue
-        kind = p & 7
+    for sq in (*white, *black):
+        kind = board[sq] & 7
         if kind == KING:
             continue
         if kind in (PAWN, ROOK, QUEEN, MINISTER):
             return False
         minors += 1
-        if minors > 1:
-            return False
-    return True
+    return minors <= 1
 
 
 __all__ = ["evaluate", "is_drawish_material", "material_value"]

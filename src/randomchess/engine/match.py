@@ -1,8 +1,9 @@
 """Engine matches: a minimal UCI client, a referee, and Elo with its error margin.
 
-Each setup is played twice with colours swapped.  The referee is the rules core: every move
-an engine returns is checked, and the game ends by mate, stalemate, threefold repetition,
-the 50-move rule, dead material, a loss on time or a ply cap (adjudicated as a draw).
+Each setup is played twice with colours swapped.  The referee is the rules core's
+:class:`~randomchess.game.Game`: every move an engine returns is checked, and the game ends
+by mate, stalemate, a dead position, threefold repetition, the 50-move rule (automatic, as
+in engine matches), a loss on time, an illegal move or a ply cap (adjudicated as a draw).
 Engines that cannot read the Bishop Adjustment (Fairy-Stockfish) get the position after the
 last adjustment as a FEN without the adjustment field, and the moves since (RULES.md §4.9).
 """
@@ -21,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from randomchess.engine.search import position_key
-from randomchess.pieces import BISHOP, KING, KNIGHT, WHITE
+from randomchess.game import Game
+from randomchess.pgn import Node, PgnGame, write_game
+from randomchess.pieces import WHITE
 from randomchess.position import Move, Position
-from randomchess.san import san
 from randomchess.variants import Variant, get_variant
 
 # Opening lines for classical chess, so that two deterministic engines do not replay one game.
@@ -202,72 +203,37 @@ class GameRecord:
     opening: str = ""
 
 
-def dead_material(pos: Position) -> bool:
-    """Only kings, plus one knight or bishops all on one colour, with no live adjustment
-    (RULES.md §1.7, D-16)."""
-    knights = 0
-    colours = set()
-    g = pos.geometry
-    for sq, p in enumerate(pos.board):
-        kind = p & 7
-        if not p or kind == KING:
-            continue
-        if kind == KNIGHT:
-            knights += 1
-        elif kind == BISHOP:
-            colours.add(g.is_dark(sq))
-        else:
-            return False
-    if knights and colours:
-        return False
-    if knights > 1 or len(colours) > 1:
-        return False
-    return not (colours and pos.adjust_rights)
-
-
 def play_game(
     white: UciClient, black: UciClient, start_fen: str, variant: Variant, tc: TimeControl,
     opening: list[str] | None = None, max_plies: int = 400, time_grace_ms: int = 1000,
 ) -> GameRecord:
-    """Play one game between two started engines and return its record."""
-    pos = Position(start_fen, variant)
-    start = Position(start_fen, variant)
+    """Play one game between two started engines and return its record.
+
+    The referee is a :class:`~randomchess.game.Game` with automatic draws, as engine matches
+    are run: it ends the game at mate, stalemate, a dead position, threefold repetition or
+    the 50-move rule; a fallen flag is judged by :meth:`Game.flag` (FIDE 6.9)."""
+    game = Game(start_fen, variant, automatic_draws=True)
+    start = game.start_position()
     engines = (white, black)
     for e in engines:
         e.new_game(variant)
-    moves: list[Move] = []
-    counts: dict[int, int] = {position_key(pos): 1}
-    clocks = [tc.base_ms, tc.base_ms]
     adjustments = [0, 0]
+    clocks = [tc.base_ms, tc.base_ms]
     # After an adjustment, engines that cannot read one restart from the position after it.
     plain_start = (start_fen, 0)
     for text in opening or []:
-        m = pos.parse_uci(text)
-        moves.append(m)
-        pos.push(m)
-        counts[position_key(pos)] = counts.get(position_key(pos), 0) + 1
-    result, termination = "1/2-1/2", "adjudication: move limit"
-    while len(moves) < max_plies:
-        legal = pos.legal_moves()
-        if not legal:
-            if pos.is_check():
-                result = "0-1" if pos.turn == WHITE else "1-0"
-                termination = "checkmate"
-            else:
-                termination = "stalemate"
+        game.push_uci(text)
+    while True:
+        if game.outcome is not None:
+            result, termination = game.result(), game.outcome.termination.value
             break
-        if pos.halfmove_clock >= 100:
-            termination = "50-move rule"
+        if len(game.moves) >= max_plies:
+            result, termination = "1/2-1/2", "adjudication: move limit"
             break
-        if counts.get(position_key(pos), 0) >= 3:
-            termination = "threefold repetition"
-            break
-        if dead_material(pos):
-            termination = "insufficient material"
-            break
+        pos = game.position
         side = pos.turn
         engine = engines[side]
-        command = _position_command(engine, start, moves, plain_start, variant)
+        command = _position_command(engine, start, game.moves, plain_start, variant)
         if tc.movetime_ms:
             go = f"go movetime {tc.movetime_ms}"
             timeout = tc.movetime_ms / 1000 * 3 + 10
@@ -286,8 +252,8 @@ def play_game(
         if not tc.movetime_ms:
             clocks[side] += tc.inc_ms - used
             if clocks[side] < -time_grace_ms:
-                result = "0-1" if side == WHITE else "1-0"
-                termination = "time forfeit"
+                outcome = game.flag(side)
+                result, termination = outcome.result(), outcome.termination.value
                 break
             clocks[side] = max(clocks[side], 1)
         try:
@@ -299,14 +265,12 @@ def play_game(
         adjusting = pos.is_adjustment(move)
         if adjusting:
             adjustments[side] += 1
-        moves.append(move)
-        pos.push(move)
+        game.push(move)
         if adjusting:
-            plain_start = (pos.fen(), len(moves))
-        k = position_key(pos)
-        counts[k] = counts.get(k, 0) + 1
-    return GameRecord(white.spec.name, black.spec.name, variant, start_fen, moves, result,
-                      termination, (adjustments[0], adjustments[1]), " ".join(opening or []))
+            plain_start = (pos.fen(), len(game.moves))
+    return GameRecord(white.spec.name, black.spec.name, variant, start_fen, list(game.moves),
+                      result, termination, (adjustments[0], adjustments[1]),
+                      " ".join(opening or []))
 
 
 def _position_command(engine: UciClient, start: Position, moves: list[Move],
@@ -456,36 +420,17 @@ def run_match(
 
 def game_pgn(rec: GameRecord, event: str = "randomchess match", round_: str = "?",
              time_control: str = "-") -> str:
-    """The game as PGN: SAN movetext (``randomchess.san``), with the FEN tag for setups."""
-    pos = Position(rec.start_fen, rec.variant)
-    tags = [
-        ("Event", event), ("Site", "?"), ("Date", time.strftime("%Y.%m.%d")),
-        ("Round", round_), ("White", rec.white), ("Black", rec.black),
-        ("Result", rec.result),
-    ]
-    if rec.variant.key != "chess":
-        tags.append(("Variant", rec.variant.pgn_name))
-    if rec.start_fen != Position(variant="chess").fen() or rec.variant.key != "chess":
-        tags += [("SetUp", "1"), ("FEN", rec.start_fen)]
-    tags += [("TimeControl", time_control), ("Termination", rec.termination)]
-    if rec.opening:
-        tags.append(("Opening", rec.opening))
-    words = []
-    for i, m in enumerate(rec.moves):
-        if pos.turn == WHITE:
-            words.append(f"{pos.fullmove_number}.")
-        elif i == 0:
-            words.append(f"{pos.fullmove_number}...")
-        words.append(san(pos, m))
-        pos.push(m)
-    words.append(rec.result)
-    lines, line = [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > 79:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    lines.append(line)
-    head = "\n".join(f'[{k} "{v}"]' for k, v in tags)
-    return head + "\n\n" + "\n".join(lines) + "\n"
+    """The game as PGN (:func:`randomchess.pgn.write_game`): the seven tags, ``Variant``,
+    ``SetUp`` and ``FEN`` for a setup, ``TimeControl``, and a ``Termination`` that names
+    the ending (``checkmate``, ``threefold repetition``, ``time forfeit`` ...)."""
+    record = PgnGame(
+        headers={
+            "Event": event, "Site": "?", "Date": time.strftime("%Y.%m.%d"),
+            "Round": round_, "White": rec.white, "Black": rec.black, "Result": rec.result,
+            "TimeControl": time_control, "Termination": rec.termination,
+            **({"Opening": rec.opening} if rec.opening else {}),
+        },
+        variant=rec.variant, start_fen=rec.start_fen, moves=[Node(m) for m in rec.moves],
+        result=rec.result,
+    )
+    return write_game(record, columns=79)

@@ -35,6 +35,9 @@ QS_DELTA = 200  # quiescence delta pruning
 NULL_MIN_DEPTH = 3
 LATE_MOVE_COUNT = (0, 6, 12, 20)  # quiet moves tried at depth 1..3 in non-PV nodes
 TIME_CHECK_NODES = 256
+# Static scores kept by Zobrist key: iterative deepening and quiescence meet the same
+# positions again and again, and the evaluation is more than half of a node's time.
+EVAL_CACHE_ENTRIES = 1 << 18
 MOVE_OVERHEAD_MS = 40  # process and pipe latency allowed for per move
 
 
@@ -120,13 +123,10 @@ class _Stop(Exception):
 
 
 def position_key(pos: Position) -> int:
-    """Hash of what decides the legal moves from here on (RULES.md §1.7): placement, side to
-    move, castling rights, en passant square and, while a side may still adjust, which
-    back-rank pieces are unmoved."""
-    return hash((
-        tuple(pos.board), pos.turn, pos.castling, pos.ep_square, pos.adjust_rights,
-        pos.unmoved if pos.adjust_rights else 0,
-    ))
+    """The key of ``pos`` for the transposition table and repetitions: the core's incremental
+    Zobrist key (placement, side to move, castling rights, the stored en passant square and,
+    while a side may still adjust, its unmoved back-rank pieces; RULES.md §1.7)."""
+    return pos.zobrist
 
 
 class _CaptureTables:
@@ -191,6 +191,7 @@ class Searcher:
 
     def new_game(self) -> None:
         self.tt.clear()
+        self._eval_cache: dict[int, int] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
 
@@ -208,9 +209,9 @@ class Searcher:
     ) -> Result:
         """Search ``pos`` within ``limits`` and return the best move found.
 
-        ``game_keys`` are :func:`position_key` values of the earlier positions of the game, so
-        the search scores a repetition as a draw.  ``on_info`` is called after every completed
-        iteration."""
+        ``game_keys`` are the Zobrist keys (``Position.zobrist``) of the earlier positions of
+        the game, so the search scores a repetition as a draw.  ``on_info`` is called after
+        every completed iteration."""
         limits = limits or Limits()
         level = LEVELS.get(self.level, LEVELS[DEFAULT_LEVEL])
         self._stopped = False
@@ -311,7 +312,7 @@ class Searcher:
     # ------------------------------------------------------------------ root
     def _root(self, pos: Position, moves: list[Move], depth: int, prev: int) -> int:
         """Search the root moves; the best one so far goes first next time."""
-        key = position_key(pos)
+        key = pos.zobrist
         entry = self.tt.get(key)
         hash_move = entry[3] if entry else None
         self._order(pos, moves, hash_move, 0)
@@ -384,10 +385,10 @@ class Searcher:
     def _extract_pv(self, pos: Position, root_moves: list[Move]) -> list[Move]:
         pv = [root_moves[0]]
         pos.push(root_moves[0])
-        seen = {position_key(pos)}
+        seen = {pos.zobrist}
         try:
             while len(pv) < 32:
-                entry = self.tt.get(position_key(pos))
+                entry = self.tt.get(pos.zobrist)
                 if entry is None or entry[3] is None:
                     break
                 move = entry[3]
@@ -395,7 +396,7 @@ class Searcher:
                     break
                 pos.push(move)
                 pv.append(move)
-                k = position_key(pos)
+                k = pos.zobrist
                 if k in seen:
                     break
                 seen.add(k)
@@ -432,7 +433,7 @@ class Searcher:
 
         if pos.halfmove_clock >= 100 and not (in_check and not pos.legal_moves()):
             return 0
-        key = position_key(pos)
+        key = pos.zobrist
         if self._rep.get(key):
             return 0  # a repetition inside the tree or of the game: treat as a draw
         if is_drawish_material(pos):
@@ -443,7 +444,7 @@ class Searcher:
         if alpha >= beta:
             return alpha
         if ply >= MAX_PLY:
-            return evaluate(pos)
+            return self._evaluate(pos)
 
         if in_check:
             depth += 1  # check extension
@@ -463,7 +464,7 @@ class Searcher:
                         (e_flag == _UPPER and e_score <= alpha):
                     return e_score
 
-        static = -INF if in_check else evaluate(pos)
+        static = -INF if in_check else self._evaluate(pos)
         if not pv_node and not in_check and abs(beta) < MATE_BOUND:
             # Reverse futility: far above beta near the leaves, assume it holds.
             if depth <= 3 and static - REVERSE_FUTILITY_MARGIN * depth >= beta:
@@ -472,16 +473,13 @@ class Searcher:
             if null_ok and depth >= NULL_MIN_DEPTH and static >= beta and \
                     self._has_pieces(pos):
                 r = 2 + depth // 4
-                ep = pos.ep_square
-                pos.ep_square = None
-                pos.turn ^= 1
+                pos.push_null()
                 self._rep[key] = self._rep.get(key, 0) + 1
                 try:
                     score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False)
                 finally:
                     self._rep[key] -= 1
-                    pos.turn ^= 1
-                    pos.ep_square = ep
+                    pos.pop()
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
 
@@ -563,6 +561,15 @@ class Searcher:
         self._store(key, depth, flag, best_score, best_move, ply)
         return best_score
 
+    def _evaluate(self, pos: Position) -> int:
+        cache = self._eval_cache
+        score = cache.get(pos.zobrist)
+        if score is None:
+            if len(cache) >= EVAL_CACHE_ENTRIES:
+                cache.clear()
+            score = cache[pos.zobrist] = evaluate(pos)
+        return score
+
     def _legal(self, pos: Position) -> list[Move]:
         moves = pos.legal_moves()
         if not self.allow_adjustment and pos.turn == self._root_color and pos.adjust_rights:
@@ -589,8 +596,8 @@ class Searcher:
     @staticmethod
     def _has_pieces(pos: Position) -> bool:
         """Whether the side to move has a piece besides pawns and king (zugzwang guard)."""
-        us = pos.turn
-        return any(p and p >> 3 == us and p & 7 not in (PAWN, KING) for p in pos.board)
+        board = pos.board
+        return any(board[sq] & 7 not in (PAWN, KING) for sq in pos.piece_squares(pos.turn))
 
     def _order(self, pos: Position, moves: list[Move], hash_move: Move | None,
                ply: int) -> None:
@@ -633,7 +640,7 @@ class Searcher:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
-        stand = evaluate(pos)
+        stand = self._evaluate(pos)
         if stand >= beta or ply >= MAX_PLY:
             return stand
         if stand > alpha:
@@ -668,9 +675,8 @@ class Searcher:
         files = t.files
         last = t.last_rank[us]
         fwd = t.forward[us]
-        for sq, p in enumerate(board):
-            if not p or p >> 3 != us:
-                continue
+        for sq in pos.piece_squares(us):
+            p = board[sq]
             kind = p & 7
             if kind == PAWN:
                 promo = QUEEN if (sq + fwd) // files == last else 0

@@ -21,7 +21,6 @@ from randomchess.engine.search import (
     Limits,
     Searcher,
     format_score,
-    position_key,
 )
 from randomchess.errors import RandomChessError
 from randomchess.position import Move, Position
@@ -177,7 +176,7 @@ class UciEngine:
                 raise ValueError("expected 'startpos' or 'fen <fen>'")
             keys = []
             for text in moves:
-                keys.append(position_key(pos))
+                keys.append(pos.zobrist)
                 pos.push_uci(text)
         except (RandomChessError, ValueError) as exc:
             self.send(f"info string bad position ({variant}): {exc}")

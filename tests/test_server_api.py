@@ -359,7 +359,8 @@ def test_pgn(c: TestClient) -> None:
     for tag in ('[Variant "Chess960"]', '[SetUp "1"]', '[SetupNumber "1"]', '[Result "*"]',
                 '[TimeControl "300+2"]', '[FEN "'):
         assert tag in text
-    assert "1. e4 {[%clk 0:05:00]} e5 {[%clk 0:05:00]} 2. d4 {[%clk" in text
+    # randomchess.pgn writes the export format: a black move after a comment is numbered.
+    assert "1. e4 {[%clk 0:05:00]} 1... e5 {[%clk 0:05:00]} 2. d4 {[%clk" in text
 
 
 def test_openapi_and_docs(c: TestClient) -> None:
@@ -410,3 +411,29 @@ def test_concurrent_moves_exactly_one_wins(c: TestClient) -> None:
             t.join()
         assert sorted(codes) == [200, 409]
         assert len(state(c, g["id"])["moves"]) == 1
+
+
+def test_pgn_of_a_finished_game_comes_from_the_core_writer(c: TestClient) -> None:
+    g = new_game(c, variant="mrc", setup=8226, opponent="friend", color="white")
+    play(c, g, "e2e4")
+    c.post(f"/api/games/{g['id']}/resign", json={"token": g["seat"]["token"]})
+    text = c.get(f"/api/games/{g['id']}/pgn").text
+    for tag in ('[Variant "Modern Random Chess"]', '[SetupNumber "8226"]', '[MRCId "8226"]',
+                '[Result "0-1"]', '[Termination "normal"]'):
+        assert tag in text, tag
+    assert text.rstrip().endswith("1. e4 0-1")
+
+
+def test_automatic_draws_setting(tmp_path: Path) -> None:
+    """RULES.md D-22: with the server switch on, threefold ends the game without a claim."""
+    with client(f"sqlite:///{tmp_path / 'g.sqlite3'}", automatic_draws=True) as ac:
+        g = new_game(ac, variant="chess")
+        s = play(ac, g, *["Nf3", "Nf6", "Ng1", "Ng8"] * 2)
+        assert (s["status"], s["result"], s["termination"]) == \
+            ("ended", "1/2-1/2", "threefold repetition")
+
+
+def test_a_dead_start_position_is_over_at_once(c: TestClient) -> None:
+    g = new_game(c, variant="chess", setup="4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    s = state(c, g["id"])
+    assert (s["status"], s["termination"], s["legal_moves"]) == ("ended", "dead position", [])

@@ -35,6 +35,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.groups: list[int] = []  # every start's process group, engine workers included
 
     def start(self) -> None:
         env = {**os.environ, "RANDOMCHESS_STATIC_DIR": "", "RANDOMCHESS_HEARTBEAT_S": "0.2",
@@ -44,6 +45,7 @@ class Server:
                 [sys.executable, "-m", "randomchess", "serve", "--port", str(self.port),
                  "--db", self.db_url], env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
+        self.groups.append(self.proc.pid)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -61,9 +63,12 @@ class Server:
         self.proc.wait()
 
     def cleanup(self) -> None:
-        if self.proc is not None:
+        # The engine workers of a killed server outlive it, as they would after a crash:
+        # end them with the server that is still running.
+        for group in self.groups:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)  # orphaned engine workers too
+                os.killpg(group, signal.SIGKILL)
+        if self.proc is not None:
             self.proc.wait()
 
 

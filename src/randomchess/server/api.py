@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from randomchess.server.live import ApiError
+from randomchess.server.live import ApiError, LiveGame
 from randomchess.server.service import ACTIONS, GameService
 from randomchess.server.store import now_ms
 
@@ -70,6 +70,11 @@ def _service(request: Request) -> GameService:
     return service
 
 
+def _state(game: LiveGame) -> Response:
+    # The state is serialised once, here, rather than walked by FastAPI's encoder.
+    return Response(game.state_json(now_ms()), media_type="application/json")
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -99,27 +104,25 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
 
 
 @router.get("/api/games/{game_id}")
-async def get_game(game_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).state(game_id)
+async def get_game(game_id: str, request: Request) -> Response:
+    return _state(await _service(request).current(game_id))
 
 
 @router.post("/api/games/{game_id}/moves")
-async def post_move(game_id: str, body: MoveIn, request: Request) -> dict[str, Any]:
+async def post_move(game_id: str, body: MoveIn, request: Request) -> Response:
     """Play a move; 409 when it is not this seat's turn or the move is illegal."""
-    game = await _service(request).perform(game_id, "move", body.token, body.move)
-    return game.state(now_ms())
+    return _state(await _service(request).perform(game_id, "move", body.token, body.move))
 
 
 @router.post("/api/games/{game_id}/draw-claim")
-async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]:
-    game = await _service(request).perform(game_id, "draw-claim", body.token, body.move)
-    return game.state(now_ms())
+async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> Response:
+    return _state(await _service(request).perform(game_id, "draw-claim", body.token,
+                                                  body.move))
 
 
 def _action_route(action: str) -> None:
-    async def endpoint(game_id: str, body: TokenIn, request: Request) -> dict[str, Any]:
-        game = await _service(request).perform(game_id, action, body.token)
-        return game.state(now_ms())
+    async def endpoint(game_id: str, body: TokenIn, request: Request) -> Response:
+        return _state(await _service(request).perform(game_id, action, body.token))
 
     endpoint.__name__ = action.replace("-", "_")
     router.post(f"/api/games/{{game_id}}/{action}", name=action)(endpoint)

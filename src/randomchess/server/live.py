@@ -1,29 +1,40 @@
-"""A game in memory: the stored record replayed through the rules core, and every player
-action as a pure function from (game, seat, time) to the column changes that commit it.
+"""A game in memory: the stored record with its :class:`~randomchess.game.Game`, and every
+player action as a function from (game, seat, time) to the column changes that commit it.
 
-Nothing here touches the database or the network, so the rules of play are testable alone
-and the service can retry an action on a fresh record when a concurrent writer wins.
+The rules of how a game ends (automatic endings, draw claims, resignation, agreement, flag
+fall) are the core's :class:`Game`; this module only turns its outcomes into columns and
+back.  Nothing here touches the database or the network.  An action may try moves on the
+game (to judge a claim or the position after a move) but leaves it as it found it: the game
+changes only when a committed record is applied with :meth:`LiveGame.sync`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections import Counter
-from collections.abc import Hashable
-from dataclasses import dataclass
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from randomchess.errors import RandomChessError
+from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
-from randomchess.server import outcome
-from randomchess.server.outcome import COLOR_NAMES, Outcome
 from randomchess.server.store import GameRecord
-from randomchess.variants import get_variant
 
+COLOR_NAMES = ("white", "black")
 COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
+RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
+
+# The API's names of the terminations (docs/server.md; the front end shows them).  They are
+# the core's values except for the two move-count rules, spelt out in words here.
+TERMINATION_NAMES = {t: t.value for t in Termination} | {
+    Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
+    Termination.FIFTY_MOVES: "fifty-move rule",
+}
+_TERMINATIONS = {name: t for t, name in TERMINATION_NAMES.items()}
 
 
 class ApiError(Exception):
@@ -44,35 +55,81 @@ def _matches(secret: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
 
 
-@dataclass
+def _ending(outcome: Outcome) -> dict[str, Any]:
+    return {"status": "ended", "result": outcome.result(),
+            "termination": TERMINATION_NAMES[outcome.termination]}
+
+
 class LiveGame:
-    """A record with its position, repetition keys and SAN, rebuilt from the stored moves."""
+    """A committed record and the game its moves reach.
 
-    record: GameRecord
-    pos: Position
-    keys: list[Hashable]  # position key after each ply, the start position first
-    moves: list[str]
-    sans: list[str]
-    legal: list[Move]
+    The service keeps one per game in memory and brings it up to date with :meth:`sync`
+    after every commit, so a move costs one push, not a replay of the game.
+    """
 
-    @classmethod
-    def replay(cls, record: GameRecord, previous: LiveGame | None = None) -> LiveGame:
-        """Rebuild ``record``; reuse ``previous`` when its moves are a prefix (one push per
-        new move instead of a full replay)."""
+    def __init__(self, record: GameRecord, automatic_draws: bool = False) -> None:
+        self.record = record
+        self.game = Game(record.start_fen, record.variant, automatic_draws=automatic_draws)
+        self.moves: list[str] = []  # UCI, as stored
+        self.sans: list[str] = []
+        self._public: dict[str, Any] | None = None
+        self.sync(record)
+
+    @property
+    def pos(self) -> Position:
+        return self.game.position
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    # ----------------------------------------------------------------- keeping up
+    def sync(self, record: GameRecord) -> None:
+        """Make this the game of ``record``: pop the moves it took back and push the ones it
+        adds (a fresh game only when the start differs), then take its stored ending."""
+        game = self.game
         moves = record.moves.split()
-        if previous is not None and previous.record.start_fen == record.start_fen and \
-                previous.moves == moves[: len(previous.moves)]:
-            pos = previous.pos.copy()
-            keys = list(previous.keys)
-            done = len(previous.moves)
-        else:
-            pos = Position(record.start_fen, get_variant(record.variant))
-            keys = [pos.key()]
-            done = 0
-        for text in moves[done:]:
-            pos.push(pos.parse_uci(text))
-            keys.append(pos.key())
-        return cls(record, pos, keys, moves, record.san.split(), pos.legal_moves())
+        if (record.start_fen, record.variant) != (self.record.start_fen, self.record.variant):
+            game = self.game = Game(record.start_fen, record.variant,
+                                    automatic_draws=game.automatic_draws)
+            self.moves = []
+        same = 0
+        for mine, theirs in zip(self.moves, moves, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        while len(self.moves) > same:
+            game.pop()
+            self.moves.pop()
+        for text in moves[same:]:
+            # The record decides whether the game is over; a stored game goes on past an
+            # ending a changed setting would now declare (see ``due_changes``).
+            game.outcome = None
+            game.push(game.position.parse_uci(text))
+            self.moves.append(text)
+        if record.status == "ended" and record.termination in _TERMINATIONS:
+            # An ending by action (resignation, agreement, claim, flag) is a stored value.
+            winner = RESULT_WINNERS.get(record.result or "")
+            game.outcome = Outcome(_TERMINATIONS[record.termination],
+                                   None if winner is None else COLOR_BY_NAME[winner])
+        self.sans = record.san.split()
+        self.record = record
+        self._public = None
+
+    @contextmanager
+    def _trying(self) -> Iterator[Game]:
+        """The game, to try moves and endings on; put back as it was afterwards."""
+        game = self.game
+        moves, outcome = list(game.moves), game.outcome
+        try:
+            yield game
+        finally:
+            while len(game.moves) > len(moves) or game.moves != moves[:len(game.moves)]:
+                game.pop()
+            for move in moves[len(game.moves):]:  # what the trial took back
+                game.outcome = None
+                game.push(move)
+            game.outcome = outcome
 
     # ----------------------------------------------------------------- seats
     def colors_of(self, token: str) -> set[Color]:
@@ -93,6 +150,10 @@ class LiveGame:
         c = self.record.computer_color
         return None if c is None else COLOR_BY_NAME[c]
 
+    @property
+    def turn(self) -> Color:
+        return self.game.position.turn
+
     # ----------------------------------------------------------------- clocks
     def clocks_at(self, now: int) -> tuple[int, int] | None:
         """(white, black) milliseconds left at ``now``, the running side charged."""
@@ -101,7 +162,7 @@ class LiveGame:
             return None
         left = [r.white_ms, r.black_ms]
         if r.clock_started_at is not None and not self.ended:
-            left[self.pos.turn] -= max(0, now - r.clock_started_at)
+            left[self.turn] -= max(0, now - r.clock_started_at)
         return left[0], left[1]
 
     def flag_at(self) -> int | None:
@@ -109,61 +170,69 @@ class LiveGame:
         r = self.record
         if r.clock_started_at is None or self.ended or r.white_ms is None or r.black_ms is None:
             return None
-        return r.clock_started_at + (r.white_ms, r.black_ms)[self.pos.turn]
+        return r.clock_started_at + (r.white_ms, r.black_ms)[self.turn]
 
     # ----------------------------------------------------------------- state
+    def claimable(self) -> list[str]:
+        """The draws the side to move may claim now, without naming a move (FIDE 9.2.2,
+        9.3.2)."""
+        if self.ended:
+            return []
+        out = []
+        if self.game.can_claim_threefold_repetition():
+            out.append(TERMINATION_NAMES[Termination.THREEFOLD_REPETITION])
+        if self.game.can_claim_fifty_moves():
+            out.append(TERMINATION_NAMES[Termination.FIFTY_MOVES])
+        return out
+
+    def _public_state(self) -> dict[str, Any]:
+        # Everything but the clocks depends on the version only: built once per version.
+        if self._public is None:
+            r = self.record
+            pos = self.game.position
+            players = {name: "human" for name in COLOR_NAMES}
+            if r.computer_color:
+                players[r.computer_color] = "computer"
+            self._public = {
+                "id": r.id, "variant": r.variant, "number": r.number,
+                "start_fen": r.start_fen, "fen": pos.fen(), "moves": self.moves,
+                "san": self.sans, "status": r.status, "result": r.result,
+                "termination": r.termination,
+                "winner": None if r.result is None else RESULT_WINNERS.get(r.result),
+                "clocks": None, "to_move": COLOR_NAMES[pos.turn],
+                "legal_moves": [] if self.ended else [pos.uci(m) for m in pos.legal_moves()],
+                "check": pos.is_check(), "ply": len(self.moves), "opponent": r.opponent,
+                "level": r.level, "players": players, "invite_open": r.invite_hash is not None,
+                "draw_offer": r.draw_offer, "takeback_offer": r.takeback_offer,
+                "claimable": self.claimable(), "version": r.version,
+            }
+        return self._public
+
     def state(self, now: int) -> dict[str, Any]:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
-        r = self.record
-        pos = self.pos
+        public = self._public_state()
         clocks = self.clocks_at(now)
-        claims = [] if self.ended else outcome.claimable(pos, self.keys)
-        players = {name: "human" for name in COLOR_NAMES}
-        if r.computer_color:
-            players[r.computer_color] = "computer"
-        return {
-            "id": r.id,
-            "variant": r.variant,
-            "number": r.number,
-            "start_fen": r.start_fen,
-            "fen": pos.fen(),
-            "moves": self.moves,
-            "san": self.sans,
-            "status": r.status,
-            "result": r.result,
-            "termination": r.termination,
-            "winner": None if r.result is None else
-            {"1-0": "white", "0-1": "black"}.get(r.result),
-            "clocks": None if clocks is None else {
-                "white": clocks[0],
-                "black": clocks[1],
-                "running": None if r.clock_started_at is None or self.ended
-                else COLOR_NAMES[pos.turn],
-                "initial": r.clock_initial_ms,
-                "increment": r.clock_increment_ms,
-            },
-            "to_move": COLOR_NAMES[pos.turn],
-            "legal_moves": [] if self.ended else [pos.uci(m) for m in self.legal],
-            "check": pos.is_check(),
-            "ply": len(self.moves),
-            "opponent": r.opponent,
-            "level": r.level,
-            "players": players,
-            "invite_open": r.invite_hash is not None,
-            "draw_offer": r.draw_offer,
-            "takeback_offer": r.takeback_offer,
-            "claimable": claims,
-            "version": r.version,
-        }
+        if clocks is None:
+            return public
+        r = self.record
+        return {**public, "clocks": {
+            "white": clocks[0], "black": clocks[1],
+            "running": None if r.clock_started_at is None or self.ended
+            else COLOR_NAMES[self.turn],
+            "initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
+        }}
+
+    def state_json(self, now: int) -> str:
+        return json.dumps(self.state(now), separators=(",", ":"))
 
     # ----------------------------------------------------------------- helpers
-    def _acting(self, colors: set[Color], action: str) -> Color:
+    def _acting(self, colors: set[Color]) -> Color:
         """The colour a seat acts as: its own, or the side to move for the hot seat."""
         if not colors:
             raise ApiError(403, "wrong token for this game")
         if len(colors) == 1:
             return next(iter(colors))
-        return self.pos.turn
+        return self.turn
 
     def _live(self) -> None:
         if self.ended:
@@ -178,56 +247,57 @@ class LiveGame:
         return {"white_ms": max(0, left[0]), "black_ms": max(0, left[1]),
                 "clock_started_at": None}
 
-    def _ending(self, result: Outcome, now: int) -> dict[str, Any]:
-        return {**self._charged(now), "status": "ended", "result": result.result,
-                "termination": result.termination, "draw_offer": None,
+    def ending_changes(self, outcome: Outcome, now: int) -> dict[str, Any]:
+        return {**self._charged(now), **_ending(outcome), "draw_offer": None,
                 "takeback_offer": None, "updated_at": now}
 
-    def _loss_for(self, loser: Color, termination: str) -> Outcome:
-        # FIDE 6.9 / 5.1.2: no win for a side that could not mate by any legal series.
-        if outcome.can_mate(self.pos, loser ^ 1):
-            return outcome.win_for(loser ^ 1, termination)
-        return Outcome(termination, None)
-
-    def flag_changes(self, now: int) -> dict[str, Any] | None:
-        """The game ends on time when the running side's flag has fallen by ``now``."""
-        due = self.flag_at()
-        if due is None or now < due:
+    def due_changes(self, now: int) -> dict[str, Any] | None:
+        """An ending owed before anything else happens: the running side's flag has fallen
+        by ``now`` (FIDE 6.9), or the game reached an ending the record does not show yet
+        (a start position that is already dead, a setting changed since it was stored)."""
+        if self.ended:
             return None
-        return self._ending(self._loss_for(self.pos.turn, outcome.TIME_FORFEIT), now)
+        if self.game.outcome is not None:
+            return self.ending_changes(self.game.outcome, now)
+        due = self.flag_at()
+        if due is not None and now >= due:
+            with self._trying() as game:
+                return self.ending_changes(game.flag(), now)
+        return None
 
     def parse_move(self, text: str) -> Move:
         """UCI first (``e2e4``, ``e1h1``), then SAN in either language; 409 with the reason."""
         if not isinstance(text, str) or not text.strip() or len(text) > 32:
             raise ApiError(409, "illegal move: empty or overlong move text")
+        pos = self.game.position
         try:
-            return self.pos.parse_uci(text.strip())
+            return pos.parse_uci(text.strip())
         except RandomChessError as uci_error:
             try:
-                return parse_san(self.pos, text, None)
+                return parse_san(pos, text, None)
             except RandomChessError as san_error:
                 reason = san_error if text.strip()[0].isupper() or "-" in text else uci_error
                 raise ApiError(409, f"illegal move {text!r}: {reason}") from None
 
     # ----------------------------------------------------------------- actions
     def move_changes(self, colors: set[Color], text: str, now: int,
-                     claim: bool = False, auto_threefold: bool = False) -> dict[str, Any]:
+                     claim: bool = False) -> dict[str, Any]:
         """Play ``text`` for a seat; with ``claim`` the move is written as a draw claim
-        (FIDE 9.2.1) and refused unless the claim is valid."""
+        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
         self._live()
         if not colors:
             raise ApiError(403, "wrong token for this game")
-        if self.pos.turn not in colors:
-            raise ApiError(409, f"not your turn: {COLOR_NAMES[self.pos.turn]} to move")
+        us = self.turn
+        if us not in colors:
+            raise ApiError(409, f"not your turn: {COLOR_NAMES[us]} to move")
         move = self.parse_move(text)
-        if claim and not outcome.claimable_with(self.pos, self.keys, move):
+        if claim and not self.game.can_claim_draw(move):
             raise ApiError(409, "no draw to claim with that move (threefold repetition or "
                                 "fifty-move rule)")
         r = self.record
-        us = self.pos.turn
         changes: dict[str, Any] = {"updated_at": now, "takeback_offer": None}
         left = self.clocks_at(now)
-        clock_entry = ""
+        clock_entry = "-"
         if left is not None:
             mine = left[us]
             if r.clock_started_at is not None:
@@ -240,37 +310,38 @@ class LiveGame:
             changes["clock_started_at"] = now if len(self.moves) + 1 >= 2 else None
         if r.draw_offer is not None and r.draw_offer != COLOR_NAMES[us]:
             changes["draw_offer"] = None  # a move declines the opponent's offer
-        written = san(self.pos, move)
-        pos = self.pos.copy()
-        pos.push(move)
-        keys = [*self.keys, pos.key()]
-        moves = [*self.moves, pos_uci(self.pos, move)]
-        log = [*r.clock_log.split(), clock_entry or "-"]
-        changes.update(fen=pos.fen(), moves=" ".join(moves),
-                       san=" ".join([*self.sans, written]), clock_log=" ".join(log))
+        pos = self.game.position
+        written = san(pos, move)
+        uci = pos.uci(move)
+        with self._trying() as game:
+            end = game.claim_draw(move) if claim else game.push(move)
+            fen = game.position.fen()
+        changes.update(fen=fen, moves=" ".join([*self.moves, uci]),
+                       san=" ".join([*self.sans, written]),
+                       clock_log=" ".join([*r.clock_log.split(), clock_entry]))
         if r.status == "waiting" and r.invite_hash is None:
             changes["status"] = "playing"
-        end = outcome.automatic(pos, keys)
-        if end is None and claim:
-            end = Outcome(outcome.claimable(pos, keys)[0], None)
-        if end is None and auto_threefold and outcome.THREEFOLD in outcome.claimable(pos, keys):
-            end = Outcome(outcome.THREEFOLD, None)
         if end is not None:
-            changes.update(status="ended", result=end.result, termination=end.termination,
-                           clock_started_at=None, draw_offer=None)
+            changes.update(_ending(end), clock_started_at=None, draw_offer=None)
         return changes
 
     def resign_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+        """FIDE 5.1.2: a loss, or a draw when the opponent cannot checkmate."""
         self._live()
-        loser = self._acting(colors, "resign")
-        return self._ending(self._loss_for(loser, outcome.RESIGNATION), now)
+        loser = self._acting(colors)
+        with self._trying() as game:
+            return self.ending_changes(game.resign(loser), now)
+
+    def agreement_changes(self, now: int) -> dict[str, Any]:
+        with self._trying() as game:
+            return self.ending_changes(game.agree_draw(), now)
 
     def draw_offer_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._live()
-        me = self._acting(colors, "draw-offer")
+        me = self._acting(colors)
         offer = self.record.draw_offer
         if offer == COLOR_NAMES[me ^ 1]:
-            return self._ending(Outcome(outcome.AGREEMENT, None), now)
+            return self.agreement_changes(now)
         if offer == COLOR_NAMES[me]:
             raise ApiError(409, "you have already offered a draw")
         return {"draw_offer": COLOR_NAMES[me], "updated_at": now}
@@ -288,49 +359,50 @@ class LiveGame:
 
     def draw_accept_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._answering(colors, self.record.draw_offer, "draw")
-        return self._ending(Outcome(outcome.AGREEMENT, None), now)
+        return self.agreement_changes(now)
 
     def draw_decline_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._answering(colors, self.record.draw_offer, "draw")
         return {"draw_offer": None, "updated_at": now}
 
-    def draw_claim_changes(self, colors: set[Color], now: int, move: str | None,
-                           auto_threefold: bool = False) -> dict[str, Any]:
-        """FIDE 9.2/9.3: only the side to move claims, now or with the move it names."""
+    def draw_claim_changes(self, colors: set[Color], now: int,
+                           move: str | None) -> dict[str, Any]:
+        """FIDE 9.2/9.3: only the side to move claims, now or with the move it names.  An
+        incorrect claim is refused and changes nothing (no FIDE time penalty online)."""
         self._live()
         if not colors:
             raise ApiError(403, "wrong token for this game")
-        if self.pos.turn not in colors:
+        if self.turn not in colors:
             raise ApiError(409, "only the player to move may claim a draw")
         if move is not None:
-            return self.move_changes(colors, move, now, claim=True,
-                                     auto_threefold=auto_threefold)
-        claims = outcome.claimable(self.pos, self.keys)
-        if not claims:
-            raise ApiError(409, "no draw to claim: the position has not occurred three times "
-                                "and fewer than 50 moves were made without a capture or "
-                                "pawn move")
-        return self._ending(Outcome(claims[0], None), now)
+            return self.move_changes(colors, move, now, claim=True)
+        with self._trying() as game:
+            outcome = game.claim_draw()
+            if outcome is None:
+                raise ApiError(409, "no draw to claim: the position has not occurred three "
+                                    "times and fewer than 50 moves were made without a "
+                                    "capture or pawn move")
+            return self.ending_changes(outcome, now)
 
     def takeback_changes(self, requester: Color, now: int) -> dict[str, Any]:
         """Undo ``requester``'s last move (and the reply to it, if any)."""
         n = len(self.moves)
         plies = 0
-        turn = self.pos.turn
-        if n >= 1 and turn != requester:
+        if n >= 1 and self.turn != requester:
             plies = 1
-        elif n >= 2 and turn == requester:
+        elif n >= 2 and self.turn == requester:
             plies = 2
-        if plies == 0 or n - plies < 0:
+        if plies == 0:
             raise ApiError(409, "there is no move of yours to take back")
         r = self.record
-        pos = self.pos.copy()
-        for _ in range(plies):
-            pos.pop()
+        with self._trying() as game:
+            for _ in range(plies):
+                game.pop()
+            fen = game.position.fen()
         keep = n - plies
         changes: dict[str, Any] = {
             **self._charged(now),
-            "fen": pos.fen(), "moves": " ".join(self.moves[:keep]),
+            "fen": fen, "moves": " ".join(self.moves[:keep]),
             "san": " ".join(self.sans[:keep]),
             "clock_log": " ".join(r.clock_log.split()[:keep]),
             "draw_offer": None, "takeback_offer": None, "updated_at": now,
@@ -341,10 +413,9 @@ class LiveGame:
 
     def takeback_offer_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._live()
-        me = self._acting(colors, "takeback-offer")
+        me = self._acting(colors)
         if len(colors) == 2:  # hot seat: the player at the board takes back the last move
-            me = self.pos.turn ^ 1
-            return self.takeback_changes(me, now)
+            return self.takeback_changes(self.turn ^ 1, now)
         if self.computer is not None:  # the computer always agrees
             return self.takeback_changes(me, now)
         self.takeback_changes(me, now)  # 409 now if there is nothing to take back
@@ -359,10 +430,3 @@ class LiveGame:
     def takeback_decline_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._answering(colors, self.record.takeback_offer, "takeback")
         return {"takeback_offer": None, "updated_at": now}
-
-    def repetition_count(self) -> int:
-        return Counter(self.keys)[self.keys[-1]]
-
-
-def pos_uci(pos: Position, move: Move) -> str:
-    return pos.uci(move)

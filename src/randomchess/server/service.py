@@ -1,16 +1,19 @@
 """The game service: the one place where requests, the rules, the database, the clocks, the
 engine pool and the WebSocket hub meet.
 
-Every action follows the same path (``act``): load the record, let a pure function of
-:mod:`live` decide the changes, commit them with an optimistic version check, and only then
-answer and publish.  A per-game lock avoids needless retries inside one process; the version
-check keeps several processes honest.
+Every action follows the same path (``act``): take the game as this process last committed
+or read it, let a function of :mod:`live` decide the changes, commit them with an optimistic
+version check, and only then answer and publish.  The game in memory is a cache keyed by the
+row's version: when another process committed first, the version check fails and the game is
+read again, so the database stays the one durable record.  A per-game lock avoids needless
+retries inside one process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 from collections import OrderedDict
@@ -25,11 +28,9 @@ from randomchess.engine.evaluate import evaluate, is_drawish_material
 from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
-from randomchess.server import outcome
 from randomchess.server.engine_pool import EnginePool
 from randomchess.server.hub import Hub
-from randomchess.server.live import COLOR_BY_NAME, ApiError, LiveGame, hash_secret
-from randomchess.server.outcome import COLOR_NAMES, Outcome
+from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
 from randomchess.server.settings import Settings
 from randomchess.server.store import GameRecord, Store, now_ms
 from randomchess.startpos import (
@@ -48,6 +49,7 @@ Decide = Callable[[LiveGame, int], dict[str, Any]]
 _CACHE_SIZE = 4096
 _LOCK_STRIPES = 256
 _RETRIES = 8
+_FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default: 10)
 
 
 @dataclass(frozen=True)
@@ -111,11 +113,18 @@ class GameService:
         self._spawn(self._heartbeat())
         for record in await self._db(self.store.unfinished):
             try:
-                live = self._remember(LiveGame.replay(record))
+                live = self._remember(self._live(record))
             except RandomChessError:
                 log.exception("game %s cannot be replayed; left as it is", record.id)
                 continue
             self._schedule(live)
+        # What exists now (modules, the app, the games just resumed) lives as long as the
+        # process: keep it out of the collector's full passes, which under load paused the
+        # event loop for up to 300 ms (bench/server_load.py).  The games in memory hold
+        # almost no reference cycles, so full passes over them are made rare as well.
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, _FULL_GC_EVERY)
 
     async def stop(self) -> None:
         self._started = False
@@ -152,6 +161,9 @@ class GameService:
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
     # ----------------------------------------------------------------- reading
+    def _live(self, record: GameRecord) -> LiveGame:
+        return LiveGame(record, automatic_draws=self.settings.automatic_draws)
+
     def _remember(self, live: LiveGame) -> LiveGame:
         self._cache[live.record.id] = live
         self._cache.move_to_end(live.record.id)
@@ -167,19 +179,26 @@ class GameService:
         if record is None:
             raise ApiError(404, "no such game")
         cached = self._cache.get(game_id)
-        if cached is not None and cached.record == record:
-            return cached
-        return self._remember(LiveGame.replay(record, cached))
+        if cached is None:
+            return self._remember(self._live(record))
+        # Versions only grow: a read that started before this process's own commit must
+        # not take the game back.
+        if record.version > cached.version:
+            cached.sync(record)
+        return cached
 
-    async def state(self, game_id: str) -> dict[str, Any]:
+    async def current(self, game_id: str) -> LiveGame:
+        """The game as committed now, with any ending that is due (a fallen flag nobody's
+        timer noticed: another worker took the last move) committed first."""
         live = await self.load(game_id)
-        due = live.flag_at()
-        if due is not None and due <= now_ms():
-            # Nobody's timer may be running for this game (another worker took the move).
+        if live.due_changes(now_ms()) is not None:
             with contextlib.suppress(ApiError):
                 await self.act(game_id, _no_action)
             live = await self.load(game_id)
-        return live.state(now_ms())
+        return live
+
+    async def state(self, game_id: str) -> dict[str, Any]:
+        return (await self.current(game_id)).state(now_ms())
 
     async def pgn(self, game_id: str, site: str) -> str:
         from randomchess.server.pgn_export import export_pgn
@@ -190,24 +209,48 @@ class GameService:
     async def act(self, game_id: str, decide: Decide) -> LiveGame:
         """Decide and commit one change; the caller is answered only after the commit."""
         async with self._locks[hash(game_id) % _LOCK_STRIPES]:
-            for _ in range(_RETRIES):
+            live = self._cache.get(game_id)
+            fresh = live is None
+            if live is None:
                 live = await self.load(game_id)
+            for _ in range(_RETRIES):
                 now = now_ms()
-                flagged = live.flag_changes(now)
-                changes = flagged if flagged is not None else decide(live, now)
-                if not await self._db(self.store.update, game_id, live.record.version,
-                                      changes):
-                    continue  # another process committed first: decide again
-                record = live.record.with_changes({**changes,
-                                                   "version": live.record.version + 1})
-                new = self._remember(LiveGame.replay(record, live))
-                self._schedule(new)
-                await self.hub.publish(game_id, new.state(now_ms()))
-                if flagged is not None:
-                    raise ApiError(409, "time is up: the game ended on time before that "
-                                        f"({new.record.result})")
-                return new
+                due = live.due_changes(now)
+                try:
+                    changes = due if due is not None else decide(live, now)
+                except ApiError:
+                    if fresh:
+                        raise
+                    # Refused on what this process knew: another worker may have moved
+                    # on since, so judge again on the committed row.
+                    live, fresh = await self.load(game_id), True
+                    continue
+                before = live.record
+                if not await self._update(game_id, before.version, changes):
+                    # Another process committed first: read the row and decide again.
+                    live, fresh = await self.load(game_id), True
+                    continue
+                if live.record is before:  # else a read already brought the commit in
+                    live.sync(before.with_changes({**changes, "version": before.version + 1}))
+                self._remember(live)
+                self._schedule(live)
+                # Watchers hear of it while the mover is answered: a slow socket must not
+                # hold the answer (each state carries its version, so order is recoverable).
+                self._spawn(self.hub.publish(game_id, live.state(now_ms())))
+                if due is not None:
+                    r = live.record
+                    why = "time is up: the game ended on time" \
+                        if r.termination == "time forfeit" else f"the game ended by {r.termination}"
+                    raise ApiError(409, f"{why} before that ({r.result})")
+                return live
         raise ApiError(409, "the game is changing too fast; try again")
+
+    async def _update(self, game_id: str, version: int, changes: dict[str, Any]) -> bool:
+        pending = self.store.submit_update(game_id, version, changes)
+        if pending is None:
+            return await self._db(self.store.update, game_id, version, changes)
+        # SQLite's writer thread commits it; no worker thread needs to wait for that.
+        return await asyncio.wrap_future(pending) == 1
 
     def _schedule(self, live: LiveGame) -> None:
         """Arm the flag timer and wake the engine when the computer is to move."""
@@ -223,7 +266,7 @@ class GameService:
             delay = max(0.0, (due - now_ms()) / 1000) + 0.005
             self._timers[gid] = loop.call_later(
                 delay, lambda: self._spawn(self._flag(gid)))
-        if not live.ended and live.computer == live.pos.turn and live.legal:
+        if not live.ended and live.computer == live.turn:
             key = (gid, live.record.version)
             if key not in self._thinking:
                 self._thinking.add(key)
@@ -238,19 +281,19 @@ class GameService:
         try:
             assert self.engine is not None
             r = live.record
+            color = live.turn  # read now: the game in memory moves on while the engine thinks
+            moves = list(live.moves)
             clocks = live.clocks_at(now_ms()) if r.clock_started_at is not None else None
             uci = await self.engine.best_move(
-                r.variant, r.start_fen, live.moves, r.level or self.settings.default_level,
+                r.variant, r.start_fen, moves, r.level or self.settings.default_level,
                 self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0)
             if uci is None:
                 return
-            color = live.pos.turn
 
             def decide(g: LiveGame, now: int) -> dict[str, Any]:
                 if g.record.version != key[1]:
                     raise _Stale
-                return g.move_changes({color}, uci, now,
-                                      auto_threefold=self.settings.auto_threefold)
+                return g.move_changes({color}, uci, now)
 
             await self.act(r.id, decide)
         except (_Stale, ApiError):
@@ -302,8 +345,12 @@ class GameService:
             clock_started_at=None, draw_offer=None, takeback_offer=None, version=0,
             created_at=now, updated_at=now,
         )
+        live = self._live(record)
+        if live.game.outcome is not None:  # a start position that is already dead
+            record = record.with_changes(live.ending_changes(live.game.outcome, now))
+            live.sync(record)
         await self._db(self.store.insert, record)
-        live = self._remember(LiveGame.replay(record))
+        live = self._remember(live)
         self._schedule(live)
         return NewGame(live, mine, token, invite)
 
@@ -330,8 +377,6 @@ class GameService:
     async def perform(self, game_id: str, action: str, token: str,
                       move: str | None = None) -> LiveGame:
         """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token."""
-        auto = self.settings.auto_threefold
-
         def decide(g: LiveGame, now: int) -> dict[str, Any]:
             colors = g.colors_of(token)
             if not colors:
@@ -339,14 +384,14 @@ class GameService:
             if action == "move":
                 if move is None:
                     raise ApiError(422, "missing move")
-                return g.move_changes(colors, move, now, auto_threefold=auto)
+                return g.move_changes(colors, move, now)
             if action == "draw-claim":
-                return g.draw_claim_changes(colors, now, move, auto_threefold=auto)
+                return g.draw_claim_changes(colors, now, move)
             if action == "draw-offer":
                 changes = g.draw_offer_changes(colors, now)
                 if g.computer is not None and changes.get("status") != "ended":
                     if _computer_accepts_draw(g.pos, len(g.moves)):
-                        return g._ending(Outcome(outcome.AGREEMENT, None), now)
+                        return g.agreement_changes(now)
                     return {"draw_offer": None, "updated_at": now}
                 return changes
             handler = _SIMPLE_ACTIONS.get(action)

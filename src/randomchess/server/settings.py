@@ -34,7 +34,9 @@ class Settings:
     max_body_bytes: int = 16 * 1024
     redis_url: str | None = None  # fan WebSocket events out across workers when set
     heartbeat_s: float = 1.0  # how often the living server stamps the database
-    auto_threefold: bool = False  # end at threefold without a claim (RULES.md D-22: off)
+    # End games at threefold repetition and at the 50-move mark without a claim, as many
+    # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).
+    automatic_draws: bool = False
     default_level: int = 4
 
     @classmethod
@@ -43,6 +45,8 @@ class Settings:
         values: dict[str, Any] = {}
         for f in fields(cls):
             raw = os.environ.get(f"RANDOMCHESS_{f.name.upper()}")
+            if raw is None and f.name == "automatic_draws":
+                raw = os.environ.get("RANDOMCHESS_AUTO_THREEFOLD")  # its former name
             if raw is None:
                 continue
             values[f.name] = _convert(f.name, raw)
@@ -58,7 +62,7 @@ def _convert(name: str, raw: str) -> Any:
         return int(raw)
     if name in {"create_per_minute", "heartbeat_s"}:
         return float(raw)
-    if name == "auto_threefold":
+    if name == "automatic_draws":
         return raw.strip().lower() in {"1", "true", "yes", "on"}
     if name == "static_dir":
         return Path(raw) if raw else None

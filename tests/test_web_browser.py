@@ -37,7 +37,7 @@ BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
 ARTIFACTS = ROOT / "test-artifacts"
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
 except ImportError:  # pragma: no cover - the dev extra installs it
     sync_playwright = None
 
@@ -209,7 +209,7 @@ def moves_text(page: Page) -> str:
 def test_mrc_game_against_the_computer_with_a_dragged_move(page: Page) -> None:
     number, rank = new_game(page, "mrc", "computer", color="white", level=1)
     assert number is not None and rank is not None and len(rank) == 9
-    assert page.locator("cg-board piece").count() == 36
+    expect(page.locator("cg-board piece")).to_have_count(36)
     assert rank_of(board_attr(page, "fen"), 1) == rank  # the previewed setup is the one played
     shot(page, "mrc-computer-start")
     drag(page, "e2", "e4")
@@ -229,7 +229,8 @@ def test_chess960_castling_by_king_onto_rook_where_the_king_moves_one_square(
     preview.wait_for()
     assert "g1" in preview.text_content() and "f1" in preview.text_content()
     # The board shows where king and rook will land before the move is confirmed.
-    assert page.locator("cg-board piece.k-piece.white").count() == 1
+    # (expect retries: the board is redrawn for the preview after the drop)
+    expect(page.locator("cg-board piece.k-piece.white")).to_have_count(1)
     shot(page, "chess960-castle-preview")
     page.click("[data-testid=confirm-yes]")
     wait_ply(page, 1)
@@ -242,7 +243,7 @@ def test_mrc_bishop_adjustment_with_same_coloured_bishops(page: Page) -> None:
     number = mrc_number("RBKNQBNMR")  # both bishops light (RULES.md §4.10)
     _, rank = new_game(page, "mrc", "hotseat", number=number)
     assert rank == "RBKNQBNMR"
-    assert page.locator("[data-testid=adjust-controls] button").count() == 4
+    expect(page.locator("[data-testid=adjust-controls] button")).to_have_count(4)
     drag(page, "f1", "e1")  # the bishop dropped on its neighbour, the queen
     dialog = page.locator("[data-testid=adjust-preview]")
     dialog.wait_for()
@@ -260,7 +261,7 @@ def test_promotion_to_the_minister(page: Page) -> None:
     new_game(page, "mrc", "hotseat", fen="4k4/P8/9/9/9/9/9/9/4K4 w - - 0 1")
     drag(page, "a8", "a9")
     page.locator("[data-testid=promo-m]").wait_for()
-    assert page.locator("[data-testid^=promo-]").count() == 5  # Q M R B N
+    expect(page.locator("[data-testid^=promo-]")).to_have_count(5)  # Q M R B N
     shot(page, "promotion-chooser")
     page.click("[data-testid=promo-m]")
     wait_ply(page, 1)

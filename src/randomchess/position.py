@@ -144,6 +144,7 @@ class Position:
 
     __slots__ = (
         "_home_masks",
+        "_legal_cache",
         "_squares",
         "_stack",
         "_t",
@@ -209,6 +210,7 @@ class Position:
         self.adjust_rights = sum(1 << c for c in s.unmoved)
         self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
         self._stack: list[_Undo] = []
+        self._legal_cache: tuple[int, tuple[Move, ...]] | None = None
         self._validate()
         self.zobrist = self._full_zobrist()
 
@@ -401,9 +403,15 @@ class Position:
         return checkers, evasion, pins
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the side to move."""
+        """Every legal move of the side to move (a new list each call)."""
+        # Callers such as Game, SAN and the server ask several times about one position;
+        # the last answer is kept, keyed by the Zobrist key (which every move changes).
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self.zobrist:
+            return list(cached[1])
         out: list[Move] = []
         self._generate(out)
+        self._legal_cache = (self.zobrist, tuple(out))
         return out
 
     def _generate(self, out: list[Move]) -> None:
@@ -913,7 +921,8 @@ class Position:
         """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
         if depth <= 0:
             return 1
-        moves = self.legal_moves()
+        moves: list[Move] = []
+        self._generate(moves)
         if depth == 1:
             return len(moves)  # bulk counting: the last ply is not played
         total = 0

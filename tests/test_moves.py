@@ -147,3 +147,14 @@ def test_null_move() -> None:
     assert pos.turn == 0 and pos.ep_square is None
     pos.pop()
     assert (pos.fen(), pos.zobrist) == before
+
+
+def test_legal_moves_cache_is_safe_to_mutate_and_follows_moves() -> None:
+    pos = Position()
+    first = pos.legal_moves()
+    first.clear()  # the caller owns the list it gets
+    assert len(pos.legal_moves()) == 20
+    pos.push_uci("e2e4")
+    assert len(pos.legal_moves()) == 20 and all(m.from_square >= 48 for m in pos.legal_moves())
+    pos.pop()
+    assert Move(12, 28) in pos.legal_moves()

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import io
 import random
+import shutil
 import sys
+from pathlib import Path
+
+import pytest
 
 from randomchess.engine.match import (
     EngineSpec,
@@ -69,3 +73,53 @@ def test_short_self_match_writes_readable_pgn() -> None:
         assert tags["FEN"] == rec.start_fen and tags["Result"] == rec.result
         assert tags["Termination"] == rec.termination and tags["TimeControl"] == "movetime=20"
         assert game.mainline() == rec.moves
+
+
+FAIRY = shutil.which("fairy-stockfish") or (
+    "/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None
+)
+
+
+@pytest.mark.skipif(FAIRY is None, reason="*** fairy-stockfish not installed "
+                    "(apt-get install fairy-stockfish): external-engine match SKIPPED ***")
+def test_mrc_match_against_fairy_stockfish_with_adjustments() -> None:
+    # Fairy-Stockfish plays MRC as `modern` with UCI_Chess960; it cannot play or read a
+    # Bishop Adjustment, so after one the runner sends it the position as a FEN (issue 5).
+    me = EngineSpec.parse("self", {"Skill Level": "2"})
+    fairy = EngineSpec.parse("fairy-stockfish", {"Skill Level": "0"})
+    score, records = run_match(me, fairy, "mrc", 2, TimeControl.parse("movetime=30"),
+                               seed=11, adjustment=True, max_plies=40)
+    assert score.games == 2
+    for rec in records:
+        pos = Position(rec.start_fen, "mrc")
+        for move in rec.moves:  # every move of both engines was legal
+            pos.push_legal(pos.parse_uci(move) if isinstance(move, str) else move)
+
+
+def test_after_an_adjustment_engines_without_the_rule_get_a_plain_fen() -> None:
+    # RULES.md §4.9: strip the adjustment field and send the post-swap position as a FEN
+    # with only the moves after it; engines that read adjustments get the whole move list.
+    from types import SimpleNamespace
+
+    from randomchess.engine.match import _position_command
+
+    mrc = get_variant("mrc")
+    start = Position(mrc.setup_fen("RBKNQBNMR"), mrc)
+    pos = start.copy(stack=False)
+    moves = []
+    plain_start = (start.fen(), 0)
+    for text in ("e2e4", "e8e6", "b1c1", "c9b7"):
+        move = pos.parse_uci(text)
+        adjusting = pos.is_adjustment(move)
+        pos.push(move)
+        moves.append(move)
+        if adjusting:
+            plain_start = (pos.fen(), len(moves))
+    fairy = SimpleNamespace(spec=EngineSpec.parse("fairy-stockfish"))
+    ours = SimpleNamespace(spec=EngineSpec.parse("self"))
+    command = _position_command(fairy, start, moves, plain_start, mrc)  # type: ignore[arg-type]
+    after_swap = " ".join(plain_start[0].split()[:6])
+    assert command == f"position fen {after_swap} moves c9b7"
+    assert len(after_swap.split()) == 6 and "/RKBNQBNMR " in after_swap
+    full = _position_command(ours, start, moves, plain_start, mrc)  # type: ignore[arg-type]
+    assert full == f"position fen {start.fen()} moves e2e4 e8e6 b1c1 c9b7"

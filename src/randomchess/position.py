@@ -32,6 +32,7 @@ from randomchess.pieces import (
     Color,
     PieceKind,
     make_piece,
+    piece_symbol,
 )
 from randomchess.variants import Variant, get_variant
 
@@ -291,8 +292,6 @@ class Position:
 
     def __str__(self) -> str:
         g = self.geometry
-        from randomchess.pieces import piece_symbol
-
         rows = []
         for rank in range(g.ranks - 1, -1, -1):
             rows.append(" ".join(
@@ -607,12 +606,12 @@ class Position:
             if safe:
                 out.append(Move(ksq, rsq))
 
-    def adjustment_partners(self, bishop_sq: int) -> list[int]:
+    def adjustment_partners(self, bishop_sq: int, color: Color | None = None) -> list[int]:
         """Squares of the partners the bishop on ``bishop_sq`` may swap with (BAR-2..BAR-5),
-        ignoring check."""
+        ignoring check; for the side to move unless ``color`` is given."""
         g = self.geometry
         board = self.board
-        us = self.turn
+        us = self.turn if color is None else color
         if not (self.adjust_rights >> us & 1 and self.unmoved >> bishop_sq & 1):
             return []
         if board[bishop_sq] != make_piece(BISHOP, us):
@@ -831,14 +830,9 @@ class Position:
         """The (bishop, partner) swaps ``color`` still has a right to, check ignored (§4.9)."""
         if not self.adjust_rights >> color & 1:
             return frozenset()
-        saved = self.turn
-        self.turn = color
-        try:
-            return frozenset(
-                (b, s) for b in self._home_squares(color) for s in self.adjustment_partners(b)
-            )
-        finally:
-            self.turn = saved
+        return frozenset(
+            (b, s) for b in self._home_squares(color) for s in self.adjustment_partners(b, color)
+        )
 
     def key(self) -> tuple[object, ...]:
         """Identity for repetition (RULES.md §1.5, §1.7, D-10, D-23): placement, side to

@@ -8,6 +8,7 @@ tunable numbers are gathered at the top of the module (sunfish's habit, STYLE.md
 
 from __future__ import annotations
 
+from randomchess.game import is_dead_position
 from randomchess.geometry import DIAGONAL, KING_LEAPS, KNIGHT_LEAPS, ORTHOGONAL, Geometry
 from randomchess.pieces import (
     BISHOP,
@@ -344,20 +345,12 @@ def _home_mask(g: Geometry, c: int) -> int:
 
 
 def is_drawish_material(pos: Position) -> bool:
-    """Bare kings, or a single minor piece: no side can win (used to stop the search)."""
-    white, black = pos.piece_squares(WHITE), pos.piece_squares(BLACK)
-    if len(white) + len(black) > 3:
-        return False  # the common case, answered without looking at the pieces
-    board = pos.board
-    minors = 0
-    for sq in (*white, *black):
-        kind = board[sq] & 7
-        if kind == KING:
-            continue
-        if kind in (PAWN, ROOK, QUEEN, MINISTER):
-            return False
-        minors += 1
-    return minors <= 1
+    """Bare kings or a single minor piece: no side can win (used to stop the search).  The
+    judgement is the rules' own (``game.is_dead_position``); the count only keeps the
+    common case cheap at every node."""
+    if len(pos.piece_squares(WHITE)) + len(pos.piece_squares(BLACK)) > 3:
+        return False
+    return is_dead_position(pos)
 
 
 __all__ = ["evaluate", "is_drawish_material", "material_value"]

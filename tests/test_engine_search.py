@@ -18,7 +18,6 @@ from randomchess.engine.search import (
     Result,
     Searcher,
     format_score,
-    position_key,
 )
 from randomchess.position import Position
 from randomchess.variants import get_variant
@@ -89,7 +88,7 @@ def test_fifty_move_rule_is_seen_by_the_search() -> None:
 def test_losing_side_steers_into_a_repetition() -> None:
     pos = Position("8/8/8/3k4/8/8/1q6/R6K w - - 0 1", "chess")
     pos.push_uci("a1a5")
-    repeated = position_key(pos)
+    repeated = pos.zobrist
     pos.pop()
     result = Searcher().search(pos, Limits(depth=3), game_keys=[repeated])
     assert pos.uci(result.move) == "a1a5"  # type: ignore[arg-type]

@@ -122,13 +122,6 @@ class _Stop(Exception):
     """Raised inside the tree when time, nodes or ``stop`` end the search."""
 
 
-def position_key(pos: Position) -> int:
-    """The key of ``pos`` for the transposition table and repetitions: the core's incremental
-    Zobrist key (placement, side to move, castling rights, the stored en passant square and,
-    while a side may still adjust, its unmoved back-rank pieces; RULES.md §1.7)."""
-    return pos.zobrist
-
-
 class _CaptureTables:
     """Per-geometry tables for the quiescence capture generator."""
 

@@ -8,7 +8,6 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 from randomchess.engine import LEVELS, Limits, Searcher
-from randomchess.engine.search import position_key
 from randomchess.position import Position
 from randomchess.variants import get_variant
 
@@ -19,10 +18,10 @@ def think(variant: str, start_fen: str, moves: list[str], level: int, movetime_m
           wtime: int | None, btime: int | None, winc: int, binc: int) -> str | None:
     """Runs in a worker: the UCI of the move the engine plays, None without a legal move."""
     pos = Position(start_fen, get_variant(variant))
-    keys = [position_key(pos)]
+    keys = [pos.zobrist]
     for text in moves:
         pos.push(pos.parse_uci(text))
-        keys.append(position_key(pos))
+        keys.append(pos.zobrist)
     searcher = _searchers.get(level)
     if searcher is None:
         searcher = _searchers[level] = Searcher(hash_mb=16, level=level)

@@ -119,7 +119,7 @@ class Variant:
             castling = "KQkq"
         fen = f"{'/'.join(rows)} w {castling} - 0 1"
         if adjustment:
-            fen += " " + letters[: self.files].upper() + letters[: self.files]
+            fen += " " + letters.upper() + letters
         return fen
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from randomchess import (
+    KING,
     MINISTER,
     IllegalMoveError,
     InvalidMoveError,
@@ -105,7 +106,7 @@ def test_pinned_piece_moves_only_along_the_pin() -> None:
 def test_double_check_allows_only_king_moves() -> None:
     pos = Position("4k3/8/8/8/8/5n2/8/R3K2r w - - 0 1", "chess960")
     assert len(pos.checkers()) == 2
-    assert {pos.board[m.from_square] & 7 for m in pos.legal_moves()} == {6}
+    assert {pos.piece_type_at(m.from_square) for m in pos.legal_moves()} == {KING}
 
 
 def test_push_pop_restores_everything() -> None:

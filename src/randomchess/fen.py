@@ -24,6 +24,8 @@ from randomchess.pieces import (
     BLACK,
     KING,
     PAWN,
+    PIECE_COLOR,
+    PIECE_KIND,
     ROOK,
     WHITE,
     Color,
@@ -189,7 +191,7 @@ def parse_fen(text: str, variant: Variant) -> Setup:
                 raise FenError(f"adjustment field: bad letter {ch!r}")
             sq = g.square(FILE_LETTERS.index(ch.lower()), home_rank(variant, color))
             piece = board[sq]
-            if not piece or piece >> 3 != color or piece & 7 == PAWN:
+            if PIECE_COLOR[piece] != color or PIECE_KIND[piece] == PAWN:
                 raise FenError(
                     f"adjustment field letter {ch!r}: no unmoved "
                     f"{'White' if color == WHITE else 'Black'} piece on {g.name(sq)}"

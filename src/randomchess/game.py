@@ -117,8 +117,8 @@ class Outcome:
 # ------------------------------------------------------------------------------ material
 def _men(pos: Position, color: Color) -> list[tuple[int, int]]:
     """(square, kind) of ``color``'s men other than the king."""
-    return [(sq, p & 7) for sq, p in enumerate(pos.board)
-            if p and p >> 3 == color and p & 7 != KING]
+    return [(sq, pos.piece_type_at(sq)) for sq in range(pos.geometry.size)
+            if pos.color_at(sq) == color and pos.piece_type_at(sq) != KING]
 
 
 def _bishop_may_change_colour(pos: Position) -> bool:

@@ -31,7 +31,7 @@ from randomchess.game import Game, Termination
 from randomchess.pieces import WHITE
 from randomchess.position import Move, Position
 from randomchess.san import Language, language_of_letters, parse_san, san
-from randomchess.variants import UnknownVariantError, Variant, get_variant
+from randomchess.variants import UnknownVariantError, Variant, get_variant, untagged_variants
 
 __all__ = [
     "SEVEN_TAG_ROSTER",
@@ -375,7 +375,8 @@ class _GameParser:
     def resolve_language(self) -> None:
         if self.lang is not None:
             return
-        found = {language_of_letters(v) for kind, v, _ in self.tokens if kind == "word"}
+        variant = self.game.variant
+        found = {language_of_letters(v, variant) for kind, v, _ in self.tokens if kind == "word"}
         found.discard(None)
         if len(found) > 1:
             raise self.fail("the moves mix English and Spanish piece letters", 0)
@@ -477,22 +478,36 @@ def _join(a: str, b: str) -> str:
 
 
 def _infer_variant(fen: str | None) -> Variant:
+    """The variant of a game without a Variant tag: the board size of its FEN picks an entry
+    marked ``pgn_untagged`` (9 rows: MRC); a fixed variant whose castling rights are not
+    its own array's is read as its random version (RULES.md §2.7)."""
     if fen is None:
         return get_variant("chess")
-    rows = fen.split()[0].split("/") if fen.split() else []
-    if len(rows) == 9:
-        return get_variant("mrc")
-    try:
-        pos = Position(fen, "chess960")
-    except ValueError:
-        return get_variant("chess")
+    rows = len(fen.split()[0].split("/")) if fen.split() else 0
+    candidates = untagged_variants(rows) or (get_variant("chess"),)
+    for v in candidates:
+        random = get_variant(v.random_version) if v.random_version else v
+        try:
+            pos = Position(fen, random)
+        except ValueError:
+            continue
+        if v.fixed_rank is None or _castles_from(pos, v.fixed_rank):
+            return v
+        return random
+    return candidates[0]
+
+
+def _castles_from(pos: Position, rank: str) -> bool:
+    """Whether every castling right of ``pos`` belongs to king and rooks of array ``rank``."""
     g = pos.geometry
+    rooks = {i for i, c in enumerate(rank) if c == "R"}
     for sq in range(g.size):
         if pos.castling >> sq & 1:
-            king = pos.kings[pos.board[sq] >> 3]
-            if g.file_of(sq) not in (0, 7) or g.file_of(king) != 4:
-                return get_variant("chess960")
-    return get_variant("chess")
+            color = pos.color_at(sq)
+            assert color is not None  # a castling right always names a rook
+            if g.file_of(sq) not in rooks or g.file_of(pos.kings[color]) != rank.index("K"):
+                return False
+    return True
 
 
 # ------------------------------------------------------------------------------ writing

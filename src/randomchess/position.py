@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Set
+from functools import cache
 from typing import NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
@@ -25,12 +26,18 @@ from randomchess.pieces import (
     BLACK,
     KIND_BY_LETTER,
     KING,
+    NO_COLOR,
     PAWN,
+    PIECE_CODE_LIMIT,
+    PIECE_CODES,
+    PIECE_COLOR,
+    PIECE_KIND,
     PIECE_TYPES,
     ROOK,
     WHITE,
     Color,
     PieceKind,
+    is_piece,
     make_piece,
     piece_symbol,
 )
@@ -95,14 +102,16 @@ class _Tables:
             tuple(tuple(zip(self.rays[sq], self.sliders[c], strict=True)) for sq in range(g.size))
             for c in (WHITE, BLACK)
         )
-        self.own = tuple(frozenset(make_piece(k, c) for k in PIECE_TYPES) for c in (WHITE, BLACK))
+        self.own = PIECE_CODES
         # Zobrist keys, from a fixed seed so a position hashes the same in every process.
         rng = random.Random(f"randomchess-zobrist-{g.files}x{g.ranks}")
 
         def keys() -> tuple[int, ...]:
             return tuple(rng.getrandbits(64) for _ in range(g.size))
 
-        self.z_piece = tuple((0,) * g.size if p & 7 == 0 else keys() for p in range(16))
+        self.z_piece = tuple(
+            keys() if PIECE_KIND[p] else (0,) * g.size for p in range(PIECE_CODE_LIMIT)
+        )
         self.z_castling = keys()
         self.z_ep = keys()
         self.z_unmoved = keys()
@@ -114,15 +123,32 @@ class _Tables:
         self.promotion_rank = (g.ranks - 1, 0)
 
 
-_TABLES: dict[tuple[int, int], _Tables] = {}
-_CASTLING_PATHS: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-
-
+@cache
 def _tables(g: Geometry) -> _Tables:
-    t = _TABLES.get((g.files, g.ranks))
-    if t is None:
-        t = _TABLES[(g.files, g.ranks)] = _Tables(g)
-    return t
+    return _Tables(g)
+
+
+CastlingPaths = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@cache
+def _castling_paths(g: Geometry, castle_a: tuple[int, int], castle_h: tuple[int, int],
+                    ksq: int, rsq: int) -> CastlingPaths:
+    """(squares that must be empty, squares the king stands on, crosses or lands on) for
+    castling with king and rook on ``ksq`` and ``rsq``: they depend on the board size and the
+    variant's castling files only, so they are computed once per combination."""
+    a_side = rsq < ksq
+    kf, rf = castle_a if a_side else castle_h
+    rank = g.rank_of(rsq)
+    kdest, rdest = g.square(kf, rank), g.square(rf, rank)
+    king_path = range(min(ksq, kdest), max(ksq, kdest) + 1)
+    rook_path = range(min(rsq, rdest), max(rsq, rdest) + 1)
+    empty = tuple(sorted((set(king_path) | set(rook_path)) - {ksq, rsq}))
+    # The start square is known safe (castling is generated only out of check), and lifting
+    # the rook cannot expose it alone (see _generate_castling); nearest the destination
+    # first, where an attack is likeliest to be found.
+    crossed = tuple(sorted(set(king_path) - {ksq} or {ksq}, key=lambda sq: abs(sq - kdest)))
+    return empty, crossed
 
 
 class _Undo(NamedTuple):
@@ -138,6 +164,101 @@ class _Undo(NamedTuple):
 
 
 NULL_MOVE = Move(0, 0)
+_SIDE = ("White", "Black")
+
+
+def _check_setup(s: Setup) -> None:
+    """Everything a Setup must satisfy to be a position (``FenError`` naming the fault):
+    the checks parse_fen makes on text, made again on the data, since a Setup can also be
+    built by hand; the one check that needs attack tables (the side not to move is not in
+    check) follows in ``Position._load``."""
+    v = s.variant
+    if not isinstance(v, Variant):
+        raise FenError(f"setup variant {v!r} is not a Variant")
+    g = v.geometry
+    board = s.board
+    if not isinstance(board, list) or len(board) != g.size:
+        raise FenError(f"a {v.key} board has {g.size} squares")
+    allowed = v.kinds | {KING}
+    for sq, p in enumerate(board):
+        if p != 0 and not (is_piece(p) and PIECE_KIND[p] in allowed):
+            raise FenError(f"{g.name(sq)}: {p!r} is not a piece of {v.key}")
+    if s.turn not in (WHITE, BLACK) or type(s.turn) is not int:
+        raise FenError(f"side to move {s.turn!r} must be WHITE or BLACK")
+    for c in (WHITE, BLACK):
+        kings = board.count(make_piece(KING, c))
+        if kings != 1:
+            raise FenError(f"{_SIDE[c]} must have exactly one king, found {kings}")
+    for sq, p in enumerate(board):
+        if PIECE_KIND[p] == PAWN and g.rank_of(sq) in (0, g.ranks - 1):
+            raise FenError(f"pawn on {g.name(sq)}, on the first or last rank")
+    _check_castling(s)
+    _check_en_passant(s)
+    for name, value, low in (("half-move clock", s.halfmove_clock, 0),
+                             ("move number", s.fullmove_number, 1)):
+        if type(value) is not int or value < low:
+            raise FenError(f"{name} {value!r} must be a whole number >= {low}")
+    _check_unmoved(s)
+
+
+def _home_row(v: Variant, c: Color) -> list[int]:
+    g = v.geometry
+    return [g.square(f, home_rank(v, c)) for f in range(g.files)]
+
+
+def _check_castling(s: Setup) -> None:
+    """Each right names a rook on its home rank beside its king there, one per wing."""
+    v = s.variant
+    g = v.geometry
+    board = s.board
+    wings: set[tuple[Color, bool]] = set()
+    for sq in s.castling_rooks:
+        if type(sq) is not int or not 0 <= sq < g.size:
+            raise FenError(f"castling right on {sq!r}, which is not a square")
+        c = PIECE_COLOR[board[sq]]
+        if c == NO_COLOR or board[sq] != make_piece(ROOK, c) or sq not in _home_row(v, c):
+            raise FenError(f"castling right on {g.name(sq)}: no rook on its home rank there")
+        ksq = board.index(make_piece(KING, c))
+        if ksq not in _home_row(v, c):
+            raise FenError(f"castling right on {g.name(sq)}, but {_SIDE[c]}'s king is not "
+                           "on its home rank")
+        wing = (c, sq < ksq)
+        if wing in wings:
+            raise FenError(f"castling rights give {_SIDE[c]} two rooks on one wing")
+        wings.add(wing)
+
+
+def _check_en_passant(s: Setup) -> None:
+    """The en passant square is one a pawn of the side that just moved has skipped."""
+    ep = s.ep_square
+    if ep is None:
+        return
+    g = s.variant.geometry
+    board = s.board
+    if type(ep) is not int or not 0 <= ep < g.size:
+        raise FenError(f"en passant square {ep!r} is not a square")
+    forward = g.files if s.turn == WHITE else -g.files  # direction of the mover's pawns
+    expected_rank = g.ranks - 3 if s.turn == WHITE else 2
+    if g.rank_of(ep) != expected_rank or board[ep - forward] != make_piece(PAWN, s.turn ^ 1) \
+            or board[ep] or board[ep + forward]:
+        raise FenError(f"en passant square {g.name(ep)}: no pawn can just have passed it")
+
+
+def _check_unmoved(s: Setup) -> None:
+    """Adjustment rights only in a variant with the rule, on never-moved home pieces."""
+    v = s.variant
+    g = v.geometry
+    if s.unmoved and not v.has_adjustment:
+        raise FenError(f"{v.key} has no bishop adjustment")
+    for c, squares in s.unmoved.items():
+        if c not in (WHITE, BLACK) or not squares:
+            raise FenError(f"adjustment right for {c!r}: a colour with unmoved squares")
+        for sq in squares:
+            if type(sq) is not int or sq not in _home_row(v, c) or \
+                    PIECE_COLOR[s.board[sq]] != c or PIECE_KIND[s.board[sq]] == PAWN:
+                where = g.name(sq) if type(sq) is int and 0 <= sq < g.size else repr(sq)
+                raise FenError(f"adjustment right: no unmoved {_SIDE[c]} piece on {where}")
+
 
 
 class Position:
@@ -194,6 +315,9 @@ class Position:
         return pos
 
     def _load(self, s: Setup) -> None:
+        """Take ``s`` as the position after checking it: the one gate every way in (FEN,
+        Setup, setup number, server) passes, so no later move or FEN can fail."""
+        _check_setup(s)
         v = s.variant
         g = v.geometry
         self.variant = v
@@ -202,7 +326,7 @@ class Position:
         self.board = list(s.board)
         self.turn = s.turn
         self._home_masks = tuple(
-            sum(1 << g.square(f, home_rank(v, c)) for f in range(g.files)) for c in (WHITE, BLACK)
+            sum(1 << sq for sq in self._t.home_rows[c]) for c in (WHITE, BLACK)
         )
         self.castling = sum(1 << sq for sq in s.castling_rooks)
         self.ep_square = s.ep_square
@@ -212,7 +336,16 @@ class Position:
         self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
         self._stack: list[_Undo] = []
         self._legal_cache: tuple[int, tuple[Move, ...]] | None = None
-        self._validate()
+        board = self.board
+        self.kings = [board.index(make_piece(KING, c)) for c in (WHITE, BLACK)]
+        # Occupied squares per colour, kept in step by push/pop, so move generation visits
+        # pieces instead of scanning every square.
+        self._squares = (
+            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == WHITE},
+            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == BLACK},
+        )
+        if self._attackers(self.kings[self.turn ^ 1], self.turn):
+            raise FenError("the side not to move is in check")
         self.zobrist = self._full_zobrist()
 
     def _full_zobrist(self) -> int:
@@ -232,32 +365,17 @@ class Position:
             h ^= t.z_ep[self.ep_square]
         return h
 
-    def _validate(self) -> None:
-        g = self.geometry
-        board = self.board
-        kings = [[sq for sq in range(g.size) if board[sq] == make_piece(KING, c)] for c in (0, 1)]
-        for c, name in ((WHITE, "White"), (BLACK, "Black")):
-            if len(kings[c]) != 1:
-                raise FenError(f"{name} must have exactly one king, found {len(kings[c])}")
-        self.kings = [kings[WHITE][0], kings[BLACK][0]]
-        # Occupied squares per colour, kept in step by push/pop, so move generation visits
-        # pieces instead of scanning every square.
-        self._squares = (
-            {sq for sq in range(g.size) if board[sq] and board[sq] >> 3 == WHITE},
-            {sq for sq in range(g.size) if board[sq] and board[sq] >> 3 == BLACK},
-        )
-        for sq in range(g.size):
-            if board[sq] & 7 == PAWN and g.rank_of(sq) in (0, g.ranks - 1):
-                raise FenError(f"pawn on {g.name(sq)}, on the first or last rank")
-        if self._attackers(self.kings[self.turn ^ 1], self.turn):
-            raise FenError("the side not to move is in check")
-        for c in (WHITE, BLACK):
-            mine = self.castling & self._home_masks[c]
-            if mine and self.kings[c] not in self._home_squares(c):
-                raise FenError("castling rights but the king is not on its home rank")
-
     def _home_squares(self, c: Color) -> range:
         return self._t.home_rows[c]
+
+    def piece_type_at(self, sq: int) -> PieceKind:
+        """The kind of the piece on ``sq``; 0 for an empty square."""
+        return PIECE_KIND[self.board[sq]]
+
+    def color_at(self, sq: int) -> Color | None:
+        """The colour of the piece on ``sq``; ``None`` for an empty square."""
+        c = PIECE_COLOR[self.board[sq]]
+        return None if c == NO_COLOR else c
 
     def copy(self, stack: bool = True) -> Position:
         pos = Position.__new__(Position)
@@ -333,7 +451,7 @@ class Position:
     def is_attacked(self, sq: int, by: Color) -> bool:
         t = self._t
         board = self.board
-        pawn = PAWN | by << 3
+        pawn = make_piece(PAWN, by)
         for s in t.pawn_attacks[by ^ 1][sq]:
             if board[s] == pawn:
                 return True
@@ -394,7 +512,7 @@ class Position:
                 if board[s] in pieces:
                     checkers += 1
                     evasion = frozenset((s,))
-        pawn = PAWN | them << 3
+        pawn = make_piece(PAWN, them)
         for s in t.pawn_attacks[us][ksq]:
             if board[s] == pawn:
                 checkers += 1
@@ -414,30 +532,59 @@ class Position:
         return out
 
     def _generate(self, out: list[Move]) -> None:
+        """Append every legal move to ``out``: king steps, then (unless in double check)
+        the other pieces, then castling and adjustments (never out of check)."""
+        us = self.turn
+        ksq = self.kings[us]
+        checkers, evasion, pins = self._checks_and_pins(ksq, us)
+        self._generate_king_steps(ksq, out)
+        if checkers > 1:
+            return
+        if evasion is None:
+            self._generate_free(out, pins)
+        else:
+            for sq in self._squares[us]:
+                if sq != ksq:
+                    pinned = pins.get(sq)
+                    self._generate_restricted(
+                        sq, evasion if pinned is None else pinned & evasion, out)
+            return
+        if self.castling & self._home_masks[us]:
+            self._generate_castling(out)
+        if self.adjust_rights >> us & 1:
+            self._generate_adjustments(out)
+
+    def _generate_king_steps(self, ksq: int, out: list[Move]) -> None:
+        # Each target is tested with the king lifted, so it cannot hide behind itself.
         t = self._t
-        g = self.geometry
         board = self.board
         us = self.turn
         them = us ^ 1
-        ksq = self.kings[us]
-        checkers, evasion, pins = self._checks_and_pins(ksq, us)
-        # King steps: test each target with the king lifted, so it cannot hide behind itself.
         own = t.own[us]
+        king = board[ksq]
         board[ksq] = 0
         for s in t.king_leaps[ksq]:
             if board[s] not in own and not self.is_attacked(s, them):
                 out.append(Move(ksq, s))
-        board[ksq] = make_piece(KING, us)
-        if checkers > 1:
-            return
-        promotions = self.variant.promotions
+        board[ksq] = king
+
+    def _generate_free(self, out: list[Move], pins: dict[int, frozenset[int]]) -> None:
+        """Moves of the pieces (not the king) when not in check: the hot loop of perft and
+        the search, so it works on local names only.  A pinned piece and a pawn about to
+        promote go to :meth:`_generate_restricted` (in square order, so the move order is
+        the same as one loop's)."""
+        t = self._t
+        board = self.board
+        us = self.turn
+        own = t.own[us]
         fwd = t.forward[us]
         last_rank = t.promotion_rank[us]
         start_rank = t.pawn_start_rank[us]
-        files = g.files
+        files = self.geometry.files
         ep = self.ep_square
-        pawn = PAWN | us << 3
-        king = KING | us << 3
+        pawn = make_piece(PAWN, us)
+        king = make_piece(KING, us)
+        kind_of = PIECE_KIND
         leap_tables = t.leaps
         slide_rays = t.slide_rays
         pawn_attacks = t.pawn_attacks[us]
@@ -447,82 +594,103 @@ class Position:
             p = board[sq]
             if p == king:
                 continue
-            allowed = pins.get(sq)
-            if evasion is not None:
-                allowed = evasion if allowed is None else allowed & evasion
+            if sq in pins:
+                self._generate_restricted(sq, pins[sq], out)
+                continue
             if p == pawn:
                 one = sq + fwd
-                if allowed is None and one // files != last_rank:
-                    # The common case, unpinned and not promoting, without a target list.
-                    if not board[one]:
-                        append(new(Move, (sq, one, 0)))
-                        if sq // files == start_rank and not board[one + fwd]:
-                            append(new(Move, (sq, one + fwd, 0)))
-                    for s in pawn_attacks[sq]:
-                        q = board[s]
-                        if q:
-                            if q not in own:
-                                append(new(Move, (sq, s, 0)))
-                        elif s == ep and self._en_passant_is_safe(sq, s):
-                            append(new(Move, (sq, s, 0)))
+                if one // files == last_rank:
+                    self._generate_restricted(sq, None, out)
                     continue
-                targets: list[int] = []
                 if not board[one]:
-                    targets.append(one)
+                    append(new(Move, (sq, one, 0)))
                     if sq // files == start_rank and not board[one + fwd]:
-                        targets.append(one + fwd)
+                        append(new(Move, (sq, one + fwd, 0)))
                 for s in pawn_attacks[sq]:
                     q = board[s]
                     if q:
                         if q not in own:
-                            targets.append(s)
+                            append(new(Move, (sq, s, 0)))
                     elif s == ep and self._en_passant_is_safe(sq, s):
                         append(new(Move, (sq, s, 0)))
-                for s in targets:
-                    if allowed is not None and s not in allowed:
-                        continue
-                    if s // files == last_rank:
-                        out.extend(new(Move, (sq, s, k)) for k in promotions)
-                    else:
-                        append(new(Move, (sq, s, 0)))
                 continue
-            kind = p & 7
+            kind = kind_of[p]
             leaps = leap_tables[kind]
-            rays = slide_rays.get(kind)
-            if allowed is None:
-                if leaps is not None:
-                    for s in leaps[sq]:
-                        if board[s] not in own:
-                            append(new(Move, (sq, s, 0)))
-                if rays is not None:
-                    for ray in rays[sq]:
-                        for s in ray:
-                            q = board[s]
-                            if q:
-                                if q not in own:
-                                    append(new(Move, (sq, s, 0)))
-                                break
-                            append(new(Move, (sq, s, 0)))
-                continue
             if leaps is not None:
                 for s in leaps[sq]:
-                    if s in allowed and board[s] not in own:
+                    if board[s] not in own:
                         append(new(Move, (sq, s, 0)))
+            rays = slide_rays.get(kind)
             if rays is not None:
                 for ray in rays[sq]:
                     for s in ray:
                         q = board[s]
-                        if q in own:
-                            break
-                        if s in allowed:
-                            append(new(Move, (sq, s, 0)))
                         if q:
+                            if q not in own:
+                                append(new(Move, (sq, s, 0)))
                             break
-        if not checkers:
-            if self.castling & self._home_masks[us]:
-                self._generate_castling(out)
-            if self.adjust_rights >> us & 1:
-                self._generate_adjustments(out)
+                        append(new(Move, (sq, s, 0)))
+
+    def _generate_restricted(self, sq: int, allowed: frozenset[int] | None,
+                             out: list[Move]) -> None:
+        """Moves of the piece on ``sq`` (not the king) that end on ``allowed`` (the pin
+        line, the squares that answer a check, or both; ``None`` = anywhere)."""
+        t = self._t
+        board = self.board
+        us = self.turn
+        own = t.own[us]
+        p = board[sq]
+        if PIECE_KIND[p] == PAWN:
+            self._generate_pawn_restricted(sq, allowed, out)
+            return
+        kind = PIECE_KIND[p]
+        leaps = t.leaps[kind]
+        if leaps is not None:
+            for s in leaps[sq]:
+                if (allowed is None or s in allowed) and board[s] not in own:
+                    out.append(Move(sq, s))
+        rays = t.slide_rays.get(kind)
+        if rays is not None:
+            for ray in rays[sq]:
+                for s in ray:
+                    q = board[s]
+                    if q in own:
+                        break
+                    if allowed is None or s in allowed:
+                        out.append(Move(sq, s))
+                    if q:
+                        break
+
+    def _generate_pawn_restricted(self, sq: int, allowed: frozenset[int] | None,
+                                  out: list[Move]) -> None:
+        t = self._t
+        board = self.board
+        us = self.turn
+        own = t.own[us]
+        files = self.geometry.files
+        fwd = t.forward[us]
+        one = sq + fwd
+        targets: list[int] = []
+        if not board[one]:
+            targets.append(one)
+            if sq // files == t.pawn_start_rank[us] and not board[one + fwd]:
+                targets.append(one + fwd)
+        for s in t.pawn_attacks[us][sq]:
+            q = board[s]
+            if q:
+                if q not in own:
+                    targets.append(s)
+            elif s == self.ep_square and self._en_passant_is_safe(sq, s):
+                # The trial capture is a complete legality test: pins and checks included.
+                out.append(Move(sq, s))
+        last_rank = t.promotion_rank[us]
+        for s in targets:
+            if allowed is not None and s not in allowed:
+                continue
+            if s // files == last_rank:
+                out.extend(Move(sq, s, k) for k in self.variant.promotions)
+            else:
+                out.append(Move(sq, s))
 
     def _en_passant_is_safe(self, sq: int, to: int) -> bool:
         """Play the en passant capture on the board and see whether our king is attacked."""
@@ -552,30 +720,11 @@ class Position:
     def castling_squares(self, rook_sq: int) -> tuple[int, int]:
         """(king destination, rook destination) for castling with the rook on ``rook_sq``."""
         g = self.geometry
-        ksq = self.kings[self.board[rook_sq] >> 3]
+        ksq = self.kings[PIECE_COLOR[self.board[rook_sq]]]
         a_side = rook_sq < ksq
         kf, rf = self.variant.castle_a if a_side else self.variant.castle_h
         rank = g.rank_of(rook_sq)
         return g.square(kf, rank), g.square(rf, rank)
-
-    def _castling_paths(self, ksq: int, rsq: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(squares that must be empty, squares the king stands on, crosses or lands on)
-        for castling with the rook on ``rsq``; cached, as they depend on geometry only."""
-        cache_key = (self.variant.castle_a, self.variant.castle_h, ksq, rsq)
-        paths = _CASTLING_PATHS.get(cache_key)
-        if paths is None:
-            kdest, rdest = self.castling_squares(rsq)
-            king_path = range(min(ksq, kdest), max(ksq, kdest) + 1)
-            rook_path = range(min(rsq, rdest), max(rsq, rdest) + 1)
-            empty = tuple(sorted((set(king_path) | set(rook_path)) - {ksq, rsq}))
-            # The start square is known safe (castling is generated only out of check), and
-            # lifting the rook cannot expose it alone (see _generate_castling); nearest the
-            # destination first, where an attack is likeliest to be found.
-            crossed = tuple(
-                sorted(set(king_path) - {ksq} or {ksq}, key=lambda sq: abs(sq - kdest))
-            )
-            paths = _CASTLING_PATHS[cache_key] = (empty, crossed)
-        return paths
 
     def _generate_castling(self, out: list[Move]) -> None:
         board = self.board
@@ -587,7 +736,8 @@ class Position:
             low = rights & -rights
             rights ^= low
             rsq = low.bit_length() - 1
-            must_be_empty, king_path = self._castling_paths(ksq, rsq)
+            must_be_empty, king_path = _castling_paths(
+                self.geometry, self.variant.castle_a, self.variant.castle_h, ksq, rsq)
             # Vacancy (II.3.2.7): both paths, destinations included, empty but for these two.
             if any(board[s] for s in must_be_empty):
                 continue
@@ -623,7 +773,8 @@ class Position:
                 continue
             s = bishop_sq + df
             p = board[s]
-            if self.unmoved >> s & 1 and p >> 3 == us and p & 7 in self.variant.adjustment_partners:
+            if self.unmoved >> s & 1 and PIECE_COLOR[p] == us and \
+                    PIECE_KIND[p] in self.variant.adjustment_partners:
                 out.append(s)
         return out
 
@@ -633,32 +784,34 @@ class Position:
             for s in self.adjustment_partners(b):
                 # Only the king swap moves the king; it must not land on an attacked square
                 # (BAR-8, D-2).  Other swaps keep every square's occupancy, so they are safe.
-                if self.board[s] & 7 == KING and self.is_attacked(b, us ^ 1):
+                if PIECE_KIND[self.board[s]] == KING and self.is_attacked(b, us ^ 1):
                     continue
                 out.append(Move(b, s))
 
     # ----------------------------------------------------------------- move kinds
     def is_castling(self, move: Move) -> bool:
         p = self.board[move.from_square]
-        return p & 7 == KING and self.board[move.to_square] == make_piece(ROOK, p >> 3) and \
+        return PIECE_KIND[p] == KING and \
+            self.board[move.to_square] == make_piece(ROOK, PIECE_COLOR[p]) and \
             bool(self.castling >> move.to_square & 1)
 
     def is_adjustment(self, move: Move) -> bool:
         p, q = self.board[move.from_square], self.board[move.to_square]
-        return p & 7 == BISHOP and q != 0 and p >> 3 == q >> 3
+        return PIECE_KIND[p] == BISHOP and q != 0 and PIECE_COLOR[p] == PIECE_COLOR[q]
 
     def is_en_passant(self, move: Move) -> bool:
-        return self.board[move.from_square] & 7 == PAWN and move.to_square == self.ep_square \
+        return PIECE_KIND[self.board[move.from_square]] == PAWN and \
+            move.to_square == self.ep_square \
             and not self.board[move.to_square] and \
             self.geometry.file_of(move.from_square) != self.geometry.file_of(move.to_square)
 
     def is_capture(self, move: Move) -> bool:
         q = self.board[move.to_square]
-        return (q != 0 and q >> 3 != self.turn) or self.is_en_passant(move)
+        return (q != 0 and PIECE_COLOR[q] != self.turn) or self.is_en_passant(move)
 
     def is_zeroing(self, move: Move) -> bool:
         """Pawn move or capture: resets the half-move clock (FIDE 9.3; not a BAR, D-9)."""
-        return self.board[move.from_square] & 7 == PAWN or self.is_capture(move)
+        return PIECE_KIND[self.board[move.from_square]] == PAWN or self.is_capture(move)
 
     def gives_check(self, move: Move) -> bool:
         self.push(move)
@@ -681,10 +834,10 @@ class Position:
             move, changes, self.castling, self.ep_square, self.halfmove_clock,
             self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
         ))
-        kind = piece & 7
+        kind = PIECE_KIND[piece]
         new_ep = None
         self.halfmove_clock += 1
-        if target and target >> 3 == us:
+        if PIECE_COLOR[target] == us:
             if kind == KING:  # castling: king takes own rook (D-21)
                 kdest, rdest = self.castling_squares(to)
                 # The four squares overlap when king and rook trade places: record each once.
@@ -698,7 +851,7 @@ class Position:
                 board[frm], board[to] = target, piece
                 self.adjust_rights &= ~(1 << us)
                 self.unmoved &= ~self._home_masks[us]  # only a live right needs them
-                if target & 7 == KING:
+                if PIECE_KIND[target] == KING:
                     self.kings[us] = frm
                     self.castling &= ~self._home_masks[us]
         else:
@@ -733,15 +886,16 @@ class Position:
         squares = self._squares
         t = self._t
         z_piece = t.z_piece
+        color_of = PIECE_COLOR
         h = self.zobrist ^ t.z_turn
         for sq, old in changes:
             if old:
-                squares[old >> 3].discard(sq)
+                squares[color_of[old]].discard(sq)
                 h ^= z_piece[old][sq]
         for sq, _ in changes:
             new = board[sq]
             if new:
-                squares[new >> 3].add(sq)
+                squares[color_of[new]].add(sq)
                 h ^= z_piece[new][sq]
         if before.ep_square is not None:
             h ^= t.z_ep[before.ep_square]
@@ -783,14 +937,15 @@ class Position:
         board = self.board
         changes = undo.changes
         squares = self._squares
+        color_of = PIECE_COLOR
         for sq, _ in changes:
             if board[sq]:
-                squares[board[sq] >> 3].discard(sq)
+                squares[color_of[board[sq]]].discard(sq)
         for sq, piece in reversed(changes):
             board[sq] = piece
         for sq, piece in changes:
             if piece:
-                squares[piece >> 3].add(sq)
+                squares[color_of[piece]].add(sq)
         self.castling = undo.castling
         self.ep_square = undo.ep_square
         self.halfmove_clock = undo.halfmove_clock
@@ -871,7 +1026,7 @@ class Position:
             for m in legal:
                 if m.from_square == move.from_square and self.is_castling(m) and \
                         self.castling_squares(m.to_square)[0] == move.to_square and \
-                        not move.promotion and self.board[move.to_square] & 7 != ROOK:
+                        not move.promotion and PIECE_KIND[self.board[move.to_square]] != ROOK:
                     return m
         raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
 

@@ -17,6 +17,7 @@ language is a parameter and is only ever guessed when the guess cannot be wrong
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Literal
 
 from randomchess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
@@ -32,6 +33,7 @@ from randomchess.pieces import (
     PieceKind,
 )
 from randomchess.position import Move, Position
+from randomchess.variants import Variant, get_variant
 
 __all__ = [
     "LANGUAGES",
@@ -51,9 +53,16 @@ _LETTER_TO_KIND: dict[str, dict[str, PieceKind]] = {
     "en": dict(KIND_BY_LETTER),
     "es": dict(KIND_BY_SPANISH_LETTER),
 }
-# Letters that settle the language on their own; R (rook / rey), M and P are shared.
-_ONLY_EN = frozenset(KIND_BY_LETTER) - frozenset(KIND_BY_SPANISH_LETTER)  # K Q B N
-_ONLY_ES = frozenset(KIND_BY_SPANISH_LETTER) - frozenset(KIND_BY_LETTER)  # D T A C L
+
+
+@cache
+def _language_evidence(kinds: frozenset[PieceKind]) -> tuple[frozenset[str], frozenset[str]]:
+    """Letters that settle the language on their own among the pieces ``kinds`` of a
+    variant: in chess K Q B N are English only and D T A C L Spanish only; R (rook / rey),
+    M and P are shared.  (In Capablanca chess A and C are English letters too.)"""
+    en = {PIECE_TYPES[k].letter for k in kinds}
+    es = {PIECE_TYPES[k].spanish for k in kinds} | ({"L"} if BISHOP in kinds else set())
+    return frozenset(en - es), frozenset(es - en)
 
 
 def _check_lang(lang: str) -> Language:
@@ -71,12 +80,14 @@ def piece_letter(kind: PieceKind, lang: Language = "en") -> str:
     return t.letter if _check_lang(lang) == "en" else t.spanish
 
 
-def language_of_letters(letters: str) -> Language | None:
-    """The language that upper-case piece ``letters`` can only be in, or ``None`` if they fit
-    both (only R, M, P) or neither (a mix); used to infer a game's notation."""
+def language_of_letters(letters: str, variant: str | Variant = "chess") -> Language | None:
+    """The language that upper-case piece ``letters`` can only be in, among the pieces of
+    ``variant``, or ``None`` if they fit both (only R, M, P) or neither (a mix); used to
+    infer a game's notation."""
     caps = {c for c in letters if c.isupper()}
-    en = bool(caps & _ONLY_EN)
-    es = bool(caps & _ONLY_ES)
+    only_en, only_es = _language_evidence(get_variant(variant).kinds)
+    en = bool(caps & only_en)
+    es = bool(caps & only_es)
     if en != es:
         return "en" if en else "es"
     return None
@@ -104,7 +115,7 @@ def _san_body(pos: Position, move: Move, lang: Language,
     board = pos.board
     frm, to = move.from_square, move.to_square
     piece = board[frm]
-    if not piece or piece >> 3 != pos.turn:
+    if pos.color_at(frm) != pos.turn:
         raise IllegalMoveError(f"no {'white' if pos.turn == 0 else 'black'} piece on "
                                f"{g.name(frm)} for move {pos.uci(move)}")
     if legal is None:
@@ -115,7 +126,7 @@ def _san_body(pos: Position, move: Move, lang: Language,
         return pos.variant.castle_san_for(to < frm)
     if pos.is_adjustment(move):
         return _adjustment_san(pos, move, lang, legal)
-    kind = piece & 7
+    kind = pos.piece_type_at(frm)
     capture = pos.is_capture(move)
     if kind == PAWN:
         text = (g.name(frm)[0] + "x" if capture else "") + g.name(to)
@@ -145,11 +156,10 @@ def _adjustment_san(pos: Position, move: Move, lang: Language, legal: list[Move]
     """``B=X``, ``Bc=X`` or ``Bc=Xb`` (D-19): the shortest form no other legal adjustment
     shares."""
     g = pos.geometry
-    board = pos.board
     frm, to = move.from_square, move.to_square
-    partner = board[to] & 7
+    partner = pos.piece_type_at(to)
     rivals = [m for m in legal if m != move and pos.is_adjustment(m)
-              and board[m.to_square] & 7 == partner]
+              and pos.piece_type_at(m.to_square) == partner]
     text = piece_letter(BISHOP, lang)
     if rivals:
         text += FILE_LETTERS[g.file_of(frm)]
@@ -202,7 +212,7 @@ def parse_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
         raise InvalidMoveError(f"SAN must be a string, not {type(text).__name__}")
     if lang is not None:
         return _parse(pos, text, _check_lang(lang))
-    guess = language_of_letters(text)
+    guess = language_of_letters(text, pos.variant)
     if guess is not None:
         return _parse(pos, text, guess)
     readings: dict[Move, Language] = {}
@@ -317,7 +327,6 @@ def _parse_maura_castling(pos: Position, raw: str, legal: list[Move], letter: st
 def _parse_adjustment(pos: Position, raw: str, legal: list[Move], m: re.Match[str],
                       lang: Language) -> Move:
     g = pos.geometry
-    board = pos.board
     if _kind(m.group(1), lang, raw) != BISHOP:
         raise InvalidMoveError(f"malformed move {raw!r}")
     bishop_file, partner_letter, extra = m.group(2), m.group(3), m.group(4)
@@ -332,15 +341,15 @@ def _parse_adjustment(pos: Position, raw: str, legal: list[Move], m: re.Match[st
             raise InvalidMoveError(f"malformed adjustment {raw!r}")
         named = partner
         matches = [
-            mv for mv in candidates if board[mv.to_square] & 7 == KNIGHT
+            mv for mv in candidates if pos.piece_type_at(mv.to_square) == KNIGHT
             and 0 <= 2 * mv.from_square - mv.to_square < g.size
             and g.rank_of(2 * mv.from_square - mv.to_square) == g.rank_of(mv.from_square)
-            and board[2 * mv.from_square - mv.to_square] & 7 == named
-            and board[2 * mv.from_square - mv.to_square] >> 3 == pos.turn
+            and pos.piece_type_at(2 * mv.from_square - mv.to_square) == named
+            and pos.color_at(2 * mv.from_square - mv.to_square) == pos.turn
         ]
         return _unique(pos, raw, matches, " (no such bishop adjustment)")
     matches = [
-        mv for mv in candidates if board[mv.to_square] & 7 == partner
+        mv for mv in candidates if pos.piece_type_at(mv.to_square) == partner
         and (extra is None or FILE_LETTERS[g.file_of(mv.to_square)] == extra)
     ]
     return _unique(pos, raw, matches, " (no such bishop adjustment)")
@@ -349,7 +358,6 @@ def _parse_adjustment(pos: Position, raw: str, legal: list[Move], m: re.Match[st
 def _parse_ordinary(pos: Position, raw: str, legal: list[Move], m: re.Match[str],
                     lang: Language) -> Move:
     g = pos.geometry
-    board = pos.board
     kind = _kind(m.group("piece"), lang, raw) if m.group("piece") else PAWN
     try:
         to = g.parse_square(m.group("to"))
@@ -370,14 +378,14 @@ def _parse_ordinary(pos: Position, raw: str, legal: list[Move], m: re.Match[str]
             )
     matches = [
         mv for mv in legal
-        if mv.to_square == to and board[mv.from_square] & 7 == kind
+        if mv.to_square == to and pos.piece_type_at(mv.from_square) == kind
         and (frm_file is None or g.file_of(mv.from_square) == frm_file)
         and (frm_rank is None or g.rank_of(mv.from_square) == frm_rank)
         and mv.promotion == promotion
         and not pos.is_castling(mv) and not pos.is_adjustment(mv)
     ]
     if not matches and kind == PAWN and not promotion and any(
-        mv.to_square == to and mv.promotion and board[mv.from_square] & 7 == PAWN
+        mv.to_square == to and mv.promotion and pos.piece_type_at(mv.from_square) == PAWN
         and (frm_file is None or g.file_of(mv.from_square) == frm_file) for mv in legal
     ):
         raise IllegalMoveError(f"{raw!r}: a promotion needs the piece (e.g. =Q)")

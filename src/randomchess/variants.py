@@ -1,20 +1,32 @@
-"""Variants as data: board size, army, setup family, symmetry, castling and adjustment rules.
+"""Variants as data: board size, army, setup family, symmetry, castling, promotion and
+adjustment rules, names in every protocol, and the engine's piece values.
 
 The move generator never asks "is this MRC?"; it asks the variant for its castling files,
-promotion set or adjustment partners.  A new member of the family (Pseudo-MRC, Chess8400,
-CRC, PMRC ...) is a new entry in ``VARIANTS``.
+promotion set or adjustment partners, and the UCI engine, the match runner, the PGN reader,
+the command line and the server read names and choices from here too.  A new member of the
+family is a new entry in ``VARIANTS`` (docs/variants.md); :meth:`Variant.__post_init__` checks
+the entry when it is built, as Fairy-Stockfish's ``check variants.ini`` does, so a
+contradictory entry fails at import time rather than in the middle of a game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Literal
 
+from randomchess.errors import RandomChessError
 from randomchess.geometry import FILE_LETTERS, Geometry, geometry
 from randomchess.pieces import (
+    ARCHBISHOP,
     BISHOP,
+    CHANCELLOR,
+    KIND_BY_LETTER,
     KING,
     KNIGHT,
     MINISTER,
+    PAWN,
     PIECE_TYPES,
     QUEEN,
     ROOK,
@@ -22,8 +34,20 @@ from randomchess.pieces import (
 )
 
 
-class UnknownVariantError(ValueError):
+class UnknownVariantError(RandomChessError):
     """No variant of that name (or alias) is known."""
+
+
+class VariantDefinitionError(AssertionError):
+    """A ``Variant`` entry contradicts itself (a programming error, raised at import)."""
+
+
+Symmetry = Literal["mirror", "reverse"]
+CastlingNotation = Literal["xfen", "files"]
+# How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
+# (§4.8), or none (the arrays are drawn uniformly but carry no number).
+Numbering = Literal["scharnagl", "mrc"]
+PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
 
 @dataclass(frozen=True)
@@ -40,14 +64,39 @@ class Variant:
     castle_a: tuple[int, int]
     castle_h: tuple[int, int]
     castle_san: tuple[str, str]  # (a-side, far side) SAN
+    # Engine material values; every kind of the army and of the promotion set needs one.
+    piece_values: PieceValues
     fixed_rank: str | None = None  # the one start array of a non-random variant
-    symmetry: str = "mirror"  # "mirror": a1<->a8 file by file; "reverse": a1<->i9 point reflection
+    symmetry: Symmetry = "mirror"  # mirror: a1<->a8 file by file; reverse: a1<->i9 reflection
     bishops_opposite: bool = True  # setup constraint (Chess960: yes, MRC: no)
+    # Further pairs of letters that must start on squares of opposite colours (CRC: Q, A).
+    opposite_colours: tuple[str, ...] = ()
     # Bishop Adjustment partners (RULES.md §3, BAR-3); empty = the variant has no adjustment.
     adjustment_partners: frozenset[PieceKind] = field(default_factory=frozenset)
-    # Classical chess may also read and write castling as the king's two-square step (e1g1).
+    # Classical chess may also read and write castling as the king's step (e1g1, f1i1).
     classical_uci: bool = False
+    # FEN castling letters: X-FEN (KQkq for outermost rooks) or always files (D-14, 9 files).
+    castling_notation: CastlingNotation = "xfen"
     aliases: tuple[str, ...] = ()
+    numbering: Numbering | None = None
+    # UCI: our engine offers the variant under its key (and ``uci_aliases``) when
+    # ``engine`` is set; ``uci_name`` is what Fairy-Stockfish calls it (None: unknown there),
+    # played with UCI_Chess960 on when the variant is random or castles 960-style.
+    engine: bool = False
+    uci_aliases: tuple[str, ...] = ()
+    uci_name: str | None = None
+    random_version: str | None = None  # key of the random variant UCI_Chess960 turns this into
+    startpos_rank: str | None = None  # `position startpos` in a random variant (518, Maura)
+    # PGN: a game with a FEN but no [Variant] tag, on this variant's board size, is read as
+    # this variant (or as its random version when the FEN's castling rights say so).
+    pgn_untagged: bool = False
+
+    def __post_init__(self) -> None:
+        _check_variant(self)
+
+    def __hash__(self) -> int:
+        # Variants key the per-variant caches of the hot paths: hash the key, not 30 fields.
+        return hash(self.key)
 
     @property
     def geometry(self) -> Geometry:
@@ -63,8 +112,22 @@ class Variant:
 
     @property
     def castling_letters_are_files(self) -> bool:
-        """On 9-file boards castling rights are written as file letters (D-14)."""
-        return self.files != 8
+        """Whether castling rights are always written as file letters (9 files, D-14)."""
+        return self.castling_notation == "files"
+
+    @property
+    def kinds(self) -> frozenset[PieceKind]:
+        """Every kind that can stand on this variant's board."""
+        return frozenset({PAWN, *self.promotions, *(KIND_BY_LETTER[c] for c in self.army)})
+
+    def piece_value(self, kind: PieceKind) -> tuple[int, int]:
+        """(middlegame, endgame) material value of ``kind`` in centipawns; 0 for the king."""
+        for k, mg, eg in self.piece_values:
+            if k == kind:
+                return mg, eg
+        if kind == KING:
+            return 0, 0
+        raise KeyError(f"{self.key} has no value for {PIECE_TYPES[kind].name}")
 
     def black_rank(self, white_rank: str) -> str:
         """Black's home rank, a-file first, for White's ``white_rank`` (RULES.md §2.1, §4.3)."""
@@ -81,10 +144,16 @@ class Variant:
         rooks = [i for i, c in enumerate(rank) if c == "R"]
         if not (rooks and rooks[0] < king < rooks[-1]):
             return False
-        if self.bishops_opposite:
-            b1, b2 = (i for i, c in enumerate(rank) if c == "B")
-            return (b1 + b2) % 2 == 1
-        return True
+        pairs = (("BB",) if self.bishops_opposite else ()) + self.opposite_colours
+        return all(_opposite_colours(rank, pair) for pair in pairs)
+
+    def setups(self) -> Iterator[str]:
+        """Every start array, in sorted order (a fixed variant has one)."""
+        if self.fixed_rank is not None:
+            yield self.fixed_rank
+            return
+        yield from sorted(r for r in {"".join(p) for p in permutations(self.army)}
+                          if self.is_setup(r))
 
     def bishops_same_colour(self, rank: str) -> bool:
         b = [i for i, c in enumerate(rank) if c == "B"]
@@ -129,14 +198,96 @@ class Variant:
             raise ValueError(f"{self.key} has no single start position; draw one")
         return self.setup_fen(self.fixed_rank)
 
+    @property
+    def default_fen(self) -> str:
+        """The position ``position startpos`` means: the fixed array, or ``startpos_rank``."""
+        rank = self.fixed_rank or self.startpos_rank
+        assert rank is not None  # _check_variant: every random variant names one
+        return self.setup_fen(rank)
+
     def castle_san_for(self, a_side: bool) -> str:
         return self.castle_san[0] if a_side else self.castle_san[1]
+
+    @property
+    def uci_chess960(self) -> bool:
+        """Whether an engine needs UCI_Chess960 on to play this variant."""
+        return not self.classical_uci
+
+
+def _opposite_colours(rank: str, pair: str) -> bool:
+    a, b = pair[0], pair[1]
+    if a == b:
+        squares = [i for i, c in enumerate(rank) if c == a]
+        return len(squares) == 2 and (squares[0] - squares[1]) % 2 == 1
+    return (rank.index(a) - rank.index(b)) % 2 == 1
+
+
+def _check_variant(v: Variant) -> None:
+    """Refuse an entry whose facts contradict each other (like ``check variants.ini``)."""
+
+    def fail(why: str) -> None:
+        raise VariantDefinitionError(f"variant {v.key!r}: {why}")
+
+    try:
+        v.geometry  # noqa: B018 - builds and checks the board size
+    except ValueError as exc:
+        fail(str(exc))
+    if len(v.army) != v.files or any(c not in KIND_BY_LETTER for c in v.army):
+        fail(f"army {v.army!r} must name {v.files} pieces by their English letters")
+    if v.army.count("K") != 1 or v.army.count("R") != 2 or "P" in v.army:
+        fail("the army needs one king, two rooks (castling) and no pawn")
+    if not v.promotions or any(k in (PAWN, KING) or k not in PIECE_TYPES for k in v.promotions):
+        fail("promotions must be a non-empty set of pieces other than pawn and king")
+    for kf, rf in (v.castle_a, v.castle_h):
+        if not (0 <= kf < v.files and 0 <= rf < v.files and abs(kf - rf) == 1):
+            fail("castling destinations must be adjacent files on the board")
+    if not (v.castle_a[0] < v.castle_a[1] and v.castle_h[1] < v.castle_h[0]):
+        fail("castling puts the rook on the king's inner side")
+    if v.fixed_rank is not None and not v.is_setup(v.fixed_rank):
+        fail(f"fixed array {v.fixed_rank!r} breaks the setup rules")
+    if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
+        fail("a random variant names a legal startpos_rank")
+    for pair in v.opposite_colours:
+        if len(pair) != 2 or any(c not in v.army for c in pair):
+            fail(f"opposite_colours pair {pair!r} must name two army letters")
+    army_kinds = {KIND_BY_LETTER[c] for c in v.army}
+    if v.adjustment_partners and ("B" not in v.army or v.adjustment_partners - army_kinds):
+        fail("adjustment needs bishops, and partners that are in the army")
+    valued = {k for k, _, _ in v.piece_values}
+    missing = v.kinds - valued - {KING}
+    if missing:
+        fail("no engine value for " + ", ".join(PIECE_TYPES[k].name for k in sorted(missing)))
+    if v.classical_uci and v.is_random:
+        fail("a random variant cannot write castling as the king's step (classical UCI)")
+    if v.random_version is not None and not v.fixed_rank:
+        fail("only a fixed variant has a random version")
+    if v.numbering is not None and not v.is_random:
+        fail("only random variants are numbered")
 
 
 _STANDARD_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _MODERN_PROMOTIONS = (QUEEN, MINISTER, ROOK, BISHOP, KNIGHT)
+_CAPABLANCA_PROMOTIONS = (QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT)
 _MODERN_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER})
 _MRC_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER, ROOK, KING})
+
+# Engine material, (middlegame, endgame) centipawns.  8x8: the usual engine values, with the
+# minister between rook and queen (the author's 8x8 scale, RULES.md §4.2: M = 8); 9x9: the
+# author's guide values (§4.2: Q 11, M 10, R 7, B 4, N 4, P 1); 10x8: H.G. Muller's
+# measured Capablanca values (Q 9.5, C 9, A 8.75, R 5, B 3.5, N 3, P 1), at the 8x8 scale.
+VALUES_8X8: PieceValues = (
+    (PAWN, 90, 110), (KNIGHT, 320, 300), (BISHOP, 330, 320), (ROOK, 480, 530),
+    (QUEEN, 950, 950), (MINISTER, 820, 820),
+)
+VALUES_9X9: PieceValues = (
+    (PAWN, 90, 110), (KNIGHT, 400, 380), (BISHOP, 400, 400), (ROOK, 680, 720),
+    (QUEEN, 1100, 1100), (MINISTER, 1000, 1000),
+)
+VALUES_10X8: PieceValues = (
+    (PAWN, 90, 110), (KNIGHT, 300, 290), (BISHOP, 340, 340), (ROOK, 480, 530),
+    (QUEEN, 920, 950), (CHANCELLOR, 870, 900), (ARCHBISHOP, 850, 840),
+)
+_MODERN_SAN = ("O-O-Oc", "O-O-Og")
 
 VARIANTS: dict[str, Variant] = {
     v.key: v
@@ -145,49 +296,82 @@ VARIANTS: dict[str, Variant] = {
             key="chess", pgn_name="Standard", files=8, ranks=8, army="RNBQKBNR",
             promotions=_STANDARD_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
             castle_san=("O-O-O", "O-O"), fixed_rank="RNBQKBNR", classical_uci=True,
-            aliases=("standard", "classical", "normal", "orthodox"),
+            piece_values=VALUES_8X8, aliases=("standard", "classical", "normal", "orthodox"),
+            engine=True, uci_name="chess", random_version="chess960", pgn_untagged=True,
         ),
         Variant(
             key="chess960", pgn_name="Chess960", files=8, ranks=8, army="RNBQKBNR",
             promotions=_STANDARD_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
-            castle_san=("O-O-O", "O-O"),
+            castle_san=("O-O-O", "O-O"), piece_values=VALUES_8X8,
             aliases=("chess 960", "fischerandom", "fischer random", "frc", "960"),
+            numbering="scharnagl", engine=True, uci_aliases=("fischerandom",),
+            uci_name="chess", startpos_rank="RNBQKBNR",
         ),
         # Maura's Modern Chess; the optional bishop rule is in play only when the start
         # FEN carries the adjustment field (Variant.setup_fen(..., adjustment=True)).
         Variant(
             key="modern", pgn_name="Modern", files=9, ranks=9, army="RNBMKQBNR",
             promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
-            castle_san=("O-O-Oc", "O-O-Og"), fixed_rank="RNBMKQBNR", symmetry="reverse",
+            castle_san=_MODERN_SAN, fixed_rank="RNBMKQBNR", symmetry="reverse",
             bishops_opposite=False, adjustment_partners=_MODERN_PARTNERS,
+            castling_notation="files", piece_values=VALUES_9X9,
             aliases=("modern chess", "maura"),
+            engine=True, uci_name="modern", random_version="mrc",
         ),
         Variant(
             key="mrc", pgn_name="Modern Random Chess", files=9, ranks=9, army="RNBMKQBNR",
             promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
-            castle_san=("O-O-Oc", "O-O-Og"), symmetry="reverse", bishops_opposite=False,
-            adjustment_partners=_MRC_PARTNERS,
+            castle_san=_MODERN_SAN, symmetry="reverse", bishops_opposite=False,
+            adjustment_partners=_MRC_PARTNERS, castling_notation="files",
+            piece_values=VALUES_9X9,
             aliases=("modern random chess", "modern random", "ajedrez aleatorio moderno"),
+            numbering="mrc", engine=True, uci_name="modern", startpos_rank="RNBMKQBNR",
+            pgn_untagged=True,
         ),
         # RULES.md §5: MRC with direct (file-by-file) symmetry.
         Variant(
             key="pseudo-mrc", pgn_name="Pseudo Modern Random Chess", files=9, ranks=9,
-            army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
-            castle_san=("O-O-Oc", "O-O-Og"), bishops_opposite=False,
-            adjustment_partners=_MRC_PARTNERS, aliases=("pseudo mrc", "pmrc9"),
+            army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(2, 3),
+            castle_h=(6, 5), castle_san=_MODERN_SAN, bishops_opposite=False,
+            adjustment_partners=_MRC_PARTNERS, castling_notation="files",
+            piece_values=VALUES_9X9, aliases=("pseudo mrc", "pmrc9"), uci_name="modern",
+            startpos_rank="RNBMKQBNR",
         ),
         # RULES.md §5: "9x9 FRC", the opposite-bishop subset of Pseudo-MRC (no adjustment).
         Variant(
             key="chess8400", pgn_name="Chess8400", files=9, ranks=9, army="RNBMKQBNR",
             promotions=_MODERN_PROMOTIONS, castle_a=(2, 3), castle_h=(6, 5),
-            castle_san=("O-O-Oc", "O-O-Og"), aliases=("chess 8400", "9x9 frc"),
+            castle_san=_MODERN_SAN, castling_notation="files", piece_values=VALUES_9X9,
+            aliases=("chess 8400", "9x9 frc"), uci_name="modern", startpos_rank="RNBMKBNRQ",
         ),
         # RULES.md §5: Prime Ministers Random Chess, 9 files x 8 ranks, castling to b/c and
-        # h/g; promotion set assumed as Modern Chess ([R] in RULES.md).
+        # h/g; promotion set assumed as Modern Chess ([R] in RULES.md).  Engine values: the
+        # 8x8 scale, as the evaluator used for every board under 81 squares.
         Variant(
             key="pmrc", pgn_name="Prime Ministers Random Chess", files=9, ranks=8,
             army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(1, 2), castle_h=(7, 6),
-            castle_san=("O-Ob", "O-Oh"), aliases=("prime ministers random chess",),
+            castle_san=("O-Ob", "O-Oh"), castling_notation="files", piece_values=VALUES_8X8,
+            aliases=("prime ministers random chess",), startpos_rank="RNBQKMNBR",
+        ),
+        # Capablanca chess (10x8) as Fairy-Stockfish plays it: the king castles three files
+        # to c or i, the rook lands beside it on d or h (docs/rules.md, Capablanca).
+        Variant(
+            key="capablanca", pgn_name="Capablanca", files=10, ranks=8, army="RNABQKBCNR",
+            promotions=_CAPABLANCA_PROMOTIONS, castle_a=(2, 3), castle_h=(8, 7),
+            castle_san=("O-O-O", "O-O"), fixed_rank="RNABQKBCNR", classical_uci=True,
+            piece_values=VALUES_10X8, aliases=("capablanca chess",), engine=True,
+            uci_name="capablanca", random_version="caparandom", pgn_untagged=True,
+        ),
+        # Capablanca Random Chess as pychess.org and Fairy-Stockfish play it: king between
+        # the rooks, bishops and also queen and archbishop on opposite colours (48,000
+        # arrays), castling as in Chess960 onto Capablanca's squares (docs/rules.md).
+        Variant(
+            key="caparandom", pgn_name="Capablanca Random", files=10, ranks=8,
+            army="RNABQKBCNR", promotions=_CAPABLANCA_PROMOTIONS, castle_a=(2, 3),
+            castle_h=(8, 7), castle_san=("O-O-O", "O-O"), opposite_colours=("QA",),
+            piece_values=VALUES_10X8,
+            aliases=("capablanca random", "capablanca random chess", "crc10"),
+            engine=True, uci_name="caparandom", startpos_rank="RNBQCKABNR",
         ),
     )
 }
@@ -197,18 +381,50 @@ def normalize_variant_name(name: str) -> str:
     return " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
+def _names() -> dict[str, Variant]:
+    """Every name of every entry, checked to be unique, and the links between entries."""
+    out: dict[str, Variant] = {}
+    for v in VARIANTS.values():
+        r = VARIANTS.get(v.random_version or v.key)
+        if r is None or (r.is_random and (r.files, r.ranks, sorted(r.army)) !=
+                         (v.files, v.ranks, sorted(v.army))):
+            raise VariantDefinitionError(f"{v.key}: random_version {v.random_version!r} is "
+                                         "not a random variant of the same board and army")
+        for n in (v.key, v.pgn_name, *v.aliases):
+            other = out.setdefault(normalize_variant_name(n), v)
+            if other is not v:
+                raise VariantDefinitionError(f"name {n!r} of {v.key} also names {other.key}")
+    return out
+
+
+_BY_NAME = _names()
+
+
 def get_variant(name: str | Variant) -> Variant:
     """The variant called ``name`` (its key, PGN name or an alias, any case)."""
     if isinstance(name, Variant):
         return name
-    wanted = normalize_variant_name(name)
-    for v in VARIANTS.values():
-        names = (v.key, v.pgn_name, *v.aliases)
-        if wanted in {normalize_variant_name(n) for n in names}:
-            return v
-    raise UnknownVariantError(
-        f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}"
-    )
+    found = _BY_NAME.get(normalize_variant_name(name)) if isinstance(name, str) else None
+    if found is None:
+        raise UnknownVariantError(
+            f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}"
+        )
+    return found
+
+
+def engine_variant_names() -> tuple[str, ...]:
+    """The UCI_Variant choices of our engine, in registry order."""
+    return tuple(n for v in VARIANTS.values() if v.engine for n in (v.key, *v.uci_aliases))
+
+
+def numbered_variant_keys() -> tuple[str, ...]:
+    """Variants whose start arrays are numbered (the ``randomchess draw`` choices)."""
+    return tuple(v.key for v in VARIANTS.values() if v.numbering is not None)
+
+
+def untagged_variants(ranks: int) -> tuple[Variant, ...]:
+    """The variants a FEN of ``ranks`` rows without a variant name may be read as."""
+    return tuple(v for v in VARIANTS.values() if v.pgn_untagged and v.ranks == ranks)
 
 
 def piece_letters(kinds: tuple[PieceKind, ...]) -> str:

@@ -1,49 +1,66 @@
-"""Static evaluation for any board size: material, generated piece-square tables, mobility,
-king safety, pawn structure, and the value of castling and Bishop Adjustment rights.
+"""Static evaluation for any board and army: material, generated piece-square tables,
+mobility, king safety, pawn structure, and the value of castling and Bishop Adjustment rights.
 
-Scores are centipawns from the side to move's point of view.  Every table is generated from
-the board geometry (no hard-coded 8x8 arrays), so 8x8 and 9x9 share one evaluator.  The
-tunable numbers are gathered at the top of the module (sunfish's habit, STYLE.md).
+Scores are centipawns from the side to move's point of view.  Material comes from the
+variant (``Variant.piece_values``), movement from the piece table, and every table is
+generated from the board geometry (no hard-coded 8x8 arrays), so 8x8, 9x9 and 10x8 share one
+evaluator.  The tunable numbers are gathered at the top of the module (sunfish's habit,
+STYLE.md).
 """
 
 from __future__ import annotations
 
+from functools import cache
+from typing import NamedTuple
+
 from randomchess.game import is_dead_position
-from randomchess.geometry import DIAGONAL, KING_LEAPS, KNIGHT_LEAPS, ORTHOGONAL, Geometry
+from randomchess.geometry import KING_LEAPS, Geometry
 from randomchess.pieces import (
+    ARCHBISHOP,
     BISHOP,
     BLACK,
+    CHANCELLOR,
+    KIND_BY_LETTER,
     KING,
     KNIGHT,
     MINISTER,
     PAWN,
+    PIECE_CODE_LIMIT,
+    PIECE_COLOR,
+    PIECE_KIND,
+    PIECE_TYPES,
     QUEEN,
     ROOK,
     WHITE,
+    Color,
+    Piece,
+    PieceKind,
+    make_piece,
 )
 from randomchess.position import Position
+from randomchess.variants import Variant
 
 # ------------------------------------------------------------------ tunable numbers
-# Material in centipawns, (middlegame, endgame).  8x8: the usual engine values, with the
-# minister between rook and queen (the author's 8x8 scale, RULES.md §4.2: M = 8).
-MATERIAL_8X8 = {
-    PAWN: (90, 110), KNIGHT: (320, 300), BISHOP: (330, 320), ROOK: (480, 530),
-    QUEEN: (950, 950), MINISTER: (820, 820), KING: (0, 0),
-}
-# 9x9: the author's guide values (RULES.md §4.2: Q 11, M 10, R 7, B 4, N 4, P 1).
-MATERIAL_9X9 = {
-    PAWN: (90, 110), KNIGHT: (400, 380), BISHOP: (400, 400), ROOK: (680, 720),
-    QUEEN: (1100, 1100), MINISTER: (1000, 1000), KING: (0, 0),
-}
+# Material is the variant's (Variant.piece_values).  The per-kind numbers below cover every
+# kind of the piece table; a kind missing here gets _DEFAULT_KIND's.
 # Game phase weight of each kind (pawns and kings count 0).
-PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, QUEEN: 4, MINISTER: 3}
-# Mobility: centipawns per reachable square beyond the typical count, (mg, eg).
+PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, QUEEN: 4, MINISTER: 3, ARCHBISHOP: 3,
+                CHANCELLOR: 3}
+# Mobility: centipawns per reachable square beyond the typical count, (mg, eg, typical).
 MOBILITY = {
     KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 6), QUEEN: (1, 2, 12),
-    MINISTER: (3, 3, 9),
-}  # (mg, eg, typical squares)
+    MINISTER: (3, 3, 9), ARCHBISHOP: (3, 3, 9), CHANCELLOR: (2, 3, 10),
+}
 # King safety: penalty by number of attacks on the squares around the king (middlegame).
-KING_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, MINISTER: 4}
+KING_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, MINISTER: 4, ARCHBISHOP: 4,
+                      CHANCELLOR: 4}
+# Piece-square shape of the centralising pieces: (mg scale, eg scale, home-rank penalty);
+# the bonus is int(centre * scale) - scale // 2, centre = 1 in the middle, 0 in a corner.
+CENTRE_SHAPE = {
+    KNIGHT: (50, 40, 15), MINISTER: (40, 30, 10), ARCHBISHOP: (40, 30, 10),
+    CHANCELLOR: (30, 30, 10), BISHOP: (30, 20, 10), QUEEN: (10, 30, 0),
+}
+_DEFAULT_KIND = (2, (2, 3, 8), 3, (30, 20, 10))  # phase, mobility, king attack, shape
 PAWN_SHIELD = 12  # per own pawn in front of a king on its home ranks
 OPEN_FILE_NEAR_KING = 15  # per file next to the king with no own pawn
 DOUBLED_PAWN = (10, 20)
@@ -58,38 +75,52 @@ ROOK_OPEN_FILE = (20, 10)
 ROOK_HALF_OPEN_FILE = (10, 5)
 TEMPO = 10
 
+Table = tuple[tuple[int, ...], ...]
+
+
+class _Mover(NamedTuple):
+    """How a non-pawn piece kind is scanned for mobility and king attacks."""
+
+    leaps: Table | None  # leap targets per square
+    rays: tuple[Table, ...]  # slide rays per direction, per square
+    mobility: tuple[int, int, int]
+    king_attack: int
+
 
 class _Tables:
-    """Everything the evaluator precomputes for one board geometry."""
+    """Everything the evaluator precomputes for one variant (its board and army)."""
 
-    def __init__(self, g: Geometry) -> None:
+    def __init__(self, v: Variant) -> None:
+        g = v.geometry
         self.g = g
-        big = g.files * g.ranks >= 81
-        self.material = MATERIAL_9X9 if big else MATERIAL_8X8
-        self.max_phase = 2 * (2 * PHASE_WEIGHT[KNIGHT] + 2 * PHASE_WEIGHT[BISHOP]
-                              + 2 * PHASE_WEIGHT[ROOK] + PHASE_WEIGHT[QUEEN]
-                              + (PHASE_WEIGHT[MINISTER] if g.files >= 9 else 0))
-        n = 16
-        self.pst_mg: list[list[int]] = [[0] * g.size for _ in range(n)]
-        self.pst_eg: list[list[int]] = [[0] * g.size for _ in range(n)]
-        for kind in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, MINISTER):
+        self.material = {k: v.piece_value(k) for k in v.kinds | {KING}}
+        # Both armies complete: every piece of the start array counts, twice.
+        self.max_phase = 2 * sum(_phase(KIND_BY_LETTER[c]) for c in v.army if c != "K")
+        self.pst_mg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
+        self.pst_eg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
+        for kind in v.kinds | {KING}:
             for sq in range(g.size):
                 mg, eg = _pst(g, kind, sq)
                 mg += self.material[kind][0]
                 eg += self.material[kind][1]
                 # Black's table is White's reflected through the middle rank.
                 mirror = g.square(g.file_of(sq), g.ranks - 1 - g.rank_of(sq))
-                self.pst_mg[kind][sq] = mg
-                self.pst_eg[kind][sq] = eg
-                self.pst_mg[kind | 8][mirror] = mg
-                self.pst_eg[kind | 8][mirror] = eg
-        self.knight = g.leaps(KNIGHT_LEAPS)
-        self.king = g.leaps(KING_LEAPS)
-        self.diag = tuple(g.rays(d) for d in DIAGONAL)
-        self.orth = tuple(g.rays(d) for d in ORTHOGONAL)
+                self.pst_mg[make_piece(kind, WHITE)][sq] = mg
+                self.pst_eg[make_piece(kind, WHITE)][sq] = eg
+                self.pst_mg[make_piece(kind, BLACK)][mirror] = mg
+                self.pst_eg[make_piece(kind, BLACK)][mirror] = eg
+        self.movers: dict[PieceKind, _Mover] = {
+            kind: _Mover(
+                g.leaps(t.leaps) if t.leaps else None,
+                tuple(g.rays(d) for d in t.slides),
+                MOBILITY.get(kind, _DEFAULT_KIND[1]),
+                KING_ATTACK_WEIGHT.get(kind, _DEFAULT_KIND[2]),
+            )
+            for kind, t in PIECE_TYPES.items() if kind not in (PAWN, KING)
+        }
+        king = g.leaps(KING_LEAPS)
         # King zone: the king's square and its neighbours.
-        self.zone = tuple(frozenset((sq, *self.king[sq])) for sq in range(g.size))
-        self.pawn_attacks = (g.leaps(((-1, 1), (1, 1))), g.leaps(((-1, -1), (1, -1))))
+        self.zone = tuple(frozenset((sq, *king[sq])) for sq in range(g.size))
         # Passed-pawn bonus by relative rank (0 = home rank).
         last = g.ranks - 2
         self.passed = tuple(
@@ -97,6 +128,14 @@ class _Tables:
             if 1 <= r <= last else (0, 0)
             for r in range(g.ranks)
         )
+        self.home_masks = tuple(
+            sum(1 << g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files))
+            for c in (WHITE, BLACK)
+        )
+
+
+def _phase(kind: PieceKind) -> int:
+    return PHASE_WEIGHT.get(kind, _DEFAULT_KIND[0])
 
 
 def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
@@ -114,51 +153,65 @@ def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
             mg -= 10  # central pawns should leave home
         eg = advance * advance * 3 // 2
         return mg, eg
-    if kind == KNIGHT:
-        mg = int(centre * 50) - 25 - (15 if r == 0 else 0)
-        return mg, int(centre * 40) - 20
-    if kind == MINISTER:
-        mg = int(centre * 40) - 20 - (10 if r == 0 else 0)
-        return mg, int(centre * 30) - 15
-    if kind == BISHOP:
-        mg = int(centre * 30) - 15 - (10 if r == 0 else 0)
-        return mg, int(centre * 20) - 10
     if kind == ROOK:
         mg = int(file_centre * 8) - 4 + (20 if r == last - 1 else 0)
         return mg, (15 if r == last - 1 else 0)
-    if kind == QUEEN:
-        return int(centre * 10) - 5, int(centre * 30) - 15
-    # King: stay home and off the centre files in the middlegame, centralise in the ending.
-    mg = -int(file_centre * 30) - r * 25 + (10 if r == 0 else 0)
-    if r == 0 and file_centre < 0.5:
-        mg += 15
-    return mg, int(centre * 50) - 25
+    if kind == KING:
+        # Stay home and off the centre files in the middlegame, centralise in the ending.
+        mg = -int(file_centre * 30) - r * 25 + (10 if r == 0 else 0)
+        if r == 0 and file_centre < 0.5:
+            mg += 15
+        return mg, int(centre * 50) - 25
+    mg_scale, eg_scale, home = CENTRE_SHAPE.get(kind, _DEFAULT_KIND[3])
+    mg = int(centre * mg_scale) - mg_scale // 2 - (home if r == 0 else 0)
+    return mg, int(centre * eg_scale) - eg_scale // 2
 
 
-_TABLES: dict[tuple[int, int], _Tables] = {}
+@cache
+def _tables(variant: Variant) -> _Tables:
+    return _Tables(variant)
 
 
-def _tables(g: Geometry) -> _Tables:
-    t = _TABLES.get((g.files, g.ranks))
-    if t is None:
-        t = _TABLES[(g.files, g.ranks)] = _Tables(g)
-    return t
+def material_value(variant: Variant, kind: int) -> int:
+    """Middlegame value of ``kind`` in centipawns in ``variant`` (used by move ordering)."""
+    return _tables(variant).material[kind][0]
 
 
-def material_value(geometry: Geometry, kind: int) -> int:
-    """Middlegame value of ``kind`` in centipawns on this board (used by move ordering)."""
-    return _tables(geometry).material[kind][0]
+class _Census(NamedTuple):
+    """What one pass over the pieces finds: material + placement, and the lists the later
+    terms need."""
+
+    mg: int
+    eg: int
+    phase: int
+    pawn_files: tuple[list[int], list[int]]  # pawns per file, per colour
+    pawns: tuple[list[int], list[int]]
+    pieces: list[tuple[int, Piece]]  # (square, code) of every piece but pawns and kings
+    bishops: tuple[list[int], list[int]]
 
 
 def evaluate(pos: Position) -> int:
     """Static score of ``pos`` in centipawns for the side to move."""
-    t = _tables(pos.geometry)
-    g = pos.geometry
+    t = _tables(pos.variant)
+    census = _census(pos, t)
+    mg, eg = census.mg, census.eg
+    mob_mg, mob_eg, attack, attackers = _mobility(pos, t, census)
+    mg += mob_mg + _king_safety(pos, census.pawn_files, attack, attackers)
+    eg += mob_eg
+    pawn_mg, pawn_eg = _pawn_structure(pos, t, census)
+    bishop_mg, bishop_eg = _bishops(pos.geometry, census.bishops)
+    mg += pawn_mg + bishop_mg + _rights(pos, t)
+    eg += pawn_eg + bishop_eg
+    phase = min(census.phase, t.max_phase)
+    score = (mg * phase + eg * (t.max_phase - phase)) // t.max_phase
+    return (score if pos.turn == WHITE else -score) + TEMPO
+
+
+def _census(pos: Position, t: _Tables) -> _Census:
     board = pos.board
-    files = g.files
+    files = pos.geometry.files
     pst_mg, pst_eg = t.pst_mg, t.pst_eg
-    mg = eg = 0
-    phase = 0
+    mg = eg = phase = 0
     pawn_files: tuple[list[int], list[int]] = ([0] * files, [0] * files)
     pawns: tuple[list[int], list[int]] = ([], [])
     pieces: list[tuple[int, int]] = []
@@ -167,80 +220,79 @@ def evaluate(pos: Position) -> int:
         side_mg = side_eg = 0
         for sq in pos.piece_squares(c):
             p = board[sq]
-            kind = p & 7
+            kind = PIECE_KIND[p]
             side_mg += pst_mg[p][sq]
             side_eg += pst_eg[p][sq]
             if kind == PAWN:
                 pawn_files[c][sq % files] += 1
                 pawns[c].append(sq)
             elif kind != KING:
-                phase += PHASE_WEIGHT[kind]
+                phase += _phase(kind)
                 pieces.append((sq, p))
                 if kind == BISHOP:
                     bishops[c].append(sq)
-        if c == WHITE:
-            mg += side_mg
-            eg += side_eg
-        else:
-            mg -= side_mg
-            eg -= side_eg
+        sign = 1 if c == WHITE else -1
+        mg += sign * side_mg
+        eg += sign * side_eg
+    return _Census(mg, eg, phase, pawn_files, pawns, pieces, bishops)
 
-    # Mobility and attacks on the enemy king's zone, in one pass over the pieces.
+
+def _mobility(pos: Position, t: _Tables,
+              census: _Census) -> tuple[int, int, list[int], list[int]]:
+    """Mobility and rook files (mg, eg), and per colour the attack units on the enemy king's
+    zone and the number of pieces adding them, in one pass over the pieces."""
+    board = pos.board
+    files = pos.geometry.files
+    pawn_files = census.pawn_files
     zones = (t.zone[pos.kings[WHITE]], t.zone[pos.kings[BLACK]])
     attack = [0, 0]
     attackers = [0, 0]
-    mob_mg = mob_eg = 0
-    for sq, p in pieces:
-        kind = p & 7
-        c = p >> 3
+    mg = eg = 0
+    for sq, p in census.pieces:
+        kind = PIECE_KIND[p]
+        c = PIECE_COLOR[p]
         zone = zones[c ^ 1]
-        count = 0
-        hits = 0
-        if kind in (KNIGHT, MINISTER):
-            for s in t.knight[sq]:
-                q = board[s]
-                if not q or q >> 3 != c:
+        mover = t.movers[kind]
+        count = hits = 0
+        if mover.leaps is not None:
+            for s in mover.leaps[sq]:
+                if PIECE_COLOR[board[s]] != c:
                     count += 1
                 if s in zone:
                     hits += 1
-        if kind != KNIGHT:
-            dirs: tuple[tuple[tuple[int, ...], ...], ...]
-            if kind in (BISHOP, MINISTER):
-                dirs = t.diag
-            elif kind == ROOK:
-                dirs = t.orth
-            else:
-                dirs = t.diag + t.orth
-            for table in dirs:
-                for s in table[sq]:
-                    q = board[s]
-                    if s in zone:
-                        hits += 1
-                    if q:
-                        if q >> 3 != c:
-                            count += 1
-                        break
-                    count += 1
-        wmg, weg, typical = MOBILITY[kind]
+        for table in mover.rays:
+            for s in table[sq]:
+                q = board[s]
+                if s in zone:
+                    hits += 1
+                if q:
+                    if PIECE_COLOR[q] != c:
+                        count += 1
+                    break
+                count += 1
+        wmg, weg, typical = mover.mobility
         sign = -1 if c else 1
-        mob_mg += sign * wmg * (count - typical)
-        mob_eg += sign * weg * (count - typical)
+        mg += sign * wmg * (count - typical)
+        eg += sign * weg * (count - typical)
         if hits:
-            attack[c] += hits * KING_ATTACK_WEIGHT[kind]
+            attack[c] += hits * mover.king_attack
             attackers[c] += 1
         if kind == ROOK:
             f = sq % files
             if not pawn_files[c][f]:
-                if not pawn_files[c ^ 1][f]:
-                    mg += sign * ROOK_OPEN_FILE[0]
-                    eg += sign * ROOK_OPEN_FILE[1]
-                else:
-                    mg += sign * ROOK_HALF_OPEN_FILE[0]
-                    eg += sign * ROOK_HALF_OPEN_FILE[1]
-    mg += mob_mg
-    eg += mob_eg
+                bonus = ROOK_HALF_OPEN_FILE if pawn_files[c ^ 1][f] else ROOK_OPEN_FILE
+                mg += sign * bonus[0]
+                eg += sign * bonus[1]
+    return mg, eg, attack, attackers
 
-    # King safety (middlegame only): attack units grow quadratically once two pieces join.
+
+def _king_safety(pos: Position, pawn_files: tuple[list[int], list[int]], attack: list[int],
+                 attackers: list[int]) -> int:
+    """Middlegame only: attack units grow quadratically once two pieces join; a pawn shield
+    and closed files near a king at home help."""
+    g = pos.geometry
+    board = pos.board
+    files = g.files
     king_mg = 0
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
@@ -251,29 +303,34 @@ def evaluate(pos: Position) -> int:
         ksq = pos.kings[c]
         kf, kr = ksq % files, ksq // files
         rel = kr if c == WHITE else g.ranks - 1 - kr
-        if rel <= 1:
-            step = files if c == WHITE else -files
-            shield = 0
-            open_files = 0
-            for df in (-1, 0, 1):
-                f = kf + df
-                if not 0 <= f < files:
-                    continue
-                s1 = ksq + step + df
-                own = PAWN | (c << 3)
-                if 0 <= s1 < g.size and board[s1] == own:
-                    shield += 2
-                elif 0 <= s1 + step < g.size and board[s1 + step] == own:
-                    shield += 1
-                if not pawn_files[c][f]:
-                    open_files += 1
-            king_mg += sign * (shield * PAWN_SHIELD // 2 - open_files * OPEN_FILE_NEAR_KING)
-    mg += king_mg
+        if rel > 1:
+            continue
+        step = files if c == WHITE else -files
+        own = make_piece(PAWN, c)
+        shield = open_files = 0
+        for df in (-1, 0, 1):
+            f = kf + df
+            if not 0 <= f < files:
+                continue
+            s1 = ksq + step + df
+            if 0 <= s1 < g.size and board[s1] == own:
+                shield += 2
+            elif 0 <= s1 + step < g.size and board[s1 + step] == own:
+                shield += 1
+            if not pawn_files[c][f]:
+                open_files += 1
+        king_mg += sign * (shield * PAWN_SHIELD // 2 - open_files * OPEN_FILE_NEAR_KING)
+    return king_mg
 
-    # Pawn structure.
+
+def _pawn_structure(pos: Position, t: _Tables, census: _Census) -> tuple[int, int]:
+    """Doubled, isolated and passed pawns (mg, eg)."""
+    g = pos.geometry
+    files = g.files
+    mg = eg = 0
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
-        mine, theirs = pawn_files[c], pawn_files[c ^ 1]
+        mine, theirs = census.pawn_files[c], census.pawn_files[c ^ 1]
         for f in range(files):
             n = mine[f]
             if n > 1:
@@ -282,29 +339,38 @@ def evaluate(pos: Position) -> int:
             if n and (f == 0 or not mine[f - 1]) and (f == files - 1 or not mine[f + 1]):
                 mg -= sign * ISOLATED_PAWN[0] * n
                 eg -= sign * ISOLATED_PAWN[1] * n
-        enemy_pawn = PAWN | ((c ^ 1) << 3)
-        for sq in pawns[c]:
-            f, r = sq % files, sq // files
-            passed = True
-            for df in (-1, 0, 1):
-                ff = f + df
-                if not 0 <= ff < files or not theirs[ff]:
-                    continue
-                rr = r + 1 if c == WHITE else r - 1
-                while 0 <= rr < g.ranks:
-                    if board[rr * files + ff] == enemy_pawn:
-                        passed = False
-                        break
-                    rr += 1 if c == WHITE else -1
-                if not passed:
-                    break
-            if passed:
-                rel = r if c == WHITE else g.ranks - 1 - r
-                bmg, beg = t.passed[rel]
+        for sq in census.pawns[c]:
+            if _is_passed(pos, sq, c, theirs):
+                r = sq // files
+                bmg, beg = t.passed[r if c == WHITE else g.ranks - 1 - r]
                 mg += sign * bmg
                 eg += sign * beg
+    return mg, eg
 
-    # Bishops: a pair on both colours is worth more; two on one colour less (MRC, §4.3).
+
+def _is_passed(pos: Position, sq: int, c: Color, their_files: list[int]) -> bool:
+    """No enemy pawn ahead of the pawn on ``sq`` on its own or a neighbouring file."""
+    g = pos.geometry
+    files = g.files
+    enemy_pawn = make_piece(PAWN, c ^ 1)
+    f, r = sq % files, sq // files
+    step = 1 if c == WHITE else -1
+    for df in (-1, 0, 1):
+        ff = f + df
+        if not 0 <= ff < files or not their_files[ff]:
+            continue
+        rr = r + step
+        while 0 <= rr < g.ranks:
+            if pos.board[rr * files + ff] == enemy_pawn:
+                return False
+            rr += step
+    return True
+
+
+def _bishops(g: Geometry, bishops: tuple[list[int], list[int]]) -> tuple[int, int]:
+    """A pair on both colours is worth more; two on one colour less (MRC, §4.3)."""
+    files = g.files
+    mg = eg = 0
     for c in (WHITE, BLACK):
         b = bishops[c]
         if len(b) >= 2:
@@ -316,32 +382,21 @@ def evaluate(pos: Position) -> int:
             else:
                 mg -= sign * SAME_COLOUR_BISHOPS
                 eg -= sign * SAME_COLOUR_BISHOPS
+    return mg, eg
 
-    # Rights worth keeping: castling, and a Bishop Adjustment that still has a partner.
+
+def _rights(pos: Position, t: _Tables) -> int:
+    """Rights worth keeping (mg): castling, and a Bishop Adjustment that has a partner."""
+    mg = 0
     if pos.castling:
         for c in (WHITE, BLACK):
-            if pos.castling & _home_mask(g, c):
+            if pos.castling & t.home_masks[c]:
                 mg += CASTLING_RIGHT if c == WHITE else -CASTLING_RIGHT
     if pos.adjust_rights:
         for c in (WHITE, BLACK):
             if pos.adjust_rights >> c & 1 and pos.adjustment_pairs(c):
                 mg += ADJUSTMENT_RIGHT if c == WHITE else -ADJUSTMENT_RIGHT
-
-    phase = min(phase, t.max_phase)
-    score = (mg * phase + eg * (t.max_phase - phase)) // t.max_phase
-    return (score if pos.turn == WHITE else -score) + TEMPO
-
-
-_HOME_MASKS: dict[tuple[int, int, int], int] = {}
-
-
-def _home_mask(g: Geometry, c: int) -> int:
-    key = (g.files, g.ranks, c)
-    m = _HOME_MASKS.get(key)
-    if m is None:
-        r = 0 if c == WHITE else g.ranks - 1
-        m = _HOME_MASKS[key] = sum(1 << g.square(f, r) for f in range(g.files))
-    return m
+    return mg
 
 
 def is_drawish_material(pos: Position) -> bool:

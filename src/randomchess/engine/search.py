@@ -14,11 +14,23 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from randomchess.engine.evaluate import evaluate, is_drawish_material, material_value
-from randomchess.geometry import Geometry
-from randomchess.pieces import KING, PAWN, PIECE_TYPES, QUEEN, WHITE
+from randomchess.pieces import (
+    BLACK,
+    KING,
+    PAWN,
+    PIECE_CODE_LIMIT,
+    PIECE_COLOR,
+    PIECE_KIND,
+    PIECE_TYPES,
+    QUEEN,
+    WHITE,
+    make_piece,
+)
 from randomchess.position import Move, Position
+from randomchess.variants import Variant
 
 MATE = 30000
 MATE_BOUND = MATE - 1000  # scores beyond this are mates
@@ -125,7 +137,8 @@ class _Stop(Exception):
 class _CaptureTables:
     """Per-geometry tables for the quiescence capture generator."""
 
-    def __init__(self, g: Geometry) -> None:
+    def __init__(self, variant: Variant) -> None:
+        g = variant.geometry
         self.leaps: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.slides: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
         for kind, t in PIECE_TYPES.items():
@@ -138,20 +151,15 @@ class _CaptureTables:
         self.forward = (g.files, -g.files)
         self.last_rank = (g.ranks - 1, 0)
         self.files = g.files
-        self.values = [0] * 16
-        for kind in PIECE_TYPES:
-            v = material_value(g, kind) if kind != KING else 20000
-            self.values[kind] = self.values[kind | 8] = v
+        self.values = [0] * PIECE_CODE_LIMIT
+        for kind in variant.kinds | {KING}:
+            v = material_value(variant, kind) if kind != KING else 20000
+            self.values[make_piece(kind, WHITE)] = self.values[make_piece(kind, BLACK)] = v
 
 
-_CAPTURE_TABLES: dict[tuple[int, int], _CaptureTables] = {}
-
-
-def _capture_tables(g: Geometry) -> _CaptureTables:
-    t = _CAPTURE_TABLES.get((g.files, g.ranks))
-    if t is None:
-        t = _CAPTURE_TABLES[(g.files, g.ranks)] = _CaptureTables(g)
-    return t
+@cache
+def _capture_tables(variant: Variant) -> _CaptureTables:
+    return _CaptureTables(variant)
 
 
 _LMR = [[0] * 64 for _ in range(64)]
@@ -483,6 +491,7 @@ class Searcher:
 
         board = pos.board
         us = pos.turn
+        them = us ^ 1
         best_score = -INF
         best_move: Move | None = None
         orig_alpha = alpha
@@ -494,8 +503,8 @@ class Searcher:
         try:
             for i, move in enumerate(moves):
                 target = board[move.to_square]
-                quiet = not move.promotion and (not target or target >> 3 == us) and not (
-                    board[move.from_square] & 7 == PAWN
+                quiet = not move.promotion and PIECE_COLOR[target] != them and not (
+                    PIECE_KIND[board[move.from_square]] == PAWN
                     and move.to_square == pos.ep_square
                 )
                 pos.push(move)
@@ -590,13 +599,14 @@ class Searcher:
     def _has_pieces(pos: Position) -> bool:
         """Whether the side to move has a piece besides pawns and king (zugzwang guard)."""
         board = pos.board
-        return any(board[sq] & 7 not in (PAWN, KING) for sq in pos.piece_squares(pos.turn))
+        return any(PIECE_KIND[board[sq]] not in (PAWN, KING) for sq in pos.piece_squares(pos.turn))
 
     def _order(self, pos: Position, moves: list[Move], hash_move: Move | None,
                ply: int) -> None:
         board = pos.board
         us = pos.turn
-        values = _capture_tables(pos.geometry).values
+        them = us ^ 1
+        values = _capture_tables(pos.variant).values
         killers = self.killers[ply]
         history = self.history
         ep = pos.ep_square
@@ -606,7 +616,7 @@ class Searcher:
                 return 100_000_000
             p = board[m.from_square]
             q = board[m.to_square]
-            if q and q >> 3 != us:
+            if PIECE_COLOR[q] == them:
                 s = 10_000_000 + values[q] * 16 - values[p] // 16
                 if m.promotion:
                     s += values[m.promotion]
@@ -614,7 +624,7 @@ class Searcher:
             if m.promotion:
                 return 10_000_000 + values[m.promotion] * 16 if m.promotion == QUEEN \
                     else -1_000_000
-            if p & 7 == PAWN and m.to_square == ep:
+            if PIECE_KIND[p] == PAWN and m.to_square == ep:
                 return 10_000_000 + values[PAWN] * 15
             if m == killers[0]:
                 return 9_000_000
@@ -638,7 +648,7 @@ class Searcher:
             return stand
         if stand > alpha:
             alpha = stand
-        t = _capture_tables(pos.geometry)
+        t = _capture_tables(pos.variant)
         us = pos.turn
         them = us ^ 1
         for victim_value, move in self._captures(pos, t):
@@ -663,6 +673,8 @@ class Searcher:
         """Pseudo-legal captures and queen promotions, most valuable victim first."""
         board = pos.board
         us = pos.turn
+        them = us ^ 1
+        color_of = PIECE_COLOR
         values = t.values
         out: list[tuple[int, int, Move]] = []
         files = t.files
@@ -670,12 +682,12 @@ class Searcher:
         fwd = t.forward[us]
         for sq in pos.piece_squares(us):
             p = board[sq]
-            kind = p & 7
+            kind = PIECE_KIND[p]
             if kind == PAWN:
                 promo = QUEEN if (sq + fwd) // files == last else 0
                 for s in t.pawn_attacks[us][sq]:
                     q = board[s]
-                    if q and q >> 3 != us:
+                    if color_of[q] == them:
                         out.append((values[q] + (values[QUEEN] if promo else 0),
                                     -values[p], Move(sq, s, promo)))
                 if promo and not board[sq + fwd]:
@@ -685,13 +697,13 @@ class Searcher:
             if leaps is not None:
                 for s in leaps[sq]:
                     q = board[s]
-                    if q and q >> 3 != us:
+                    if color_of[q] == them:
                         out.append((values[q], -values[p], Move(sq, s)))
             for rays in t.slides[kind]:
                 for s in rays[sq]:
                     q = board[s]
                     if q:
-                        if q >> 3 != us:
+                        if color_of[q] == them:
                             out.append((values[q], -values[p], Move(sq, s)))
                         break
         out.sort(key=lambda x: (x[0], x[1]), reverse=True)

@@ -5,9 +5,13 @@ position whose moves or FEN then fail (issue 13, item 3)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from randomchess import FenError, Position, get_variant
 from randomchess.fen import Setup, parse_fen
+from randomchess.pieces import BLACK, KING, PIECE_KIND, ROOK, WHITE, make_piece
+from randomchess.variants import VARIANTS
 
 
 def _setup(fen: str, variant: str = "chess") -> Setup:
@@ -21,3 +25,80 @@ def test_from_setup_rejects_a_castling_right_without_a_rook() -> None:
     s.castling_rooks = {7}
     with pytest.raises(FenError, match="castling"):
         Position.from_setup(s)
+
+
+def test_from_setup_checks_what_parse_fen_checks() -> None:
+    base = _setup("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    for change, message in (
+        (lambda s: s.castling_rooks.add(1), "castling"),  # b1: a knight's square, empty
+        (lambda s: s.castling_rooks.update({0, 7, 5}), "castling"),
+        (lambda s: setattr(s, "ep_square", 20), "en passant"),  # e3, no pawn passed it
+        (lambda s: setattr(s, "halfmove_clock", -1), "half-move"),
+        (lambda s: setattr(s, "fullmove_number", 0), "move number"),
+        (lambda s: setattr(s, "turn", 2), "side to move"),
+        (lambda s: s.board.__setitem__(3, 99), "not a piece"),
+        (lambda s: s.board.pop(), "squares"),
+        (lambda s: setattr(s, "unmoved", {0: frozenset({1})}), "adjustment"),
+    ):
+        s = _setup("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+        change(s)
+        with pytest.raises(FenError, match=message):
+            Position.from_setup(s)
+    assert Position.from_setup(base).fen() == "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+
+
+def test_a_piece_foreign_to_the_variant_is_refused() -> None:
+    with pytest.raises(FenError, match="not a piece of chess960"):
+        Position("4k3/8/8/8/8/8/8/3MK3 w - - 0 1", "chess960")
+    with pytest.raises(FenError, match="not a piece of mrc"):
+        Position("4k4/9/9/9/9/9/9/9/3AK4 w - - 0 1", "mrc")
+
+
+@st.composite
+def _setups(draw: st.DrawFn) -> Setup:
+    """Random Setups near the legal ones: random pieces of the variant on random squares,
+    rights and en passant squares drawn from plausible and implausible squares."""
+    v = get_variant(draw(st.sampled_from(sorted(VARIANTS)), label="variant"))
+    g = v.geometry
+    kinds = sorted(v.kinds - {KING})
+    board = [0] * g.size
+    for _ in range(draw(st.integers(0, 12), label="pieces")):
+        sq = draw(st.integers(0, g.size - 1))
+        board[sq] = make_piece(draw(st.sampled_from(kinds)), draw(st.sampled_from([0, 1])))
+    for c in (WHITE, BLACK):  # usually exactly one king each, on a home-rank square
+        if draw(st.integers(0, 9)):
+            sq = g.square(draw(st.integers(0, g.files - 1)), 0 if c == WHITE else g.ranks - 1)
+            board[sq] = make_piece(KING, c)
+    rook_squares = [sq for sq in range(g.size) if PIECE_KIND[board[sq]] == ROOK]
+    wrong = [0, g.size - 1] if draw(st.integers(0, 4)) == 0 else []
+    candidates = [*rook_squares, *wrong]
+    castling = set(draw(st.lists(st.sampled_from(candidates), max_size=4), label="castling")
+                   if candidates else ())
+    ep = draw(st.integers(0, g.size - 1), label="ep") if draw(st.integers(0, 4)) == 0 else None
+    unmoved: dict[int, frozenset[int]] = {}
+    if draw(st.integers(0, 3), label="adjustment") == 0:
+        for c in (WHITE, BLACK):
+            row = [g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files)]
+            mine = [sq for sq in row if board[sq] and PIECE_KIND[board[sq]] != 1] or row
+            unmoved[c] = frozenset(draw(st.lists(st.sampled_from(mine), min_size=1)))
+    return Setup(v, board, draw(st.sampled_from([WHITE, BLACK])), castling, ep,
+                 draw(st.integers(0, 200) | st.just(-1)), draw(st.integers(1, 200) | st.just(0)),
+                 unmoved)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_setups())
+def test_random_setups_raise_the_typed_error_or_work(setup: Setup) -> None:
+    try:
+        pos = Position.from_setup(setup)
+    except FenError:
+        return
+    fen = pos.fen()
+    assert Position(fen, pos.variant).fen() == fen
+    assert Position(pos.fen(shredder=True), pos.variant).fen() == fen
+    for move in pos.legal_moves():
+        pos.push(move)
+        pos.fen()
+        pos.legal_moves()
+        pos.pop()
+        assert pos.fen() == fen

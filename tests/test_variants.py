@@ -92,3 +92,63 @@ def test_pseudo_mrc_and_chess8400_match_pyffish(data: st.DataObject) -> None:
 def test_pmrc_matches_pyffish(data: st.DataObject) -> None:
     pyffish.load_variant_config(PMRC_CONFIG)
     _playout_against_pyffish(data, "pmrc", "pmrc-check")
+
+
+def _pyffish_perft(oracle: str, fen: str, depth: int) -> int:
+    moves = pyffish.legal_moves(oracle, fen, [], True)
+    if depth == 1:
+        return len(moves)
+    return sum(_pyffish_perft(oracle, pyffish.get_fen(oracle, fen, [m], True), depth - 1)
+               for m in moves)
+
+
+def _capablanca_playout(data: st.DataObject, key: str) -> None:
+    """Along a random playout: the legal moves and the position after each move equal
+    Fairy-Stockfish's; at the end, perft 2 equals pyffish's."""
+    v = get_variant(key)
+    pos = Position(v.setup_fen(data.draw(st.sampled_from(all_setups(key)), label="setup")), v)
+    for _ in range(data.draw(st.integers(0, 60), label="plies")):
+        fen = pos.fen(shredder=True)
+        ours = sorted(pos.uci(m, chess960=True) for m in pos.legal_moves())
+        assert ours == sorted(pyffish.legal_moves(key, fen, [], True)), fen
+        if not ours:
+            break
+        text = data.draw(st.sampled_from(ours), label="move")
+        pos.push(pos.parse_uci(text))
+        assert pos.fen(shredder=True) == pyffish.get_fen(key, fen, [text], True)
+    fen = pos.fen(shredder=True)
+    assert pos.perft(2) == _pyffish_perft(key, fen, 2), fen
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.data())
+def test_capablanca_matches_pyffish(data: st.DataObject) -> None:
+    _capablanca_playout(data, "capablanca")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_capablanca_random_matches_pyffish(data: st.DataObject) -> None:
+    _capablanca_playout(data, "caparandom")
+
+
+def test_capablanca_start_perft_and_castling() -> None:
+    # Perft of the standard array against pyffish, and castling onto c1 / i1 (the king
+    # moves three files, docs/rules.md), written f1i1 in classical UCI as Fairy-Stockfish.
+    v = get_variant("capablanca")
+    pos = Position(variant=v)
+    assert pos.perft(3) == _pyffish_perft("capablanca", v.start_fen, 3) == 25228
+    pos = Position("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1", v)
+    castle = pos.parse_uci("f1i1")
+    assert pos.is_castling(castle) and pos.uci(castle) == "f1i1"
+    assert pos.uci(castle, chess960=True) == "f1j1"
+    pos.push(castle)
+    assert pos.fen() == "r4k3r/10/10/10/10/10/10/R6RK1 b kq - 1 1"
+
+
+def test_capablanca_random_setups() -> None:
+    # 48,000 arrays: king between the rooks, bishops and queen/archbishop on opposite
+    # colours (docs/rules.md); Capablanca's own array has Q and A on one colour.
+    v = get_variant("caparandom")
+    assert len(all_setups("caparandom")) == 48000
+    assert not v.is_setup("RNABQKBCNR") and v.is_setup("RNBQCKABNR")

@@ -1021,7 +1021,7 @@ class Position:
         legal = self.legal_moves()
         if move in legal:
             return move
-        if self.variant.classical_uci or self.variant.key == "chess":
+        if self.variant.classical_uci:
             # Classical notation for castling: the king's two-square step onto its destination.
             for m in legal:
                 if m.from_square == move.from_square and self.is_castling(m) and \

@@ -1,0 +1,98 @@
+"""Invariants that hold in every registered variant: a new entry in ``VARIANTS`` is tested by
+being registered (docs/variants.md).  Along random playouts from random start arrays: the FEN
+reads back to the same position, push and pop are exact inverses, every legal move's SAN (in
+English and Spanish) reads back to that move, and the incremental Zobrist key equals the key
+computed from scratch; and perft 2 is the same after reflecting the position through the
+middle rank with the colours swapped (the rules favour neither colour)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import all_setups
+from randomchess import Position, get_variant
+from randomchess.fen import Setup
+from randomchess.pieces import make_piece
+from randomchess.san import parse_san, san
+from randomchess.variants import VARIANTS
+
+KEYS = list(VARIANTS)
+
+
+def _start(data: st.DataObject, key: str) -> Position:
+    v = get_variant(key)
+    rank = data.draw(st.sampled_from(all_setups(key)), label="setup")
+    return Position(v.setup_fen(rank), v)
+
+
+def _colour_flipped(pos: Position) -> Position:
+    """``pos`` reflected through the middle rank, colours and side to move swapped."""
+    g = pos.geometry
+
+    def flip(sq: int) -> int:
+        return g.square(g.file_of(sq), g.ranks - 1 - g.rank_of(sq))
+
+    s = pos.to_setup()
+    board = [0] * g.size
+    for sq in range(g.size):
+        color = pos.color_at(sq)
+        if color is not None:
+            board[flip(sq)] = make_piece(pos.piece_type_at(sq), color ^ 1)
+    return Position.from_setup(Setup(
+        s.variant, board, s.turn ^ 1, {flip(sq) for sq in s.castling_rooks},
+        None if s.ep_square is None else flip(s.ep_square), s.halfmove_clock,
+        s.fullmove_number, {c ^ 1: frozenset(map(flip, sqs)) for c, sqs in s.unmoved.items()},
+    ))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_perft_two_from_the_start_and_colour_symmetry(key: str) -> None:
+    v = get_variant(key)
+    for rank in sorted({v.fixed_rank or v.startpos_rank or "", *all_setups(key)[::997]}):
+        pos = Position(v.setup_fen(rank), v)
+        n = pos.perft(1)
+        assert n >= v.files  # at least every pawn's single step
+        # In two plies the armies can barely touch (a long diagonal may pin a pawn).
+        assert n * n - 2 * v.files <= pos.perft(2) <= n * n, (key, rank)
+        pos.push(pos.legal_moves()[len(pos.legal_moves()) // 2])
+        flipped = _colour_flipped(pos)
+        assert flipped.perft(2) == pos.perft(2), (key, rank)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_default_position_is_a_start_array(key: str) -> None:
+    v = get_variant(key)
+    pos = Position(v.default_fen, v)
+    assert pos.fen() == v.default_fen
+    assert Position(pos.fen(shredder=True), v).fen() == v.default_fen
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_playout_invariants_in_every_variant(data: st.DataObject) -> None:
+    key = data.draw(st.sampled_from(KEYS), label="variant")
+    v = get_variant(key)
+    pos = _start(data, key)
+    history = []
+    for _ in range(data.draw(st.integers(0, 40), label="plies")):
+        fen = pos.fen()
+        assert Position(fen, v).fen() == fen
+        assert Position(pos.fen(shredder=True), v).fen() == fen
+        # Incremental Zobrist key == the key computed from the same state (e.p. square
+        # included even when no capture is legal: the Setup keeps it, the FEN may not).
+        assert pos.zobrist == Position.from_setup(pos.to_setup()).zobrist
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        for m in moves:
+            for lang in ("en", "es"):
+                assert parse_san(pos, san(pos, m, lang), lang) == m, (fen, m, lang)
+        if data.draw(st.integers(0, 9), label="check symmetry") == 0:
+            assert _colour_flipped(pos).perft(2) == pos.perft(2), fen
+        history.append((fen, pos.key(), pos.zobrist))
+        pos.push(data.draw(st.sampled_from(moves), label="move"))
+    while history:
+        pos.pop()
+        assert (pos.fen(), pos.key(), pos.zobrist) == history.pop()

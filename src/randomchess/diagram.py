@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from randomchess.geometry import FILE_LETTERS
-from randomchess.pieces import KIND_BY_LETTER, PIECE_TYPES
+from randomchess.fen import parse_placement as fen_placement
+from randomchess.geometry import FILE_LETTERS, geometry
+from randomchess.pieces import KIND_BY_LETTER, PIECE_TYPES, piece_symbol
 
 __all__ = ["Card", "Section", "parse_placement", "sheet_html", "svg_diagram"]
 
@@ -32,26 +33,21 @@ def parse_placement(fen: str) -> Grid:
     """The board of a FEN (or its placement field alone), top rank first, ``""`` = empty.
 
     ``ValueError`` if the ranks differ in length, a letter is not a piece of ours
-    (K Q M R B N P) or the board is not 2..12 squares each way.
+    or the board is not 2..12 squares each way.  The board size is read from the text (the
+    first rank's squares, the number of ranks); the placement itself is read by the FEN
+    module's parser, the one every position goes through.
     """
     placement = fen.split()[0] if fen.strip() else ""
-    rows: list[tuple[str, ...]] = []
-    for text in placement.split("/"):
-        row: list[str] = []
-        for run in re.findall(r"\d+|\D", text):
-            if run.isdigit():
-                row.extend("" for _ in range(int(run)))
-            elif run.upper() in KIND_BY_LETTER:
-                row.append(run)
-            else:
-                raise ValueError(f"unknown piece letter {run!r} in {placement!r}")
-        rows.append(tuple(row))
-    files, ranks = len(rows[0]), len(rows)
-    if any(len(r) != files for r in rows):
-        raise ValueError(f"ranks of different lengths in {placement!r}")
-    if not (2 <= files <= len(FILE_LETTERS) and 2 <= ranks <= 12):
-        raise ValueError(f"cannot draw a {files}x{ranks} board")
-    return tuple(rows)
+    rows = placement.split("/")
+    files = sum(int(run) if run.isdigit() else 1 for run in re.findall(r"[0-9]+|.", rows[0]))
+    if not (2 <= files <= len(FILE_LETTERS) and 2 <= len(rows) <= 12):
+        raise ValueError(f"cannot draw a {files}x{len(rows)} board")
+    g = geometry(files, len(rows))
+    board = fen_placement(placement, g)
+    return tuple(
+        tuple(piece_symbol(p) if p else "" for p in board[r * files:(r + 1) * files])
+        for r in range(g.ranks - 1, -1, -1)
+    )
 
 
 def _letter(symbol: str, lang: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from randomchess.errors import FenError
-from randomchess.geometry import FILE_LETTERS
+from randomchess.geometry import FILE_LETTERS, Geometry
 from randomchess.pieces import (
     BLACK,
     KING,
@@ -55,14 +55,14 @@ def home_rank(variant: Variant, color: Color) -> int:
     return 0 if color == WHITE else variant.ranks - 1
 
 
-def parse_placement(text: str, variant: Variant) -> list[int]:
-    """Board list (index = square) from a FEN placement field."""
-    g = variant.geometry
+def parse_placement(text: str, variant: Variant | Geometry) -> list[int]:
+    """Board list (index = square) from a FEN placement field, for a variant or a bare
+    board size (diagrams)."""
+    g = variant if isinstance(variant, Geometry) else variant.geometry
     rows = text.split("/")
     if len(rows) != g.ranks:
-        raise FenError(
-            f"placement has {len(rows)} ranks, a {variant.key} board has {g.ranks}"
-        )
+        name = f"{g.files}x{g.ranks}" if isinstance(variant, Geometry) else variant.key
+        raise FenError(f"placement has {len(rows)} ranks, a {name} board has {g.ranks}")
     board = [0] * g.size
     for row_index, row in enumerate(rows):
         rank = g.ranks - 1 - row_index

@@ -44,10 +44,11 @@ from randomchess.startpos import (
     setup_from_rank,
     verify_commitment,
 )
+from randomchess.variants import get_variant, numbered_variant_keys
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-VARIANT_CHOICES = ("chess960", "mrc")
+VARIANT_CHOICES = numbered_variant_keys()  # the variants whose arrays are numbered
 FORMATS = ("text", "json", "fen", "svg", "html")
 ROUND_FORMATS = ("text", "json", "fen", "html")
 
@@ -310,7 +311,8 @@ def identify_command(position: str, variant: str | None, lang: Language, fmt: st
             setup = setup_from_fen(position, variant)
         else:
             rank = parse_rank(position, lang)
-            chosen = variant or {8: "chess960", 9: "mrc"}.get(len(rank))
+            chosen = variant or next(
+                (k for k in VARIANT_CHOICES if get_variant(k).files == len(rank)), None)
             if chosen is None:
                 raise NotASetupError(
                     f"a back rank has 8 pieces (Chess960) or 9 (MRC), not {len(rank)}"

@@ -12,7 +12,7 @@ import click
 from randomchess.engine.match import (
     EngineError,
     EngineSpec,
-    GameRecord,
+    MatchGame,
     MatchScore,
     TimeControl,
     game_pgn,
@@ -22,7 +22,19 @@ from randomchess.engine.match import (
 from randomchess.engine.search import LEVELS, Limits, Searcher, format_score
 from randomchess.game import Game
 from randomchess.pgn import write_game
-from randomchess.pieces import BLACK, WHITE
+from randomchess.pieces import (
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    MINISTER,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    make_piece,
+    piece_symbol,
+)
 from randomchess.position import Move, Position
 from randomchess.san import Language, parse_san, san
 from randomchess.variants import VARIANTS, get_variant
@@ -83,14 +95,14 @@ def match_command(first: str, second: str, variant: str, games: int, tc: str,
     control = TimeControl.parse(tc)
     v = get_variant(variant)
     total = games + games % 2
-    records: list[GameRecord] = []
+    records: list[MatchGame] = []
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[score]}"), transient=False,
     ) as progress:
         task = progress.add_task(f"{a.name} vs {b.name}", total=total, score="")
 
-        def on_game(rec: GameRecord, score: MatchScore) -> None:
+        def on_game(rec: MatchGame, score: MatchScore) -> None:
             records.append(rec)
             progress.update(task, advance=1, score=str(score))
             if not progress.console.is_terminal:  # logs get one line per game
@@ -123,9 +135,12 @@ def match_command(first: str, second: str, variant: str, games: int, tc: str,
 
 
 # ---------------------------------------------------------------------------- play
+# Board glyphs by piece code; a kind without a glyph (archbishop, chancellor) shows its letter.
 UNICODE = {
-    1: "♙", 2: "♘", 3: "♗", 4: "♖", 5: "♕", 6: "♔", 7: "✠",
-    9: "♟", 10: "♞", 11: "♝", 12: "♜", 13: "♛", 14: "♚", 15: "✙",
+    make_piece(kind, color): glyph
+    for color, glyphs in ((WHITE, "♙♘♗♖♕♔✠"), (BLACK, "♟♞♝♜♛♚✙"))
+    for kind, glyph in zip((PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, MINISTER), glyphs,
+                           strict=True)
 }
 HELP_TEXT = (
     "Moves in SAN (Nf3, O-O, B=N) or coordinates (g1f3, e1h1).  Commands: moves, undo, "
@@ -144,12 +159,7 @@ def render_board(pos: Position, flip: bool = False, ascii_only: bool = False) ->
         for f in files:
             p = pos.board[g.square(f, r)]
             if p:
-                if ascii_only:
-                    from randomchess.pieces import piece_symbol
-
-                    cells.append(piece_symbol(p))
-                else:
-                    cells.append(UNICODE[p])
+                cells.append(piece_symbol(p) if ascii_only else UNICODE.get(p, piece_symbol(p)))
             else:
                 cells.append("·" if not ascii_only else ".")
         rows.append(f"{r + 1:>2} " + " ".join(cells))
@@ -310,5 +320,3 @@ def play_command(variant: str, number: int | None, fen: str | None, level: int, 
         pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
         console.print(f"game saved to {pgn_path}")
 
-
-ENGINE_COMMANDS = (uci_command, play_command, match_command)

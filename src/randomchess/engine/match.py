@@ -127,12 +127,12 @@ class UciClient:
 
     def new_game(self, variant: Variant) -> None:
         if "UCI_Variant" in self.options:
-            key = variant.key
-            name = {"chess960": "chess", "mrc": "modern"}.get(key, key) \
-                if not self.spec.reads_adjustment else key
+            # Our engine knows every key; others (Fairy-Stockfish) know the variant's
+            # uci_name, made random by UCI_Chess960.
+            name = variant.key if self.spec.reads_adjustment else variant.uci_name or variant.key
             self.setoption("UCI_Variant", name)
         if "UCI_Chess960" in self.options:
-            self.setoption("UCI_Chess960", "false" if variant.classical_uci else "true")
+            self.setoption("UCI_Chess960", "true" if variant.uci_chess960 else "false")
         for name, value in self.spec.options.items():
             self.setoption(name, value)
         self.send("ucinewgame")
@@ -189,8 +189,8 @@ class TimeControl:
 
 
 @dataclass
-class GameRecord:
-    """One finished game."""
+class MatchGame:
+    """One finished game of a match (the server's stored game is ``server.store.GameRecord``)."""
 
     white: str
     black: str
@@ -206,7 +206,7 @@ class GameRecord:
 def play_game(
     white: UciClient, black: UciClient, start_fen: str, variant: Variant, tc: TimeControl,
     opening: list[str] | None = None, max_plies: int = 400, time_grace_ms: int = 1000,
-) -> GameRecord:
+) -> MatchGame:
     """Play one game between two started engines and return its record.
 
     The referee is a :class:`~randomchess.game.Game` with automatic draws, as engine matches
@@ -268,7 +268,7 @@ def play_game(
         game.push(move)
         if adjusting:
             plain_start = (pos.fen(), len(game.moves))
-    return GameRecord(white.spec.name, black.spec.name, variant, start_fen, list(game.moves),
+    return MatchGame(white.spec.name, black.spec.name, variant, start_fen, list(game.moves),
                       result, termination, (adjustments[0], adjustments[1]),
                       " ".join(opening or []))
 
@@ -361,9 +361,9 @@ def _elo(score: float) -> float:
 def run_match(
     first: EngineSpec, second: EngineSpec, variant: str | Variant, games: int,
     tc: TimeControl, seed: int | None = None, concurrency: int = 1,
-    adjustment: bool | None = None, on_game: Callable[[GameRecord, MatchScore], None] | None
+    adjustment: bool | None = None, on_game: Callable[[MatchGame, MatchScore], None] | None
     = None, max_plies: int = 400,
-) -> tuple[MatchScore, list[GameRecord]]:
+) -> tuple[MatchScore, list[MatchGame]]:
     """Play ``games`` games (rounded up to pairs), each setup twice with colours swapped."""
     v = get_variant(variant)
     rng = random.Random(seed)
@@ -379,7 +379,7 @@ def run_match(
         jobs.put((2 * i, fen, opening, True))
         jobs.put((2 * i + 1, fen, opening, False))
     score = MatchScore()
-    records: list[tuple[int, GameRecord]] = []
+    records: list[tuple[int, MatchGame]] = []
     lock = threading.Lock()
     errors: list[BaseException] = []
 
@@ -418,7 +418,7 @@ def run_match(
     return score, [r for _, r in sorted(records, key=lambda x: x[0])]
 
 
-def game_pgn(rec: GameRecord, event: str = "randomchess match", round_: str = "?",
+def game_pgn(rec: MatchGame, event: str = "randomchess match", round_: str = "?",
              time_control: str = "-") -> str:
     """The game as PGN (:func:`randomchess.pgn.write_game`): the seven tags, ``Variant``,
     ``SetUp`` and ``FEN`` for a setup, ``TimeControl``, and a ``Termination`` that names

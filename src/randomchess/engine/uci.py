@@ -24,14 +24,10 @@ from randomchess.engine.search import (
 )
 from randomchess.errors import RandomChessError
 from randomchess.position import Move, Position
-from randomchess.variants import UnknownVariantError, get_variant
+from randomchess.variants import UnknownVariantError, engine_variant_names, get_variant
 
 ENGINE_NAME = "randomchess"
 ENGINE_AUTHOR = "randomchess developers"
-VARIANT_CHOICES = ("chess", "chess960", "fischerandom", "modern", "mrc")
-# Start arrays used for ``position startpos`` in the random variants: the classical array of
-# the same army (518 in Chess960, Maura's array in MRC).
-_STARTPOS_RANK = {"chess960": "RNBQKBNR", "mrc": "RNBMKQBNR"}
 
 
 class UciEngine:
@@ -49,7 +45,6 @@ class UciEngine:
         self.game_keys: list[int] = []
         self._thread: threading.Thread | None = None
         self._stop_event = threading.Event()
-        self.debug = False
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
@@ -92,8 +87,6 @@ class UciEngine:
             elif cmd == "quit":
                 self._stop_search()
                 return False
-            elif cmd == "debug":
-                self.debug = bool(args) and args[0] == "on"
             elif cmd == "d":  # not UCI; handy when talking to the engine by hand
                 self.send(f"info string fen {self.position.fen(shredder=self._shredder())}")
             # Anything else is ignored, as the protocol asks.
@@ -107,7 +100,7 @@ class UciEngine:
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send("option name Hash type spin default 16 min 1 max 1024")
         self.send("option name UCI_Chess960 type check default false")
-        combo = " ".join(f"var {v}" for v in VARIANT_CHOICES)
+        combo = " ".join(f"var {v}" for v in engine_variant_names())
         self.send(f"option name UCI_Variant type combo default chess {combo}")
         self.send(f"option name Skill Level type spin default {DEFAULT_LEVEL} min 1 "
                   f"max {max(LEVELS)}")
@@ -143,16 +136,13 @@ class UciEngine:
 
     def variant_key(self) -> str:
         """The rules in force: ``UCI_Variant``, turned random by ``UCI_Chess960``."""
-        key = get_variant(self.variant_name).key
-        if self.chess960:
-            key = {"chess": "chess960", "modern": "mrc"}.get(key, key)
-        return key
+        v = get_variant(self.variant_name)
+        if self.chess960 and v.random_version is not None:
+            return v.random_version
+        return v.key
 
     def _start_fen(self) -> str:
-        v = get_variant(self.variant_key())
-        if v.fixed_rank is not None:
-            return v.start_fen
-        return v.setup_fen(_STARTPOS_RANK.get(v.key, "RNBQKBNR"))
+        return get_variant(self.variant_key()).default_fen
 
     def _reset_position(self) -> None:
         self.position = Position(self._start_fen(), self.variant_key())

@@ -21,6 +21,7 @@ from randomchess.server.api import router
 from randomchess.server.live import ApiError
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
+from randomchess.server.variants_api import router as variants_router
 
 log = logging.getLogger("randomchess.server")
 
@@ -158,6 +159,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
                             status_code=422)
 
     app.include_router(router)
+    app.include_router(variants_router)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

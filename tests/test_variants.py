@@ -152,3 +152,38 @@ def test_capablanca_random_setups() -> None:
     v = get_variant("caparandom")
     assert len(all_setups("caparandom")) == 48000
     assert not v.is_setup("RNABQKBCNR") and v.is_setup("RNBQCKABNR")
+
+
+@pytest.mark.parametrize(("chess960", "key"), [("false", "capablanca"), ("true", "caparandom")])
+def test_capablanca_is_playable_against_the_engine(chess960: str, key: str) -> None:
+    from test_uci import Session
+
+    session = Session()
+    session.send("setoption name UCI_Variant value capablanca",
+                 f"setoption name UCI_Chess960 value {chess960}",
+                 "position startpos moves e2e4", "go depth 2")
+    move = session.bestmove()
+    v = get_variant(key)
+    pos = Position(v.default_fen, v)
+    pos.push_uci("e2e4")
+    pos.parse_uci(move)  # legal, in the variant's own UCI castling form
+
+
+def test_engine_answers_legally_in_capablanca_random_positions() -> None:
+    import random
+
+    from randomchess.engine.match import random_setup
+    from randomchess.engine.search import Limits, Searcher
+
+    rng = random.Random(10)
+    v = get_variant("caparandom")
+    searcher = Searcher(seed=1)
+    for _ in range(6):
+        pos = Position(random_setup(v, rng), v)
+        for _ in range(rng.randrange(0, 30)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        if pos.legal_moves():
+            assert searcher.search(pos, Limits(nodes=300)).move in pos.legal_moves()

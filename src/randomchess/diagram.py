@@ -94,7 +94,6 @@ def svg_diagram(
 
     squares = ['<g class="squares">']
     pieces = ['<g class="pieces">']
-    disc, font = round(s * 0.42, 2), round(s * 0.52, 2)
     for row_index, row in enumerate(grid):
         rank = ranks - 1 - row_index
         for file, symbol in enumerate(row):
@@ -105,20 +104,7 @@ def svg_diagram(
             if not symbol:
                 continue
             square = f"{FILE_LETTERS[file]}{rank + 1}"
-            white = symbol.isupper()
-            fill, ink = (PAPER, INK) if white else (INK, PAPER)
-            cx, cy = x + s / 2, y + s / 2
-            pawn = symbol in "Pp"  # smaller, so the pieces stand out from the pawn chain
-            r, size = (disc * 0.8, font * 0.85) if pawn else (disc, font)
-            pieces.append(
-                f'<g class="piece {_name(symbol)}" data-square="{square}" '
-                f'data-piece="{symbol}"><title>{_name(symbol)} {square}</title>'
-                f'<circle cx="{cx:g}" cy="{cy:g}" r="{round(r, 2):g}" fill="{fill}" stroke="{INK}" '
-                f'stroke-width="{max(1.0, s / 28):.2g}"/>'
-                f'<text x="{cx:g}" y="{round(cy + size * 0.36, 2):g}" text-anchor="middle" '
-                f'font-family="{FONT}" font-weight="bold" font-size="{round(size, 2):g}" '
-                f'fill="{ink}">{_letter(symbol, lang)}</text></g>'
-            )
+            pieces.append(_piece_disc(symbol, square, x + s / 2, y + s / 2, s, lang))
     squares.append("</g>")
     pieces.append("</g>")
     out += squares
@@ -131,6 +117,23 @@ def svg_diagram(
         out.append(_coordinates(files, ranks, s, margin, flipped))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _piece_disc(symbol: str, square: str, cx: float, cy: float, s: int, lang: str) -> str:
+    """A lettered disc for the piece ``symbol`` centred on (cx, cy), squares ``s`` wide."""
+    disc, font = round(s * 0.42, 2), round(s * 0.52, 2)
+    fill, ink = (PAPER, INK) if symbol.isupper() else (INK, PAPER)
+    pawn = symbol in "Pp"  # smaller, so the pieces stand out from the pawn chain
+    r, size = (disc * 0.8, font * 0.85) if pawn else (disc, font)
+    return (
+        f'<g class="piece {_name(symbol)}" data-square="{square}" '
+        f'data-piece="{symbol}"><title>{_name(symbol)} {square}</title>'
+        f'<circle cx="{cx:g}" cy="{cy:g}" r="{round(r, 2):g}" fill="{fill}" stroke="{INK}" '
+        f'stroke-width="{max(1.0, s / 28):.2g}"/>'
+        f'<text x="{cx:g}" y="{round(cy + size * 0.36, 2):g}" text-anchor="middle" '
+        f'font-family="{FONT}" font-weight="bold" font-size="{round(size, 2):g}" '
+        f'fill="{ink}">{_letter(symbol, lang)}</text></g>'
+    )
 
 
 def _coordinates(files: int, ranks: int, s: int, margin: int, flipped: bool) -> str:

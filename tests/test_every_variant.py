@@ -2,9 +2,9 @@
 being registered (docs/variants.md).  Along random playouts from random start arrays: the FEN
 reads back to the same position, push and pop are exact inverses, every legal move's SAN (in
 English and Spanish) reads back to that move, the game's PGN reads back to the same game, and
-the incremental Zobrist key equals the key computed from scratch; and perft 2 is the same after reflecting the position through the
-middle rank with the colours swapped, as is the engine's evaluation (neither favours a
-colour)."""
+the incremental Zobrist key equals the key computed from scratch.  Perft 2 from the start
+arrays, and after reflecting a position through the middle rank with the colours swapped,
+perft and the engine's evaluation stay the same (neither favours a colour)."""
 
 from __future__ import annotations
 

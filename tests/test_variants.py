@@ -187,3 +187,23 @@ def test_engine_answers_legally_in_capablanca_random_positions() -> None:
             pos.push(rng.choice(moves))
         if pos.legal_moves():
             assert searcher.search(pos, Limits(nodes=300)).move in pos.legal_moves()
+
+
+def test_a_contradictory_entry_is_refused_when_built() -> None:
+    from dataclasses import replace
+
+    from randomchess.pieces import KING
+    from randomchess.variants import VariantDefinitionError
+
+    capa = get_variant("capablanca")
+    for changes, why in (
+        ({"piece_values": capa.piece_values[:-1]}, "no engine value for archbishop"),
+        ({"castle_h": (8, 6)}, "adjacent files"),
+        ({"fixed_rank": "KNABQRBCNR"}, "breaks the setup rules"),  # king outside
+        ({"army": "RNABQKBCNRR"}, "army"),
+        ({"promotions": (KING,)}, "promotions"),
+        ({"fixed_rank": None, "random_version": None}, "startpos_rank"),
+        ({"adjustment_partners": frozenset({1})}, "adjustment"),  # a pawn partner
+    ):
+        with pytest.raises(VariantDefinitionError, match=why):
+            replace(capa, **changes)

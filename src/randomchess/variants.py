@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import permutations
 from typing import Literal
 
@@ -115,7 +116,7 @@ class Variant:
         """Whether castling rights are always written as file letters (9 files, D-14)."""
         return self.castling_notation == "files"
 
-    @property
+    @cached_property
     def kinds(self) -> frozenset[PieceKind]:
         """Every kind that can stand on this variant's board."""
         return frozenset({PAWN, *self.promotions, *(KIND_BY_LETTER[c] for c in self.army)})
@@ -136,10 +137,13 @@ class Variant:
 
     def is_setup(self, rank: str) -> bool:
         """Whether ``rank`` (White's back rank, a-file first) is a legal start array here."""
-        if len(rank) != self.files or sorted(rank) != sorted(self.army):
-            return False
         if self.fixed_rank is not None:
             return rank == self.fixed_rank
+        return self._follows_setup_rules(rank)
+
+    def _follows_setup_rules(self, rank: str) -> bool:
+        if len(rank) != self.files or sorted(rank) != sorted(self.army):
+            return False
         king = rank.index("K")
         rooks = [i for i, c in enumerate(rank) if c == "R"]
         if not (rooks and rooks[0] < king < rooks[-1]):
@@ -243,7 +247,7 @@ def _check_variant(v: Variant) -> None:
             fail("castling destinations must be adjacent files on the board")
     if not (v.castle_a[0] < v.castle_a[1] and v.castle_h[1] < v.castle_h[0]):
         fail("castling puts the rook on the king's inner side")
-    if v.fixed_rank is not None and not v.is_setup(v.fixed_rank):
+    if v.fixed_rank is not None and not v._follows_setup_rules(v.fixed_rank):
         fail(f"fixed array {v.fixed_rank!r} breaks the setup rules")
     if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
         fail("a random variant names a legal startpos_rank")

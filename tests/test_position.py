@@ -66,7 +66,7 @@ def _setups(draw: st.DrawFn) -> Setup:
         sq = draw(st.integers(0, g.size - 1))
         board[sq] = make_piece(draw(st.sampled_from(kinds)), draw(st.sampled_from([0, 1])))
     for c in (WHITE, BLACK):  # usually exactly one king each, on a home-rank square
-        if draw(st.integers(0, 9)):
+        if draw(st.integers(0, 19)):
             sq = g.square(draw(st.integers(0, g.files - 1)), 0 if c == WHITE else g.ranks - 1)
             board[sq] = make_piece(KING, c)
     rook_squares = [sq for sq in range(g.size) if PIECE_KIND[board[sq]] == ROOK]
@@ -82,8 +82,8 @@ def _setups(draw: st.DrawFn) -> Setup:
             mine = [sq for sq in row if board[sq] and PIECE_KIND[board[sq]] != 1] or row
             unmoved[c] = frozenset(draw(st.lists(st.sampled_from(mine), min_size=1)))
     return Setup(v, board, draw(st.sampled_from([WHITE, BLACK])), castling, ep,
-                 draw(st.integers(0, 200) | st.just(-1)), draw(st.integers(1, 200) | st.just(0)),
-                 unmoved)
+                 draw(st.integers(-1, 200), label="halfmove"),
+                 draw(st.integers(0, 200), label="fullmove"), unmoved)
 
 
 @settings(max_examples=400, deadline=None)

@@ -12,8 +12,10 @@ from randomchess.game import Game, GameOverError, Outcome, Termination
 from randomchess.geometry import Geometry, geometry
 from randomchess.pgn import PgnError, PgnGame, read_games, write_game, write_games
 from randomchess.pieces import (
+    ARCHBISHOP,
     BISHOP,
     BLACK,
+    CHANCELLOR,
     KING,
     KNIGHT,
     MINISTER,
@@ -43,8 +45,10 @@ from randomchess.startpos import (
 from randomchess.variants import VARIANTS, UnknownVariantError, Variant, get_variant
 
 __all__ = [
+    "ARCHBISHOP",
     "BISHOP",
     "BLACK",
+    "CHANCELLOR",
     "KING",
     "KNIGHT",
     "MINISTER",

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import all_setups
-from randomchess import Position, UnknownVariantError, get_variant
+from randomchess import VARIANTS, Position, UnknownVariantError, get_variant
 
 PMRC_CONFIG = """
 [pmrc-check:chess]
@@ -207,3 +207,16 @@ def test_a_contradictory_entry_is_refused_when_built() -> None:
     ):
         with pytest.raises(VariantDefinitionError, match=why):
             replace(capa, **changes)
+
+
+@pytest.mark.parametrize("key", list(VARIANTS))
+def test_numbering_in_the_entry_agrees_with_startpos(key: str) -> None:
+    # Variant.numbering drives the draw CLI and the API; startpos.py implements the numbers.
+    from randomchess.startpos import SetupNumberError, numbered_variant, setup_count
+
+    v = get_variant(key)
+    if v.numbering is None:
+        with pytest.raises(SetupNumberError):
+            numbered_variant(v)
+    else:
+        assert setup_count(v) == len(all_setups(key))

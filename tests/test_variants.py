@@ -220,3 +220,17 @@ def test_numbering_in_the_entry_agrees_with_startpos(key: str) -> None:
             numbered_variant(v)
     else:
         assert setup_count(v) == len(all_setups(key))
+
+
+def test_a_lone_bishop_can_mate_against_an_archbishop_not_a_chancellor() -> None:
+    # The archbishop moves as the minister, so it can block a flight square the way the
+    # minister does (FIDE 6.9 via RULES.md §1.4): Ka8 Ab8 against Kb6 Bb7 is mate.  An
+    # exhaustive search of K+B against K+C on 10x8 finds no mate, as with a rook.
+    from randomchess.game import can_checkmate
+    from randomchess.pieces import WHITE
+
+    mate = Position("10/10/10/10/10/1K8/1B8/ka8 b - - 0 1", "capablanca")
+    assert mate.is_checkmate()
+    assert can_checkmate(Position("ka8/10/1K8/10/10/10/10/6B3 w - - 0 1", "capablanca"), WHITE)
+    assert not can_checkmate(Position("kc8/10/1K8/10/10/10/10/6B3 w - - 0 1", "capablanca"),
+                             WHITE)

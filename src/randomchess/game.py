@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from randomchess.errors import IllegalMoveError, RandomChessError
 from randomchess.pieces import (
+    ARCHBISHOP,
     BISHOP,
     BLACK,
     KING,
@@ -147,7 +148,8 @@ def can_checkmate(pos: Position, color: Color) -> bool:
     a bare king; knights-only material of a single knight when the opponent has nothing but
     queens to block with; bishops all on one colour when the opponent has nothing but rooks,
     queens and bishops of that colour (an enemy pawn, knight, minister or other-coloured
-    bishop can block a flight square, so a mate exists).  These are python-chess's and
+    bishop can block a flight square, so a mate exists; so can an archbishop, which moves as
+    the minister, but not a chancellor: an exhaustive search on 10x8 finds no mate).  These are python-chess's and
     lichess's rules; an exhaustive search of every K+N and K+B against K+Q, K+R placement
     on 8x8 finds no mate where they say none exists (docs/notation.md).  A Prime Minister
     mates on its own; D-16 keeps a bishop that may still adjust able to change colour.
@@ -165,7 +167,7 @@ def can_checkmate(pos: Position, color: Color) -> bool:
         colours = {pos.geometry.is_dark(sq) for sq, _ in mine}
         if len(colours) > 1 or _bishop_may_change_colour(pos):
             return True
-        return any(kind in (PAWN, KNIGHT, MINISTER)
+        return any(kind in (PAWN, KNIGHT, MINISTER, ARCHBISHOP)
                    or (kind == BISHOP and pos.geometry.is_dark(sq) not in colours)
                    for sq, kind in theirs)
     return True  # bishop and knight

@@ -150,8 +150,9 @@ def can_checkmate(pos: Position, color: Color) -> bool:
     queens and bishops of that colour (an enemy pawn, knight, minister or other-coloured
     bishop can block a flight square, so a mate exists; so can an archbishop, which moves as
     the minister, but not a chancellor: an exhaustive search on 10x8 finds no mate).  These
-    are python-chess's and lichess's rules; an exhaustive search of every K+N and K+B against K+Q, K+R placement
-    on 8x8 finds no mate where they say none exists (docs/notation.md).  A Prime Minister
+    are python-chess's and lichess's rules; an exhaustive search of every K+N and K+B
+    against K+Q, K+R placement on 8x8 finds no mate where they say none exists
+    (docs/notation.md).  A Prime Minister
     mates on its own; D-16 keeps a bishop that may still adjust able to change colour.
     """
     mine = _men(pos, color)

@@ -1,8 +1,9 @@
 """Board geometry: files x ranks, square names, colours and precomputed move tables.
 
 Squares are plain ints, ``rank * files + file``, so a1 is 0 on every board.  Every table
-a move generator needs is computed once per geometry and cached, which is what lets the same
-generator run on 8x8, 9x9 and 9x8 without a single board-size branch.
+a move generator needs is computed once per geometry and cached (``functools.cache``, the
+package's one cache idiom), which is what lets the same generator run on 8x8, 9x9, 9x8 and
+10x8 without a single board-size branch.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ KING_LEAPS: tuple[Offset, ...] = ORTHOGONAL + DIAGONAL
 class Geometry:
     """A rectangular board of ``files`` x ``ranks`` squares (a1 dark, White at rank 1)."""
 
-    __slots__ = ("_leaps", "_name_to_square", "_rays", "files", "ranks", "size", "square_names")
+    __slots__ = ("_name_to_square", "files", "ranks", "size", "square_names")
 
     def __init__(self, files: int, ranks: int) -> None:
         if not (2 <= files <= len(FILE_LETTERS) and 2 <= ranks <= 12):
@@ -36,8 +37,6 @@ class Geometry:
             FILE_LETTERS[sq % files] + str(sq // files + 1) for sq in range(self.size)
         )
         self._name_to_square = {name: sq for sq, name in enumerate(self.square_names)}
-        self._rays: dict[Offset, tuple[tuple[int, ...], ...]] = {}
-        self._leaps: dict[tuple[Offset, ...], tuple[tuple[int, ...], ...]] = {}
 
     def __repr__(self) -> str:
         return f"Geometry({self.files}, {self.ranks})"
@@ -70,31 +69,16 @@ class Geometry:
 
     def ray(self, sq: int, direction: Offset) -> tuple[int, ...]:
         """Squares from ``sq`` (exclusive) towards ``direction`` up to the edge."""
-        table = self._rays.get(direction)
-        if table is None:
-            table = tuple(self._walk(s, direction) for s in range(self.size))
-            self._rays[direction] = table
-        return table[sq]
+        return _rays(self, direction)[sq]
 
     def rays(self, direction: Offset) -> tuple[tuple[int, ...], ...]:
-        self.ray(0, direction)
-        return self._rays[direction]
+        """For every square, its ray towards ``direction`` (computed once per board)."""
+        return _rays(self, direction)
 
     def leaps(self, offsets: tuple[Offset, ...]) -> tuple[tuple[int, ...], ...]:
-        """For every square, the squares reached by one leap of any of ``offsets``."""
-        table = self._leaps.get(offsets)
-        if table is None:
-            rows = []
-            for sq in range(self.size):
-                f, r = self.file_of(sq), self.rank_of(sq)
-                rows.append(tuple(
-                    self.square(f + df, r + dr)
-                    for df, dr in offsets
-                    if self.on_board(f + df, r + dr)
-                ))
-            table = tuple(rows)
-            self._leaps[offsets] = table
-        return table
+        """For every square, the squares reached by one leap of any of ``offsets``
+        (computed once per board and set of offsets)."""
+        return _leaps(self, offsets)
 
     def _walk(self, sq: int, direction: Offset) -> tuple[int, ...]:
         df, dr = direction
@@ -105,6 +89,20 @@ class Geometry:
             f += df
             r += dr
         return tuple(out)
+
+
+@cache
+def _rays(g: Geometry, direction: Offset) -> tuple[tuple[int, ...], ...]:
+    return tuple(g._walk(s, direction) for s in range(g.size))
+
+
+@cache
+def _leaps(g: Geometry, offsets: tuple[Offset, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(g.square(g.file_of(sq) + df, g.rank_of(sq) + dr) for df, dr in offsets
+              if g.on_board(g.file_of(sq) + df, g.rank_of(sq) + dr))
+        for sq in range(g.size)
+    )
 
 
 @cache

@@ -234,3 +234,29 @@ def test_a_lone_bishop_can_mate_against_an_archbishop_not_a_chancellor() -> None
     assert can_checkmate(Position("ka8/10/1K8/10/10/10/10/6B3 w - - 0 1", "capablanca"), WHITE)
     assert not can_checkmate(Position("kc8/10/1K8/10/10/10/10/6B3 w - - 0 1", "capablanca"),
                              WHITE)
+
+
+@pytest.mark.parametrize("key", ["capablanca", "caparandom"])
+def test_capablanca_match_against_fairy_stockfish(key: str) -> None:
+    # The runner names the variant as Fairy-Stockfish does (Variant.uci_name, UCI_Chess960
+    # for the random one); every move of both engines is legal here, and the PGN reads back.
+    import io
+    import shutil
+
+    from randomchess.engine.match import EngineSpec, TimeControl, game_pgn, run_match
+    from randomchess.pgn import read_games
+
+    if shutil.which("fairy-stockfish") is None and not shutil.which(
+            "/usr/games/fairy-stockfish"):
+        pytest.skip("*** fairy-stockfish not installed: Capablanca match SKIPPED ***")
+    me = EngineSpec.parse("self", {"Skill Level": "2"})
+    fairy = EngineSpec.parse("fairy-stockfish", {"Skill Level": "0"})
+    score, records = run_match(me, fairy, key, 2, TimeControl.parse("movetime=30"), seed=5,
+                               max_plies=40)
+    assert score.games == 2
+    for rec in records:
+        pos = Position(rec.start_fen, key)
+        for move in rec.moves:
+            pos.push_legal(move)
+        game = next(iter(read_games(io.StringIO(game_pgn(rec)))))
+        assert game.error is None and game.variant.key == key and game.mainline() == rec.moves

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from randomchess.server import guards
 from randomchess.server.live import ApiError, LiveGame
 from randomchess.server.service import ACTIONS, GameService
 from randomchess.server.store import now_ms
@@ -191,8 +191,16 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         await websocket.send_json({"type": "state", "game": state})
         while True:
-            text = await websocket.receive_text()
-            reply = await _ws_message(service, game_id, text, limit)
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            text = message.get("text")
+            if text is None:  # a binary frame: refused, the socket serves on
+                reply: dict[str, Any] | None = {
+                    "type": "error", "status": 422,
+                    "detail": "binary frames are not accepted: send JSON text"}
+            else:
+                reply = await _ws_message(service, game_id, text, limit)
             if reply is not None:
                 await websocket.send_json(reply)
     except WebSocketDisconnect:
@@ -207,7 +215,7 @@ async def _ws_message(service: GameService, game_id: str, text: str,
     if len(text) > limit:
         return {"type": "error", "status": 413, "detail": "message too large"}
     try:
-        msg = WsIn.model_validate(json.loads(text))
+        msg = WsIn.model_validate(guards.loads(text))
     except (ValueError, ValidationError) as e:
         return {"type": "error", "status": 422, "detail": f"bad message: {e}"}
     if msg.type == "ping":

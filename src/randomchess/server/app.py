@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from randomchess.server.api import router
+from randomchess.server.guards import TOO_DEEP, too_deep
 from randomchess.server.live import ApiError
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
@@ -77,6 +78,9 @@ class BodyLimit:
             if len(body) > self.limit:
                 await _too_large(scope, receive, send)
                 return
+        if too_deep(body):  # before the JSON parser recurses into it
+            await JSONResponse({"detail": TOO_DEEP}, status_code=422)(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:

@@ -29,6 +29,7 @@ from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
 from randomchess.server.engine_pool import EnginePool
+from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
 from randomchess.server.settings import Settings
@@ -173,8 +174,7 @@ class GameService:
 
     async def load(self, game_id: str) -> LiveGame:
         """The game as committed now (404 if there is no such game)."""
-        if len(game_id) > 24:
-            raise ApiError(404, "no such game")
+        check_game_id(game_id)  # before the driver sees it (PostgreSQL refuses NUL bytes)
         record = await self._db(self.store.load, game_id)
         if record is None:
             raise ApiError(404, "no such game")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -73,3 +74,45 @@ def test_late_move_is_refused(tmp_path: Path) -> None:
         assert r.status_code == 409 and "time is up" in r.json()["detail"]
         s = c2.get(f"/api/games/{g['id']}").json()
         assert s["termination"] == "time forfeit" and s["moves"] == ["e2e4", "e7e5"]
+
+
+def _wait_ply(c: TestClient, gid: str, ply: int) -> dict[str, Any]:
+    end = time.monotonic() + 20
+    while True:
+        s: dict[str, Any] = c.get(f"/api/games/{gid}").json()
+        if s["ply"] == ply or time.monotonic() > end:
+            assert s["ply"] == ply, s
+            return s
+        time.sleep(0.02)
+
+
+def test_takebacks_do_not_farm_the_clock(c: TestClient) -> None:
+    # Issue 13 (Server 3): 1+10, move, the computer replies, take back, again and again:
+    # each takeback restores both clocks as they were at that ply (as lichess does).
+    g = new_game(c, variant="chess", opponent="computer", color="white", level=1,
+                 clock={"minutes": 1, "increment": 10})
+    gid, tok = g["id"], g["seat"]["token"]
+    play(c, g, "e4", token=tok)
+    at_two = _wait_ply(c, gid, 2)["clocks"]  # the computer replied: clocks run
+    assert at_two["black"] == 60_000 and at_two["running"] == "white"
+    whites = []
+    for _ in range(4):
+        play(c, g, "d4" if _ % 2 else "Nf3", token=tok)  # +10 s for White
+        _wait_ply(c, gid, 4)  # the computer's reply: +10 s for Black
+        s = c.post(f"/api/games/{gid}/takeback-offer", json={"token": tok}).json()
+        assert s["ply"] == 2 and s["clocks"]["running"] == "white"
+        whites.append(s["clocks"]["white"])
+        assert s["clocks"]["white"] <= 60_000, whites
+        assert s["clocks"]["black"] == 60_000, s["clocks"]
+    assert min(whites) > 55_000  # restored, not charged the thinking of the taken-back move
+
+
+def test_takeback_to_the_start_restores_the_initial_clocks(c: TestClient) -> None:
+    g = new_game(c, variant="chess", clock={"minutes": 1, "increment": 5})  # hot seat
+    play(c, g, "e4", "e5", "Nf3", "Nc6")
+    for ply in (3, 2, 1, 0):
+        s = c.post(f"/api/games/{g['id']}/takeback-offer",
+                   json={"token": g["seat"]["token"]}).json()
+        assert s["ply"] == ply
+    assert (s["clocks"]["white"], s["clocks"]["black"]) == (60_000, 60_000)
+    assert s["clocks"]["running"] is None

@@ -400,16 +400,30 @@ class LiveGame:
                 game.pop()
             fen = game.position.fen()
         keep = n - plies
+        log = r.clock_log.split()
         changes: dict[str, Any] = {
-            **self._charged(now),
             "fen": fen, "moves": " ".join(self.moves[:keep]),
             "san": " ".join(self.sans[:keep]),
-            "clock_log": " ".join(r.clock_log.split()[:keep]),
+            "clock_log": " ".join(log[:keep]),
             "draw_offer": None, "takeback_offer": None, "updated_at": now,
         }
         if r.white_ms is not None:
+            changes.update(self._clocks_at_ply(keep, log))
             changes["clock_started_at"] = now if keep >= 2 else None
         return changes
+
+    def _clocks_at_ply(self, ply: int, log: list[str]) -> dict[str, int]:
+        """Both clocks as they stood when ply ``ply`` was reached: each side's time after
+        its last move before it (the ``clock_log``), or the initial time.  A takeback puts
+        them back there, as lichess does, so taken-back moves cannot farm increments."""
+        initial = self.record.clock_initial_ms or 0
+        left = [initial, initial]
+        n = len(self.moves)
+        for i in range(min(ply, len(log))):
+            mover = self.turn ^ ((n - i) % 2)
+            if log[i].isdigit():
+                left[mover] = int(log[i])
+        return {"white_ms": left[WHITE], "black_ms": left[BLACK]}
 
     def takeback_offer_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
         self._live()

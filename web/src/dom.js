@@ -12,6 +12,7 @@ export function h(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else if (k === 'text') el.textContent = v;
+    else if (k === 'style' && typeof v === 'string') el.style.cssText = v; // CSSOM: allowed by the CSP
     else if (k in el && k !== 'list' && k !== 'form' && typeof v !== 'string') el[k] = v;
     else el.setAttribute(k, v === true ? '' : v);
   }

@@ -13,11 +13,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from randomchess.server.api import router
+from randomchess.server.assets import FrontEndAssets
 from randomchess.server.guards import TOO_DEEP, too_deep
 from randomchess.server.live import ApiError
 from randomchess.server.service import GameService
@@ -105,17 +104,51 @@ async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     await response(scope, receive, send)
 
 
-class FrontEnd(StaticFiles):
-    """The front end's files; unknown paths under it fall back to ``index.html`` so the
-    single-page app can own its URLs (``/games/abc``)."""
+# The page and its bundle load only from this origin: no inline script or style, no
+# framing by another site.  WebSocket connections to the same origin are 'self' (CSP 3).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+# FastAPI's /docs and /redoc pages load Swagger UI / ReDoc from their CDN with inline script.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
+            "https://fonts.googleapis.com; "
+            "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+            "font-src 'self' https://fonts.gstatic.com; worker-src 'self' blob:; "
+            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+_DOCS_PATHS = ("/docs", "/redoc")
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    # Invitation URLs hold the (single-use) code: never send them on as a Referer.
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
 
-    async def get_response(self, path: str, scope: Scope) -> Any:
-        try:
-            return await super().get_response(path, scope)
-        except StarletteHTTPException as e:
-            if e.status_code != 404 or path.startswith(("api/", "ws/")):
-                raise
-            return await super().get_response("index.html", scope)
+
+class SecurityHeaders:
+    """Add the security headers to every HTTP answer (docs/server.md, security)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = (DOCS_CSP if scope["path"].startswith(_DOCS_PATHS) else CSP).encode()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                for name, value in (*SECURITY_HEADERS, (b"content-security-policy", csp)):
+                    if name not in present:
+                        headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(db_url: str | None = None, settings: Settings | None = None,
@@ -166,6 +199,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(variants_router)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
@@ -173,7 +207,7 @@ def mount_front_end(app: FastAPI, static: Path | None) -> None:
     """Serve the front end from ``static`` at ``/`` when it holds an ``index.html``;
     otherwise ``/`` is a short page pointing at the API docs."""
     if static is not None and (static / "index.html").is_file():
-        app.mount("/", FrontEnd(directory=static, html=True), name="front-end")
+        app.mount("/", FrontEndAssets(static), name="front-end")
         return
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -1,0 +1,72 @@
+"""The real front end under the server's Content-Security-Policy in chromium (issue 13,
+Server 6): the home page, the shuffler and a game's board render with no CSP violation and
+no console error; the bundle is served gzip-compressed and cached by its hash.  Needs
+/usr/bin/chromium and the built bundle (make web); skipped, loudly, without them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from served_app_check import CHROMIUM, check_browser, check_http
+from server_support import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
+
+try:
+    import playwright  # noqa: F401
+    _WHY_NOT = None if Path(CHROMIUM).exists() else f"{CHROMIUM} not found"
+except ImportError:  # pragma: no cover
+    _WHY_NOT = "playwright is not installed"
+if _WHY_NOT is None and not BUNDLE.exists():
+    _WHY_NOT = "the web bundle is not built (make web)"
+pytestmark = pytest.mark.skipif(_WHY_NOT is not None,
+                                reason=f"*** CSP BROWSER TEST SKIPPED: {_WHY_NOT} ***")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    tmp = tmp_path_factory.mktemp("csp")
+    log = open(tmp / "server.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
+         "--db", f"sqlite:///{tmp / 'g.sqlite3'}"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "100"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    pytest.fail("server did not start:\n" + (tmp / "server.log").read_text())
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def test_page_and_bundle_headers(server: str) -> None:
+    assert check_http(server) == []
+
+
+def test_front_end_has_no_csp_violation_in_chromium(server: str) -> None:
+    assert check_browser(server) == []

@@ -10,7 +10,7 @@ WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # The set-up every target needs: the Python environment and the browser bundle.
 SETUP := $(STAMP) $(WEB_BUNDLE)
 
-.PHONY: run test test-slow lint bench clean web
+.PHONY: run test test-slow lint bench clean web dist package-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,16 @@ lint: $(SETUP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/randomchess
 
+## The sdist and the wheel, both carrying the built front end, into dist/.
+dist: $(SETUP)
+	$(PY) -m build --outdir dist .
+
+## CI's packaging check: wheel from the sdist, clean venv, the board renders in chromium.
+package-check: $(SETUP)
+	bash .ci/check_package.sh
+
 bench: $(SETUP)
 	$(PY) bench/perft_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build test-artifacts
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build test-artifacts

@@ -13,7 +13,7 @@ from randomchess.cli.serve import serve_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="randomchess")
+@click.version_option(package_name="randomchess", prog_name="randomchess")
 def main() -> None:
     """Chess960 and Modern Random Chess: rules, setups, engine."""
 

@@ -16,17 +16,29 @@ import click
 @click.option("--engine-workers", default=None, type=int, help="engine processes")
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="fan WebSocket events out across workers, e.g. redis://127.0.0.1:6379")
+@click.option("--no-web", is_flag=True,
+              help="serve the HTTP API and WebSocket only, without the web front end")
 def serve_command(host: str, port: int, db_url: str | None, workers: int,
-                  engine_workers: int | None, redis_url: str | None) -> None:
+                  engine_workers: int | None, redis_url: str | None, no_web: bool) -> None:
     """Start the game server (HTTP API, WebSocket and the web front end)."""
     import os
 
     import uvicorn
 
+    from randomchess.server.assets import static_ready
     from randomchess.server.settings import Settings
 
     settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
                                  redis_url=redis_url)
+    if no_web:
+        os.environ["RANDOMCHESS_STATIC_DIR"] = ""
+    elif settings.static_dir is not None and not static_ready(settings.static_dir):
+        # (RANDOMCHESS_STATIC_DIR="" is --no-web's setting: no front end, on purpose)
+        raise click.ClickException(
+            f"the web front end is not built: {settings.static_dir} has no index.html and "
+            "build/app.js. In a source checkout run `make web` (needs Node.js >= 20 and "
+            "npm), or install a wheel or sdist of randomchess, which carry it. "
+            "`randomchess serve --no-web` serves the API without the page.")
     if workers > 1 and settings.db_url.startswith("sqlite"):
         raise click.UsageError("several workers need PostgreSQL (--db postgresql+psycopg://…)")
     # The app factory reads the settings from the environment in every worker.

@@ -3,6 +3,7 @@ error format, the body-size guard and the front end's static files."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -172,7 +173,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         finally:
             await service.stop()
 
-    app = FastAPI(title="randomchess", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="randomchess", version=_version(), lifespan=lifespan,
                   summary="Play Chess960 and Modern Random Chess against the computer "
                           "or a friend")
     app.state.service = service
@@ -201,6 +202,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("randomchess")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "0+unknown"
 
 
 def mount_front_end(app: FastAPI, static: Path | None) -> None:

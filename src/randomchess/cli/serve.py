@@ -16,10 +16,14 @@ import click
 @click.option("--engine-workers", default=None, type=int, help="engine processes")
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="fan WebSocket events out across workers, e.g. redis://127.0.0.1:6379")
+@click.option("--forwarded-allow-ips", default=None, metavar="ADDRS",
+              help="proxies whose X-Forwarded-For is believed, comma-separated addresses "
+                   "or networks (e.g. 127.0.0.1 behind a local nginx) [default: none]")
 @click.option("--no-web", is_flag=True,
               help="serve the HTTP API and WebSocket only, without the web front end")
 def serve_command(host: str, port: int, db_url: str | None, workers: int,
-                  engine_workers: int | None, redis_url: str | None, no_web: bool) -> None:
+                  engine_workers: int | None, redis_url: str | None,
+                  forwarded_allow_ips: str | None, no_web: bool) -> None:
     """Start the game server (HTTP API, WebSocket and the web front end)."""
     import os
 
@@ -30,6 +34,8 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
 
     settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
                                  redis_url=redis_url)
+    if forwarded_allow_ips is not None:
+        os.environ["RANDOMCHESS_FORWARDED_ALLOW_IPS"] = forwarded_allow_ips
     if no_web:
         os.environ["RANDOMCHESS_STATIC_DIR"] = ""
     elif settings.static_dir is not None and not static_ready(settings.static_dir):
@@ -50,4 +56,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     click.echo(f"randomchess server on http://{host}:{port}/  (database: "
                f"{settings.db_url.split('@')[-1]})", err=True)
     uvicorn.run("randomchess.server.app:create_app", factory=True, host=host, port=port,
-                workers=workers, log_level="info")
+                workers=workers, log_level="info",
+                # X-Forwarded-For is the app's business (forwarded_allow_ips), not uvicorn's
+                # default of believing 127.0.0.1.
+                proxy_headers=False)

@@ -87,7 +87,7 @@ router = APIRouter()
 async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     """Start a game; the answer holds the creator's seat token (shown once)."""
     service = _service(request)
-    if not service.rate.allow(_client(request), now_ms()):
+    if not await service.rate.allow(_client(request), now_ms()):
         raise ApiError(429, "too many games created from this address; wait a minute")
     clock = None
     if body.clock is not None:

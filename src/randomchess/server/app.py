@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
@@ -201,6 +202,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    if settings.forwarded_allow_ips:
+        # The client address (rate limits) and scheme from X-Forwarded-For / -Proto, only
+        # when the connection comes from one of these proxies (uvicorn's own middleware).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     return app
 
 

@@ -68,14 +68,17 @@ class _Stale(Exception):
 
 
 class RateLimiter:
-    """A token bucket per client: ``burst`` at once, ``per_minute`` sustained."""
+    """A token bucket per client: ``burst`` at once, ``per_minute`` sustained (this process)."""
 
     def __init__(self, per_minute: float, burst: int) -> None:
         self.rate = per_minute / 60_000  # tokens per ms
         self.burst = float(burst)
         self._buckets: dict[str, tuple[float, int]] = {}
 
-    def allow(self, client: str, now: int) -> bool:
+    async def allow(self, client: str, now: int) -> bool:
+        return self.allow_now(client, now)
+
+    def allow_now(self, client: str, now: int) -> bool:
         tokens, last = self._buckets.get(client, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         if len(self._buckets) > 100_000:  # forget idle clients rather than grow forever
@@ -86,6 +89,55 @@ class RateLimiter:
         self._buckets[client] = (tokens - 1, now)
         return True
 
+    async def close(self) -> None:
+        return None
+
+
+# The same token bucket, kept in Redis and updated atomically by one script, so every worker
+# (and host) sharing the Redis counts a client once.  Redis's own clock is used: the workers'
+# clocks may differ.
+_BUCKET_LUA = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, last = tonumber(b[1]) or burst, tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - last) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / math.max(rate, 1e-9)) + 1000)
+return ok
+"""
+
+
+class SharedRateLimiter(RateLimiter):
+    """:class:`RateLimiter` with its buckets in Redis (``redis_url``).  If Redis cannot be
+    reached the process's own buckets decide, and the failure is logged."""
+
+    _PREFIX = "randomchess:rate:create:"
+
+    def __init__(self, per_minute: float, burst: int, redis_url: str) -> None:
+        super().__init__(per_minute, burst)
+        import redis.asyncio as aioredis
+
+        self._redis: Any = aioredis.from_url(redis_url, socket_timeout=2,
+                                             socket_connect_timeout=2)
+        self._script: Any = self._redis.register_script(_BUCKET_LUA)
+
+    async def allow(self, client: str, now: int) -> bool:
+        try:
+            ok = await self._script(keys=[self._PREFIX + client],
+                                    args=[repr(self.rate), repr(self.burst)])
+        except Exception:
+            log.exception("redis rate limit failed; counting in this process")
+            return self.allow_now(client, now)
+        return bool(ok)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
 
 class GameService:
     def __init__(self, settings: Settings) -> None:
@@ -93,7 +145,10 @@ class GameService:
         self.store = Store(settings.db_url)
         self.hub = Hub(settings.redis_url)
         self.engine: EnginePool | None = None
-        self.rate = RateLimiter(settings.create_per_minute, settings.create_burst)
+        self.rate = RateLimiter(settings.create_per_minute, settings.create_burst) \
+            if not settings.redis_url else \
+            SharedRateLimiter(settings.create_per_minute, settings.create_burst,
+                              settings.redis_url)
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -140,6 +195,7 @@ class GameService:
         if self.engine is not None:
             self.engine.shutdown()
         await self.hub.stop()
+        await self.rate.close()
         with contextlib.suppress(Exception):
             await self._db(self.store.heartbeat, now_ms())
         self.store.close()

@@ -33,6 +33,9 @@ class Settings:
     create_burst: int = 10  # ... and in a burst
     max_body_bytes: int = 16 * 1024
     redis_url: str | None = None  # fan WebSocket events out across workers when set
+    # Proxies whose X-Forwarded-For / -Proto are believed (uvicorn's --forwarded-allow-ips:
+    # comma-separated addresses or networks, "*" for any); none by default.
+    forwarded_allow_ips: str = ""
     heartbeat_s: float = 1.0  # how often the living server stamps the database
     # End games at threefold repetition and at the 50-move mark without a claim, as many
     # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).

@@ -3,6 +3,7 @@ error format, the body-size guard and the front end's static files."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import logging
 from collections.abc import AsyncIterator
@@ -46,11 +47,14 @@ class RedactInvites(logging.Filter):
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, whether announced by
-    Content-Length or streamed."""
+    Content-Length or streamed, and bodies not received whole within ``timeout_s`` seconds
+    of the request's start with 408 and a closed connection (slow clients holding
+    connections open: uvicorn's own timeouts cover only idle keep-alive connections)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout_s: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,17 +72,24 @@ class BodyLimit:
         # Bodies here are small: read the whole body first, so a streamed oversized body
         # is refused before the app sees a byte of it.
         body = bytearray()
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                await self.app(scope, _replay(message), send)
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.limit:
-                await _too_large(scope, receive, send)
-                return
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                more = True
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        await self.app(scope, _replay(message), send)
+                        return
+                    body += message.get("body", b"")
+                    more = message.get("more_body", False)
+                    if len(body) > self.limit:
+                        await _too_large(scope, receive, send)
+                        return
+        except TimeoutError:
+            await JSONResponse(
+                {"detail": f"request body not received within {self.timeout_s:g} s"},
+                status_code=408, headers={"Connection": "close"})(scope, receive, send)
+            return
         if too_deep(body):  # before the JSON parser recurses into it
             await JSONResponse({"detail": TOO_DEEP}, status_code=422)(scope, receive, send)
             return
@@ -200,7 +211,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(router)
     app.include_router(variants_router)
     mount_front_end(app, static)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
+                       timeout_s=settings.body_timeout_s)
     app.add_middleware(SecurityHeaders)
     if settings.forwarded_allow_ips:
         # The client address (rate limits) and scheme from X-Forwarded-For / -Proto, only

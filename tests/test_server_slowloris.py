@@ -1,0 +1,91 @@
+"""Slow clients (issue 13, Server 5): a request whose body stops halfway gets 408 and its
+connection closed once ``body_timeout_s`` has passed, on a real uvicorn (``randomchess
+serve``), instead of holding the connection open for ever; other clients are served
+meanwhile."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from server_support import free_port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    tmp = tmp_path_factory.mktemp("slow")
+    port = free_port()
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "randomchess", "serve", "--no-web", "--port", str(port),
+         "--db", f"sqlite:///{tmp / 'g.sqlite3'}"], stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "RANDOMCHESS_BODY_TIMEOUT_S": "1"})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    pytest.fail((tmp / "server.log").read_text())
+                time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def _read_until_closed(sock: socket.socket, limit_s: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes; how long that took."""
+    start = time.monotonic()
+    sock.settimeout(limit_s)
+    data = b""
+    try:
+        while chunk := sock.recv(4096):
+            data += chunk
+    except TimeoutError:
+        pytest.fail(f"the connection was still open after {limit_s} s: {data!r}")
+    except ConnectionResetError:
+        pass
+    return data, time.monotonic() - start
+
+
+def test_half_sent_body_is_timed_out_and_closed(server: int) -> None:
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+                     b'{"variant": "ch')
+        # Meanwhile another client is served at once.
+        with urllib.request.urlopen(f"http://127.0.0.1:{server}/api/health", timeout=2) as r:
+            assert r.status == 200
+        data, took = _read_until_closed(sock, limit_s=6)
+    assert data.startswith(b"HTTP/1.1 408"), data
+    assert b"request body" in data
+    assert 0.8 <= took <= 4, took
+
+
+def test_a_trickled_body_is_timed_out_too(server: int) -> None:
+    # A byte every 0.3 s keeps the socket busy but must not reset the deadline.
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 200\r\n\r\n")
+        start = time.monotonic()
+        try:
+            for _ in range(30):
+                sock.sendall(b" ")
+                time.sleep(0.3)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data, _ = _read_until_closed(sock, limit_s=6)
+    assert data.startswith(b"HTTP/1.1 408"), data
+    assert time.monotonic() - start < 6

@@ -162,7 +162,9 @@ async def get_pgn(game_id: str, request: Request) -> PlainTextResponse:
 
 @router.get("/api/health")
 async def health(request: Request) -> dict[str, Any]:
+    """200 when the database answers within the timeout, else 503 with the reason."""
     service = _service(request)
+    await service.ping()
     return {"ok": True, "database": service.store.dialect}
 
 
@@ -185,7 +187,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         state = await service.state(game_id)
     except ApiError as e:
         await websocket.send_json({"type": "error", "status": e.status, "detail": e.detail})
-        await websocket.close(code=4404)
+        # 4404: no such game; 1013: try again later (the database is down).
+        await websocket.close(code=4404 if e.status == 404 else 1013)
         return
     service.hub.add(game_id, websocket)
     try:
@@ -221,7 +224,10 @@ async def _ws_message(service: GameService, game_id: str, text: str,
     if msg.type == "ping":
         return {"type": "pong"}
     if msg.type == "state":
-        return {"type": "state", "game": await service.state(game_id)}
+        try:
+            return {"type": "state", "game": await service.state(game_id)}
+        except ApiError as e:
+            return {"type": "error", "status": e.status, "detail": e.detail}
     assert msg.type in ACTIONS
     if msg.token is None:
         return {"type": "error", "status": 403, "detail": "a seat token is required"}

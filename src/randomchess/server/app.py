@@ -196,7 +196,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        headers = {"Retry-After": "1"} if exc.status == 503 else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -63,6 +63,31 @@ class NewGame:
     invite: str | None
 
 
+DB_DOWN = "the database is not available; try again in a moment"
+
+
+def _db_timeout(seconds: float) -> ApiError:
+    return ApiError(503, f"the database did not answer within {seconds:g} s; try again")
+
+
+def _db_errors() -> tuple[type[BaseException], ...]:
+    import sqlite3
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    errors: list[type[BaseException]] = [SQLAlchemyError, sqlite3.Error, OSError]
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - a dependency
+        pass
+    else:
+        errors.append(psycopg.Error)
+    return tuple(errors)
+
+
+DB_ERRORS = _db_errors()  # what a failing database raises through the store
+
+
 class _Stale(Exception):
     """The engine's move was for a position that no longer stands."""
 
@@ -142,7 +167,7 @@ class SharedRateLimiter(RateLimiter):
 class GameService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = Store(settings.db_url)
+        self.store = Store(settings.db_url, settings.db_timeout_s)
         self.hub = Hub(settings.redis_url)
         self.engine: EnginePool | None = None
         self.rate = RateLimiter(settings.create_per_minute, settings.create_burst) \
@@ -158,16 +183,16 @@ class GameService:
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
-        await self._db(self.store.migrate)
+        await self._db(self.store.migrate, bounded=False)
         grace = int(self.settings.heartbeat_s * 3000)
-        shifted = await self._db(self.store.resume_clocks, now_ms(), grace)
+        shifted = await self._db(self.store.resume_clocks, now_ms(), grace, bounded=False)
         if shifted:
             log.info("resumed %d clocks; the time the server was down is not charged", shifted)
         self.engine = EnginePool(self.settings.engine_workers)
         await self.hub.start()
         self._started = True
         self._spawn(self._heartbeat())
-        for record in await self._db(self.store.unfinished):
+        for record in await self._db(self.store.unfinished, bounded=False):
             try:
                 live = self._remember(self._live(record))
             except RandomChessError:
@@ -213,9 +238,24 @@ class GameService:
                 log.exception("heartbeat failed")
             await asyncio.sleep(self.settings.heartbeat_s)
 
-    @staticmethod
-    async def _db(fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(partial(fn, *args))
+    async def _db(self, fn: Callable[..., T], *args: Any, bounded: bool = True) -> T:
+        """Run a blocking store call in a worker thread.  ``bounded`` (every request's
+        call): no longer than ``db_timeout_s``, then 503; a database error is 503 too.  A
+        call given up on is abandoned to its thread (the store's own timeouts end it)."""
+        if not bounded:
+            return await anyio.to_thread.run_sync(partial(fn, *args))
+        try:
+            with anyio.fail_after(self.settings.db_timeout_s):
+                return await anyio.to_thread.run_sync(partial(fn, *args),
+                                                      abandon_on_cancel=True)
+        except TimeoutError:
+            raise _db_timeout(self.settings.db_timeout_s) from None
+        except DB_ERRORS as e:
+            log.warning("database error: %s", e)
+            raise ApiError(503, DB_DOWN) from None
+
+    async def ping(self) -> None:
+        await self._db(self.store.ping)
 
     # ----------------------------------------------------------------- reading
     def _live(self, record: GameRecord) -> LiveGame:
@@ -305,8 +345,17 @@ class GameService:
         pending = self.store.submit_update(game_id, version, changes)
         if pending is None:
             return await self._db(self.store.update, game_id, version, changes)
-        # SQLite's writer thread commits it; no worker thread needs to wait for that.
-        return await asyncio.wrap_future(pending) == 1
+        # The store's writer thread commits it; no worker thread needs to wait for that.
+        # Given up on after the timeout: not run if the writer has not started it (503),
+        # else committed or not, which the next read tells.
+        try:
+            async with asyncio.timeout(self.settings.db_timeout_s):
+                return await asyncio.wrap_future(pending) == 1
+        except TimeoutError:
+            raise _db_timeout(self.settings.db_timeout_s) from None
+        except DB_ERRORS as e:
+            log.warning("database error: %s", e)
+            raise ApiError(503, DB_DOWN) from None
 
     def _schedule(self, live: LiveGame) -> None:
         """Arm the flag timer and wake the engine when the computer is to move."""
@@ -331,7 +380,19 @@ class GameService:
     async def _flag(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
         with contextlib.suppress(ApiError):
-            await self.act(game_id, _no_action)
+            await self._while_db_down(lambda: self.act(game_id, _no_action))
+
+    async def _while_db_down(self, step: Callable[[], Any], tries: int = 60) -> Any:
+        """``step()``, tried again each second while the database is down (503): a move of
+        the computer or a flag fall must not be lost to an outage nobody retries."""
+        for _ in range(tries - 1):
+            try:
+                return await step()
+            except ApiError as e:
+                if e.status != 503:
+                    raise
+                await asyncio.sleep(1.0)
+        return await step()
 
     async def _computer_move(self, live: LiveGame, key: tuple[str, int]) -> None:
         try:
@@ -351,7 +412,7 @@ class GameService:
                     raise _Stale
                 return g.move_changes({color}, uci, now)
 
-            await self.act(r.id, decide)
+            await self._while_db_down(lambda: self.act(r.id, decide))
         except (_Stale, ApiError):
             pass
         except asyncio.CancelledError:

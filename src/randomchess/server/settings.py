@@ -33,6 +33,7 @@ class Settings:
     create_burst: int = 10  # ... and in a burst
     max_body_bytes: int = 16 * 1024
     body_timeout_s: float = 10.0  # a request body must arrive whole within this (408)
+    db_timeout_s: float = 5.0  # the longest a request waits for the database (then 503)
     redis_url: str | None = None  # fan WebSocket events out across workers when set
     # Proxies whose X-Forwarded-For / -Proto are believed (uvicorn's --forwarded-allow-ips:
     # comma-separated addresses or networks, "*" for any); none by default.
@@ -64,7 +65,7 @@ def _convert(name: str, raw: str) -> Any:
     if name in {"engine_workers", "engine_movetime_ms", "create_burst", "max_body_bytes",
                 "default_level"}:
         return int(raw)
-    if name in {"create_per_minute", "heartbeat_s", "body_timeout_s"}:
+    if name in {"create_per_minute", "heartbeat_s", "body_timeout_s", "db_timeout_s"}:
         return float(raw)
     if name == "automatic_draws":
         return raw.strip().lower() in {"1", "true", "yes", "on"}

@@ -78,17 +78,20 @@ class GameRecord:
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, timeout_s: float = 5.0) -> Engine:
     """An engine tuned for the server: WAL and full sync for SQLite, a bigger pool for
-    PostgreSQL."""
+    PostgreSQL; no database wait longer than ``timeout_s`` (pool checkout, connecting,
+    SQLite's busy handler, PostgreSQL's statements and lock waits)."""
+    ms = max(1, int(timeout_s * 1000))
     if url.startswith("sqlite"):
         if url.rstrip("/") in {"sqlite:", "sqlite:/", "sqlite://"} or ":memory:" in url:
             raise ValueError("the server needs a SQLite file, not an in-memory database")
         path = url.split("///", 1)[-1].split("?", 1)[0]
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               pool_size=8, max_overflow=16)
+        engine = create_engine(url, connect_args={"check_same_thread": False,
+                                                  "timeout": timeout_s},
+                               pool_size=8, max_overflow=16, pool_timeout=timeout_s)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -97,12 +100,23 @@ def make_engine(url: str) -> Engine:
             # FULL: a commit is on disk before the move is acknowledged, even on power loss
             # (NORMAL would survive kill -9 but not a power cut).
             cur.execute("PRAGMA synchronous=FULL")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={ms}")
             cur.close()
 
         return engine
     if url.startswith("postgresql"):
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # libpq: connect within the timeout (at least 2 s, libpq's floor), notice a dead
+        # peer (keepalives, unacknowledged data), and let the server end statements and
+        # lock waits that run long, and transactions left idle.
+        connect_args = {
+            "connect_timeout": max(2, round(timeout_s)),
+            "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5,
+            "keepalives_count": 3, "tcp_user_timeout": max(ms, 10_000),
+            "options": f"-c statement_timeout={ms} -c lock_timeout={ms} "
+                       f"-c idle_in_transaction_session_timeout={max(ms * 10, 60_000)}",
+        }
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+                             pool_timeout=timeout_s, connect_args=connect_args)
     return create_engine(url, poolclass=NullPool)
 
 
@@ -113,6 +127,10 @@ def migrate(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
+            # A migration may take longer than a request's statement timeout, and so may
+            # waiting for another worker's migration.
+            conn.execute(text("SET LOCAL statement_timeout = '10min'"))
+            conn.execute(text("SET LOCAL lock_timeout = '10min'"))
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
@@ -192,6 +210,13 @@ class _GroupCommit:
                     stop = True
                     break
                 batch.append(more)
+            # A caller that gave up waiting (the request's database timeout) before its write
+            # started has cancelled it: it is not run.  Once running it cannot be cancelled.
+            batch = [w for w in batch if w[2].set_running_or_notify_cancel()]
+            if not batch:
+                if stop:
+                    return
+                continue
             # Rows are locked in one order (by game id) so that the writers of two processes
             # sharing PostgreSQL cannot deadlock on each other's batches.
             batch.sort(key=lambda write: write[3])
@@ -281,9 +306,10 @@ class _GroupCommit:
 class Store:
     """The games table and the heartbeat, behind plain methods."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout_s: float = 5.0) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.timeout_s = timeout_s
+        self.engine = make_engine(url, timeout_s)
         # SQLite has one writer at a time and its busy handler backs off by sleeping (up to
         # 100 ms a try): queueing the writers of this process on a lock instead keeps the
         # p99 of a move in milliseconds (bench/server_load.py).  PostgreSQL needs none.
@@ -387,6 +413,17 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(_GAMES).where(_GAMES.c.status != "ended")).all()
         return [GameRecord(**r._mapping) for r in rows]
+
+    def ping(self) -> None:
+        """One round trip to the database (``GET /api/health``)."""
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            cur.execute("SELECT 1")
+            cur.fetchone()
+            cur.close()
+        finally:
+            conn.close()
 
     # ----------------------------------------------------------------- heartbeat
     def heartbeat(self, at: int) -> None:

@@ -10,7 +10,7 @@ WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # The set-up every target needs: the Python environment and the browser bundle.
 SETUP := $(STAMP) $(WEB_BUNDLE)
 
-.PHONY: run test test-slow lint bench clean web dist package-check
+.PHONY: run test test-slow lint bench clean web dist package-check fuzz-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ test-slow: $(SETUP)
 lint: $(SETUP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/mypy --strict src/randomchess
+
+## Long fuzz campaign of the server's HTTP bodies and WebSocket messages (SQLite and
+## PostgreSQL); FUZZ_EXAMPLES inputs per target.
+FUZZ_EXAMPLES ?= 20000
+fuzz-server: $(SETUP)
+	RANDOMCHESS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
 
 ## The sdist and the wheel, both carrying the built front end, into dist/.
 dist: $(SETUP)

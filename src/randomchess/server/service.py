@@ -71,17 +71,21 @@ def _db_timeout(seconds: float) -> ApiError:
 
 
 def _db_errors() -> tuple[type[BaseException], ...]:
+    """The errors of a database that is down or unreachable (503).  Errors about the data
+    or the statement (``DataError``, ``IntegrityError`` ...) are bugs and stay 500s."""
     import sqlite3
 
-    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy import exc
 
-    errors: list[type[BaseException]] = [SQLAlchemyError, sqlite3.Error, OSError]
+    errors: list[type[BaseException]] = [
+        exc.OperationalError, exc.InterfaceError, exc.DisconnectionError, exc.TimeoutError,
+        sqlite3.OperationalError, sqlite3.InterfaceError, OSError]
     try:
         import psycopg
     except ImportError:  # pragma: no cover - a dependency
         pass
     else:
-        errors.append(psycopg.Error)
+        errors += [psycopg.OperationalError, psycopg.InterfaceError]
     return tuple(errors)
 
 

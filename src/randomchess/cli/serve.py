@@ -28,12 +28,18 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     import os
 
     import uvicorn
+    from pydantic import ValidationError
 
     from randomchess.server.assets import static_ready
     from randomchess.server.settings import Settings
 
-    settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
-                                 redis_url=redis_url)
+    try:
+        settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
+                                     redis_url=redis_url)
+    except ValidationError as e:
+        problems = "; ".join(f"RANDOMCHESS_{'.'.join(map(str, err['loc'])).upper()}: "
+                             f"{err['msg']}" for err in e.errors())
+        raise click.ClickException(f"bad server setting: {problems}") from None
     if forwarded_allow_ips is not None:
         os.environ["RANDOMCHESS_FORWARDED_ALLOW_IPS"] = forwarded_allow_ips
     if no_web:

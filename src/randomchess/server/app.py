@@ -8,7 +8,6 @@ import importlib.metadata
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +170,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     if settings is None:
         settings = Settings.from_env(db_url=db_url)
     if overrides:
-        settings = replace(settings, **overrides)  # here None means None (no front end)
+        settings = settings.with_changes(**overrides)  # here None means None (no front end)
     service = GameService(settings)
     access = logging.getLogger("uvicorn.access")
     if not any(isinstance(f, RedactInvites) for f in access.filters):

@@ -1,14 +1,15 @@
-"""Server settings: one frozen value built from defaults, keyword overrides or ``RANDOMCHESS_*``
-environment variables, so every worker of a deployment reads the same configuration."""
+"""Server settings: one frozen value built from defaults, ``RANDOMCHESS_*`` environment
+variables and keyword overrides (pydantic-settings), so every worker of a deployment reads the
+same configuration and a bad value stops the start naming the setting."""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The front end (issue 7) puts its built files here; the app mounts them when present.
 PACKAGE_STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -21,54 +22,51 @@ def default_db_url() -> str:
     return f"sqlite:///{data / 'games.sqlite3'}"
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything a server process needs to know; see docs/server.md for each knob."""
+class Settings(BaseSettings):
+    """Everything a server process needs to know; see docs/server.md for each knob.
 
-    db_url: str = field(default_factory=default_db_url)
+    Each field is read from ``RANDOMCHESS_<NAME>``; an empty ``RANDOMCHESS_STATIC_DIR`` or
+    ``RANDOMCHESS_REDIS_URL`` means none.  Keyword arguments beat the environment.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="RANDOMCHESS_", frozen=True, extra="forbid",
+                                      populate_by_name=True)
+
+    db_url: str = Field(default_factory=default_db_url, min_length=1)
     static_dir: Path | None = PACKAGE_STATIC_DIR
-    engine_workers: int = 1  # processes of the engine pool
-    engine_movetime_ms: int = 1500  # upper bound of one computer move without a clock
-    create_per_minute: float = 20.0  # game creations per client, sustained
-    create_burst: int = 10  # ... and in a burst
-    max_body_bytes: int = 16 * 1024
-    body_timeout_s: float = 10.0  # a request body must arrive whole within this (408)
-    db_timeout_s: float = 5.0  # the longest a request waits for the database (then 503)
+    engine_workers: int = Field(1, ge=1, le=64)  # processes of the engine pool
+    # upper bound of one computer move without a clock
+    engine_movetime_ms: int = Field(1500, ge=1, le=600_000)
+    create_per_minute: float = Field(20.0, ge=0)  # game creations per client, sustained
+    create_burst: int = Field(10, ge=1)  # ... and in a burst
+    max_body_bytes: int = Field(16 * 1024, ge=256)
+    # a request body must arrive whole within this (408)
+    body_timeout_s: float = Field(10.0, gt=0)
+    # the longest a request waits for the database (then 503)
+    db_timeout_s: float = Field(5.0, gt=0)
     redis_url: str | None = None  # fan WebSocket events out across workers when set
     # Proxies whose X-Forwarded-For / -Proto are believed (uvicorn's --forwarded-allow-ips:
     # comma-separated addresses or networks, "*" for any); none by default.
     forwarded_allow_ips: str = ""
-    heartbeat_s: float = 1.0  # how often the living server stamps the database
+    heartbeat_s: float = Field(1.0, gt=0)  # how often the living server stamps the database
     # End games at threefold repetition and at the 50-move mark without a claim, as many
     # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).
-    automatic_draws: bool = False
-    default_level: int = 4
+    # RANDOMCHESS_AUTO_THREEFOLD, its former name, is still read.
+    automatic_draws: bool = Field(False, validation_alias=AliasChoices(
+        "automatic_draws", "RANDOMCHESS_AUTOMATIC_DRAWS", "RANDOMCHESS_AUTO_THREEFOLD"))
+    default_level: int = Field(4, ge=1, le=8)
+
+    @field_validator("static_dir", "redis_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if value == "" else value
 
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:
         """Defaults, then ``RANDOMCHESS_<FIELD>`` variables, then ``overrides`` (not None)."""
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = os.environ.get(f"RANDOMCHESS_{f.name.upper()}")
-            if raw is None and f.name == "automatic_draws":
-                raw = os.environ.get("RANDOMCHESS_AUTO_THREEFOLD")  # its former name
-            if raw is None:
-                continue
-            values[f.name] = _convert(f.name, raw)
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        if "static_dir" in values and isinstance(values["static_dir"], str):
-            values["static_dir"] = Path(values["static_dir"])
-        return cls(**values)
+        return cls(**{k: v for k, v in overrides.items() if v is not None})
 
-
-def _convert(name: str, raw: str) -> Any:
-    if name in {"engine_workers", "engine_movetime_ms", "create_burst", "max_body_bytes",
-                "default_level"}:
-        return int(raw)
-    if name in {"create_per_minute", "heartbeat_s", "body_timeout_s", "db_timeout_s"}:
-        return float(raw)
-    if name == "automatic_draws":
-        return raw.strip().lower() in {"1", "true", "yes", "on"}
-    if name == "static_dir":
-        return Path(raw) if raw else None
-    return raw or None
+    def with_changes(self, **changes: Any) -> Settings:
+        """These settings with ``changes`` (validated; here None means None)."""
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        return type(self)(**{**values, **changes})

@@ -116,3 +116,19 @@ def test_takeback_to_the_start_restores_the_initial_clocks(c: TestClient) -> Non
         assert s["ply"] == ply
     assert (s["clocks"]["white"], s["clocks"]["black"]) == (60_000, 60_000)
     assert s["clocks"]["running"] is None
+
+
+def test_takeback_clocks_survive_a_restart(tmp_path: Path) -> None:
+    # The clock history per ply is the durable clock_log column: a server started afresh on
+    # the same database restores the same clocks.
+    db = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with client(db) as c:
+        g = new_game(c, variant="chess", clock={"minutes": 1, "increment": 10})
+        play(c, g, "e4", "e5", "Nf3", "Nc6")
+    with client(db) as c:
+        s = c.post(f"/api/games/{g['id']}/takeback-offer",
+                   json={"token": g["seat"]["token"]}).json()
+        # Black (to move, running again) has its time after e5, White its time after Nf3.
+        assert s["ply"] == 3 and s["clocks"]["running"] == "black"
+        assert 59_000 < s["clocks"]["black"] <= 60_000
+        assert 65_000 < s["clocks"]["white"] <= 70_000

@@ -112,7 +112,10 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: str) -> Iterator[Page]:
-    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 860})
+    # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids (the
+    # page under its CSP is tests/test_server_csp.py's).
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 860},
+                              bypass_csp=True)
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -271,7 +274,8 @@ def test_promotion_to_the_minister(page: Page) -> None:
 
 
 def test_friend_game_in_two_contexts_and_a_spectator(browser: Browser, server: str) -> None:
-    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800})
+    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800},
+                                    bypass_csp=True)
                 for _ in range(3)]
     white, black, spectator = (c.new_page() for c in contexts)
     try:

@@ -65,4 +65,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
                 workers=workers, log_level="info",
                 # X-Forwarded-For is the app's business (forwarded_allow_ips), not uvicorn's
                 # default of believing 127.0.0.1.
-                proxy_headers=False)
+                proxy_headers=False,
+                # A WebSocket frame over this closes the socket (1009) before it is held in
+                # memory whole; messages over max_body_bytes are refused with 413 anyway.
+                ws_max_size=max(4 * settings.max_body_bytes, 65_536))

@@ -238,6 +238,8 @@ class GameService:
         while True:
             try:
                 await self._db(self.store.heartbeat, now_ms())
+            except ApiError as e:  # the database is down or slow: said once a second
+                log.warning("heartbeat failed: %s", e.detail)
             except Exception:
                 log.exception("heartbeat failed")
             await asyncio.sleep(self.settings.heartbeat_s)

@@ -1,7 +1,8 @@
-"""Slow clients (issue 13, Server 5): a request whose body stops halfway gets 408 and its
-connection closed once ``body_timeout_s`` has passed, on a real uvicorn (``randomchess
-serve``), instead of holding the connection open for ever; other clients are served
-meanwhile."""
+"""Slow clients (issue 13, Server 5), on a real uvicorn (``randomchess serve``): a request
+whose body stops halfway gets 408 and its connection closed once ``body_timeout_s`` has
+passed; a connection that sends nothing, or a request head that never ends (sent slowly, a
+byte at a time), is closed once ``header_timeout_s`` has passed.  Other clients are served
+meanwhile, keep-alive connections and WebSockets live on."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "randomchess", "serve", "--no-web", "--port", str(port),
          "--db", f"sqlite:///{tmp / 'g.sqlite3'}"], stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "RANDOMCHESS_BODY_TIMEOUT_S": "1"})
+        env={**os.environ, "RANDOMCHESS_BODY_TIMEOUT_S": "1",
+             "RANDOMCHESS_HEADER_TIMEOUT_S": "1"})
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -91,3 +93,56 @@ def test_a_trickled_body_is_timed_out_too(server: int) -> None:
         data, _ = _read_until_closed(sock, limit_s=6)
     assert data.startswith(b"HTTP/1.1 408"), data
     assert time.monotonic() - start < 6
+
+
+@pytest.mark.parametrize("head", [b"", b"GET /api/health HTTP/1.1\r\nHost: x\r\n"])
+def test_silent_connections_and_unfinished_heads_are_closed(server: int, head: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        start = time.monotonic()
+        sock.sendall(head)
+        data, _ = _read_until_closed(sock, limit_s=6)
+        took = time.monotonic() - start
+    assert data == b"" or data.startswith(b"HTTP/1.1 408"), data
+    assert 0.9 <= took <= 5, took  # header_timeout_s is 1
+
+
+def test_a_trickled_head_is_closed_too(server: int) -> None:
+    head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 40
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        start = time.monotonic()
+        try:
+            for byte in head:
+                sock.sendall(bytes([byte]))
+                time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        _read_until_closed(sock, limit_s=6)
+    assert time.monotonic() - start < 5
+
+
+def test_keep_alive_requests_and_websockets_outlive_the_head_deadline(server: int) -> None:
+    import asyncio
+
+    import websockets
+
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.settimeout(5)
+        for _ in range(3):  # one connection, several requests, 0.6 s apart (> 1 s in all)
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = sock.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+            time.sleep(0.6)
+    r = urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{server}/api/games", method="POST",
+        data=b'{"variant": "chess", "opponent": "hotseat"}',
+        headers={"Content-Type": "application/json"}), timeout=5)
+    gid = __import__("json").loads(r.read())["id"]
+
+    async def socket_life() -> str:
+        async with websockets.connect(f"ws://127.0.0.1:{server}/ws/games/{gid}") as ws:
+            await ws.recv()  # the state
+            await asyncio.sleep(2.0)  # past the head deadline
+            await ws.send('{"type": "ping"}')
+            return str(await asyncio.wait_for(ws.recv(), 5))
+
+    assert asyncio.run(socket_life()) == '{"type":"pong"}'

@@ -31,6 +31,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     from pydantic import ValidationError
 
     from randomchess.server.assets import static_ready
+    from randomchess.server.protocol import HTTP_PROTOCOL
     from randomchess.server.settings import Settings
 
     try:
@@ -68,4 +69,6 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
                 proxy_headers=False,
                 # A WebSocket frame over this closes the socket (1009) before it is held in
                 # memory whole; messages over max_body_bytes are refused with 413 anyway.
-                ws_max_size=max(4 * settings.max_body_bytes, 65_536))
+                ws_max_size=max(4 * settings.max_body_bytes, 65_536),
+                # uvicorn's HTTP protocol with a deadline on request heads (slowloris).
+                http=HTTP_PROTOCOL)

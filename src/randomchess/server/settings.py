@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(16 * 1024, ge=256)
     # a request body must arrive whole within this (408)
     body_timeout_s: float = Field(10.0, gt=0)
+    # ... and a request head within this of the connection's start or the last answer
+    # (408, connection closed; ``randomchess serve`` only: it is uvicorn's protocol)
+    header_timeout_s: float = Field(10.0, gt=0)
     # the longest a request waits for the database (then 503)
     db_timeout_s: float = Field(5.0, gt=0)
     redis_url: str | None = None  # fan WebSocket events out across workers when set

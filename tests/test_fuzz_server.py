@@ -73,7 +73,8 @@ SCALARS = (st.none() | st.booleans() | st.integers() | st.integers(-10, 10_000)
            | st.sampled_from(["random", "chess", "chess960", "mrc", "modern", "computer",
                               "friend", "hotseat", "white", "black", "e2e4", "e4", "Nf3",
                               "O-O", "e1h1", "a7a8q", "\x00", "518", "-1", "1e9",
-                              "8/8/8/8/8/8/8/4K2k w - - 0 1", "99999999", "²"]))
+                              "8/8/8/8/8/8/8/4K2k w - - 0 1", "99999999", "²", "\ud800",
+                              "a\udfffb", "\u202e", " " * 33]))
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=10)
 FIELDS = st.sampled_from(["variant", "setup", "opponent", "level", "color", "clock", "minutes",

@@ -62,6 +62,23 @@ def _read_until_closed(sock: socket.socket, limit_s: float) -> tuple[bytes, floa
     return data, time.monotonic() - start
 
 
+def _one_response(sock: socket.socket) -> bytes:
+    """One whole HTTP response (head and Content-Length body) from a keep-alive socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        assert chunk, data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        chunk = sock.recv(4096)
+        assert chunk, data
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def test_half_sent_body_is_timed_out_and_closed(server: int) -> None:
     with socket.create_connection(("127.0.0.1", server)) as sock:
         start = time.monotonic()
@@ -129,8 +146,8 @@ def test_keep_alive_requests_and_websockets_outlive_the_head_deadline(server: in
         sock.settimeout(5)
         for _ in range(3):  # one connection, several requests, 0.6 s apart (> 1 s in all)
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            answer = sock.recv(4096)
-            assert answer.startswith(b"HTTP/1.1 200"), answer
+            answer = _one_response(sock)
+            assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"}"), answer
             time.sleep(0.6)
     r = urllib.request.urlopen(urllib.request.Request(
         f"http://127.0.0.1:{server}/api/games", method="POST",

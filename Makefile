@@ -46,10 +46,10 @@ lint: $(SETUP)
 	$(VENV)/bin/mypy --strict src/randomchess
 
 ## Long fuzz campaign of the server's HTTP bodies and WebSocket messages (SQLite and
-## PostgreSQL); FUZZ_EXAMPLES inputs per target.
-FUZZ_EXAMPLES ?= 20000
+## PostgreSQL); SERVER_FUZZ_EXAMPLES inputs per target.
+SERVER_FUZZ_EXAMPLES ?= 20000
 fuzz-server: $(SETUP)
-	RANDOMCHESS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
+	RANDOMCHESS_FUZZ_EXAMPLES=$(SERVER_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
 
 ## The sdist and the wheel, both carrying the built front end, into dist/.
 dist: $(SETUP)

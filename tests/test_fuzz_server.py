@@ -4,7 +4,7 @@ gets a success or a 4xx with a JSON ``detail``; never a 500 (the test client re-
 server exception), and a socket keeps answering after any message.
 
 A few hundred inputs per target run in the normal suite (seconds).  The long campaign is
-``make fuzz-server`` (RANDOMCHESS_FUZZ_EXAMPLES, default there 20000 per target), which also
+``make fuzz-server`` (SERVER_FUZZ_EXAMPLES=N, default 20000 per target), which also
 prints the inputs tried, the distinct failures and the slowest input.
 """
 

@@ -102,6 +102,16 @@ def _pyffish_perft(oracle: str, fen: str, depth: int) -> int:
                for m in moves)
 
 
+def _without_idle_ep(oracle_fen: str, pos: Position) -> str:
+    """Fairy-Stockfish names the en passant square after a double step next to an enemy
+    pawn even when no legal capture exists; we write it only when one does (D-23). The
+    legal-move comparison already checks that the capture is absent in both."""
+    fields = oracle_fen.split(" ")
+    if fields[3] != "-" and not any(pos.is_en_passant(m) for m in pos.legal_moves()):
+        fields[3] = "-"
+    return " ".join(fields)
+
+
 def _capablanca_playout(data: st.DataObject, key: str) -> None:
     """Along a random playout: the legal moves and the position after each move equal
     Fairy-Stockfish's; at the end, perft 2 equals pyffish's."""
@@ -115,7 +125,8 @@ def _capablanca_playout(data: st.DataObject, key: str) -> None:
             break
         text = data.draw(st.sampled_from(ours), label="move")
         pos.push(pos.parse_uci(text))
-        assert pos.fen(shredder=True) == pyffish.get_fen(key, fen, [text], True)
+        assert _without_idle_ep(pyffish.get_fen(key, fen, [text], True), pos) == pos.fen(
+            shredder=True)
     fen = pos.fen(shredder=True)
     assert pos.perft(2) == _pyffish_perft(key, fen, 2), fen
 

@@ -172,7 +172,10 @@ def test_friend_invite_spectators_cannot_move(c: TestClient) -> None:
     r = c.post(f"/api/games/{gid}/moves", json={"move": "e2e3", "token": "spectator"})
     assert r.status_code == 403
     assert c.get(path[:-2] + "zz").status_code == 403  # wrong invitation
+    # A GET only describes the game (issue 11: link previews must not take the seat).
     r = c.get(path, headers={"accept": "application/json"})
+    assert r.status_code == 200 and "seat" not in r.json()
+    r = c.post(f"/api/games/{gid}/join", json={"invite": path.rsplit("/", 1)[1]})
     assert r.status_code == 200
     seat = r.json()["seat"]
     assert seat["color"] == "white" and len(seat["token"]) >= 43
@@ -388,7 +391,7 @@ def test_front_end_hook(tmp_path: Path) -> None:
         g = new_game(fc, variant="chess", opponent="friend")
         path = g["invite_url"].removeprefix("http://testserver")
         assert "board" in fc.get(path, headers={"accept": "text/html"}).text
-        assert fc.get(path, headers={"accept": "application/json"}).json()["seat"]
+        assert fc.get(path, headers={"accept": "application/json"}).json()["invite_open"]
 
 
 def test_concurrent_moves_exactly_one_wins(c: TestClient) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -9,7 +10,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from randomchess.server import guards
-from randomchess.server.live import ApiError, LiveGame
+from randomchess.server.live import ApiError, LiveGame, hash_secret
 from randomchess.server.service import ACTIONS, GameService
 from randomchess.server.store import now_ms
 
@@ -143,13 +144,26 @@ async def join_game(game_id: str, body: JoinIn, request: Request) -> CreateGameO
 
 @router.get("/invite/{game_id}/{invite}", name="open_invite", response_model=None)
 async def open_invite(game_id: str, invite: str, request: Request) -> Response:
-    """The invite URL.  A browser gets the front end, which claims the seat with
-    ``POST /api/games/{id}/join``; any other client claims it here and gets the token."""
+    """The invite URL.  A GET never claims the seat (link previews and ``curl`` fetch URLs):
+    a browser gets the front end, whose "Join this game" button calls
+    ``POST /api/games/{id}/join``; any other client gets a description of the game, without a
+    token (403 for a wrong code, 409 once the invitation has been used)."""
     index = request.app.state.index_html
     if index is not None and "text/html" in request.headers.get("accept", ""):
         return FileResponse(index)
-    color, token = await _service(request).join(game_id, invite)
-    return JSONResponse({"id": game_id, "seat": {"color": color, "token": token}})
+    live = await _service(request).load(game_id)
+    r = live.record
+    if r.invite_hash is None:
+        raise ApiError(409, "this invitation has already been used")
+    if not hmac.compare_digest(hash_secret(invite), r.invite_hash):
+        raise ApiError(403, "wrong invitation for this game")
+    return JSONResponse({
+        "id": game_id, "variant": r.variant, "number": r.number, "status": r.status,
+        "invite_open": True, "color": "black" if r.black_token is None else "white",
+        "clock": None if r.clock_initial_ms is None else
+        {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms},
+        "join": f"/api/games/{game_id}/join",
+    })
 
 
 @router.get("/api/games/{game_id}/pgn", response_class=PlainTextResponse)

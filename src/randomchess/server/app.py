@@ -21,6 +21,7 @@ from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
 from randomchess.server.guards import TOO_DEEP, too_deep
 from randomchess.server.live import ApiError
+from randomchess.server.play_api import router as play_router
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
 from randomchess.server.variants_api import router as variants_router
@@ -210,6 +211,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
 
     app.include_router(router)
     app.include_router(variants_router)
+    app.include_router(play_router)  # abort and rematch (issue 11)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)

@@ -1,0 +1,168 @@
+"""What the play page needs around a game (issue 11): abort while a side has not moved, and a
+rematch with colours reversed, on the same setup or a new random one.
+
+No new column: an abort is an ending (status ``ended``, result ``*``, termination
+``aborted``), and a rematch is a new game made by the usual create path.  A rematch offer in a
+friend game waits in this process's memory, keyed by the old game, and reaches the other side
+as the old game's state with a ``rematch`` field (pushed) or ``GET /api/games/{id}/rematch``;
+the friend's seat in the new game is claimed with the old game's token, so the invitation code
+never leaves the server.  (With several workers an offer is known to the worker that took it
+only: the friend then joins with the invite link instead.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from randomchess.pieces import Color
+from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
+from randomchess.server.service import GameService
+from randomchess.server.store import now_ms
+
+router = APIRouter()
+
+
+class _TokenIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=128)
+
+
+class RematchIn(_TokenIn):
+    setup: Literal["same", "new"] = Field("same", description="the same start or a new draw")
+
+
+@dataclass
+class Offer:
+    by: str  # the colour that asked, in the old game
+    new_id: str
+    invite: str
+
+
+def _offers(request: Request) -> dict[str, Offer]:
+    state = request.app.state
+    if not hasattr(state, "rematch_offers"):
+        state.rematch_offers = {}
+    offers: dict[str, Offer] = state.rematch_offers
+    return offers
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _public(offer: Offer | None) -> dict[str, Any] | None:
+    return None if offer is None else {"by": offer.by, "id": offer.new_id}
+
+
+def abort_changes(g: LiveGame, colors: set[Color], now: int) -> dict[str, Any]:
+    """End the game without a result while a side has not moved yet."""
+    if not colors:
+        raise ApiError(403, "wrong token for this game")
+    if g.ended:
+        raise ApiError(409, f"the game is over ({g.record.result}, {g.record.termination})")
+    if len(g.moves) >= 2:
+        raise ApiError(409, "too late to abort: both sides have moved (resign or offer a draw)")
+    return {"status": "ended", "result": "*", "termination": "aborted", "draw_offer": None,
+            "takeback_offer": None, "clock_started_at": None, "invite_hash": None,
+            "updated_at": now}
+
+
+@router.post("/api/games/{game_id}/abort")
+async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
+    """Abort (no result) while a side has not moved; 409 afterwards."""
+    live = await _service(request).act(
+        game_id, lambda g, now: abort_changes(g, g.colors_of(body.token), now))
+    return Response(live.state_json(now_ms()), media_type="application/json")
+
+
+async def _publish(service: GameService, live: LiveGame, offer: Offer | None) -> None:
+    await service.hub.publish(live.record.id, {**live.state(now_ms()), "rematch": _public(offer)})
+
+
+@router.get("/api/games/{game_id}/rematch")
+async def rematch_offer(game_id: str, request: Request) -> dict[str, Any]:
+    await _service(request).load(game_id)  # 404 for no such game
+    return {"offer": _public(_offers(request).get(game_id))}
+
+
+@router.post("/api/games/{game_id}/rematch")
+async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, Any]:
+    """A new game with colours reversed.  Against the computer or on one screen it starts at
+    once; in a friend game the other side is offered it (accept with ``rematch-accept``)."""
+    service = _service(request)
+    live = await service.load(game_id)
+    r = live.record
+    colors = live.colors_of(body.token)
+    if not colors:
+        raise ApiError(403, "wrong token for this game")
+    if not live.ended:
+        raise ApiError(409, "the game is not over yet")
+    offers = _offers(request)
+    me = COLOR_NAMES[next(iter(colors))] if len(colors) == 1 else "both"
+    existing = offers.get(game_id)
+    if existing is not None:
+        if existing.by == me:
+            raise ApiError(409, "you have already offered a rematch")
+        return await _accept(request, live, body.token)
+    if not service.rate.allow(request.client.host if request.client else "unknown", now_ms()):
+        raise ApiError(429, "too many games created from this address; wait a minute")
+    setup: int | str = "random"
+    if body.setup == "same":
+        setup = r.number if r.number is not None else r.start_fen
+    clock = None
+    if r.clock_initial_ms is not None:
+        clock = (r.clock_initial_ms, r.clock_increment_ms or 0)
+    color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
+    new = await service.create(r.variant, setup, r.opponent, r.level, color, clock)
+    new_id = new.game.record.id
+    out: dict[str, Any] = {"id": new_id, "seat": {"color": new.color, "token": new.token}}
+    if new.invite is not None:
+        out["invite_url"] = str(request.url_for("open_invite", game_id=new_id,
+                                                invite=new.invite))
+        offer = offers[game_id] = Offer(me, new_id, new.invite)
+        await _publish(service, live, offer)
+    return out
+
+
+async def _accept(request: Request, live: LiveGame, token: str) -> dict[str, Any]:
+    service = _service(request)
+    offers = _offers(request)
+    offer = offers.get(live.record.id)
+    if offer is None:
+        raise ApiError(409, "there is no rematch offer to answer")
+    colors = live.colors_of(token)
+    if not colors:
+        raise ApiError(403, "wrong token for this game")
+    if COLOR_BY_NAME[offer.by] in colors:
+        raise ApiError(409, "you cannot answer your own rematch offer")
+    color, new_token = await service.join(offer.new_id, offer.invite)
+    del offers[live.record.id]
+    await _publish(service, live, None)
+    return {"id": offer.new_id, "seat": {"color": color, "token": new_token}}
+
+
+@router.post("/api/games/{game_id}/rematch-accept")
+async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+    """Take the seat of the rematch the other side offered; answers the new game's seat."""
+    return await _accept(request, await _service(request).load(game_id), body.token)
+
+
+@router.post("/api/games/{game_id}/rematch-decline")
+async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+    service = _service(request)
+    live = await service.load(game_id)
+    offer = _offers(request).get(game_id)
+    colors = live.colors_of(body.token)
+    if not colors:
+        raise ApiError(403, "wrong token for this game")
+    if offer is None or COLOR_BY_NAME[offer.by] in colors:
+        raise ApiError(409, "there is no rematch offer to answer")
+    del _offers(request)[game_id]
+    await _publish(service, live, None)
+    return {"offer": None}

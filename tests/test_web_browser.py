@@ -10,16 +10,10 @@ chromium``) or the built bundle (``make web``) every test here is skipped, and s
 
 from __future__ import annotations
 
-import os
+import contextlib
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,84 +24,38 @@ from randomchess.startpos import (
     mrc_number,
     round_setups,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
-BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
-ARTIFACTS = ROOT / "test-artifacts"
-
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - the dev extra installs it
-    sync_playwright = None
-
-_WHY_NOT = (
-    "playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None
-    else f"{CHROMIUM} not found (apt-get install -y chromium)" if not CHROMIUM.exists()
-    else f"the web bundle {BUNDLE.relative_to(ROOT)} is not built (make web)"
-    if not BUNDLE.exists() else None
+from web_support import (
+    board_attr,
+    drag,
+    launched_browser,
+    moves_text,
+    new_game,
+    running_server,
+    shot,
+    skip_without_browser,
+    square_point,
+    wait_board,
+    wait_ply,
 )
-pytestmark = pytest.mark.skipif(
-    _WHY_NOT is not None, reason=f"*** BROWSER TESTS SKIPPED: {_WHY_NOT} ***"
-)
-if _WHY_NOT is not None:  # loud even without -ra
-    print(f"\n*** BROWSER TESTS SKIPPED: {_WHY_NOT} ***", file=sys.stderr)
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page, expect
+
+pytestmark = skip_without_browser
 
 
 # ------------------------------------------------------------------------------ fixtures
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server (``randomchess serve``) on a free port with a fresh SQLite file."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    env = {**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "200",
-           "RANDOMCHESS_CREATE_BURST": "100", "RANDOMCHESS_CREATE_PER_MINUTE": "600"}
-    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
-         "--db", f"sqlite:///{db}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + db.with_suffix(".log").read_text())
-            time.sleep(0.1)
+    with running_server(Path(tmp_path_factory.mktemp("web"))) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
-        )
+    with launched_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
@@ -117,6 +65,7 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 860},
                               bypass_csp=True)
     pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
@@ -124,88 +73,9 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     assert not errors, f"JavaScript errors: {errors}"
 
 
-# ------------------------------------------------------------------------------ helpers
-def shot(page: Page, name: str) -> None:
-    page.wait_for_timeout(250)  # let the board's move animation finish
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def board_attr(page: Page, name: str) -> str:
-    return str(page.get_attribute("[data-testid=board]", f"data-{name}"))
-
-
-def wait_board(page: Page) -> None:
-    """Until the game page shows the server's position on a laid-out board."""
-    page.wait_for_function(
-        "(() => { const b = document.querySelector('[data-testid=board]');"
-        " const g = b && b.querySelector('cg-board');"
-        " return b && b.dataset.fen && g && g.getBoundingClientRect().width > 0; })()"
-    )
-
-
-def wait_ply(page: Page, ply: int, timeout: float = 20_000) -> None:
-    page.wait_for_function(
-        f"document.querySelector('[data-testid=board]')?.dataset.ply === '{ply}'",
-        timeout=timeout,
-    )
-
-
 def rank_of(fen: str, rank: int) -> str:
     rows = fen.split()[0].split("/")
     return rows[len(rows) - rank]
-
-
-def square_center(page: Page, square: str) -> tuple[float, float]:
-    box = page.locator("[data-testid=board] cg-board").bounding_box()
-    assert box is not None
-    fen = board_attr(page, "fen")
-    size = len(fen.split()[0].split("/"))
-    white = "orientation-white" in (page.get_attribute("[data-testid=board]", "class") or "")
-    f, r = ord(square[0]) - ord("a"), int(square[1:]) - 1
-    col, row = (f, size - 1 - r) if white else (size - 1 - f, r)
-    cell = box["width"] / size
-    return box["x"] + (col + 0.5) * cell, box["y"] + (row + 0.5) * cell
-
-
-def drag(page: Page, orig: str, dest: str) -> None:
-    x0, y0 = square_center(page, orig)
-    x1, y1 = square_center(page, dest)
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=5)
-    page.mouse.move(x1, y1, steps=5)
-    page.mouse.up()
-
-
-def new_game(page: Page, variant: str, opponent: str, *, color: str = "white",
-             number: int | None = None, fen: str | None = None, level: int | None = None) -> Any:
-    """Fill the home form and start; returns the preview's (number, rank) and waits for the
-    game page's first state."""
-    page.goto("/")
-    page.select_option("[data-testid=variant]", variant)
-    if number is not None:
-        page.check("input[name=setup][value=number]")
-        page.fill("[data-testid=setup-number]", str(number))
-    if fen is not None:
-        page.check("input[name=setup][value=fen]")
-        page.fill("[data-testid=setup-fen]", fen)
-    page.check(f"input[name=opponent][value={opponent}]")
-    if level is not None:
-        page.fill("input[name=level]", str(level))
-    if opponent != "hotseat":
-        page.check(f"input[name=color][value={color}]")
-    preview = (page.text_content("[data-testid=preview-number]")
-               if page.locator("[data-testid=preview-number]").count() else None,
-               page.text_content("[data-testid=preview-rank]")
-               if page.locator("[data-testid=preview-rank]").count() else None)
-    page.click("[data-testid=start]")
-    page.wait_for_url(re.compile(r"#/game/"))
-    wait_board(page)
-    return preview
-
-
-def moves_text(page: Page) -> str:
-    return page.text_content("[data-testid=moves]") or ""
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -227,16 +97,23 @@ def test_chess960_castling_by_king_onto_rook_where_the_king_moves_one_square(
     fen = "rnbbqk1r/pppppppp/8/8/8/8/PPPPPPPP/RNBBQK1R w HAha - 0 1"
     new_game(page, "chess960", "hotseat", fen=fen)
     assert page.locator("[data-testid='castle-O-O']").is_enabled()
-    drag(page, "f1", "h1")
-    preview = page.locator("[data-testid=castle-preview]")
-    preview.wait_for()
-    assert "g1" in preview.text_content() and "f1" in preview.text_content()
-    # The board shows where king and rook will land before the move is confirmed.
-    # (expect retries: the board is redrawn for the preview after the drop)
-    expect(page.locator("cg-board piece.k-piece.white")).to_have_count(1)
+    # Issue 11: one gesture, no confirmation dialog; where king and rook will land is marked
+    # while the king is held.
+    x0, y0 = square_point(page, "f1")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 5, y0 - 5, steps=2)
+    page.wait_for_function(
+        "window.rcGame.ground.state.drawable.autoShapes.some(s => s.orig === 'g1')")
+    shapes = page.evaluate("window.rcGame.ground.state.drawable.autoShapes")
+    assert {"orig": "h1", "dest": "f1"} in [{"orig": s["orig"], "dest": s.get("dest")}
+                                            for s in shapes]
     shot(page, "chess960-castle-preview")
-    page.click("[data-testid=confirm-yes]")
+    x1, y1 = square_point(page, "h1")
+    page.mouse.move(x1, y1, steps=5)
+    page.mouse.up()
     wait_ply(page, 1)
+    assert page.locator(".modal").count() == 0
     assert rank_of(board_attr(page, "fen"), 1) == "RNBBQRK1"
     assert "O-O" in moves_text(page)
     shot(page, "chess960-castled")
@@ -285,6 +162,7 @@ def test_friend_game_in_two_contexts_and_a_spectator(browser: Browser, server: s
         game_id = re.search(r"#/game/([^/?]+)", white.url).group(1)  # type: ignore[union-attr]
 
         black.goto(invite)
+        black.click("[data-testid=join]")  # issue 11: opening the link claims nothing
         black.wait_for_url(re.compile(r"#/game/"))
         wait_board(black)
         assert "Black" in black.text_content("[data-testid=seat]")

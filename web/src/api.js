@@ -17,10 +17,10 @@ function reasonOf(body, status) {
   return `HTTP ${status}`;
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, headers = {}) {
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -41,6 +41,14 @@ export const postMove = (id, move, token) =>
 export const postAction = (id, action, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/${action}`, { token });
 export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn`;
+
+/** What invite link /invite/<id>/<code> offers (no seat is claimed by reading it). */
+export const describeInvite = (id, invite) =>
+  request('GET', `/invite/${encodeURIComponent(id)}/${encodeURIComponent(invite)}`, undefined,
+    { Accept: 'application/json' });
+export const postRematch = (id, token, setup) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, setup });
+export const getRematch = id => request('GET', `/api/games/${encodeURIComponent(id)}/rematch`);
 
 /** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */
 export const joinGame = (id, invite) =>
@@ -77,7 +85,13 @@ export function follow(id, onState, onStatus, onMessage) {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
   };
-  const resync = () => getGame(id).then(onState, () => {});
+  const resync = () => getGame(id).then(onState, e => {
+    if (e && e.status === 404) {
+      closed = true;
+      if (ws) ws.close();
+      onStatus('gone');
+    }
+  });
   const connect = () => {
     if (closed) return;
     ws = new WebSocket(url());
@@ -97,9 +111,14 @@ export function follow(id, onState, onStatus, onMessage) {
       if (state && state.fen) onState(state);
       else if (onMessage) onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = ev => {
       ws = null;
       if (closed) return;
+      if (ev.code === 4404) { // no such game: nothing to reconnect to
+        closed = true;
+        onStatus('gone');
+        return;
+      }
       onStatus('closed');
       timer = setTimeout(connect, delay);
       delay = Math.min(delay * 2, 8000);

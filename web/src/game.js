@@ -1,440 +1,598 @@
-// Game page: the board (chessgroundx), moves from the server's legal_moves, castling by king
-// onto rook with a preview, the Bishop Adjustment with its explanation, promotion chooser,
-// SAN input, clocks, draw/resign, invite link and live updates.
+// Game page (issue 11): puts together the modules in game/ — the state store (one source of
+// truth, version-ordered), the board (chessgroundx with fresh bounds), the move list with
+// navigation, the clocks, the controls and the sounds — around the server's API.
 
-import { Chessground } from 'chessgroundx';
 import {
-  ApiError, follow, getGame, loadSeat, pgnUrl, postAction, postMove, saveSeat,
+  follow, getGame, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
 } from './api.js';
 import { h, clear, copyText, modal } from './dom.js';
 import { t, localizeLetters, delocalizeSan } from './i18n.js';
-import { classify, dimensionsOf, parseUci, piecesOf, previewPieces } from './moves.js';
+import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from './moves.js';
+import { createStore, soundFor } from './game/state.js';
+import { keyToNav, navigate, shownPly } from './game/nav.js';
+import { errorKey } from './game/messages.js';
+import { clockLeft, formatClock } from './game/clock.js';
+import { createSounds } from './game/sounds.js';
+import { createBoard } from './game/board.js';
+import { createMoveList } from './game/movelist.js';
+import { createControls } from './game/controls.js';
 
 const VARIANT_NAMES = { chess960: 'variant.chess960', mrc: 'variant.mrc', modern: 'variant.modern',
   chess: 'variant.chess' };
 const PROMO_ORDER = ['q', 'm', 'r', 'b', 'n', 'k'];
+const LOW_TIME_MS = 10_000;
 
-const cgRole = letter => `${letter}-piece`;
-const cgPieces = pieces => {
-  const out = new Map();
-  for (const [sq, p] of pieces) out.set(sq, { role: cgRole(p.role), color: p.color });
-  return out;
-};
+const colourName = c => t(`colour.${c}`);
+export const variantName = v => (VARIANT_NAMES[v] ? t(VARIANT_NAMES[v]) : v);
 
-function colourName(c) {
-  return t(`colour.${c}`);
-}
-
-/** "1-0" / "0-1" / "1/2-1/2" and the server's termination as a sentence. */
+/** "White wins — checkmate", "Game aborted". */
 export function resultText(state) {
   const r = state.result;
   let head = '';
   if (r === '1-0' || state.winner === 'white') head = t('result.white');
   else if (r === '0-1' || state.winner === 'black') head = t('result.black');
-  else if (r === '1/2-1/2' || r === '½-½' || state.winner === null) head = t('result.draw');
+  else if (r === '1/2-1/2' || r === '½-½') head = t('result.draw');
   const term = state.termination;
   if (!term) return head;
   const key = `term.${String(term).toLowerCase().replace(/[\s-]+/g, '_')}`;
-  const why = t(key) === key ? String(term) : t(key);
-  return head ? `${head} — ${why}` : why;
+  const why = t(key) === key ? '' : t(key);
+  return head && why ? `${head} — ${why}` : head || why;
 }
 
-function isOver(state) {
-  return !!state.result && state.result !== '*' || ['finished', 'over', 'ended', 'aborted']
-    .includes(state.status);
+const isOver = state => state.status === 'ended' || (!!state.result && state.result !== '*');
+
+/** The "No such game" page (defect 3): no board, no retries, a way home. */
+export function renderNotFound(root, { used = false, id = null } = {}) {
+  clear(root);
+  root.append(h('section.notfound', { 'data-testid': 'not-found' },
+    h('h1', t(used ? 'err.inviteUsed' : 'notFoundTitle')),
+    h('p', t(used ? 'inviteUsedHelp' : 'notFoundHelp')),
+    h('p.actions',
+      used && id ? h('a.button.secondary', { href: `/#/game/${encodeURIComponent(id)}`,
+        'data-testid': 'watch-link' }, t('watchGame')) : '',
+      h('a.button.primary', { href: '/#/', 'data-testid': 'home-link' }, t('goHome')))));
 }
 
-/** Milliseconds left for `color` (the server's clocks are {white, black} in ms). */
-function clockMillis(clocks, color) {
-  if (!clocks) return null;
-  const v = clocks[color];
-  return typeof v === 'number' ? v : null;
-}
-
-function formatClock(ms) {
-  if (ms === null || ms === undefined) return '';
-  const total = Math.max(0, ms);
-  const s = Math.floor(total / 1000);
-  const m = Math.floor(s / 60);
-  const rest = String(s % 60).padStart(2, '0');
-  if (total < 10_000) return `${m}:${rest}.${Math.floor((total % 1000) / 100)}`;
-  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
-}
-
-function drawOfferOf(state) {
-  const d = state.draw_offer;
-  return d === 'white' || d === 'black' ? d : null;
-}
-
-// The draws the side to move could claim now (FIDE 9.2), as listed by the server.
-function claimsOf(state) {
-  return Array.isArray(state.claimable) ? state.claimable : [];
-}
-
-export function renderGame(root, id, go, query) {
-  let state = null;
+export function renderGame(root, id, go) {
   let seat = loadSeat(id);
   let orientation = seat && seat.color === 'black' ? 'black' : 'white';
   let kinds = { dests: new Map(), castles: [], adjustments: [], promotions: new Map() };
-  let busy = false; // a move or a confirmation is in progress
+  let pending = null; // {ply}: a move sent, not yet answered
+  let asking = false; // a dialog (promotion, adjustment) is open
+  let connected = true;
+  let cursor = null; // move-list navigation: plies shown, null = live
   let clockBase = null; // {at: performance.now(), white, black}
-  let link = null;
+  let rematchOffer = null; // {by, id} pushed for the old game
+  let lowWarned = false;
+  let previous = null; // the state last drawn, for sounds and announcements
+  let gone = false;
+  const sounds = createSounds();
 
+  const store = createStore((s, accepted) => {
+    if (accepted) received(s);
+    render();
+  });
+  const current = () => store.state;
+
+  // ------------------------------------------------------------------ layout
   const boardEl = h('div.board', { 'data-testid': 'board' });
   const boardWrap = h('div.board-wrap', boardEl);
   const topPlayer = h('div.player.top');
   const bottomPlayer = h('div.player.bottom');
-  const banner = h('div.banner', { 'data-testid': 'result', role: 'status', hidden: true });
-  const status = h('p.status', { 'data-testid': 'status', 'aria-live': 'polite' });
+  const banner = h('div.banner', { 'data-testid': 'result', hidden: true });
+  const status = h('p.status', { 'data-testid': 'status' });
   const seatLine = h('p.seat', { 'data-testid': 'seat' });
-  const invite = h('div.invite', { hidden: true });
+  const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
+    t('disconnected'));
+  const room = h('div.invite', { 'data-testid': 'waiting-room', hidden: true });
+  const hint = h('div.hint-box', { 'data-testid': 'hint', hidden: true });
   const castleBar = h('div.controls.castle', { 'data-testid': 'castle-controls' });
   const adjustBar = h('div.controls.adjust', { 'data-testid': 'adjust-controls' });
-  const moveList = h('ol.movelist', { 'data-testid': 'moves', 'aria-label': t('moves') });
   const message = h('p.message', { role: 'alert', 'data-testid': 'message' });
+  const announce = h('p.sr-only', { 'aria-live': 'polite', 'data-testid': 'announce' });
+  const moveList = createMoveList(where => show(navigate(cursor, plies(), where)),
+    ply => show(ply >= plies() ? null : ply));
   const sanIn = h('input', {
     type: 'text', 'aria-label': t('typeMove'), placeholder: t('typeMove'), autocomplete: 'off',
     autocapitalize: 'off', spellcheck: 'false', 'data-testid': 'san-input',
   });
   const sanForm = h('form.san', { onsubmit: ev => { ev.preventDefault(); sendText(); } },
     sanIn, h('button.secondary', { type: 'submit' }, t('send')));
-  const btn = (key, testid, onclick) =>
-    h('button.secondary', { type: 'button', 'data-testid': testid, onclick }, t(key));
-  const offerBtn = btn('offerDraw', 'draw-offer', () => action('draw-offer'));
-  const acceptBtn = btn('acceptDraw', 'draw-accept', () => action('draw-accept'));
-  const claimBtn = btn('claimDraw', 'draw-claim', () => action('draw-claim'));
-  const resignBtn = btn('resign', 'resign', async () => {
-    const ok = await modal(t('resign'), h('p', t('confirmResign')), [
-      { label: t('cancel'), value: false, testid: 'confirm-no' },
-      { label: t('resign'), value: true, primary: true, testid: 'confirm-yes' },
-    ]);
-    if (ok) action('resign');
-  });
-  const flipBtn = btn('flip', 'flip', () => {
-    orientation = orientation === 'white' ? 'black' : 'white';
-    ground.set({ orientation });
-    renderPlayers();
-  });
-  const fenBtn = btn('copyFen', 'copy-fen', async () => {
-    if (state && await copyText(state.fen)) flash(t('copied'));
-  });
+  const controls = createControls(name => action(name));
   const pgnLink = h('a.button.secondary', { href: pgnUrl(id), download: `randomchess-${id}.pgn`,
     'data-testid': 'pgn' }, t('pgn'));
+  controls.tools.append(pgnLink);
 
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, seatLine, status, invite, castleBar, adjustBar, moveList, sanForm,
-      h('div.actions', offerBtn, acceptBtn, claimBtn, resignBtn),
-      h('div.actions', flipBtn, fenBtn, pgnLink),
-      message));
+    h('aside.side', banner, connection, seatLine, status, room, hint, castleBar, adjustBar,
+      moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
-  const ground = Chessground(boardEl, {
-    orientation,
-    autoCastle: false, // its helper assumes 8 ranks and e-file kings; we redraw from the server
-    coordinates: true,
-    animation: { enabled: true, duration: 150 },
-    highlight: { lastMove: true, check: true },
-    movable: { free: false, color: undefined, showDests: true, events: { after: onUserMove } },
-    premovable: { enabled: false },
-    draggable: { enabled: true, showGhost: true },
-    drawable: { enabled: true },
+  const board = createBoard(boardEl, {
+    onMove: onUserMove,
+    onSelect: showCastleTargets,
+    onPremoveSet: (orig, dest) => flash(t('premoveSet', { move: `${orig}-${dest}` }), false, 'premove'),
+    onPremoveUnset: () => {
+      if (message.dataset.kind === 'premove') message.textContent = '';
+    },
+    dims: () => dims(),
   });
-  window.rcGame = { get state() { return state; }, ground };
+  const ground = board.ground;
+  window.rcGame = { get state() { return current(); }, ground, sounds, store };
 
-  function flash(text, isError = false) {
+  // ------------------------------------------------------------------ helpers
+  let flashTimer = null;
+  function flash(text, isError = false, kind = isError ? 'error' : 'info') {
     message.textContent = text;
     message.classList.toggle('error', isError);
-    if (!isError) setTimeout(() => message.textContent === text && (message.textContent = ''), 2500);
+    message.dataset.kind = kind;
+    clearTimeout(flashTimer);
+    if (!isError && kind !== 'premove') flashTimer = setTimeout(() => message.textContent === text && (message.textContent = ''), 4000);
   }
+  const fail = (e, prefix = '') => flash(`${prefix}${t(errorKey(e))}`, true);
 
-  const hotseat = () => (state && state.opponent === 'hotseat') || (seat && seat.color === 'both');
-  const myTurn = () => {
-    if (!state || !seat || !seat.token || isOver(state)) return false;
-    return hotseat() || state.to_move === seat.color;
+  const plies = () => (current() ? (current().moves || []).length : 0);
+  const hotseat = () => {
+    const s = current();
+    return (s && s.opponent === 'hotseat') || (seat && seat.color === 'both');
   };
+  const seatHolder = () => !!(seat && seat.token);
+  const mine = () => (seat && seat.color !== 'both' ? seat.color : null);
+  const waitingForFriend = s => s.invite_open && s.opponent === 'friend' && !s.moves.length;
+  const myTurn = () => {
+    const s = current();
+    if (!s || !seatHolder() || isOver(s) || waitingForFriend(s)) return false;
+    return hotseat() || s.to_move === seat.color;
+  };
+  const dims = () => dimensionsOf(current() ? current().fen : '8/8/8/8/8/8/8/8');
+  const locked = () => asking || (pending !== null && pending.ply === plies());
 
-  function dims() {
-    return dimensionsOf(state ? state.fen : '8/8/8/8/8/8/8/8');
+  // ------------------------------------------------------------------ state arrival
+  function received(s) {
+    const prev = previous;
+    previous = s;
+    if (s.rematch !== undefined) rematchOffer = s.rematch;
+    const w = s.clocks && typeof s.clocks.white === 'number' ? s.clocks.white : null;
+    const b = s.clocks && typeof s.clocks.black === 'number' ? s.clocks.black : null;
+    clockBase = w === null && b === null ? null : { at: performance.now(), white: w, black: b };
+    if (pending !== null && plies() > pending.ply) pending = null;
+    if (cursor !== null && cursor > plies()) cursor = null;
+    const sound = soundFor(prev, s);
+    if (sound) sounds.play(sound);
+    if (prev && prev.moves.length !== s.moves.length) announceState(s);
+    else if (prev && !isOver(prev) && isOver(s)) announceState(s);
+    if (prev && prev.invite_open && !s.invite_open && !isOver(s) && seatHolder()) flash(t('friendJoined'));
   }
 
+  function announceState(s) {
+    const parts = [];
+    const n = s.san.length;
+    if (n) {
+      const who = n % 2 === 1 ? 'white' : 'black';
+      const startBlack = / b /.test(s.start_fen);
+      const colour = startBlack ? (who === 'white' ? 'black' : 'white') : who;
+      parts.push(t('announceMove', { colour: colourName(colour), san: localizeLetters(s.san[n - 1]) }));
+      if (s.check && !isOver(s)) parts.push(t('announceCheck'));
+    }
+    if (isOver(s)) parts.push(resultText(s));
+    else parts.push(t('toMove', { colour: colourName(s.to_move) }));
+    announce.textContent = parts.join(' ');
+  }
+
+  // ------------------------------------------------------------------ drawing
   function render() {
-    if (!state) return;
+    const s = current();
+    if (!s) return;
     const { width, height } = dims();
+    const total = plies();
+    const shown = shownPly(cursor, total);
+    const live = cursor === null;
     boardEl.classList.toggle('board9', width === 9);
-    boardEl.dataset.fen = state.fen;
-    boardEl.dataset.ply = String((state.moves || []).length);
-    const pieces = piecesOf(state.fen);
-    kinds = myTurn() ? classify(state.legal_moves || [], pieces, width) : classify([], pieces, width);
-    const last = (state.moves || []).at(-1);
-    const lastMv = last && parseUci(last);
-    const lastSan = (state.san || []).at(-1) || '';
-    const canMove = myTurn() && !busy;
+    boardEl.dataset.fen = s.fen;
+    boardEl.dataset.ply = String(total);
+    boardEl.dataset.shown = String(shown);
+    boardEl.dataset.live = String(live);
+    const pieces = piecesOf(s.fen);
+    const turn = myTurn();
+    kinds = classify(turn ? s.legal_moves || [] : [], pieces, width);
+    const canMove = live && turn && !locked();
+    const color = s.to_move === 'black' ? 'black' : 'white';
+    // Premoves: our own colour while the opponent is to move (not on one screen).
+    const canPremove = live && seatHolder() && !hotseat() && !isOver(s) && !turn &&
+      !waitingForFriend(s) && mine() !== null;
+    let fen = s.fen.split(' ')[0];
+    let lastMove = (s.moves || []).at(-1);
+    let lastMv = lastMove && parseUci(lastMove);
+    if (!live) {
+      const at = positionAt(s.start_fen, s.moves, shown);
+      fen = at.placement;
+      lastMv = at.lastMove;
+    }
+    const lastSan = live ? (s.san || []).at(-1) || '' : (s.san || [])[shown - 1] || '';
     const resized = ground.state.dimensions.width !== width || ground.state.dimensions.height !== height;
     ground.set({
       dimensions: { width, height },
-      fen: state.fen.split(' ')[0],
+      fen,
       orientation,
-      turnColor: state.to_move === 'black' ? 'black' : 'white',
+      turnColor: live ? color : (shown % 2 === 0) === !/ b /.test(s.start_fen) ? 'white' : 'black',
       lastMove: lastMv ? [lastMv.from, lastMv.to] : undefined,
-      check: state.check ?? /[+#]$/.test(lastSan) ? (state.to_move === 'black' ? 'black' : 'white') : false,
-      viewOnly: !seat || !seat.token,
+      check: live ? (s.check ? color : false) : /[+#]$/.test(lastSan)
+        ? ((shown % 2 === 0) === !/ b /.test(s.start_fen) ? 'white' : 'black') : false,
+      viewOnly: !seatHolder(),
       movable: {
-        color: canMove ? (state.to_move === 'black' ? 'black' : 'white') : undefined,
+        color: canMove ? color : canPremove ? mine() : undefined,
         dests: canMove ? kinds.dests : new Map(),
+        rookCastle: true,
       },
+      premovable: { enabled: seatHolder() && !hotseat() },
     });
+    if (!canPremove && !canMove && ground.state.premovable.current) ground.cancelPremove();
     if (resized) ground.redrawAll(); // rebuilds the board's DOM: only when its size changes
-    renderSide();
+    board.refresh();
+    if (canMove && ground.state.premovable.current) {
+      // After this redraw: the premove is played as a move of ours (it goes through send).
+      setTimeout(() => {
+        if (cursor === null && myTurn() && !locked()) ground.playPremove();
+      });
+    }
+    renderSide(s, shown, total);
+    renderPlayers();
+  }
+
+  function playerName(color) {
+    const s = current();
+    if (s.players && s.players[color] === 'computer') {
+      return t('computerLevel', { level: s.level, strength: t(`strength.${s.level}`) });
+    }
+    if (hotseat() || !seatHolder()) return colourName(color);
+    if (mine() === color) return `${t('youName')} (${colourName(color)})`;
+    return `${s.opponent === 'friend' ? t('friendName') : colourName(color)} (${colourName(color)})`;
   }
 
   function renderPlayers() {
+    const s = current();
     const bottom = orientation;
     const top = bottom === 'white' ? 'black' : 'white';
     for (const [el, color] of [[topPlayer, top], [bottomPlayer, bottom]]) {
       clear(el);
-      const active = state && !isOver(state) && state.to_move === color;
-      el.classList.toggle('active', !!active);
+      el.classList.toggle('active', !isOver(s) && s.to_move === color);
       const clockEl = h('span.clock', { 'data-testid': `clock-${color}`, 'data-color': color });
-      el.append(h(`span.dot.${color}`), h('span.name', colourName(color)), clockEl);
+      el.append(h(`span.dot.${color}`), h('span.name', { 'data-testid': `player-${color}` }, playerName(color)),
+        clockEl);
     }
     tickClocks();
   }
 
   function tickClocks() {
-    if (!state || !clockBase) return;
+    const s = current();
+    if (!s) return;
+    const running = !isOver(s) && s.clocks ? s.clocks.running : null;
     for (const el of page.querySelectorAll('.clock')) {
       const color = el.dataset.color;
-      let ms = clockBase[color];
-      const running = !isOver(state) && state.clocks && state.clocks.running === color;
-      if (running && ms !== null) ms -= performance.now() - clockBase.at;
-      el.textContent = formatClock(ms);
+      // While the connection is down the last reading is frozen and marked (defect 5).
+      const ms = clockLeft(clockBase, connected ? running : null, color, performance.now());
+      el.textContent = ms === null ? '' : formatClock(ms);
       el.classList.toggle('low', ms !== null && ms < 20_000);
+      el.classList.toggle('unsynced', !connected && ms !== null);
+      el.dataset.synced = String(connected);
+      el.title = connected ? '' : t('unsynced');
+      if (ms !== null && connected && running === color && color === mine() && ms < LOW_TIME_MS) {
+        if (!lowWarned) sounds.play('low');
+        lowWarned = true;
+      }
     }
   }
   const ticker = setInterval(tickClocks, 200);
 
-  function variantName() {
-    return t(VARIANT_NAMES[state.variant] || '') || state.variant;
-  }
-
-  function renderSide() {
-    // seat and status
-    if (!seat || !seat.token) seatLine.textContent = t('spectator');
+  function renderSide(s, shown, total) {
+    if (!seatHolder()) seatLine.textContent = t('spectator');
     else if (hotseat()) seatLine.textContent = t('hotseat');
     else seatLine.textContent = t('you', { colour: colourName(seat.color) });
-    seatLine.append(' · ', variantName(),
-      state.number !== undefined && state.number !== null ? ` #${state.number}` : '');
-    const over = isOver(state);
+    seatLine.append(' · ', variantName(s.variant),
+      s.number !== undefined && s.number !== null ? ` #${s.number}` : '');
+    const over = isOver(s);
     banner.hidden = !over;
-    banner.textContent = over ? resultText(state) : '';
-    const offer = drawOfferOf(state);
+    banner.textContent = over ? resultText(s) : '';
+    connection.hidden = connected;
     if (over) status.textContent = '';
-    else if (state.players && state.players[state.to_move] === 'computer') {
-      status.textContent = t('thinking');
-    } else if (state.status === 'waiting' && state.invite_open) {
-      status.textContent = t('waiting');
-    } else {
-      status.textContent = t('toMove', { colour: colourName(state.to_move) }) +
-        (offer ? ` ${t('drawOffered', { colour: colourName(offer) })}` : '');
-    }
-    // invite link, shown to the inviter until the friend has made a move
-    const inviteUrl = seat && seat.invite_url;
-    invite.hidden = !inviteUrl || over || state.invite_open === false;
-    if (inviteUrl && !invite.hidden && !invite.firstChild) {
-      const abs = new URL(inviteUrl, location.origin).href;
-      const inp = h('input', { type: 'text', readonly: true, value: abs, 'data-testid': 'invite-url' });
-      invite.append(h('h3', t('inviteTitle')),
-        h('p', t('inviteHelp', { colour: colourName(seat.color === 'white' ? 'black' : 'white') })),
-        h('div.copyrow', inp, h('button.secondary', { type: 'button', onclick: async () => {
-          if (await copyText(abs, inp)) flash(t('copied'));
-        } }, t('copy'))));
-    }
-    // castle and adjustment controls
+    else if (waitingForFriend(s)) status.textContent = t('waiting');
+    else if (s.players && s.players[s.to_move] === 'computer') status.textContent = t('thinking');
+    else status.textContent = t('toMove', { colour: colourName(s.to_move) });
+    renderRoom(s);
+    // castling and adjustment, offered on the board and as buttons
     clear(castleBar);
     clear(adjustBar);
     const { width } = dims();
-    const playing = seat && seat.token && !over;
-    if (playing) {
+    const playing = seatHolder() && !over;
+    const live = cursor === null;
+    if (playing && kinds.castles.length) {
       const sans = width === 9 ? { a: 'O-O-Oc', h: 'O-O-Og' } : { a: 'O-O-O', h: 'O-O' };
       castleBar.append(h('span.label', t('castle')));
       for (const side of ['h', 'a']) {
         const c = kinds.castles.find(x => x.side === side);
         castleBar.append(h('button.secondary', {
-          type: 'button', disabled: !c || busy, 'data-testid': `castle-${sans[side]}`,
+          type: 'button', disabled: !c || locked() || !live, 'data-testid': `castle-${sans[side]}`,
           title: c ? t('castlePreview', { san: sans[side], king: c.kingTo, rook: c.rookTo }) : '',
-          onclick: () => c && confirmCastle(c),
+          onclick: () => c && send(c.uci),
         }, sans[side]));
       }
-      if (kinds.adjustments.length) {
-        adjustBar.append(h('span.label', t('adjust')));
-        for (const a of kinds.adjustments) {
-          adjustBar.append(h('button.secondary', {
-            type: 'button', disabled: busy, 'data-testid': `adjust-${a.bishop}${a.partner}`,
-            onclick: () => confirmAdjust(a),
-          }, `${localizeLetters('B')}${a.bishop} ⇄ ${localizeLetters(a.role.toUpperCase())}${a.partner}`));
-        }
+    }
+    if (playing && kinds.adjustments.length) {
+      adjustBar.append(h('span.label', t('adjust')));
+      for (const a of kinds.adjustments) {
+        adjustBar.append(h('button.secondary', {
+          type: 'button', disabled: locked() || !live, 'data-testid': `adjust-${a.bishop}${a.partner}`,
+          onclick: () => adjust(a),
+        }, `${localizeLetters('B')}${a.bishop} ⇄ ${localizeLetters(a.role.toUpperCase())}${a.partner}`));
       }
     }
-    // move list
-    clear(moveList);
-    const san = state.san || [];
-    for (let i = 0; i < san.length; i += 2) {
-      moveList.append(h('li',
-        h('span.mv', { 'data-ply': String(i) }, localizeLetters(san[i])),
-        san[i + 1] !== undefined ? h('span.mv', { 'data-ply': String(i + 1) }, localizeLetters(san[i + 1])) : ''));
-    }
-    moveList.scrollTop = moveList.scrollHeight;
-    // actions
-    const mine = playing && !hotseat();
+    renderHint(playing);
+    moveList.update(s.san || [], shown);
     sanForm.hidden = !playing;
-    offerBtn.hidden = !mine || state.opponent === 'computer';
-    offerBtn.disabled = !!offer;
-    acceptBtn.hidden = !(playing && offer && (hotseat() || offer !== seat.color));
-    claimBtn.hidden = !playing;
-    // Enabled exactly when the server says the side to move may claim, and it is our move.
-    claimBtn.disabled = !(myTurn() && claimsOf(state).length > 0);
-    claimBtn.title = claimsOf(state).join(', ');
-    resignBtn.hidden = !playing;
-    renderPlayers();
+    const me = mine();
+    const computer = s.opponent === 'computer';
+    const myMoves = me === null ? total : (() => {
+      const whiteFirst = !/ b /.test(s.start_fen);
+      let n = 0;
+      for (let i = 0; i < total; i++) if (((i % 2 === 0) === whiteFirst ? 'white' : 'black') === me) n++;
+      return n;
+    })();
+    controls.update({
+      playing, over, hotseat: hotseat(), computer, mine: me, ply: total,
+      offer: s.draw_offer === 'white' || s.draw_offer === 'black' ? s.draw_offer : null,
+      takeback: s.takeback_offer === 'white' || s.takeback_offer === 'black' ? s.takeback_offer : null,
+      claims: Array.isArray(s.claimable) ? s.claimable : [],
+      myTurn: myTurn(),
+      canAbort: total < 2,
+      canTakeback: myMoves > 0,
+      rematchOffer, rematchMine: rematchOffer && rematchOffer.by === me,
+      seatHolder: seatHolder(), muted: sounds.muted,
+    });
   }
 
-  function setState(s) {
-    // An older snapshot (a slow resync, a late reply) must not undo a newer push.
-    if (state && typeof s.version === 'number' && typeof state.version === 'number' &&
-        s.version < state.version) return;
-    state = s;
-    const w = clockMillis(s.clocks, 'white');
-    const b = clockMillis(s.clocks, 'black');
-    clockBase = w === null && b === null ? null : { at: performance.now(), white: w, black: b };
-    if (!clockBase) for (const el of page.querySelectorAll('.clock')) el.textContent = '';
+  function renderRoom(s) {
+    const inviteUrl = seat && seat.invite_url;
+    room.hidden = !(inviteUrl && waitingForFriend(s) && !isOver(s));
+    if (room.hidden || room.firstChild) return;
+    const abs = new URL(inviteUrl, location.origin).href;
+    const inp = h('input', { type: 'text', readonly: true, value: abs, 'data-testid': 'invite-url' });
+    room.append(h('h3', t('waitingTitle')),
+      h('p', t('waitingHelp', { colour: colourName(seat.color === 'white' ? 'black' : 'white') })),
+      h('div.copyrow', inp, h('button.primary', { type: 'button', 'data-testid': 'copy-invite',
+        onclick: async () => { if (await copyText(abs, inp)) flash(t('copied')); } }, t('copy'))));
+  }
+
+  // Castling and the adjustment are explained once per browser, not in a dialog every time.
+  function renderHint(playing) {
+    const which = kinds.castles.length ? 'castle' : kinds.adjustments.length ? 'adjust' : null;
+    const key = which && `rc-hint-${which}`;
+    const want = playing && which && !localStorage.getItem(key);
+    hint.hidden = !want;
+    if (!want) return;
+    if (hint.dataset.which === which) return;
+    hint.dataset.which = which;
+    clear(hint);
+    hint.append(h('p', t(which === 'castle' ? 'castleHint' : 'adjustHint')),
+      h('button.secondary', { type: 'button', 'data-testid': 'hint-ok', onclick: () => {
+        localStorage.setItem(key, '1');
+        hint.hidden = true;
+      } }, t('gotIt')));
+  }
+
+  // While the king is picked up, mark where king and rook land for each castling.
+  function showCastleTargets(key) {
+    const shapes = [];
+    for (const c of kinds.castles) {
+      if (c.king !== key) continue;
+      shapes.push({ orig: c.kingTo, brush: 'green' }, { orig: c.rook, dest: c.rookTo, brush: 'blue' });
+    }
+    for (const a of kinds.adjustments) if (a.bishop === key) shapes.push({ orig: a.partner, brush: 'blue' });
+    ground.setAutoShapes(shapes);
+  }
+
+  // ------------------------------------------------------------------ navigation
+  function show(next) {
+    cursor = next;
     render();
   }
+  const onKey = ev => {
+    if (ev.target.closest && ev.target.closest('input, textarea, select, [role=dialog]')) return;
+    const where = keyToNav(ev.key);
+    if (!where || !current()) return;
+    ev.preventDefault();
+    show(navigate(cursor, plies(), where));
+  };
+  document.addEventListener('keydown', onKey);
 
+  // ------------------------------------------------------------------ actions
   async function send(uci) {
-    busy = true;
+    const s = current();
+    if (!s || !seatHolder()) return false;
+    pending = { ply: (s.moves || []).length };
+    ground.setAutoShapes([]);
+    render();
     try {
-      const s = await postMove(id, uci, seat.token);
-      busy = false;
-      message.textContent = '';
-      setState(s);
+      store.apply(await postMove(id, uci, seat.token));
+      if (message.classList.contains('error')) message.textContent = '';
       return true;
     } catch (e) {
-      busy = false;
-      flash(e instanceof ApiError && e.status === 409 ? t('illegal', { reason: e.message })
-        : t('error', { reason: e.message }), true);
-      render();
+      const offline = errorKey(e) === 'err.offline';
+      fail(e, offline ? `${t('moveNotSent')} ` : '');
       return false;
+    } finally {
+      pending = null;
+      render(); // the piece goes back unless the server took the move
     }
   }
 
   async function action(name) {
-    try {
-      const s = await postAction(id, name, seat.token);
-      if (s && s.fen) setState(s);
-      else setState(await getGame(id));
-    } catch (e) {
-      flash(t('error', { reason: e.message }), true);
+    const s = current();
+    if (name === 'flip') {
+      orientation = orientation === 'white' ? 'black' : 'white';
+      render();
+      return;
     }
+    if (name === 'sound') {
+      sounds.setMuted(!sounds.muted);
+      render();
+      return;
+    }
+    if (name === 'copy-fen') {
+      if (s && await copyText(s.fen)) flash(t('copied'));
+      return;
+    }
+    if (!s || !seatHolder()) return;
+    if (name === 'resign') {
+      const ok = await modal(t('resign'), h('p', t('confirmResign')), [
+        { label: t('cancel'), value: false, testid: 'confirm-no' },
+        { label: t('resign'), value: true, primary: true, testid: 'confirm-yes' },
+      ]);
+      if (!ok) return;
+    }
+    try {
+      if (name === 'rematch') return await rematch();
+      if (name === 'rematch-accept') {
+        const res = await postAction(id, 'rematch-accept', seat.token);
+        return enter(res, s.opponent);
+      }
+      if (name === 'rematch-decline') {
+        await postAction(id, 'rematch-decline', seat.token);
+        rematchOffer = null;
+        return render();
+      }
+      store.apply(await postAction(id, name, seat.token));
+    } catch (e) {
+      fail(e);
+      render();
+    }
+  }
+
+  async function rematch() {
+    const choice = await modal(t('rematchTitle'), h('p', t('rematchHelp')), [
+      { label: t('cancel'), value: null, testid: 'confirm-no' },
+      { label: t('newSetup'), value: 'new', testid: 'rematch-new' },
+      { label: t('sameSetup'), value: 'same', primary: true, testid: 'rematch-same' },
+    ]);
+    if (!choice) return;
+    const res = await postRematch(id, seat.token, choice);
+    enter(res, current().opponent);
+  }
+
+  function enter(res, opponent) {
+    saveSeat(res.id, { ...res.seat, opponent, invite_url: res.invite_url || null });
+    go(`/game/${res.id}`);
   }
 
   async function sendText() {
     const text = sanIn.value.trim();
-    if (!text || !myTurn()) return;
+    if (!text) return;
+    if (!myTurn()) {
+      flash(t('err.notYourTurn'), true);
+      return;
+    }
     if (await send(delocalizeSan(text))) sanIn.value = '';
   }
 
-  function showPreview(kind, move) {
-    const preview = previewPieces(piecesOf(state.fen), kind, move);
-    ground.setPieces(new Map([...ground.state.boardState.pieces.keys()].map(k => [k, undefined])));
-    ground.setPieces(cgPieces(preview));
-    const marks = kind === 'castle'
-      ? [{ orig: move.kingTo, brush: 'green' }, { orig: move.rookTo, brush: 'green' }]
-      : [{ orig: move.bishop, brush: 'blue' }, { orig: move.partner, brush: 'blue' }];
-    ground.setAutoShapes(marks);
-  }
-
-  async function confirmMove(kind, move, title, body) {
-    busy = true;
-    showPreview(kind, move);
-    const ok = await modal(title, body, [
-      { label: t('cancel'), value: false, testid: 'confirm-no' },
-      { label: t('confirm'), value: true, primary: true, testid: 'confirm-yes' },
-    ]);
-    ground.setAutoShapes([]);
-    busy = false;
-    if (ok) await send(move.uci);
-    else render();
-  }
-
-  function confirmCastle(c) {
-    const width = dims().width;
-    const san = width === 9 ? (c.side === 'a' ? 'O-O-Oc' : 'O-O-Og') : (c.side === 'a' ? 'O-O-O' : 'O-O');
-    const body = h('div',
-      h('p.preview', { 'data-testid': 'castle-preview' },
-        t('castlePreview', { san, king: c.kingTo, rook: c.rookTo })),
-      h('p.why', t('castleWhy', { variant: variantName() })));
-    return confirmMove('castle', c, `${t('castle')} ${san}`, body);
-  }
-
-  function confirmAdjust(a) {
-    const partner = t(`piece.${a.role}`).toLowerCase();
-    const san = `${localizeLetters('B')}=${localizeLetters(a.role.toUpperCase())}`;
-    const body = h('div',
-      h('p.preview', { 'data-testid': 'adjust-preview' },
-        t('adjustPreview', { san, from: a.bishop, to: a.partner, partner })),
-      h('p.why', t('adjustWhy')));
-    return confirmMove('adjust', a, t('adjust'), body);
+  async function adjust(a) {
+    if (!localStorage.getItem('rc-hint-adjust')) {
+      // Explained once: the first adjustment in this browser asks, then never again.
+      asking = true;
+      const partner = t(`piece.${a.role}`).toLowerCase();
+      const san = `${localizeLetters('B')}=${localizeLetters(a.role.toUpperCase())}`;
+      const ok = await modal(t('adjust'), h('div',
+        h('p.preview', { 'data-testid': 'adjust-preview' },
+          t('adjustPreview', { san, from: a.bishop, to: a.partner, partner })),
+        h('p.why', t('adjustWhy'))), [
+        { label: t('cancel'), value: false, testid: 'confirm-no' },
+        { label: t('confirm'), value: true, primary: true, testid: 'confirm-yes' },
+      ]);
+      asking = false;
+      if (!ok) return render();
+      localStorage.setItem('rc-hint-adjust', '1');
+    }
+    return send(a.uci);
   }
 
   async function choosePromotion(from, to, options) {
     const sorted = PROMO_ORDER.filter(p => options.includes(p));
-    const color = state.to_move === 'black' ? 'black' : 'white';
+    const color = current().to_move === 'black' ? 'black' : 'white';
+    asking = true;
     const choice = await modal(t('promoteTo'), h('div'), sorted.map(p => ({
       value: p, testid: `promo-${p}`,
       content: [h(`span.pc.${color}.${p}-piece`), h('span', t(`piece.${p}`))],
     })));
+    asking = false;
     if (choice) await send(from + to + choice);
     else render();
   }
 
   function onUserMove(orig, dest) {
-    if (!state) return;
+    if (!current()) return;
     const promos = kinds.promotions.get(orig + dest);
     if (promos) return choosePromotion(orig, dest, promos);
+    // Castling in one gesture (king on its rook, or on its castling square): no dialog.
     const castle = kinds.castles.find(c => c.king === orig && (c.rook === dest ||
       (c.viaKingSquare && c.kingTo === dest) || c.uci === orig + dest));
-    if (castle) return confirmCastle(castle);
+    if (castle) return send(castle.uci);
     const adj = kinds.adjustments.find(a => a.bishop === orig && a.partner === dest);
-    if (adj) return confirmAdjust(adj);
+    if (adj) return adjust(adj);
     return send(orig + dest);
   }
 
-  // ---------------------------------------------------------------- start-up
-  const live = follow(id, s => setState(s), st => {
-    if (st === 'closed') flash(t('disconnected'), true);
-    else if (message.textContent === t('disconnected')) message.textContent = '';
-  });
-
-  const pending = sessionStorage.getItem('rc-flash');
-  if (pending) {
+  // ------------------------------------------------------------------ start-up
+  let live = null;
+  const pendingFlash = sessionStorage.getItem('rc-flash');
+  if (pendingFlash) {
     sessionStorage.removeItem('rc-flash');
-    flash(pending, true);
+    flash(pendingFlash, true);
   }
   (async () => {
     try {
-      setState(await getGame(id));
+      store.apply(await getGame(id));
     } catch (e) {
-      flash(e.status === 404 ? t('notFound') : t('error', { reason: e.message }), true);
+      if (e && e.status === 404) {
+        gone = true;
+        board.destroy();
+        renderNotFound(root);
+        return;
+      }
+      fail(e);
     }
+    if (gone) return;
+    live = follow(id, s => store.apply(s), st => {
+      if (st === 'gone') {
+        gone = true;
+        board.destroy();
+        renderNotFound(root);
+        return;
+      }
+      const was = connected;
+      connected = st === 'open';
+      if (was && !connected && clockBase) {
+        // Freeze the clocks at what they showed when the connection dropped (defect 5).
+        const s = current();
+        const running = s && !isOver(s) && s.clocks ? s.clocks.running : null;
+        const now = performance.now();
+        clockBase = { at: now, white: clockLeft(clockBase, running, 'white', now),
+          black: clockLeft(clockBase, running, 'black', now) };
+      }
+      render();
+    });
+    getRematch(id).then(r => {
+      if (r && r.offer) {
+        rematchOffer = r.offer;
+        render();
+      }
+    }, () => {});
   })();
 
-  link = {
+  return {
     destroy() {
       clearInterval(ticker);
-      live.close();
-      ground.destroy();
+      document.removeEventListener('keydown', onKey);
+      if (live) live.close();
+      if (!gone) board.destroy();
     },
   };
-  return link;
 }

@@ -4,6 +4,7 @@
 import { createGame, saveSeat } from './api.js';
 import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
+import { errorKey } from './game/messages.js';
 import {
   FIXED_RANK, SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf, setupFen,
 } from './setups.js';
@@ -39,8 +40,9 @@ export function renderHome(root, go) {
         t('redraw'))),
     preview);
   const levelIn = h('input', { type: 'range', name: 'level', min: '1', max: '8', value: saved.level || '4' });
-  const levelOut = h('output', levelIn.value);
-  levelIn.addEventListener('input', () => (levelOut.textContent = levelIn.value));
+  const levelText = () => `${levelIn.value} (${t(`strength.${levelIn.value}`)})`;
+  const levelOut = h('output', { 'data-testid': 'level-out' }, levelText());
+  levelIn.addEventListener('input', () => (levelOut.textContent = levelText()));
   const opponentBox = h('fieldset',
     h('legend', t('opponent')),
     ['computer', 'friend', 'hotseat'].map(o =>
@@ -51,11 +53,35 @@ export function renderHome(root, go) {
     ['white', 'black', 'random'].map(c => radio('color', c, t(`colour.${c}`), c === (saved.color || 'white'))));
   const minutesIn = h('input', { type: 'number', name: 'minutes', min: '0', max: '180', value: saved.minutes ?? '0' });
   const incIn = h('input', { type: 'number', name: 'increment', min: '0', max: '60', value: saved.increment ?? '0' });
+  // Clock presets (issue 11), as on lichess; the fields below stay for any other control.
+  const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 0], [0, 0]];
+  const presetBar = h('div.presets', { role: 'group', 'aria-label': t('presets') },
+    PRESETS.map(([m, i]) => h('button.secondary.preset', {
+      type: 'button', 'data-testid': m ? `preset-${m}+${i}` : 'preset-unlimited',
+      'data-minutes': String(m), 'data-increment': String(i),
+      onclick: () => {
+        minutesIn.value = String(m);
+        incIn.value = String(i);
+        markPreset();
+      },
+    }, m ? `${m}+${i}` : t('unlimited'))));
+  const markPreset = () => {
+    for (const b of presetBar.querySelectorAll('button')) {
+      const on = Number(b.dataset.minutes) === (Number(minutesIn.value) || 0) &&
+        Number(b.dataset.increment) === (Number(incIn.value) || 0);
+      b.classList.toggle('on', on);
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
+    }
+  };
+  minutesIn.addEventListener('input', markPreset);
+  incIn.addEventListener('input', markPreset);
   const clockBox = h('fieldset',
     h('legend', t('timeControl')),
+    presetBar,
     h('label', minutesIn, ' ', t('minutes')), ' + ',
     h('label', incIn, ' ', t('increment')),
     h('small.hint', ` (0 = ${t('unlimited')})`));
+  markPreset();
 
   const value = name => form.elements[name].value;
 
@@ -153,7 +179,7 @@ export function renderHome(root, go) {
       saveSeat(res.id, { ...res.seat, opponent, invite_url: res.invite_url || null });
       go(`/game/${res.id}`);
     } catch (e) {
-      error.textContent = t('error', { reason: e.message });
+      error.textContent = t(errorKey(e));
       button.disabled = false;
     }
   });

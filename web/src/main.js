@@ -6,9 +6,10 @@ import './style.css';
 import { h, clear } from './dom.js';
 import { LANGUAGES, lang, setLang, t } from './i18n.js';
 import { renderHome } from './home.js';
-import { renderGame } from './game.js';
+import { renderGame, renderNotFound, variantName } from './game.js';
+import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
-import { joinGame, loadSeat, saveSeat } from './api.js';
+import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
 
 const app = document.getElementById('app');
 let page = null;
@@ -34,8 +35,8 @@ function header() {
     route();
   });
   return h('header.top',
-    h('a.brand', { href: '#/' }, 'randomchess'),
-    h('nav', h('a', { href: '#/' }, t('play')), h('a', { href: '#/shuffler' }, t('shuffler'))),
+    h('a.brand', { href: '/#/' }, 'randomchess'),
+    h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler'))),
     sel);
 }
 
@@ -47,6 +48,11 @@ function route() {
   app.append(header());
   const main = h('main');
   app.append(main);
+  const invite = /^\/invite\/([^/]+)\/([^/]+)\/?$/.exec(location.pathname);
+  if (invite && !location.hash) {
+    renderJoin(main, decodeURIComponent(invite[1]), decodeURIComponent(invite[2]));
+    return;
+  }
   const { path, query } = parse();
   const m = /^\/game\/([^/]+)$/.exec(path);
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
@@ -54,26 +60,61 @@ function route() {
   else renderHome(main, go);
 }
 
-// An invite link is /invite/<game>/<code> (the server answers a browser with this page):
-// claim the seat once, keep its token in this browser, and go to the game.
-async function openInvite() {
-  const m = /^\/invite\/([^/]+)\/([^/]+)\/?$/.exec(location.pathname);
-  if (!m) return;
-  const id = decodeURIComponent(m[1]);
-  let failure = null;
-  const existing = loadSeat(id);
-  if (!(existing && existing.token)) {
-    try {
-      const res = await joinGame(id, decodeURIComponent(m[2]));
-      saveSeat(id, { ...res.seat, opponent: 'friend' });
-    } catch (e) {
-      failure = e.message; // e.g. the seat was taken: watch as a spectator
-    }
-  }
+const toGame = id => {
   history.replaceState(null, '', `/#/game/${encodeURIComponent(id)}`);
-  if (failure) sessionStorage.setItem('rc-flash', t('error', { reason: failure }));
+  route();
+};
+
+// An invite link is /invite/<game>/<code> (the server answers a browser with this page).
+// Opening it claims nothing (link previews fetch URLs too): the page describes the game and
+// the seat is claimed by the "Join this game" button, once; its token stays in this browser.
+async function renderJoin(main, id, code) {
+  const existing = loadSeat(id);
+  if (existing && existing.token) {
+    toGame(id);
+    return;
+  }
+  let info;
+  try {
+    info = await describeInvite(id, code);
+  } catch (e) {
+    const key = errorKey(e);
+    if (key === 'err.offline') {
+      main.append(h('p.error', { role: 'alert', 'data-testid': 'message' }, t(key)));
+    } else {
+      renderNotFound(main, { used: key === 'err.inviteUsed', id });
+    }
+    return;
+  }
+  const error = h('p.error', { role: 'alert', 'data-testid': 'message' });
+  const button = h('button.primary.big', { type: 'button', 'data-testid': 'join' }, t('joinButton'));
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const res = await joinGame(id, code);
+      saveSeat(id, { ...res.seat, opponent: 'friend' });
+      toGame(id);
+    } catch (e) {
+      const key = errorKey(e);
+      if (key === 'err.inviteUsed' || key === 'err.inviteBad' || key === 'err.noGame') {
+        renderNotFound(main, { used: key === 'err.inviteUsed', id });
+      } else {
+        error.textContent = t(key);
+        button.disabled = false;
+      }
+    }
+  });
+  const clock = info.clock
+    ? t('joinClock', { minutes: info.clock.initial / 60000, increment: (info.clock.increment || 0) / 1000 })
+    : t('unlimited');
+  clear(main);
+  main.append(h('section.join', { 'data-testid': 'join-page' },
+    h('h1', t('joinTitle')),
+    h('p', t('joinHelp', { variant: `${variantName(info.variant)}${info.number !== null &&
+      info.number !== undefined ? ` #${info.number}` : ''}`, colour: t(`colour.${info.color}`) })),
+    h('p.hint', clock),
+    button, error));
 }
 
-await openInvite();
 window.addEventListener('hashchange', route);
 route();

@@ -126,3 +126,123 @@ export function previewPieces(pieces, kind, move) {
   }
   return out;
 }
+
+/** The placement after one UCI move, judged only as far as drawing needs (castling as king
+ * takes rook or the classical two-file step, the Bishop Adjustment, en passant, promotion):
+ * the server has already judged the move legal. */
+export function applyMove(pieces, uci, width) {
+  const mv = parseUci(uci);
+  const out = new Map(pieces);
+  if (!mv) return out;
+  const p = out.get(mv.from);
+  const q = out.get(mv.to);
+  if (!p) return out;
+  const rank = rankOf(mv.from);
+  const castle = (side, rookSq) => {
+    const r = out.get(rookSq);
+    out.delete(mv.from);
+    out.delete(rookSq);
+    out.set(square(side === 'a' ? 2 : 6, rank), p);
+    if (r) out.set(square(side === 'a' ? 3 : 5, rank), r);
+  };
+  if (q && q.color === p.color && p.role === 'k' && q.role === 'r') {
+    castle(fileIndex(mv.to) < fileIndex(mv.from) ? 'a' : 'h', mv.to);
+  } else if (q && q.color === p.color && p.role === 'b') {
+    out.set(mv.from, q);
+    out.set(mv.to, p);
+  } else if (p.role === 'k' && !q && rankOf(mv.to) === rank &&
+             Math.abs(fileIndex(mv.to) - fileIndex(mv.from)) === 2) {
+    const side = fileIndex(mv.to) < fileIndex(mv.from) ? 'a' : 'h';
+    castle(side, square(side === 'a' ? 0 : width - 1, rank));
+  } else {
+    if (p.role === 'p' && !q && fileIndex(mv.from) !== fileIndex(mv.to)) {
+      out.delete(square(fileIndex(mv.to), rank)); // en passant
+    }
+    out.delete(mv.from);
+    out.set(mv.to, mv.promo ? { role: mv.promo, color: p.color } : p);
+  }
+  return out;
+}
+
+/** FEN placement of a square -> piece map. */
+export function placementOf(pieces, width, height) {
+  const rows = [];
+  for (let r = height; r >= 1; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < width; f++) {
+      const p = pieces.get(square(f, r));
+      if (!p) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += String(empty);
+      empty = 0;
+      row += p.color === 'white' ? p.role.toUpperCase() : p.role;
+    }
+    if (empty) row += String(empty);
+    rows.push(row);
+  }
+  return rows.join('/');
+}
+
+/** The placement after the first `ply` moves of a game, and the last of them. */
+export function positionAt(startFen, moves, ply) {
+  const { width, height } = dimensionsOf(startFen);
+  let pieces = piecesOf(startFen);
+  const n = Math.max(0, Math.min(ply, moves.length));
+  for (let i = 0; i < n; i++) pieces = applyMove(pieces, moves[i], width);
+  return { placement: placementOf(pieces, width, height), lastMove: n ? parseUci(moves[n - 1]) : null };
+}
+
+/**
+ * Premove destinations (issue 11) for the piece on `key` of chessground's board state: the
+ * squares its kind could reach on an empty board of width x height, pawn captures included,
+ * and castling as the king dropped on its own rook on the back rank.
+ */
+export function premoveDests(pieces, key, width, height) {
+  const piece = pieces.get(key);
+  if (!piece) return [];
+  const role = String(piece.role).replace(/-piece$/, '');
+  const x = fileIndex(key);
+  const y = Number(rankOf(key)) - 1;
+  const white = piece.color === 'white';
+  const out = [];
+  const add = (f, r) => {
+    if (f >= 0 && f < width && r >= 0 && r < height && (f !== x || r !== y)) out.push(square(f, r + 1));
+  };
+  const slide = dirs => {
+    for (const [dx, dy] of dirs) for (let i = 1; i < Math.max(width, height); i++) add(x + dx * i, y + dy * i);
+  };
+  const diag = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+  const line = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+  const jumps = [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]];
+  if (role === 'p') {
+    const d = white ? 1 : -1;
+    add(x, y + d);
+    add(x - 1, y + d);
+    add(x + 1, y + d);
+    if ((white && y === 1) || (!white && y === height - 2)) add(x, y + 2 * d);
+  } else if (role === 'n') {
+    for (const [dx, dy] of jumps) add(x + dx, y + dy);
+  } else if (role === 'b') {
+    slide(diag);
+  } else if (role === 'r') {
+    slide(line);
+  } else if (role === 'q') {
+    slide([...diag, ...line]);
+  } else if (role === 'm') {
+    slide(diag);
+    for (const [dx, dy] of jumps) add(x + dx, y + dy);
+  } else if (role === 'k') {
+    for (const [dx, dy] of [...diag, ...line]) add(x + dx, y + dy);
+    const back = white ? 0 : height - 1;
+    if (y === back) {
+      for (let f = 0; f < width; f++) {
+        const p = pieces.get(square(f, back + 1));
+        if (p && p.color === piece.color && String(p.role).startsWith('r')) out.push(square(f, back + 1));
+      }
+    }
+  }
+  return [...new Set(out)];
+}

@@ -29,7 +29,7 @@ function finish(squares, knights) {
 
 function checkNumber(variant, number) {
   if (!Number.isInteger(number) || number < 0 || number >= SETUP_COUNT[variant]) {
-    throw new RangeError(`${variant} setups are numbered 0-${SETUP_COUNT[variant] - 1}`);
+    throw Object.assign(new RangeError(`${variant} setups are numbered 0-${SETUP_COUNT[variant] - 1}`), { key: 'err.badSetup' });
   }
 }
 
@@ -82,8 +82,8 @@ export function setupFen(variant, rank) {
 // ------------------------------------------------------------------- pools and draws
 export class SetupPool {
   constructor(variant, bishops = 'any', excludeStandard = false) {
-    if (!SETUP_COUNT[variant]) throw new Error(`${variant} setups are not numbered`);
-    if (bishops !== 'any' && variant !== 'mrc') throw new Error('the bishop filter is for MRC only');
+    if (!SETUP_COUNT[variant]) throw Object.assign(new Error(`${variant} setups are not numbered`), { key: 'err.notNumbered' });
+    if (bishops !== 'any' && variant !== 'mrc') throw Object.assign(new Error('the bishop filter is for MRC only'), { key: 'err.bishopFilter' });
     this.variant = variant;
     this.bishops = bishops;
     this.excludeStandard = excludeStandard;
@@ -125,7 +125,7 @@ export function toHex(bytes) {
 
 export function fromHex(text) {
   const t = text.trim();
-  if (!/^[0-9a-fA-F]{64}$/.test(t)) throw new Error('a salt is 64 hexadecimal digits');
+  if (!/^[0-9a-fA-F]{64}$/.test(t)) throw Object.assign(new Error('a salt is 64 hexadecimal digits'), { key: 'err.badSalt' });
   return Uint8Array.from(t.match(/../g), h => parseInt(h, 16));
 }
 
@@ -171,7 +171,7 @@ export async function commitment(salt, event) {
 /** The setups of one round (docs/shuffler.md §5): one shared draw, or one per board. */
 export async function roundSetups(salt, event, round, boards, pool, perBoard) {
   const ev = event.normalize('NFC');
-  if (!ev.trim()) throw new Error('the event name must not be empty');
+  if (!ev.trim()) throw Object.assign(new Error('the event name must not be empty'), { key: 'err.noEvent' });
   const derive = async board => {
     const msg = concat('randomchess-draw-v1', pool.tag, ev, String(round), String(board));
     return pool.numbers[await uniformBelow(pool.numbers.length, salt, msg)];

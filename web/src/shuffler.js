@@ -2,6 +2,7 @@
 // event, derive each round from the salt), diagrams and printable setup cards.
 
 import { h, clear } from './dom.js';
+import { errorKey } from './game/messages.js';
 import { t, localizeLetters } from './i18n.js';
 import {
   SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, newSalt, rankOf,
@@ -55,7 +56,7 @@ export function renderShuffler(root) {
         : Array.from({ length: n }, () => drawRandom(p));
       numbers.forEach((num, i) => out.append(card(p.variant, num, n > 1 ? `${i + 1}` : '')));
     } catch (e) {
-      err.textContent = t('error', { reason: e.message });
+      err.textContent = t(e.key || errorKey(e));
     }
   }
 
@@ -90,7 +91,7 @@ export function renderShuffler(root) {
       shown.forEach((num, i) => out.append(card(p.variant, num,
         `${event.value} · ${t('round')} ${r}${perBoard.checked ? ` · ${t('board')} ${i + 1}` : ''}`)));
     } catch (e) {
-      err.textContent = t('error', { reason: e.message });
+      err.textContent = t(e.key || errorKey(e));
     }
   }
 

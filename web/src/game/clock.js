@@ -1,0 +1,22 @@
+// Clock display (issue 11): the time left from the server's reading, counted down locally
+// while connected and shown as unsynchronised (greyed, with a marker) while the connection is
+// down. formatClock is pure.
+
+/** 5:03, 1:02:03, or 0:09.4 under ten seconds. */
+export function formatClock(ms) {
+  if (ms === null || ms === undefined) return '';
+  const total = Math.max(0, ms);
+  const s = Math.floor(total / 1000);
+  const m = Math.floor(s / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  if (total < 10_000) return `${m}:${rest}.${Math.floor((total % 1000) / 100)}`;
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
+
+/** Milliseconds left for `color` at `now` (performance.now()) from base {at, white, black}. */
+export function clockLeft(base, running, color, now) {
+  if (!base) return null;
+  const v = base[color];
+  if (typeof v !== 'number') return null;
+  return running === color ? v - (now - base.at) : v;
+}

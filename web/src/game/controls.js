@@ -1,0 +1,75 @@
+// The buttons around the game (issue 11): abort, resign (confirmed), draw offer / accept /
+// decline / claim, takeback offer / accept / decline, rematch, flip, sound, FEN, PGN. Each
+// is shown or enabled from the newest state only (update), never left as a click set it.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+export function createControls(act) {
+  const btn = (key, testid, onclick, cls = 'secondary') =>
+    h(`button.${cls}`, { type: 'button', 'data-testid': testid, onclick }, t(key));
+  const b = {
+    abort: btn('abort', 'abort', () => act('abort')),
+    resign: btn('resign', 'resign', () => act('resign')),
+    offerDraw: btn('offerDraw', 'draw-offer', () => act('draw-offer')),
+    acceptDraw: btn('acceptDraw', 'draw-accept', () => act('draw-accept'), 'primary'),
+    declineDraw: btn('declineDraw', 'draw-decline', () => act('draw-decline')),
+    claimDraw: btn('claimDraw', 'draw-claim', () => act('draw-claim')),
+    offerTakeback: btn('offerTakeback', 'takeback-offer', () => act('takeback-offer')),
+    acceptTakeback: btn('acceptTakeback', 'takeback-accept', () => act('takeback-accept'), 'primary'),
+    declineTakeback: btn('declineTakeback', 'takeback-decline', () => act('takeback-decline')),
+    rematch: btn('rematch', 'rematch', () => act('rematch'), 'primary'),
+    acceptRematch: btn('acceptRematch', 'rematch-accept', () => act('rematch-accept'), 'primary'),
+    declineRematch: btn('declineRematch', 'rematch-decline', () => act('rematch-decline')),
+    flip: btn('flip', 'flip', () => act('flip')),
+    sound: btn('sound', 'sound', () => act('sound')),
+    copyFen: btn('copyFen', 'copy-fen', () => act('copy-fen')),
+  };
+  const offers = h('p.offer', { 'data-testid': 'offer', hidden: true });
+  const el = h('div.controls-box',
+    offers,
+    h('div.actions', b.acceptDraw, b.declineDraw, b.acceptTakeback, b.declineTakeback,
+      b.acceptRematch, b.declineRematch),
+    h('div.actions', b.abort, b.offerDraw, b.claimDraw, b.offerTakeback, b.resign, b.rematch));
+  const tools = h('div.actions.tools', b.flip, b.sound, b.copyFen);
+  return {
+    el,
+    tools,
+    buttons: b,
+    /** v: {playing, over, hotseat, computer, mine, ply, offer, takeback, claims, myTurn,
+     *  canAbort, canTakeback, rematchOffer: {by}|null, rematchMine, seatHolder, muted} */
+    update(v) {
+      const show = (button, on) => { button.hidden = !on; };
+      show(b.abort, v.playing && v.canAbort);
+      show(b.resign, v.playing && !v.canAbort);
+      show(b.offerDraw, v.playing && !v.hotseat && !v.computer && !v.canAbort);
+      b.offerDraw.disabled = !!v.offer;
+      const theirDraw = v.playing && v.offer && (v.hotseat || v.offer !== v.mine);
+      show(b.acceptDraw, theirDraw);
+      show(b.declineDraw, theirDraw);
+      show(b.claimDraw, v.playing && v.claims.length > 0);
+      b.claimDraw.disabled = !v.myTurn;
+      b.claimDraw.title = v.claims.join(', ');
+      show(b.offerTakeback, v.playing && v.canTakeback);
+      b.offerTakeback.textContent = v.hotseat || v.computer ? t('undo') : t('offerTakeback');
+      b.offerTakeback.disabled = !!v.takeback && v.takeback === v.mine;
+      const theirTakeback = v.playing && v.takeback && !v.hotseat && v.takeback !== v.mine;
+      show(b.acceptTakeback, theirTakeback);
+      show(b.declineTakeback, theirTakeback);
+      const theirRematch = v.over && v.seatHolder && v.rematchOffer && v.rematchOffer.by !== v.mine;
+      show(b.rematch, v.over && v.seatHolder && !theirRematch);
+      b.rematch.disabled = !!v.rematchMine;
+      show(b.acceptRematch, !!theirRematch);
+      show(b.declineRematch, !!theirRematch);
+      b.sound.textContent = v.muted ? `🔇 ${t('soundOff')}` : `🔊 ${t('soundOn')}`;
+      b.sound.setAttribute('aria-pressed', v.muted ? 'false' : 'true');
+      const lines = [];
+      if (theirDraw) lines.push(t('drawOffered', { colour: t(`colour.${v.offer}`) }));
+      if (theirTakeback) lines.push(t('takebackOffered', { colour: t(`colour.${v.takeback}`) }));
+      if (theirRematch) lines.push(t('rematchOffered', { colour: t(`colour.${v.rematchOffer.by}`) }));
+      if (v.rematchMine) lines.push(t('rematchWaiting'));
+      offers.hidden = !lines.length;
+      offers.textContent = lines.join(' ');
+    },
+  };
+}

@@ -17,6 +17,7 @@ import pytest
 from randomchess import Position, get_variant
 from web_support import (
     SLOW,
+    board_attr,
     click_square,
     drag,
     game_state,
@@ -26,6 +27,7 @@ from web_support import (
     shot,
     skip_without_browser,
     tap_square,
+    wait_board,
     wait_ply,
 )
 
@@ -196,3 +198,193 @@ def test_drops_and_taps_at_off_centre_points(session: Session, device: str, vari
     assert last_move(page) == orig + dest
     if minutes and variant == "chess960":
         shot(page, f"play-{device}-clock")
+
+
+# ------------------------------------------------------------------------------ helpers
+def api(server: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    import json
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server + path, data=data,
+                                 headers={"Content-Type": "application/json",
+                                          "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def friends(session: Session, variant: str = "chess960", **kw: Any) -> tuple[Page, Page]:
+    """White creates a friend game in one context; Black joins it in another."""
+    white = session.page(**kw)
+    black = session.page(**kw)
+    new_game(white, variant, "friend", color="white")
+    invite = white.input_value("[data-testid=invite-url]")
+    black.goto(invite)
+    black.click("[data-testid=join]")
+    black.wait_for_url(re.compile(r"#/game/"))
+    wait_board(black)
+    white.wait_for_function("window.rcGame.state && window.rcGame.state.invite_open === false")
+    return white, black
+
+
+def game_id(page: Page) -> str:
+    m = re.search(r"#/game/([^/?]+)", page.url)
+    assert m is not None
+    return m.group(1)
+
+
+# ------------------------------------------------------------------------------ defect 3
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_unknown_game_shows_no_such_game_without_retrying(session: Session, lang: str) -> None:
+    page = session.page(lang=lang)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    gets: list[str] = []
+    page.on("request", lambda r: gets.append(r.url) if "/api/games/" in r.url else None)
+    page.goto("/#/game/doesnotexist123")
+    box = page.locator("[data-testid=not-found]")
+    expect(box).to_be_visible()
+    expect(box).to_contain_text("No such game" if lang == "en" else "No existe esa partida")
+    assert page.locator("[data-testid=board]").count() == 0
+    assert page.locator("[data-testid=resign], [data-testid=draw-offer]").count() == 0
+    seen = len(gets) + len(sockets)
+    page.wait_for_timeout(2500)  # a retry loop would show up here (back-off starts at 0.5 s)
+    assert len(gets) + len(sockets) == seen, (gets, sockets)
+    assert len(sockets) == 0
+    page.click("[data-testid=home-link]")
+    page.locator("[data-testid=start]").wait_for()
+    shot(page, f"play-not-found-{lang}")
+
+
+def test_bad_and_used_invites_say_so(session: Session, server: str) -> None:
+    g = api(server, "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+    url = g["invite_url"]
+    page = session.page()
+    page.goto(url[:-3] + "zzz")
+    expect(page.locator("[data-testid=not-found]")).to_contain_text("No such game")
+    api(server, f"/api/games/{g['id']}/join", {"invite": url.rsplit("/", 1)[1]})
+    page.goto(url)
+    expect(page.locator("[data-testid=not-found]")).to_contain_text("already been used")
+    page.click("[data-testid=watch-link]")
+    wait_board(page)
+    expect(page.locator("[data-testid=seat]")).to_contain_text("watching")
+
+
+# ------------------------------------------------------------------------------ invite
+def test_opening_the_invite_claims_nothing_until_join_is_pressed(session: Session,
+                                                               server: str) -> None:
+    white = session.page()
+    new_game(white, "mrc", "friend", color="white", minutes=5, increment=3)
+    expect(white.locator("[data-testid=waiting-room]")).to_be_visible()
+    invite = white.input_value("[data-testid=invite-url]")
+    gid = game_id(white)
+    friend = session.page(lang="es")
+    friend.goto(invite)
+    join = friend.locator("[data-testid=join]")
+    expect(join).to_have_text("Unirse a esta partida")
+    expect(friend.locator("[data-testid=join-page]")).to_contain_text("Negras")
+    friend.reload()  # opening it again still claims nothing
+    join.wait_for()
+    assert api(server, f"/api/games/{gid}")["invite_open"] is True
+    shot(friend, "play-join-es")
+    join.click()
+    friend.wait_for_url(re.compile(r"#/game/"))
+    wait_board(friend)
+    expect(friend.locator("[data-testid=seat]")).to_contain_text("Negras")
+    expect(white.locator("[data-testid=waiting-room]")).to_be_hidden()
+    assert api(server, f"/api/games/{gid}")["invite_open"] is False
+
+
+# ------------------------------------------------------------------------------ defect 4
+@pytest.mark.parametrize(("lang", "text"), [("en", "That move is not legal here."),
+                                            ("es", "Esa jugada no es legal aquí.")])
+def test_an_illegal_typed_move_gets_a_short_translated_message(session: Session, lang: str,
+                                                              text: str) -> None:
+    page = session.page(lang=lang)
+    new_game(page, "chess", "hotseat")
+    page.fill("[data-testid=san-input]", "Re2" if lang == "es" else "Ke2")
+    page.press("[data-testid=san-input]", "Enter")
+    message = page.locator("[data-testid=message]")
+    expect(message).to_have_text(text)
+    assert board_attr(page, "ply") == "0"
+
+
+def test_a_move_sent_while_the_server_is_unreachable_is_put_back(session: Session) -> None:
+    page = session.page()
+    new_game(page, "chess960", "hotseat", number=518)
+    page.route("**/api/games/*/moves", lambda route: route.abort())
+    drag(page, "e2", "e4")
+    message = page.locator("[data-testid=message]")
+    expect(message).to_contain_text("Cannot reach the server")
+    expect(message).to_contain_text("not sent")
+    assert "Failed to fetch" not in (message.text_content() or "")
+    # The pawn is back on e2 and may be moved again.
+    page.wait_for_function("window.rcGame.ground.state.boardState.pieces.get('e2')?.role === 'p-piece'")
+    assert board_attr(page, "ply") == "0"
+    page.unroute("**/api/games/*/moves")
+    drag(page, "e2", "e4")
+    wait_ply(page, 1)
+
+
+# ------------------------------------------------------------------------------ defect 5
+def test_clocks_show_unsynchronised_while_the_connection_is_down(session: Session) -> None:
+    page = session.page()
+    state = {"down": False, "routes": []}
+
+    def on_socket(ws: Any) -> None:
+        if state["down"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        state["routes"].append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), on_socket)
+    new_game(page, "chess960", "hotseat", number=518, minutes=5)
+    drag(page, "e2", "e4")
+    wait_ply(page, 1)
+    drag(page, "e7", "e5")
+    wait_ply(page, 2)  # both have moved: White's clock runs
+    clock = page.locator("[data-testid=clock-white]")
+    expect(clock).not_to_have_class(re.compile(r"unsynced"))
+    state["down"] = True
+    for ws in state["routes"]:
+        ws.close()
+    expect(page.locator("[data-testid=connection]")).to_be_visible()
+    expect(clock).to_have_class(re.compile(r"unsynced"))
+    assert clock.get_attribute("data-synced") == "false"
+    frozen = clock.text_content()
+    page.wait_for_timeout(1200)  # a running clock would have changed its text by now
+    assert clock.text_content() == frozen
+    shot(page, "play-clock-unsynced")
+    state["down"] = False
+    expect(clock).not_to_have_class(re.compile(r"unsynced"), timeout=SLOW)
+    expect(page.locator("[data-testid=connection]")).to_be_hidden()
+
+
+# ------------------------------------------------------------------------------ defect 6
+def test_draw_decline_and_takeback_buttons(session: Session) -> None:
+    white, black = friends(session)
+    drag(white, "e2", "e4")
+    wait_ply(black, 1)
+    white.click("[data-testid=takeback-offer]")
+    expect(black.locator("[data-testid=offer]")).to_contain_text("take back")
+    black.click("[data-testid=takeback-decline]")
+    white.wait_for_function("window.rcGame.state.takeback_offer === null")
+    expect(black.locator("[data-testid=takeback-accept]")).to_be_hidden()
+    white.click("[data-testid=takeback-offer]")
+    black.click("[data-testid=takeback-accept]")
+    wait_ply(white, 0)
+    wait_ply(black, 0)
+    drag(white, "d2", "d4")
+    wait_ply(black, 1)
+    drag(black, "d7", "d5")
+    wait_ply(white, 2)
+    white.click("[data-testid=draw-offer]")
+    decline = black.locator("[data-testid=draw-decline]")
+    expect(decline).to_be_visible()
+    expect(black.locator("[data-testid=draw-accept]")).to_be_visible()
+    shot(black, "play-draw-offered")
+    decline.click()
+    white.wait_for_function("window.rcGame.state.draw_offer === null")
+    expect(decline).to_be_hidden()
+    assert game_state(white)["status"] == "playing"

@@ -20,6 +20,7 @@ function reasonOf(body, status) {
 async function request(method, path, body, headers = {}) {
   const res = await fetch(path, {
     method,
+    cache: 'no-store',
     headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -150,7 +150,7 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
     token (403 for a wrong code, 409 once the invitation has been used)."""
     index = request.app.state.index_html
     if index is not None and "text/html" in request.headers.get("accept", ""):
-        return FileResponse(index)
+        return FileResponse(index, headers={"Vary": "Accept", "Cache-Control": "no-store"})
     live = await _service(request).load(game_id)
     r = live.record
     if r.invite_hash is None:
@@ -163,7 +163,7 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
         "clock": None if r.clock_initial_ms is None else
         {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms},
         "join": f"/api/games/{game_id}/join",
-    })
+    }, headers={"Vary": "Accept", "Cache-Control": "no-store"})
 
 
 @router.get("/api/games/{game_id}/pgn", response_class=PlainTextResponse)

@@ -22,7 +22,7 @@ $(WEB_MODULES): web/package.json web/package-lock.json
 	@command -v npm >/dev/null || { echo "npm (Node.js >= 20) is needed to build the web front end" >&2; exit 1; }
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 
-$(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*)
+$(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*) $(wildcard web/src/*/*)
 	cd web && npm run --silent build
 
 ## Rebuild the browser bundle (also done by the set-up).
@@ -35,6 +35,7 @@ run: $(SETUP)
 ## The whole test suite (without the slow deep-perft checks), browser tests included.
 test: $(SETUP)
 	@[ -x /usr/bin/chromium ] || echo "*** /usr/bin/chromium is missing: the browser tests will be SKIPPED (apt-get install -y chromium) ***"
+	cd web && node --test test/
 	$(PY) -m pytest -q
 
 ## Deep perft and other slow checks.

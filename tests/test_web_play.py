@@ -16,6 +16,7 @@ import pytest
 
 from randomchess import Position, get_variant
 from web_support import (
+    ARTIFACTS,
     SLOW,
     board_attr,
     click_square,
@@ -319,7 +320,8 @@ def test_a_move_sent_while_the_server_is_unreachable_is_put_back(session: Sessio
     expect(message).to_contain_text("not sent")
     assert "Failed to fetch" not in (message.text_content() or "")
     # The pawn is back on e2 and may be moved again.
-    page.wait_for_function("window.rcGame.ground.state.boardState.pieces.get('e2')?.role === 'p-piece'")
+    page.wait_for_function(
+        "window.rcGame.ground.state.boardState.pieces.get('e2')?.role === 'p-piece'")
     assert board_attr(page, "ply") == "0"
     page.unroute("**/api/games/*/moves")
     drag(page, "e2", "e4")
@@ -388,3 +390,279 @@ def test_draw_decline_and_takeback_buttons(session: Session) -> None:
     white.wait_for_function("window.rcGame.state.draw_offer === null")
     expect(decline).to_be_hidden()
     assert game_state(white)["status"] == "playing"
+
+
+# ------------------------------------------------------------------------------ move list
+def test_move_list_navigation_with_clicks_buttons_and_keys(session: Session) -> None:
+    page = session.page()
+    new_game(page, "chess960", "hotseat", number=518)
+    for orig, dest in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")]:
+        ply = int(board_attr(page, "ply"))
+        drag(page, orig, dest)
+        wait_ply(page, ply + 1)
+    live_fen = page.evaluate("window.rcGame.ground.getFen()")
+    page.click("[data-testid=moves] .mv[data-ply='1']")  # Black's e5: two plies shown
+    assert board_attr(page, "shown") == "2"
+    expect(page.locator("[data-testid=nav-banner]")).to_be_visible()
+    fen = page.evaluate("window.rcGame.ground.getFen()")
+    assert fen.startswith("r1bqkbnr/pppp1ppp/8/4p3/4P3/8") is False or "N" not in fen.split("/")[5]
+    assert fen == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"
+    # Read-only in the past: dragging does nothing.
+    drag(page, "d2", "d4")
+    assert board_attr(page, "ply") == "4" and board_attr(page, "shown") == "2"
+    page.click("[data-testid=nav-prev]")
+    assert board_attr(page, "shown") == "1"
+    page.click("[data-testid=nav-first]")
+    assert board_attr(page, "shown") == "0"
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    assert board_attr(page, "shown") == "3"
+    assert page.locator("[data-testid=moves] .mv.current").text_content() == "Nf3"
+    page.locator("body").press("End")
+    assert board_attr(page, "live") == "true"
+    assert page.evaluate("window.rcGame.ground.getFen()") == live_fen
+    page.locator("body").press("ArrowLeft")
+    page.click("[data-testid=nav-live]")
+    assert board_attr(page, "live") == "true"
+    expect(page.locator("[data-testid=nav-banner]")).to_be_hidden()
+    drag(page, "f1", "c4")
+    wait_ply(page, 5)
+
+
+# ------------------------------------------------------------------------------ premoves
+def test_premoves_including_castling_and_cancel(session: Session) -> None:
+    fen = "rnbbqk1r/pppppppp/8/8/8/8/PPPPPPPP/RNBBQK1R w HAha - 0 1"
+    white = session.page()
+    black = session.page()
+    white.goto("/")
+    new_game(white, "chess960", "friend", color="white", fen=fen)
+    black.goto(white.input_value("[data-testid=invite-url]"))
+    black.click("[data-testid=join]")
+    wait_board(black)
+    white.wait_for_function("window.rcGame.state.invite_open === false")
+    drag(white, "a2", "a3")
+    wait_ply(black, 1)
+    # While Black thinks, White queues a move, then cancels it with a click.
+    drag(white, "b2", "b4")
+    white.wait_for_function("!!window.rcGame.ground.state.premovable.current")
+    click_square(white, "e5")
+    white.wait_for_function("!window.rcGame.ground.state.premovable.current")
+    # Castling as a premove: the king dropped on its rook.
+    drag(white, "f1", "h1")
+    white.wait_for_function(
+        "(window.rcGame.ground.state.premovable.current || []).join() === 'f1,h1'")
+    drag(black, "a7", "a6")
+    wait_ply(white, 3)  # Black's move, then White's premove at once
+    assert game_state(white)["san"][-1] == "O-O"
+    wait_ply(black, 3)
+    assert game_state(black)["fen"].split()[0].endswith("RNBBQRK1")
+
+
+# ------------------------------------------------------------------------------ castling
+def test_castling_by_the_kings_two_square_move_without_a_dialog(page: Page) -> None:
+    new_game(page, "chess960", "hotseat",
+             fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w KQkq - 0 1")
+    drag(page, "e1", "g1")
+    wait_ply(page, 1)
+    assert page.locator(".modal").count() == 0
+    assert game_state(page)["san"] == ["O-O"]
+    assert game_state(page)["fen"].split()[0].endswith("RNBQ1RK1")
+
+
+def test_the_bishop_adjustment_is_explained_once(page: Page) -> None:
+    from randomchess.startpos import mrc_number
+
+    new_game(page, "mrc", "hotseat", number=mrc_number("RBKNQBNMR"))
+    expect(page.locator("[data-testid=hint]")).to_contain_text("Bishop Adjustment")
+    drag(page, "f1", "e1")
+    page.locator("[data-testid=adjust-preview]").wait_for()
+    page.click("[data-testid=confirm-yes]")
+    wait_ply(page, 1)
+    drag(page, "d9", "e9")  # Black's bishop onto its neighbour: no dialog the second time
+    wait_ply(page, 2)
+    assert page.locator(".modal").count() == 0
+    assert "B=" in game_state(page)["san"][1]
+
+
+# ------------------------------------------------------------------------------ around the game
+def test_abort_before_moving_and_resign_with_confirmation(session: Session) -> None:
+    page = session.page()
+    new_game(page, "chess960", "computer", color="white", level=1)
+    expect(page.locator("[data-testid=player-black]")).to_have_text("Computer, level 1 (beginner)")
+    page.click("[data-testid=abort]")
+    expect(page.locator("[data-testid=result]")).to_have_text("Game aborted")
+    expect(page.locator("[data-testid=abort]")).to_be_hidden()
+
+    page = session.page(lang="es")
+    new_game(page, "chess960", "computer", color="white", level=2, number=518)
+    expect(page.locator("[data-testid=player-black]")).to_have_text("Ordenador, nivel 2 (novato)")
+    drag(page, "e2", "e4")
+    wait_ply(page, 2)
+    expect(page.locator("[data-testid=abort]")).to_be_hidden()
+    page.click("[data-testid=resign]")
+    page.click("[data-testid=confirm-no]")
+    assert game_state(page)["status"] == "playing"
+    page.click("[data-testid=resign]")
+    page.click("[data-testid=confirm-yes]")
+    expect(page.locator("[data-testid=result]")).to_contain_text("Ganan las negras")
+
+
+def test_rematch_against_the_computer_same_setup_colours_reversed(session: Session) -> None:
+    page = session.page()
+    new_game(page, "mrc", "computer", color="white", level=1, number=100, minutes=3,
+             increment=2)
+    first = game_id(page)
+    page.click("[data-testid=abort]")
+    page.click("[data-testid=rematch]")
+    page.click("[data-testid=rematch-same]")
+    page.wait_for_function(f"!location.hash.includes('{first}')")
+    wait_board(page)
+    s = game_state(page)
+    assert s["number"] == 100 and s["players"]["white"] == "computer"
+    assert s["clocks"]["initial"] == 180_000
+    expect(page.locator("[data-testid=seat]")).to_contain_text("You play Black")
+    assert "orientation-black" in (page.get_attribute("[data-testid=board]", "class") or "")
+
+
+def test_friend_rematch_with_a_new_setup(session: Session) -> None:
+    white, black = friends(session)
+    first = game_id(white)
+    number = game_state(white)["number"]
+    for side, orig, dest, ply in ((white, "a2", "a3", 1), (black, "a7", "a6", 2)):
+        drag(side, orig, dest)
+        wait_ply(white, ply)
+    white.click("[data-testid=resign]")
+    white.click("[data-testid=confirm-yes]")
+    expect(black.locator("[data-testid=result]")).to_contain_text("Black wins")
+    black.click("[data-testid=rematch]")
+    black.click("[data-testid=rematch-new]")
+    black.wait_for_function(f"!location.hash.includes('{first}')")
+    wait_board(black)
+    expect(black.locator("[data-testid=waiting-room]")).to_be_visible()
+    expect(white.locator("[data-testid=offer]")).to_contain_text("Black offers a rematch")
+    white.click("[data-testid=rematch-accept]")
+    white.wait_for_function(f"!location.hash.includes('{first}')")
+    wait_board(white)
+    assert game_id(white) == game_id(black)
+    expect(black.locator("[data-testid=waiting-room]")).to_be_hidden()
+    expect(black.locator("[data-testid=seat]")).to_contain_text("You play White")
+    expect(white.locator("[data-testid=seat]")).to_contain_text("You play Black")
+    del number  # a new random draw may repeat the number by chance; colours are the point
+
+
+def test_friend_waits_in_a_room_and_the_clock_waits_too(session: Session) -> None:
+    white = session.page()
+    new_game(white, "chess960", "friend", color="white", minutes=3, increment=2, number=518)
+    room = white.locator("[data-testid=waiting-room]")
+    expect(room).to_be_visible()
+    expect(room.locator("[data-testid=copy-invite]")).to_be_visible()
+    expect(white.locator("[data-testid=status]")).to_have_text("Waiting for the opponent…")
+    drag(white, "e2", "e4")  # no move before the friend is there
+    assert board_attr(white, "ply") == "0"
+    assert game_state(white)["clocks"]["running"] is None
+    shot(white, "play-waiting-room")
+    black = session.page()
+    black.goto(white.input_value("[data-testid=invite-url]"))
+    black.click("[data-testid=join]")
+    expect(room).to_be_hidden()
+    drag(white, "e2", "e4")
+    wait_ply(black, 1)
+
+
+# ------------------------------------------------------------------------------ sounds
+def test_sounds_and_a_remembered_mute_toggle(session: Session, server: str) -> None:
+    import urllib.request
+
+    for name in ("move", "capture", "castle", "check", "end", "low"):
+        with urllib.request.urlopen(f"{server}/sounds/{name}.wav", timeout=10) as r:
+            assert r.read(4) == b"RIFF"
+    page = session.page()
+    new_game(page, "chess960", "hotseat", number=518)
+    drag(page, "e2", "e4")
+    wait_ply(page, 1)
+    page.wait_for_function("window.rcGame.sounds.log.includes('move')")
+    sound = page.locator("[data-testid=sound]")
+    expect(sound).to_contain_text("Sound on")
+    sound.click()
+    expect(sound).to_contain_text("Sound off")
+    page.reload()
+    wait_board(page)
+    expect(page.locator("[data-testid=sound]")).to_contain_text("Sound off")
+    drag(page, "d7", "d5")
+    wait_ply(page, 2)
+    drag(page, "e4", "d5")  # a capture, but muted
+    wait_ply(page, 3)
+    assert page.evaluate("window.rcGame.sounds.log") == []
+
+
+# ------------------------------------------------------------------------------ layout
+@pytest.mark.parametrize(("size", "touch"), [((900, 700), False), ((1280, 800), False),
+                                             ((390, 844), True), ((844, 390), True)])
+def test_the_board_fits_the_window(session: Session, size: tuple[int, int], touch: bool) -> None:
+    w, h = size
+    page = session.page(viewport={"width": w, "height": h}, has_touch=touch)
+    new_game(page, "mrc", "hotseat", minutes=5)
+    box = page.locator("[data-testid=board] cg-board").bounding_box()
+    assert box is not None
+    assert page.evaluate("document.documentElement.scrollWidth") <= w
+    assert box["x"] >= 0 and box["x"] + box["width"] <= w
+    if w > h:  # landscape: the whole board and both player lines are on screen
+        bottom = page.locator(".player.bottom").bounding_box()
+        assert bottom is not None and bottom["y"] + bottom["height"] <= h
+    assert box["width"] >= min(w, h) * 0.5
+    expect(page.locator("cg-container coords").first).to_be_attached()
+    assert page.locator("cg-container coords.side coord").count() == 9
+    page.click("[data-testid=flip]")
+    expect(page.locator("[data-testid=board]")).to_have_class(re.compile("orientation-black"))
+
+
+# ------------------------------------------------------------------------------ accessibility
+@pytest.mark.parametrize(("lang", "typed", "said"), [
+    ("en", "Nf3", "White played Nf3. Black to move."),
+    ("es", "Cf3", "Blancas juegan Cf3. Juegan Negras."),
+])
+def test_keyboard_move_entry_is_announced(session: Session, lang: str, typed: str,
+                                          said: str) -> None:
+    page = session.page(lang=lang)
+    new_game(page, "chess", "hotseat")
+    page.focus("[data-testid=san-input]")
+    page.keyboard.type(typed)
+    page.keyboard.press("Enter")
+    wait_ply(page, 1)
+    announce = page.locator("[data-testid=announce]")
+    assert announce.get_attribute("aria-live") == "polite"
+    expect(announce).to_have_text(said)
+
+
+# ------------------------------------------------------------------------------ home page
+def test_clock_presets_on_the_home_page(session: Session) -> None:
+    page = session.page()
+    page.goto("/")
+    for preset in ("1+0", "3+2", "5+3", "10+5", "15+10", "30+0"):
+        expect(page.locator(f"[data-testid='preset-{preset}']")).to_be_visible()
+    page.click("[data-testid=preset-unlimited]")
+    assert page.input_value("input[name=minutes]") == "0"
+    page.click("[data-testid='preset-3+2']")
+    expect(page.locator("[data-testid='preset-3+2']")).to_have_attribute("aria-pressed", "true")
+    page.check("input[name=opponent][value=hotseat]")
+    page.click("[data-testid=start]")
+    wait_board(page)
+    expect(page.locator("[data-testid=clock-white]")).to_have_text("3:00")
+    assert game_state(page)["clocks"]["increment"] == 2000
+
+
+# ------------------------------------------------------------------------------ screenshots
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_screenshots_of_the_game_page(session: Session, device: str, lang: str) -> None:
+    page = session.page(lang=lang, **(PHONE if device == "phone" else DESKTOP))
+    new_game(page, "mrc", "computer", color="white", level=1, minutes=5, increment=3)
+    if device == "desktop":
+        drag(page, "e2", "e4")
+    else:
+        tap_square(page, "e2")
+        tap_square(page, "e4")
+    wait_ply(page, 2)
+    shot(page, f"game-{device}-{lang}")
+    assert (ARTIFACTS / f"game-{device}-{lang}.png").stat().st_size > 10_000

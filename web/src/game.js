@@ -176,7 +176,7 @@ export function renderGame(root, id, go) {
       if (s.check && !isOver(s)) parts.push(t('announceCheck'));
     }
     if (isOver(s)) parts.push(resultText(s));
-    else parts.push(t('toMove', { colour: colourName(s.to_move) }));
+    else parts.push(`${t('toMove', { colour: colourName(s.to_move) })}.`);
     announce.textContent = parts.join(' ');
   }
 

@@ -61,7 +61,7 @@ export function createControls(act) {
       b.rematch.disabled = !!v.rematchMine;
       show(b.acceptRematch, !!theirRematch);
       show(b.declineRematch, !!theirRematch);
-      b.sound.textContent = v.muted ? `🔇 ${t('soundOff')}` : `🔊 ${t('soundOn')}`;
+      b.sound.textContent = v.muted ? t('soundOff') : t('soundOn');
       b.sound.setAttribute('aria-pressed', v.muted ? 'false' : 'true');
       const lines = [];
       if (theirDraw) lines.push(t('drawOffered', { colour: t(`colour.${v.offer}`) }));

@@ -14,9 +14,9 @@ export function createMoveList(onNavigate, onPick) {
     type: 'button', 'data-testid': testid, title: `${t(key)}`, 'aria-label': t(key),
     onclick: () => onNavigate(where),
   }, label);
-  const buttons = h('div.navbar', nav('first', '⏮', 'nav-first', 'navFirst'),
-    nav('prev', '◀', 'nav-prev', 'navPrev'), nav('next', '▶', 'nav-next', 'navNext'),
-    nav('live', '⏭', 'nav-live', 'navLive'));
+  const buttons = h('div.navbar', nav('first', '«', 'nav-first', 'navFirst'),
+    nav('prev', '‹', 'nav-prev', 'navPrev'), nav('next', '›', 'nav-next', 'navNext'),
+    nav('live', '»', 'nav-live', 'navLive'));
   const note = h('p.viewing', { 'data-testid': 'nav-banner', hidden: true });
   let drawn = null;
   return {

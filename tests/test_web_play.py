@@ -252,9 +252,9 @@ def test_unknown_game_shows_no_such_game_without_retrying(session: Session, lang
     page.wait_for_timeout(2500)  # a retry loop would show up here (back-off starts at 0.5 s)
     assert len(gets) + len(sockets) == seen, (gets, sockets)
     assert len(sockets) == 0
+    shot(page, f"play-not-found-{lang}")
     page.click("[data-testid=home-link]")
     page.locator("[data-testid=start]").wait_for()
-    shot(page, f"play-not-found-{lang}")
 
 
 def test_bad_and_used_invites_say_so(session: Session, server: str) -> None:

@@ -102,32 +102,39 @@ _VALUE = {"p": 1, "n": 3, "b": 3, "m": 6, "r": 5, "q": 9, "k": 0}
 
 
 
+def _balance(pos: Position, white: bool) -> int:
+    """Material of the side (white or not) minus the other's, from the FEN's placement."""
+    total = 0
+    for ch in pos.fen().split()[0]:
+        value = _VALUE.get(ch.lower())
+        if value:
+            total += value if ch.isupper() == white else -value
+    return total
+
+
 def choose_move(variant: str, fen: str, legal: list[str]) -> str:
-    """A plain move (no castling, adjustment or promotion) that does not allow mate in one,
-    capturing when it can: enough to keep a game against level 1 going for 40 plies."""
-    v = get_variant(variant)
-    pos = Position(fen, v)
+    """A plain move (no castling, adjustment or promotion) that keeps the most material
+    against the best reply and never allows mate in one: enough to keep a game against
+    level 1 going for 40 plies."""
+    pos = Position(fen, get_variant(variant))
+    white = fen.split()[1] == "w"
     best, best_score = None, -1e9
     for m in pos.legal_moves():
         uci = pos.uci(m)
         if uci not in legal or m.promotion or pos.is_castling(m) or pos.is_adjustment(m):
             continue
-        score = 10.0 if pos.is_capture(m) else 0.0
         pos.push(m)
         replies = pos.legal_moves()
+        worst = 1e9 if replies else (500.0 if pos.is_check() else -200.0)
         for r in replies:
             pos.push(r)
-            mate = pos.is_checkmate()
+            score = -1000.0 if pos.is_checkmate() else float(_balance(pos, white))
             pos.pop()
-            if mate:
-                score -= 1000
-                break
-        if not replies:
-            score += 500 if pos.is_check() else -200  # mate is good, stalemate is not
+            worst = min(worst, score)
         pos.pop()
-        score += (hash(uci) % 7) / 10  # vary the game a little
-        if score > best_score:
-            best, best_score = uci, score
+        worst += (hash(uci) % 7) / 10  # vary the game a little
+        if worst > best_score:
+            best, best_score = uci, worst
     assert best is not None, f"no plain move in {fen}"
     return best
 

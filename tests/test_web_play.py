@@ -482,6 +482,10 @@ def test_the_bishop_adjustment_is_explained_once(page: Page) -> None:
 
     new_game(page, "mrc", "hotseat", number=mrc_number("RBKNQBNMR"))
     expect(page.locator("[data-testid=hint]")).to_contain_text("Bishop Adjustment")
+    click_square(page, "f1")  # picking the bishop up marks its partners on the board
+    page.wait_for_function(
+        "window.rcGame.ground.state.drawable.autoShapes.some(s => s.orig === 'e1')")
+    click_square(page, "f1")
     drag(page, "f1", "e1")
     page.locator("[data-testid=adjust-preview]").wait_for()
     page.click("[data-testid=confirm-yes]")
@@ -620,6 +624,7 @@ def test_the_board_fits_the_window(session: Session, size: tuple[int, int], touc
     assert box["width"] >= min(w, h) * 0.5
     expect(page.locator("cg-container coords").first).to_be_attached()
     assert page.locator("cg-container coords.side coord").count() == 9
+    shot(page, f"play-fits-{w}x{h}")
     page.click("[data-testid=flip]")
     expect(page.locator("[data-testid=board]")).to_have_class(re.compile("orientation-black"))
 

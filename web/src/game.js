@@ -19,7 +19,7 @@ import { createControls } from './game/controls.js';
 
 const VARIANT_NAMES = { chess960: 'variant.chess960', mrc: 'variant.mrc', modern: 'variant.modern',
   chess: 'variant.chess' };
-const PROMO_ORDER = ['q', 'm', 'r', 'b', 'n', 'k'];
+const PROMO_ORDER = ['q', 'm', 'a', 'c', 'r', 'b', 'n', 'k'];
 const LOW_TIME_MS = 10_000;
 
 const colourName = c => t(`colour.${c}`);

@@ -65,6 +65,8 @@ const EN = {
   promoteTo: 'Promote to',
   'piece.q': 'Queen',
   'piece.m': 'Minister',
+  'piece.a': 'Archbishop',
+  'piece.c': 'Chancellor',
   'piece.r': 'Rook',
   'piece.b': 'Bishop',
   'piece.n': 'Knight',
@@ -260,6 +262,8 @@ const ES = {
   promoteTo: 'Coronar en',
   'piece.q': 'Dama',
   'piece.m': 'Ministro',
+  'piece.a': 'Arzobispo',
+  'piece.c': 'Canciller',
   'piece.r': 'Torre',
   'piece.b': 'Alfil',
   'piece.n': 'Caballo',
@@ -392,6 +396,8 @@ const ES = {
 };
 
 const TABLES = { en: EN, es: ES };
+/** Both tables, for the unit tests (every key in both languages). */
+export const MESSAGES = TABLES;
 export const LANGUAGES = ['en', 'es'];
 
 let current = (() => {

@@ -231,8 +231,11 @@ export function premoveDests(pieces, key, width, height) {
     slide(line);
   } else if (role === 'q') {
     slide([...diag, ...line]);
-  } else if (role === 'm') {
+  } else if (role === 'm' || role === 'a') { // minister, archbishop: bishop + knight
     slide(diag);
+    for (const [dx, dy] of jumps) add(x + dx, y + dy);
+  } else if (role === 'c') { // chancellor: rook + knight
+    slide(line);
     for (const [dx, dy] of jumps) add(x + dx, y + dy);
   } else if (role === 'k') {
     for (const [dx, dy] of [...diag, ...line]) add(x + dx, y + dy);

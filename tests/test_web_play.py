@@ -678,3 +678,17 @@ def test_screenshots_of_the_game_page(session: Session, device: str, lang: str) 
     wait_ply(page, 2)
     shot(page, f"game-{device}-{lang}")
     assert (ARTIFACTS / f"game-{device}-{lang}.png").stat().st_size > 10_000
+
+
+def test_shuffler_messages_are_translated(session: Session) -> None:
+    """Issue 11 defect 4: shuffler errors reached the Spanish page in English, and its help
+    text showed backticks and a docs/ path."""
+    page = session.page(lang="es")
+    page.goto("/#/shuffler")
+    help_text = page.text_content(".shuffler .hint") or ""
+    assert "`" not in help_text and "docs/" not in help_text
+    page.click("details.round summary")
+    page.fill("[data-testid=sh-salt]", "not hex")
+    page.fill("[data-testid=sh-event]", "Open")
+    page.click("[data-testid=sh-derive]")
+    expect(page.locator(".shuffler .error")).to_have_text("La sal tiene 64 cifras hexadecimales.")

@@ -84,8 +84,8 @@ export function renderShuffler(root) {
       const p = pool();
       const r = Number(round.value);
       const b = Number(boards.value);
-      if (!Number.isInteger(r) || r < 1) throw new Error('rounds are numbered from 1');
-      if (!Number.isInteger(b) || b < 1) throw new Error('a round has at least one board');
+      if (!Number.isInteger(r) || r < 1) throw Object.assign(new Error('rounds are numbered from 1'), { key: 'err.badRound' });
+      if (!Number.isInteger(b) || b < 1) throw Object.assign(new Error('a round has at least one board'), { key: 'err.badBoards' });
       const numbers = await roundSetups(fromHex(salt.value), event.value, r, b, p, perBoard.checked);
       const shown = perBoard.checked ? numbers : numbers.slice(0, 1);
       shown.forEach((num, i) => out.append(card(p.variant, num,

@@ -398,6 +398,12 @@ export function renderGame(root, id, go) {
   }
   const onKey = ev => {
     if (ev.target.closest && ev.target.closest('input, textarea, select, [role=dialog]')) return;
+    // Typing a move anywhere on the page starts keyboard move entry.
+    if (ev.key.length === 1 && /[a-pA-Z0-9]/.test(ev.key) && !ev.ctrlKey && !ev.metaKey &&
+        !ev.altKey && !sanForm.hidden) {
+      sanIn.focus();
+      return;
+    }
     const where = keyToNav(ev.key);
     if (!where || !current()) return;
     ev.preventDefault();

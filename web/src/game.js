@@ -329,7 +329,7 @@ export function renderGame(root, id, go) {
     }
     renderHint(playing);
     moveList.update(s.san || [], shown);
-    sanForm.hidden = !playing;
+    sanForm.hidden = !playing || waitingForFriend(s);
     const me = mine();
     const computer = s.opponent === 'computer';
     const myMoves = me === null ? total : (() => {

@@ -66,7 +66,10 @@ class Session:
         self.errors: list[str] = []
 
     def page(self, lang: str = "en", **options: Any) -> Page:
-        ctx = self.browser.new_context(base_url=self.server, **{**DESKTOP, **options})
+        # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids
+        # (the page under its CSP is tests/test_server_csp.py's).
+        ctx = self.browser.new_context(base_url=self.server, bypass_csp=True,
+                                       **{**DESKTOP, **options})
         ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
         self.contexts.append(ctx)
         pg = ctx.new_page()

@@ -110,7 +110,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
         if existing.by == me:
             raise ApiError(409, "you have already offered a rematch")
         return await _accept(request, live, body.token)
-    if not service.rate.allow(request.client.host if request.client else "unknown", now_ms()):
+    if not await service.rate.allow(request.client.host if request.client else "unknown",
+                                    now_ms()):
         raise ApiError(429, "too many games created from this address; wait a minute")
     setup: int | str = "random"
     if body.setup == "same":

@@ -1,6 +1,15 @@
 """Search speed: our nodes/s on fixed positions, with sunfish's beside it (STYLE.md).
 
     .venv/bin/python bench/engine_bench.py [--seconds 3]
+    .venv/bin/python bench/engine_bench.py --latency [--movetime 10 --repeat 20]
+    .venv/bin/python bench/engine_bench.py --levels
+    .venv/bin/python bench/engine_bench.py --ttd
+
+``--latency`` prints the distribution of the wall time from ``go movetime N`` to the
+``bestmove`` line through the UCI layer (issue 14.5); ``--levels`` the CPU time one
+computer move costs at each level with the server's 1.5 s bound, and so how many games
+one core serves (issue 14, docs/server.md); ``--ttd`` the nodes and CPU seconds to a fixed
+depth (6; 8 in the endgame, 5 in MRC), the search's efficiency whatever the machine's load.
 
 sunfish (``pip install sunfish``) counts the nodes of its MTD-bi search; ours counts
 principal-variation and quiescence nodes.  Both are pure Python, so the figures compare
@@ -61,10 +70,88 @@ def sunfish_nps(fen: str, seconds: float) -> int | None:
     return int(searcher.nodes / (time.monotonic() - start))
 
 
+def latency(movetime: int, repeat: int) -> None:
+    """go movetime N -> bestmove, wall time through UciEngine, on every position."""
+    import threading
+
+    from randomchess.engine.uci import UciEngine
+
+    done = threading.Event()
+    engine = UciEngine(write=lambda line: done.set() if line.startswith("bestmove") else None)
+    spent: list[float] = []
+    for variant, _name, fen in POSITIONS + LATENCY_EXTRA:
+        engine.handle(f"setoption name UCI_Variant value {variant}")
+        engine.handle(f"position fen {fen}")
+        for _ in range(repeat):
+            done.clear()
+            t0 = time.monotonic()
+            engine.handle(f"go movetime {movetime}")
+            done.wait(60)
+            spent.append((time.monotonic() - t0) * 1000)
+    spent.sort()
+    n = len(spent)
+    print(f"go movetime {movetime}: {n} moves, p50 {spent[n // 2]:.1f} ms, "
+          f"p90 {spent[n * 9 // 10]:.1f} ms, p99 {spent[min(n - 1, n * 99 // 100)]:.1f} ms, "
+          f"max {spent[-1]:.1f} ms, over 2x: {sum(s > 2 * movetime for s in spent)}")
+
+
+def levels(movetime: int) -> None:
+    """CPU ms per computer move at each level (the server's bound), over all positions."""
+    from randomchess.engine.search import LEVELS
+
+    print(f"{'level':>5} {'cpu ms/move':>12} {'moves/s/core':>13} {'games/core @10 s':>17}")
+    for level in sorted(LEVELS):
+        cpu = 0.0
+        for variant, _name, fen in POSITIONS:
+            searcher = Searcher(level=level, seed=1)
+            t0 = time.process_time()
+            searcher.search(Position(fen, variant), Limits(movetime=movetime))
+            cpu += time.process_time() - t0
+        per_move = cpu * 1000 / len(POSITIONS)
+        # A human who takes 10 s a move: games one core answers without a queue forming.
+        print(f"{level:>5} {per_move:>12.0f} {1000 / per_move:>13.1f} "
+              f"{10_000 / per_move:>17.0f}")
+
+
+def time_to_depth() -> None:
+    total_nodes = 0
+    total_cpu = 0.0
+    for variant, name, fen in POSITIONS:
+        depth = 8 if name == "endgame" else 5 if variant == "mrc" else 6
+        searcher = Searcher()
+        t0 = time.process_time()
+        result = searcher.search(Position(fen, variant), Limits(depth=depth))
+        cpu = time.process_time() - t0
+        total_nodes += result.nodes
+        total_cpu += cpu
+        print(f"{name:<22} {variant:<9} depth {depth}: {result.nodes:>8} nodes "
+              f"{cpu:6.2f} s cpu")
+    print(f"{'total':<22} {'':<9} {'':>8} {total_nodes:>8} nodes {total_cpu:6.2f} s cpu")
+
+
+LATENCY_EXTRA = (
+    ("chess", "issue 14.5", "r2q1rk1/pb1nbppp/1p2pn2/2ppN3/2PP4/1PN1P1P1/PB3PBP/R2Q1RK1 w - - 0 1"),
+)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--latency", action="store_true")
+    parser.add_argument("--movetime", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--levels", action="store_true")
+    parser.add_argument("--ttd", action="store_true")
     args = parser.parse_args()
+    if args.ttd:
+        time_to_depth()
+        return
+    if args.latency:
+        latency(args.movetime, args.repeat)
+        return
+    if args.levels:
+        levels(1500)
+        return
     print(f"{'position':<22} {'variant':<9} {'ours nps':>9} {'cpu nps':>9} {'depth':>5} "
           f"{'sunfish nps':>12}")
     total_ours = total_cpu = total_sf = n_sf = 0

@@ -10,6 +10,7 @@ import chess
 import chess.engine
 import pytest
 
+from randomchess.engine.search import Limits, Searcher
 from randomchess.engine.uci import UciEngine
 from randomchess.position import Position
 
@@ -66,6 +67,10 @@ def test_handshake_lists_the_options(session: Session) -> None:
     assert "option name Hash type spin" in joined
     assert "option name Skill Level type spin default 8 min 1 max 8" in joined
     assert "option name Bishop Adjustment type check default true" in joined
+    assert "option name Move Overhead type spin default 40 min 0 max 5000" in joined
+    session.send("setoption name Move Overhead value 120", "position startpos", "go movetime 150")
+    session.bestmove()
+    assert session.engine.searcher.move_overhead_ms == 120
     session.send("isready")
     session.wait_for("readyok")
 
@@ -213,3 +218,103 @@ def test_python_chess_analyse_and_stop() -> None:
         castle_board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
         result = engine.play(castle_board, chess.engine.Limit(depth=2))
         assert result.move is not None and result.move in castle_board.legal_moves
+
+
+# ------------------------------------------------------------------ issue 14: measured defects
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+QUIET_MIDDLEGAME = "r2q1rk1/pb1nbppp/1p2pn2/2ppN3/2PP4/1PN1P1P1/PB3PBP/R2Q1RK1 w - - 0 1"
+
+
+def _legal_in(fen: str, move: str, variant: str = "chess") -> None:
+    Position(fen, variant).parse_uci(move)  # raises on an illegal move
+
+
+@pytest.mark.parametrize("go", ["go depth x", "go movetime", "go wtime -5 btime abc",
+                                "go nodes 1e3", "go depth 2 movetime soon"])
+def test_malformed_go_still_answers_a_legal_bestmove(session: Session, go: str) -> None:
+    """Issue 14.1: a GUI waits for a bestmove after every go, however it was written."""
+    session.send(f"position fen {KIWIPETE}", go)
+    assert "go" in session.wait_for("info string")
+    _legal_in(KIWIPETE, session.bestmove(timeout=10.0))
+
+
+def test_stop_right_after_go_infinite_returns_a_completed_depth_one(session: Session) -> None:
+    """Issue 14.2: not the first generated move (Kiwipete: e1f1) but a searched one: depth 1
+    is completed (and reported) before ``stop`` is honoured."""
+    collected: list[str] = []
+    session.engine._write_raw = lambda line: (collected.append(line), session._write(line))
+    session.send(f"position fen {KIWIPETE}")
+    for _ in range(5):
+        collected.clear()
+        done = threading.Event()
+
+        def go_stop(done: threading.Event = done) -> None:
+            session.send("go infinite", "stop")
+            done.set()
+
+        threading.Thread(target=go_stop, daemon=True).start()
+        assert done.wait(10.0), "stop right after go infinite hung"
+        move = session.bestmove(timeout=5.0)
+        _legal_in(KIWIPETE, move)
+        assert move != "e1f1"
+        assert any(line.startswith("info depth 1 ") for line in collected), collected
+
+
+def test_clock_for_the_other_side_only_still_ends_the_search(session: Session) -> None:
+    """Issue 14.3: ``go wtime 1000 winc 0`` with Black to move once searched until stop."""
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    session.send(f"position fen {fen}", "go wtime 1000 winc 0")
+    _legal_in(fen, session.bestmove(timeout=10.0))
+
+
+def test_node_limit_is_honoured_and_reported_in_a_final_info(session: Session) -> None:
+    """Issue 14.4: ``go nodes N`` stops within a few percent of N and says so in an info."""
+    collected: list[str] = []
+    session.engine._write_raw = lambda line: (collected.append(line), session._write(line))
+    for n in (3000, 20000):
+        collected.clear()
+        session.send(f"position fen {KIWIPETE}", f"go nodes {n}")
+        session.bestmove(timeout=60.0)
+        infos = [line for line in collected if line.startswith("info depth")]
+        last = infos[-1].split()
+        nodes = int(last[last.index("nodes") + 1])
+        assert n * 0.95 <= nodes <= n * 1.03, (n, infos[-1])
+        assert " pv " in infos[-1] and " time " in infos[-1]
+
+
+def test_time_limit_ends_with_a_final_info(session: Session) -> None:
+    """Issue 14.4: the info after the last completed iteration is not the last word."""
+    collected: list[str] = []
+    session.engine._write_raw = lambda line: (collected.append(line), session._write(line))
+    session.send(f"position fen {KIWIPETE}", "go movetime 300")
+    session.bestmove(timeout=10.0)
+    infos = [line for line in collected if line.startswith("info depth")]
+    last = infos[-1].split()
+    spent = int(last[last.index("time") + 1])
+    assert spent >= 150  # written when the time ran out, not after an early iteration
+    assert collected[-1].startswith("bestmove") and collected[-2] == infos[-1]
+
+
+def test_depth_one_is_interruptible_and_its_quiescence_bounded() -> None:
+    """Issue 14.5: a tiny budget is not overrun by an unbounded depth 1.  Counted in nodes,
+    which a loaded machine can only make smaller."""
+    pos = Position(QUIET_MIDDLEGAME, "chess")
+    full = Searcher().search(pos, Limits(depth=1))
+    assert full.nodes < 650  # SEE-pruned quiescence (822 nodes when it searched them all)
+    cut = Searcher().search(pos, Limits(movetime=1))
+    assert cut.move in pos.legal_moves()
+    assert cut.nodes < full.nodes
+
+
+def test_movetime_10_answers_promptly(session: Session) -> None:
+    """Issue 14.5, with a generous 10x bound (bench/engine_bench.py --latency prints the
+    real distribution)."""
+    session.send(f"position fen {QUIET_MIDDLEGAME}", "isready")
+    session.wait_for("readyok")
+    spent = []
+    for _ in range(5):
+        t0 = time.monotonic()
+        session.send("go movetime 10")
+        _legal_in(QUIET_MIDDLEGAME, session.bestmove())
+        spent.append(time.monotonic() - t0)
+    assert sorted(spent)[2] < 0.1, spent

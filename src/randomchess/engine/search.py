@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from randomchess.engine import endgame
 from randomchess.engine.evaluate import evaluate, is_drawish_material, material_value
 from randomchess.pieces import (
     BLACK,
@@ -46,11 +48,11 @@ FUTILITY_MARGIN = (0, 150, 300)  # by depth, for quiet moves at frontier nodes
 QS_DELTA = 200  # quiescence delta pruning
 NULL_MIN_DEPTH = 3
 LATE_MOVE_COUNT = (0, 6, 12, 20)  # quiet moves tried at depth 1..3 in non-PV nodes
-TIME_CHECK_NODES = 256
+TIME_CHECK_NODES = 128  # nodes between looks at the clock (a node limit is exact)
 # Static scores kept by Zobrist key: iterative deepening and quiescence meet the same
 # positions again and again, and the evaluation is more than half of a node's time.
 EVAL_CACHE_ENTRIES = 1 << 18
-MOVE_OVERHEAD_MS = 40  # process and pipe latency allowed for per move
+MOVE_OVERHEAD_MS = 40  # process and pipe latency allowed for per move (the least assumed)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,29 @@ class Result:
     time_ms: int
 
 
+def time_budget(remaining: int, inc: int, movestogo: int = 0,
+                overhead: int = MOVE_OVERHEAD_MS) -> tuple[int, int]:
+    """(soft, hard) thinking time in milliseconds for a move with ``remaining`` on the clock.
+
+    A reserve of four overheads plus two increments is never planned for, so the clock
+    settles above it instead of drifting towards zero; once the clock is down to the
+    reserve a move costs at most 80 % of what the increment gives back after the overhead
+    (``overhead`` is the GUI's and the pipe's latency per move, as observed).  The hard
+    limit aborts the tree; the soft one ends the iterations."""
+    overhead = max(0, overhead)
+    moves_left = min(movestogo, 50) if movestogo > 0 else 30
+    reserve = 4 * overhead + 2 * inc
+    usable = max(0, remaining - reserve)
+    base = usable / moves_left + 0.75 * inc
+    refill = 0.8 * max(0, inc - overhead)
+    hard = min(2.5 * base, 0.3 * usable + refill, remaining - 2 * overhead)
+    soft = min(0.6 * base, hard)
+    return max(1, int(soft)), max(1, int(hard))
+
+
+_TTEntry = tuple[int, int, int, int, "Move | None", int]
+
+
 class _Stop(Exception):
     """Raised inside the tree when time, nodes or ``stop`` end the search."""
 
@@ -155,11 +180,89 @@ class _CaptureTables:
         for kind in variant.kinds | {KING}:
             v = material_value(variant, kind) if kind != KING else 20000
             self.values[make_piece(kind, WHITE)] = self.values[make_piece(kind, BLACK)] = v
+        # Static exchange evaluation: from a target square, the rays with the kinds that
+        # slide along them and the leap tables with the kinds that leap so (colourless).
+        directions: dict[tuple[int, int], set[int]] = {}
+        leap_sets: dict[tuple[tuple[int, int], ...], set[int]] = {}
+        for kind, t in PIECE_TYPES.items():
+            if kind == PAWN:
+                continue
+            for d in t.slides:
+                directions.setdefault(d, set()).add(kind)
+            if t.leaps:
+                leap_sets.setdefault(tuple(sorted(t.leaps)), set()).add(kind)
+        ray_tables = [(g.rays(d), frozenset(k)) for d, k in directions.items()]
+        self.see_rays = tuple(
+            tuple((rays[sq], kinds) for rays, kinds in ray_tables if rays[sq])
+            for sq in range(g.size)
+        )
+        self.see_leaps = tuple((g.leaps(offsets), frozenset(k))
+                               for offsets, k in leap_sets.items())
 
 
 @cache
 def _capture_tables(variant: Variant) -> _CaptureTables:
     return _CaptureTables(variant)
+
+
+def _least_attacker(board: list[int], t: _CaptureTables, sq: int, side: int) -> int:
+    """The square of ``side``'s least valuable piece attacking ``sq`` (-1: none)."""
+    values = t.values
+    best_sq = -1
+    best_v = 1 << 30
+    pawn = make_piece(PAWN, side)
+    kind_of = PIECE_KIND
+    color_of = PIECE_COLOR
+    for s in t.pawn_attacks[side ^ 1][sq]:
+        if board[s] == pawn:
+            return s
+    for table, kinds in t.see_leaps:
+        for s in table[sq]:
+            p = board[s]
+            if color_of[p] == side and kind_of[p] in kinds and values[p] < best_v:
+                best_v = values[p]
+                best_sq = s
+    for ray, kinds in t.see_rays[sq]:
+        for s in ray:
+            p = board[s]
+            if p:
+                if color_of[p] == side and kind_of[p] in kinds and values[p] < best_v:
+                    best_v = values[p]
+                    best_sq = s
+                break
+    return best_sq
+
+
+def see(pos: Position, move: Move) -> int:
+    """Static exchange evaluation of a capture: the material the side to move wins (in
+    centipawns) if both sides keep recapturing on the target square with their least
+    valuable piece and may stop when it suits them.  X-rays are seen (a piece removed
+    uncovers the slider behind it); pins and promotions on the way are not."""
+    t = _capture_tables(pos.variant)
+    values = t.values
+    board = list(pos.board)
+    to = move.to_square
+    victim = board[to]
+    if PIECE_COLOR[victim] == pos.turn:
+        return 0  # castling or a Bishop Adjustment: nothing is taken
+    gain = [values[victim] if victim else values[PAWN]]  # empty target: en passant
+    if not victim:
+        board[to - t.forward[pos.turn]] = 0
+    attacker = values[board[move.from_square]]
+    board[move.from_square] = 0
+    side = pos.turn ^ 1
+    while True:
+        sq = _least_attacker(board, t, to, side)
+        if sq < 0:
+            break
+        gain.append(attacker - gain[-1])
+        attacker = values[board[sq]]
+        board[sq] = 0
+        side ^= 1
+    while len(gain) > 1:
+        last = gain.pop()
+        gain[-1] = -max(-gain[-1], last)
+    return gain[0]
 
 
 _LMR = [[0] * 64 for _ in range(64)]
@@ -180,18 +283,44 @@ class Searcher:
         self.allow_adjustment = True
         self._root_color = WHITE
         self._stopped = False
+        self._stop_event: threading.Event | None = None
         self._first_iteration = False
+        self._node_limit = 0
+        self._next_check = TIME_CHECK_NODES
+        self._root_best: Move | None = None
+        self._root_best_score = -INF
+        self.move_overhead_ms = MOVE_OVERHEAD_MS  # raised by the UCI layer as observed
         self.nodes = 0
         self.new_game()
 
     # ------------------------------------------------------------------ configuration
     def set_hash(self, hash_mb: int) -> None:
-        """Size the table: a Python dict entry costs about 200 bytes."""
-        self.tt_capacity = max(1, hash_mb) * 1_000_000 // 200
-        self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
+        """Size the table: an entry (a tuple in a list slot) costs about 200 bytes.  Two
+        tables of the same power-of-two size, indexed by the low bits of the Zobrist key:
+        one keeps the deepest result of its slot (replaced by an equal or deeper one, or by
+        anything once it is from an older search), the other always takes the newest."""
+        self.hash_mb = max(1, hash_mb)
+        entries = self.hash_mb * 1_000_000 // 200
+        size = 1 << max(10, (entries // 2).bit_length() - 1)
+        self.tt_capacity = 2 * size
+        self._tt_mask = size - 1
+        self._tt_deep: list[_TTEntry | None] = [None] * size
+        self._tt_recent: list[_TTEntry | None] = [None] * size
+        self._tt_generation = 0
+
+    def tt_probe(self, key: int) -> _TTEntry | None:
+        """(key, depth, flag, score, move, generation) stored for ``key``, or None."""
+        i = key & self._tt_mask
+        e = self._tt_deep[i]
+        if e is not None and e[0] == key:
+            return e
+        e = self._tt_recent[i]
+        if e is not None and e[0] == key:
+            return e
+        return None
 
     def new_game(self) -> None:
-        self.tt.clear()
+        self.set_hash(self.hash_mb)
         self._eval_cache: dict[int, int] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
@@ -207,15 +336,23 @@ class Searcher:
         limits: Limits | None = None,
         game_keys: Sequence[int] = (),
         on_info: Callable[[Info], None] | None = None,
+        stop_event: threading.Event | None = None,
     ) -> Result:
         """Search ``pos`` within ``limits`` and return the best move found.
 
         ``game_keys`` are the Zobrist keys (``Position.zobrist``) of the earlier positions of
         the game, so the search scores a repetition as a draw.  ``on_info`` is called after
-        every completed iteration."""
+        every completed iteration, and once more at the end when a limit cut an iteration
+        short.  ``stop_event`` (set from another thread) stops the search like
+        :meth:`stop`, and is seen even when it was set before the search began.
+
+        ``stop`` is honoured once depth 1 is complete, so the move is always a searched one;
+        a time or node limit may cut depth 1 short once a root move has its score."""
         limits = limits or Limits()
         level = LEVELS.get(self.level, LEVELS[DEFAULT_LEVEL])
         self._stopped = False
+        self._stop_event = stop_event
+        self._tt_generation += 1
         self.nodes = 0
         self.seldepth = 0
         self._start = time.monotonic()
@@ -223,6 +360,7 @@ class Searcher:
         self._node_limit = limits.nodes or level.nodes
         if limits.nodes and level.nodes:
             self._node_limit = min(limits.nodes, level.nodes)
+        self._next_check = min(TIME_CHECK_NODES, self._node_limit or TIME_CHECK_NODES)
         max_depth = limits.depth or MAX_PLY - 4
         if level.depth:
             max_depth = min(max_depth, level.depth)
@@ -241,33 +379,45 @@ class Searcher:
         if not root_moves:
             return Result(None, -MATE if pos.is_check() else 0, 0, 0, [], 0)
         self._root_scores: dict[Move, int] = {}
+        self._order(pos, root_moves, None, 0)
         best = root_moves[0]
         best_score = -INF
         pv: list[Move] = [best]
         depth_done = 0
         score = 0
+        reported = -1  # nodes at the last info sent
+        stable = 0  # iterations in a row that kept the best move
         for depth in range(1, max_depth + 1):
-            self._root_best: Move | None = None
+            self._root_best = None
+            self._root_best_score = -INF
             self._first_iteration = depth == 1
             try:
                 score = self._root(pos, root_moves, depth, score)
             except _Stop:
-                if self._root_best is not None and depth > 1:
+                if self._root_best is not None:
+                    if depth == 1 or self._root_best != best:
+                        pv = [self._root_best]
                     best = self._root_best
-                    pv = [best]
+                    if depth == 1 or best_score == -INF:
+                        best_score = self._root_best_score
+                        depth_done = 1
                 break
             depth_done = depth
+            prev_score = best_score
             best_score = score
             pv = self._extract_pv(pos, root_moves)
+            stable = stable + 1 if pv[0] == best else 0
             best = pv[0]
             if on_info is not None:
+                reported = self.nodes
                 on_info(Info(depth, self.seldepth, score, self.nodes, self._elapsed_ms(), pv))
             if abs(score) >= MATE_BOUND and depth > 2 and not limits.infinite and \
                     MATE - abs(score) <= depth:
                 break  # a forced mate found with a full-width search cannot get better
             if len(root_moves) == 1 and self._soft:
                 break
-            if self._soft and self._elapsed_ms() >= self._soft:
+            if self._soft and self._elapsed_ms() >= self._soft_limit(depth, stable,
+                                                                     prev_score, score):
                 break
         if self._margin and self._root_scores:
             best = self._choose_with_margin(best)
@@ -275,7 +425,11 @@ class Searcher:
                 pv = [best]
         if best_score == -INF:
             best_score = score
-        return Result(best, best_score, depth_done, self.nodes, pv, self._elapsed_ms())
+        elapsed = self._elapsed_ms()
+        if on_info is not None and reported != self.nodes:
+            # The last word when a limit ended the search: what was spent and what is played.
+            on_info(Info(max(depth_done, 1), self.seldepth, best_score, self.nodes, elapsed, pv))
+        return Result(best, best_score, depth_done, self.nodes, pv, elapsed)
 
     # ------------------------------------------------------------------ time
     def _time_budget(self, pos: Position, limits: Limits) -> tuple[int, int]:
@@ -283,29 +437,58 @@ class Searcher:
         hard aborts the tree."""
         if limits.infinite:
             return 0, 0
+        overhead = max(MOVE_OVERHEAD_MS, self.move_overhead_ms)
         if limits.movetime:
-            t = max(1, limits.movetime - MOVE_OVERHEAD_MS)
+            t = max(1, limits.movetime - overhead)
             return t, t
-        remaining = limits.wtime if pos.turn == WHITE else limits.btime
+        white = pos.turn == WHITE
+        remaining = limits.wtime if white else limits.btime
+        inc = limits.winc if white else limits.binc
         if remaining is None:
-            return 0, 0
-        inc = limits.winc if pos.turn == WHITE else limits.binc
-        moves_left = limits.movestogo if limits.movestogo else 30
-        usable = max(1, remaining - MOVE_OVERHEAD_MS)
-        base = usable / moves_left + inc * 0.8
-        soft = min(base * 0.8, usable * 0.25)
-        hard = min(base * 2.5, usable * 0.5)
-        return max(1, int(soft)), max(1, int(hard))
+            # Only the other side's clock was given: a GUI's slip, but a clock all the same;
+            # think as if it were ours rather than search until a stop that never comes.
+            remaining = limits.btime if white else limits.wtime
+            inc = inc or (limits.binc if white else limits.winc)
+            if remaining is None:
+                return 0, 0
+        return time_budget(remaining, inc, limits.movestogo, overhead)
+
+    def _soft_limit(self, depth: int, stable: int, prev_score: int, score: int) -> float:
+        """When to stop iterating.  On a clock the soft limit stretches while the best move
+        keeps changing or the score falls, and shrinks once the move has held for a few
+        iterations (a fixed ``movetime`` is used whole)."""
+        soft = float(self._soft)
+        if self._soft == self._hard or depth < 4:
+            return soft
+        if stable == 0:
+            factor = 1.6
+        elif stable >= 3:
+            factor = 0.6
+        elif stable == 2:
+            factor = 0.8
+        else:
+            factor = 1.0
+        if prev_score > -INF and score < prev_score - 30:
+            factor = max(factor, 1.4)
+        return min(soft * factor, self._hard * 0.6)
 
     def _elapsed_ms(self) -> int:
         return int((time.monotonic() - self._start) * 1000)
 
     def _check_limits(self) -> None:
-        if self._stopped:
+        """Called every TIME_CHECK_NODES nodes and exactly at the node limit."""
+        self._next_check = self.nodes + TIME_CHECK_NODES
+        limit = self._node_limit
+        if limit and self._next_check > limit:
+            self._next_check = limit if self.nodes < limit else self.nodes + 1
+        # stop: depth 1 is completed first, so the move played has been searched.
+        first = self._first_iteration
+        ev = self._stop_event
+        if (self._stopped or (ev is not None and ev.is_set())) and not first:
             raise _Stop
-        if self._first_iteration:
-            return  # always finish depth 1, so even 1 ms yields a searched move
-        if self._node_limit and self.nodes >= self._node_limit:
+        if first and self._root_best is None:
+            return  # time and nodes end depth 1 only once a root move has its score
+        if limit and self.nodes >= limit:
             raise _Stop
         if self._hard and (time.monotonic() - self._start) * 1000 >= self._hard:
             raise _Stop
@@ -314,8 +497,8 @@ class Searcher:
     def _root(self, pos: Position, moves: list[Move], depth: int, prev: int) -> int:
         """Search the root moves; the best one so far goes first next time."""
         key = pos.zobrist
-        entry = self.tt.get(key)
-        hash_move = entry[3] if entry else None
+        entry = self.tt_probe(key)
+        hash_move = entry[4] if entry else None
         self._order(pos, moves, hash_move, 0)
         full_window = bool(self._margin)
         alpha, beta = -INF, INF
@@ -336,6 +519,7 @@ class Searcher:
                      beta: int, key: int, full_window: bool) -> int:
         best_score = -INF
         best_move = moves[0]
+        orig_alpha = alpha
         self._rep[key] = self._rep.get(key, 0) + 1
         try:
             for i, move in enumerate(moves):
@@ -362,6 +546,7 @@ class Searcher:
                     if score > alpha:
                         alpha = score
                         self._root_best = move
+                        self._root_best_score = score
                         if score >= beta:
                             break
         finally:
@@ -369,7 +554,13 @@ class Searcher:
         # Best move to the front for the next iteration, then the rest in their order.
         moves.remove(best_move)
         moves.insert(0, best_move)
-        flag = _EXACT if best_score < beta else _LOWER
+        # A fail low (every move at or below alpha) is an upper bound, not an exact score.
+        if best_score >= beta:
+            flag = _LOWER
+        elif best_score <= orig_alpha:
+            flag = _UPPER
+        else:
+            flag = _EXACT
         self._store(key, depth, flag, best_score, best_move, 0)
         return best_score
 
@@ -389,10 +580,10 @@ class Searcher:
         seen = {pos.zobrist}
         try:
             while len(pv) < 32:
-                entry = self.tt.get(pos.zobrist)
-                if entry is None or entry[3] is None:
+                entry = self.tt_probe(pos.zobrist)
+                if entry is None or entry[4] is None:
                     break
-                move = entry[3]
+                move = entry[4]
                 if move not in pos.legal_moves():
                     break
                 pos.push(move)
@@ -414,18 +605,20 @@ class Searcher:
             score += ply
         elif score <= -MATE_BOUND:
             score -= ply
-        tt = self.tt
-        old = tt.get(key)
-        if old is not None and old[0] > depth and flag != _EXACT:
-            return
-        if old is None and len(tt) >= self.tt_capacity:
-            tt.clear()  # simple and cheap; the next iteration refills what matters
-        tt[key] = (depth, flag, score, move)
+        i = key & self._tt_mask
+        gen = self._tt_generation
+        old = self._tt_deep[i]
+        entry = (key, depth, flag, score, move, gen)
+        if old is None or depth >= old[1] or old[5] != gen or \
+                (old[0] == key and flag == _EXACT and old[2] != _EXACT):
+            self._tt_deep[i] = entry
+        else:
+            self._tt_recent[i] = entry
 
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
                  null_ok: bool) -> int:
         self.nodes += 1
-        if self.nodes % TIME_CHECK_NODES == 0:
+        if self.nodes >= self._next_check:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
@@ -452,10 +645,10 @@ class Searcher:
         if depth <= 0:
             return self._quiesce(pos, alpha, beta, ply)
 
-        entry = self.tt.get(key)
+        entry = self.tt_probe(key)
         hash_move = None
         if entry is not None:
-            e_depth, e_flag, e_score, hash_move = entry
+            _, e_depth, e_flag, e_score, hash_move, _ = entry
             if e_depth >= depth and not pv_node:
                 if e_score >= MATE_BOUND:
                     e_score -= ply
@@ -569,7 +762,7 @@ class Searcher:
         if score is None:
             if len(cache) >= EVAL_CACHE_ENTRIES:
                 cache.clear()
-            score = cache[pos.zobrist] = evaluate(pos)
+            score = cache[pos.zobrist] = endgame.adjust(pos, evaluate(pos))
         return score
 
     def _legal(self, pos: Position) -> list[Move]:
@@ -617,6 +810,8 @@ class Searcher:
             p = board[m.from_square]
             q = board[m.to_square]
             if PIECE_COLOR[q] == them:
+                if values[p] > values[q] and not m.promotion and see(pos, m) < 0:
+                    return -2_000_000 + values[q]  # a losing capture: after the quiet moves
                 s = 10_000_000 + values[q] * 16 - values[p] // 16
                 if m.promotion:
                     s += values[m.promotion]
@@ -632,27 +827,38 @@ class Searcher:
                 return 8_000_000
             if q:  # castling or a Bishop Adjustment: try early among the quiet moves
                 return 7_000_000
-            return history.get((p, m.to_square), 0)
+            return max(history.get((p, m.to_square), 0), -1_000_000)
 
         moves.sort(key=score, reverse=True)
 
     # ------------------------------------------------------------------ quiescence
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if self.nodes % TIME_CHECK_NODES == 0:
+        if self.nodes >= self._next_check:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
+        if ply >= MAX_PLY:
+            return self._evaluate(pos)
+        us = pos.turn
+        them = us ^ 1
+        if pos.is_attacked(pos.kings[us], them):
+            return self._evasions(pos, alpha, beta, ply)
         stand = self._evaluate(pos)
-        if stand >= beta or ply >= MAX_PLY:
+        if stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
         t = _capture_tables(pos.variant)
-        us = pos.turn
-        them = us ^ 1
+        values = t.values
+        board = pos.board
         for victim_value, move in self._captures(pos, t):
             if stand + victim_value + QS_DELTA <= alpha and not move.promotion:
+                continue
+            # A capture by a piece worth more than its victim may lose material: keep it
+            # only when the static exchange does not (SEE pruning).
+            if values[board[move.from_square]] > victim_value and not move.promotion and \
+                    see(pos, move) < 0:
                 continue
             pos.push(move)
             if pos.is_attacked(pos.kings[us], them):
@@ -667,6 +873,34 @@ class Searcher:
                 if score >= beta:
                     return score
         return alpha
+
+    def _evasions(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+        """Quiescence in check: no standing pat; every evasion is tried (a mate is seen)."""
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE + ply
+        key = pos.zobrist
+        if self._rep.get(key):
+            return 0
+        self._order(pos, moves, None, ply)
+        best = -INF
+        self._rep[key] = self._rep.get(key, 0) + 1
+        try:
+            for move in moves:
+                pos.push(move)
+                try:
+                    score = -self._quiesce(pos, -beta, -alpha, ply + 1)
+                finally:
+                    pos.pop()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if score >= beta:
+                            break
+        finally:
+            self._rep[key] -= 1
+        return best
 
     @staticmethod
     def _captures(pos: Position, t: _CaptureTables) -> list[tuple[int, Move]]:

@@ -17,6 +17,7 @@ from typing import TextIO
 from randomchess.engine.search import (
     DEFAULT_LEVEL,
     LEVELS,
+    MOVE_OVERHEAD_MS,
     Info,
     Limits,
     Searcher,
@@ -28,6 +29,10 @@ from randomchess.variants import UnknownVariantError, engine_variant_names, get_
 
 ENGINE_NAME = "randomchess"
 ENGINE_AUTHOR = "randomchess developers"
+# A ``go`` whose limits could not be read still searches, this long, and answers.
+MALFORMED_GO_MOVETIME_MS = 1000
+_GO_INT_FIELDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+                  "movestogo", "mate")
 
 
 class UciEngine:
@@ -45,6 +50,13 @@ class UciEngine:
         self.game_keys: list[int] = []
         self._thread: threading.Thread | None = None
         self._stop_event = threading.Event()
+        self._search_stop = threading.Event()
+        self._pending_clock: tuple[int, int, int] | None = None
+        self.move_overhead_ms = MOVE_OVERHEAD_MS  # the ``Move Overhead`` option
+        # Latency the GUI charged us beyond our own thinking, learnt from its clocks: the
+        # clock we were given, the increment and what we spent, per colour.
+        self.observed_overhead_ms = 0
+        self._last_clock: dict[int, tuple[int, int, int]] = {}
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
@@ -73,6 +85,7 @@ class UciEngine:
             elif cmd == "ucinewgame":
                 self._stop_search()
                 self.searcher.new_game()
+                self._last_clock.clear()
             elif cmd == "setoption":
                 self._stop_search()
                 self._setoption(args)
@@ -105,6 +118,8 @@ class UciEngine:
         self.send(f"option name Skill Level type spin default {DEFAULT_LEVEL} min 1 "
                   f"max {max(LEVELS)}")
         self.send("option name Bishop Adjustment type check default true")
+        self.send(f"option name Move Overhead type spin default {MOVE_OVERHEAD_MS} min 0 "
+                  "max 5000")
         self.send("uciok")
 
     def _setoption(self, args: list[str]) -> None:
@@ -129,6 +144,8 @@ class UciEngine:
             self._reset_position()
         elif name == "bishop adjustment":
             self.searcher.allow_adjustment = value.lower() != "false"
+        elif name == "move overhead":
+            self.move_overhead_ms = max(0, min(5000, int(value)))
         elif name == "skill level":
             self.level = max(min(LEVELS), min(max(LEVELS), int(value)))
             self.searcher.level = self.level
@@ -175,32 +192,50 @@ class UciEngine:
         self.game_keys = keys
 
     def _go(self, args: list[str]) -> None:
-        limits = Limits()
-        int_fields = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
-                      "movestogo"}
-        i = 0
-        while i < len(args):
-            word = args[i]
-            if word == "infinite":
-                limits.infinite = True
-            elif word in int_fields and i + 1 < len(args):
-                setattr(limits, word, max(0, int(args[i + 1])))
-                i += 1
-            elif word == "mate" and i + 1 < len(args):
-                limits.depth = 2 * int(args[i + 1]) + 1
-                i += 1
-            # ponder, searchmoves: not supported, ignored
-            i += 1
+        limits, problems = parse_go(args)
         pos = self.position.copy(stack=False)
+        if problems:
+            # A GUI waits for a bestmove after every go: say what was wrong, then search.
+            self.send(f"info string error in 'go': {'; '.join(problems)}")
+            if not (limits.depth or limits.nodes or limits.movetime or limits.infinite
+                    or limits.wtime is not None or limits.btime is not None):
+                limits.movetime = MALFORMED_GO_MOVETIME_MS
+        if (limits.wtime is None) != (limits.btime is None):
+            self.send("info string 'go' gave one clock only; it is used for both sides")
+        self._learn_overhead(pos, limits)
+        self.searcher.move_overhead_ms = max(self.move_overhead_ms,
+                                             self.observed_overhead_ms * 3 // 2)
         keys = list(self.game_keys)
         self._stop_event.clear()
+        self._search_stop = threading.Event()
         self._thread = threading.Thread(
-            target=self._search_job, args=(pos, limits, keys), daemon=True
+            target=self._search_job, args=(pos, limits, keys, self._search_stop), daemon=True
         )
         self._thread.start()
 
-    def _search_job(self, pos: Position, limits: Limits, keys: list[int]) -> None:
+    def _learn_overhead(self, pos: Position, limits: Limits) -> None:
+        """Compare the clock the GUI gives now with what it should be after our last move:
+        the difference is latency we are charged for (pipes, the GUI itself).  The search
+        keeps that much more in hand (a decaying maximum, so one slow move counts for a
+        while)."""
+        white = pos.turn == 0
+        remaining = limits.wtime if white else limits.btime
+        inc = limits.winc if white else limits.binc
+        last = self._last_clock.pop(pos.turn, None)
+        if remaining is None:
+            return
+        if last is not None:
+            before, last_inc, spent = last
+            lag = before - spent + last_inc - remaining
+            if 0 <= lag <= before:
+                self.observed_overhead_ms = max(lag, self.observed_overhead_ms * 4 // 5)
+        self._pending_clock = (pos.turn, remaining, inc)
+
+    def _search_job(self, pos: Position, limits: Limits, keys: list[int],
+                    stop: threading.Event) -> None:
         chess960 = self._output_chess960(pos)
+        clock = self._pending_clock
+        self._pending_clock = None
 
         def on_info(info: Info) -> None:
             pv = " ".join(pos.uci(m, chess960=chess960) for m in _playable(pos, info.pv))
@@ -211,13 +246,16 @@ class UciEngine:
             )
 
         try:
-            result = self.searcher.search(pos, limits, keys, on_info)
+            result = self.searcher.search(pos, limits, keys, on_info, stop_event=stop)
         except Exception as exc:  # never leave the GUI without a bestmove
             self.send(f"info string search failed: {exc!r}")
             moves = pos.legal_moves()
             move = moves[0] if moves else None
         else:
             move = result.move
+            if clock is not None:
+                color, remaining, inc = clock
+                self._last_clock[color] = (remaining, inc, result.time_ms)
         # In infinite mode the protocol forbids bestmove before stop.
         if limits.infinite:
             self._stop_event.wait()
@@ -238,10 +276,42 @@ class UciEngine:
         thread = self._thread
         if thread is None:
             return
-        self.searcher.stop()
+        self._search_stop.set()
         self._stop_event.set()
         thread.join()
         self._thread = None
+
+
+def parse_go(args: list[str]) -> tuple[Limits, list[str]]:
+    """The limits of a ``go`` command and what could not be read (ignored).  Negative
+    clocks (a GUI that let us overstep) count as zero."""
+    limits = Limits()
+    problems: list[str] = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "infinite":
+            limits.infinite = True
+        elif word in _GO_INT_FIELDS:
+            text = args[i + 1] if i + 1 < len(args) else None
+            try:
+                value = int(text) if text is not None else None
+            except ValueError:
+                value = None
+            if value is None:
+                problems.append(f"{word} needs a whole number, not {text!r}" if text
+                                else f"{word} needs a value")
+                if text is not None and text not in _GO_INT_FIELDS and text != "infinite":
+                    i += 1
+            else:
+                i += 1
+                if word == "mate":
+                    limits.depth = 2 * max(1, value) + 1
+                else:
+                    setattr(limits, word, max(0, value))
+        # ponder, searchmoves and unknown words: not supported, ignored
+        i += 1
+    return limits, problems
 
 
 def _playable(pos: Position, pv: list[Move]) -> list[Move]:

@@ -175,11 +175,15 @@ async def get_pgn(game_id: str, request: Request) -> PlainTextResponse:
 
 
 @router.get("/api/health")
-async def health(request: Request) -> dict[str, Any]:
-    """200 when the database answers within the timeout, else 503 with the reason."""
+async def health(request: Request) -> JSONResponse:
+    """200 when the database answers within the timeout, else 503 with the reason; 503 too
+    while the engine pool is being rebuilt after a worker died (computer moves wait
+    meanwhile and resume by themselves)."""
     service = _service(request)
     await service.ping()
-    return {"ok": True, "database": service.store.dialect}
+    engine = service.engine.status() if service.engine is not None else "off"
+    body = {"ok": engine != "degraded", "database": service.store.dialect, "engine": engine}
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
 
 # --------------------------------------------------------------------- WebSocket

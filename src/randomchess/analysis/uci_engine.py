@@ -1,0 +1,359 @@
+"""External UCI engines (Stockfish, Fairy-Stockfish, or any command) as analysers.
+
+A small client of its own rather than python-chess's ``chess.engine``: python-chess's boards
+are 8x8 only, so it could neither send nor check a 9x9 position, and it stays a test-only
+dependency.  The client is a subprocess with a reader thread; every line the engine sends
+is checked against the rules core (a move that is not legal ends the line it is in).
+
+Fairy-Stockfish knows no Bishop Adjustment (RULES.md §4.9).  At the root the client also
+searches the position after each legal adjustment and ranks those lines with the engine's
+ordinary ones (docs/engine.md, "Bishop Adjustments with external engines"); deeper in the
+tree the right is invisible to the engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from randomchess.analysis.core import (
+    AnalysisError,
+    Limit,
+    Line,
+    OnLines,
+    Score,
+    check_multipv,
+    make_line,
+)
+from randomchess.errors import RandomChessError
+from randomchess.position import Move, Position
+from randomchess.variants import Variant
+
+# Fairy-Stockfish names of the entries our variants.ini defines (used once it is loaded).
+INI_VARIANTS = {"mrc": "mrc", "pseudo-mrc": "pseudo-mrc", "chess8400": "chess8400",
+                "pmrc": "pmrc"}
+STARTUP_TIMEOUT = 20.0
+
+
+def variants_ini() -> Path:
+    """The variants.ini shipped with the package (Fairy-Stockfish's ``VariantPath``)."""
+    return Path(str(resources.files("randomchess.analysis").joinpath("variants.ini")))
+
+
+def plain_fen(pos: Position) -> str:
+    """The FEN an engine without the Bishop Adjustment reads: the six standard fields."""
+    return " ".join(pos.fen().split()[:6])
+
+
+class UciEngine:
+    """One external engine process, restarted on the next request if it dies."""
+
+    def __init__(self, name: str, command: Sequence[str], *, fairy: bool = False,
+                 options: dict[str, str] | None = None, hash_mb: int = 64) -> None:
+        self.name = name
+        self.command = list(command)
+        self.fairy = fairy
+        self.extra_options = dict(options or {})
+        self.hash_mb = hash_mb
+        self.id_name = name
+        self.variant_names: set[str] = set()
+        self.option_names: set[str] = set()
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._searching = False
+        self._stopped = False
+        self._variant: tuple[str, bool] | None = None
+        self._multipv = 0
+        self._start()
+
+    # ------------------------------------------------------------------ process
+    def _start(self) -> None:
+        try:
+            self._proc = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            )
+        except OSError as exc:
+            raise AnalysisError(f"{self.name}: cannot start {self.command[0]} ({exc})") from None
+        self._lines = queue.Queue()
+        threading.Thread(target=self._reader, args=(self._proc, self._lines),
+                         daemon=True).start()
+        self._variant = None
+        self._multipv = 0
+        if self.fairy:
+            # Before "uci", so the variant list printed with uciok includes our entries.
+            self._send(f"setoption name VariantPath value {variants_ini()}")
+        self._send("uci")
+        for line in self._until("uciok", STARTUP_TIMEOUT):
+            if line.startswith("id name "):
+                self.id_name = line[8:].strip()
+            elif line.startswith("option name "):
+                name = line[12:].split(" type ", 1)[0].strip()
+                self.option_names.add(name)
+                if name == "UCI_Variant":
+                    self.variant_names = set(line.split(" var ")[1:])
+                    self.variant_names = {v.strip() for v in self.variant_names}
+        if "Hash" in self.option_names:
+            self._send(f"setoption name Hash value {self.hash_mb}")
+        for key, value in self.extra_options.items():
+            self._send(f"setoption name {key} value {value}")
+        self._ready()
+
+    @staticmethod
+    def _reader(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    def _alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def _send(self, line: str) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise AnalysisError(f"{self.name}: not running")
+        try:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise AnalysisError(f"{self.name}: the engine stopped ({exc})") from None
+
+    def _until(self, word: str, timeout: float) -> list[str]:
+        deadline = time.monotonic() + timeout
+        seen: list[str] = []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AnalysisError(f"{self.name}: no {word!r} within {timeout:.0f} s")
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AnalysisError(f"{self.name}: the engine process ended")
+            seen.append(line)
+            if line.split(" ", 1)[0] == word:
+                return seen
+
+    def _ready(self) -> None:
+        self._send("isready")
+        self._until("readyok", STARTUP_TIMEOUT)
+
+    # ------------------------------------------------------------------ variants
+    def engine_variant(self, variant: Variant) -> str | None:
+        """The engine's name for ``variant`` (None: it cannot play it)."""
+        if not self.fairy:
+            return "chess" if variant.key in ("chess", "chess960") else None
+        ini = INI_VARIANTS.get(variant.key)
+        if ini is not None and ini in self.variant_names:
+            return ini
+        if variant.uci_name and variant.uci_name in self.variant_names:
+            return variant.uci_name
+        return None
+
+    def supports(self, variant_key: str) -> bool:
+        from randomchess.variants import get_variant
+
+        return self.engine_variant(get_variant(variant_key)) is not None
+
+    def _configure(self, variant: Variant, multipv: int) -> None:
+        name = self.engine_variant(variant)
+        if name is None:
+            raise AnalysisError(f"{self.name} cannot analyse {variant.pgn_name}")
+        wanted = (name, variant.uci_chess960)
+        if wanted != self._variant:
+            if "UCI_Variant" in self.option_names:
+                self._send(f"setoption name UCI_Variant value {name}")
+            if "UCI_Chess960" in self.option_names:
+                self._send("setoption name UCI_Chess960 value "
+                           + ("true" if variant.uci_chess960 else "false"))
+            self._send("ucinewgame")
+            self._variant = wanted
+        if multipv != self._multipv:
+            self._send(f"setoption name MultiPV value {multipv}")
+            self._multipv = multipv
+        self._ready()
+
+    # ------------------------------------------------------------------ analysis
+    def analyse(self, pos: Position, limit: Limit, multipv: int = 1,
+                on_lines: OnLines | None = None, game_keys: Sequence[int] = ()) -> list[Line]:
+        check_multipv(multipv)
+        legal = pos.legal_moves()
+        if not legal:
+            return []
+        with self._lock:
+            self._stopped = False
+            if not self._alive():
+                self._start()
+            adjustments = [m for m in legal if pos.is_adjustment(m)]
+            ordinary = len(legal) - len(adjustments)
+            searches = (1 if ordinary else 0) + len(adjustments)
+            share = limit.split(searches)
+            lines: list[Line] = []
+            if ordinary:
+                lines = self._search(pos, share, min(multipv, ordinary), on_lines, [])
+            for move in adjustments:
+                if self._stopped and lines:
+                    break
+                lines.append(self._adjustment_line(pos, move, share))
+                if on_lines is not None:
+                    on_lines(_ranked(pos, lines, multipv))
+            ranked = _ranked(pos, lines, multipv)
+            if on_lines is not None and ranked:
+                on_lines(ranked)
+            return ranked
+
+    def _adjustment_line(self, pos: Position, move: Move, limit: Limit) -> Line:
+        """The line that starts with the Bishop Adjustment ``move``: the engine searches the
+        position after it (where the adjusting side's right is spent)."""
+        child = pos.copy(stack=False)
+        child.push(move)
+        if not child.legal_moves():
+            score = Score.from_mover(pos, mate=1) if child.is_check() else Score(cp=0)
+            return make_line(pos, 1, 1, score, [move])
+        deeper = Limit(max(1, limit.depth - 1) if limit.depth else 0, limit.movetime)
+        found = self._search(child, deeper, 1, None, [])
+        if not found:
+            return make_line(pos, 1, 1, Score(cp=0), [move])
+        best = found[0]
+        board = child.copy(stack=False)
+        tail: list[Move] = []
+        for text in best.pv:
+            m = board.parse_uci(text)
+            tail.append(m)
+            board.push(m)
+        score = best.score
+        if score.mate is not None and Score.from_mover(pos, cp=1).sort_key() * score.mate > 0:
+            # Mate by the adjusting side: one move more, counted from before the adjustment.
+            score = Score(mate=score.mate + (1 if score.mate > 0 else -1))
+        return make_line(pos, 1, best.depth + 1, score, [move, *tail],
+                         best.nodes, best.time_ms)
+
+    def _search(self, pos: Position, limit: Limit, multipv: int,
+                on_lines: OnLines | None, prefix: list[Line]) -> list[Line]:
+        self._configure(pos.variant, multipv)
+        self._send(f"position fen {plain_fen(pos)}")
+        go = "go"
+        if limit.depth:
+            go += f" depth {limit.depth}"
+        if limit.movetime:
+            go += f" movetime {limit.movetime}"
+        found: dict[int, Line] = {}
+        self._searching = True
+        self._send(go)
+        timeout = (limit.movetime / 1000 if limit.movetime else 60.0) + 30.0
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._send("stop")
+                    deadline = time.monotonic() + 5
+                    continue
+                try:
+                    text = self._lines.get(timeout=left)
+                except queue.Empty:
+                    continue
+                if text is None:
+                    raise AnalysisError(f"{self.name}: the engine process ended")
+                if text.startswith("bestmove"):
+                    break
+                if text.startswith("info ") and " pv " in text:
+                    line = parse_info(pos, text)
+                    if line is not None:
+                        found[line.multipv] = line
+                        if on_lines is not None and line.multipv == len(found):
+                            on_lines([*prefix, *(found[k] for k in sorted(found))])
+        finally:
+            self._searching = False
+        return [found[k] for k in sorted(found)]
+
+    def stop(self) -> None:
+        self._stopped = True
+        if self._searching:
+            with contextlib.suppress(RandomChessError):
+                self._send("stop")
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        with contextlib.suppress(RandomChessError):
+            self._send("quit")
+        try:
+            proc.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        self._proc = None
+
+
+def parse_info(pos: Position, text: str) -> Line | None:
+    """A :class:`Line` from an engine's ``info ... pv ...`` line (None if it has no score,
+    or its first move is not legal here); the PV stops at the first illegal move."""
+    words = text.split()
+    depth = multipv = nodes = time_ms = 0
+    cp: int | None = None
+    mate: int | None = None
+    pv: list[str] = []
+    bound = False
+    i = 1
+    try:
+        while i < len(words):
+            w = words[i]
+            if w == "pv":
+                pv = words[i + 1:]
+                break
+            if w == "depth":
+                depth = int(words[i + 1])
+            elif w == "multipv":
+                multipv = int(words[i + 1])
+            elif w == "nodes":
+                nodes = int(words[i + 1])
+            elif w == "time":
+                time_ms = int(words[i + 1])
+            elif w == "score":
+                kind, value = words[i + 1], int(words[i + 2])
+                if kind == "cp":
+                    cp = value
+                elif kind == "mate":
+                    mate = value
+                i += 1
+            elif w in ("lowerbound", "upperbound"):
+                bound = True
+                i -= 1
+            elif w == "string":
+                return None
+            i += 2
+    except (IndexError, ValueError):
+        return None
+    if bound or (cp is None and mate is None) or not pv:
+        return None
+    board = pos.copy(stack=False)
+    moves: list[Move] = []
+    for t in pv:
+        try:
+            m = board.parse_uci(t)
+        except ValueError:
+            break
+        moves.append(m)
+        board.push(m)
+    if not moves:
+        return None
+    score = Score.from_mover(pos, cp=cp, mate=mate)
+    return make_line(pos, multipv or 1, depth, score, moves, nodes, time_ms)
+
+
+def _ranked(pos: Position, lines: list[Line], multipv: int) -> list[Line]:
+    """Ordinary and adjustment lines best first for the side to move, renumbered."""
+    best = sorted(lines, key=lambda ln: -ln.score.for_mover(pos.turn))[:multipv]
+    return [Line(k, ln.depth, ln.score, ln.pv, ln.san, ln.nodes, ln.time_ms)
+            for k, ln in enumerate(best, 1)]

@@ -1,0 +1,189 @@
+"""Analysis engines: our own (multi-PV), Stockfish and Fairy-Stockfish over UCI, the shipped
+variants.ini, and Bishop Adjustments searched at the root for Fairy-Stockfish (RULES.md §4.9)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from randomchess import Position, get_variant
+from randomchess.analysis import (
+    AnalysisError,
+    EngineConfig,
+    EngineUnavailableError,
+    Limit,
+    OwnEngine,
+    Score,
+    UciEngine,
+)
+from randomchess.analysis.uci_engine import parse_info, variants_ini
+from randomchess.engine.match import random_setup
+
+
+def _find(name: str) -> str | None:
+    path = shutil.which(name) or f"/usr/games/{name}"
+    return path if Path(path).exists() else None
+
+
+STOCKFISH = _find("stockfish")
+FAIRY = _find("fairy-stockfish")
+needs_sf = pytest.mark.skipif(STOCKFISH is None, reason="*** stockfish not installed "
+                              "(apt-get install stockfish): Stockfish analysis SKIPPED ***")
+needs_fairy = pytest.mark.skipif(FAIRY is None, reason="*** fairy-stockfish not installed "
+                                 "(apt-get install fairy-stockfish): 9x9 analysis SKIPPED ***")
+
+SCHOLAR = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3"
+# B=R (bishop d1 swaps with rook c1, BAR-2) puts the rook on d1: the only mate in one.
+ADJUSTMENT_MATE = "2rkr4/2p1p4/9/9/9/9/9/2P6/2RB4K w - - 0 1 CD"
+
+
+def test_win_percent_is_lichess_model() -> None:
+    assert Score(cp=0).win_percent() == pytest.approx(50)
+    assert Score(cp=100).win_percent() == pytest.approx(59.1, abs=0.1)
+    assert Score(cp=-300).win_percent() == pytest.approx(24.9, abs=0.1)
+    assert Score(mate=3).win_percent() == 100 and Score(mate=-1).win_percent() == 0
+    assert Score(cp=5000).win_percent() == Score(cp=1000).win_percent()  # clamped like lila
+
+
+def test_bad_requests_are_typed_errors() -> None:
+    with pytest.raises(AnalysisError):
+        Limit()
+    with pytest.raises(ValueError):
+        Limit(depth=-1)
+    with pytest.raises(AnalysisError):
+        OwnEngine().analyse(Position(), Limit(depth=1), multipv=9)
+    with pytest.raises(AnalysisError):
+        Score(cp=1, mate=1)
+
+
+def test_own_engine_multipv_lines_are_distinct_legal_and_sorted() -> None:
+    pos = Position(SCHOLAR)
+    updates: list[int] = []
+    lines = OwnEngine().analyse(pos, Limit(depth=3), multipv=3,
+                                on_lines=lambda ls: updates.append(len(ls)))
+    assert [ln.multipv for ln in lines] == [1, 2, 3]
+    assert lines[0].san[0] == "Qxf7#" and lines[0].score == Score(mate=1)
+    firsts = [ln.pv[0] for ln in lines]
+    assert len(set(firsts)) == 3
+    for ln in lines:
+        board = pos.copy()
+        for text in ln.pv:
+            board.push_uci(text)
+    keys = [ln.score.sort_key() for ln in lines]
+    assert keys == sorted(keys, reverse=True)
+    assert updates and max(updates) == 3
+
+
+def test_own_engine_finds_the_adjustment_mate() -> None:
+    pos = Position(ADJUSTMENT_MATE, "mrc")
+    (line,) = OwnEngine().analyse(pos, Limit(depth=3))
+    assert pos.is_adjustment(pos.parse_uci(line.pv[0]))
+    assert line.score == Score(mate=1)
+
+
+def test_info_parsing_drops_bounds_and_illegal_moves() -> None:
+    pos = Position()
+    line = parse_info(pos, "info depth 7 seldepth 9 multipv 2 score cp -31 nodes 100 "
+                           "time 5 pv e2e4 e7e5 e1e3")
+    assert line is not None and line.multipv == 2 and line.pv == ["e2e4", "e7e5"]
+    assert line.score == Score(cp=-31) and line.san == ["e4", "e5"]
+    assert parse_info(pos, "info depth 7 score cp 10 lowerbound pv e2e4") is None
+    assert parse_info(pos, "info depth 7 score cp 10 pv e2e5") is None
+    black = Position("4k3/8/8/8/8/8/8/4K2R b K - 0 1")
+    assert parse_info(black, "info depth 3 score mate -2 pv e8d7").score == Score(mate=2)
+
+
+def test_missing_engine_has_a_message_in_both_languages(tmp_path: Path) -> None:
+    config = EngineConfig(paths={})
+    with pytest.raises(EngineUnavailableError) as err:
+        config.open("stockfish", "chess")
+    assert "apt-get install stockfish" in err.value.message("en")
+    assert "no está instalado" in err.value.message("es")
+    with pytest.raises(EngineUnavailableError):
+        config.open("nonsense", "chess")
+    with pytest.raises(EngineUnavailableError) as bad:
+        EngineConfig.detect([f"stockfish={tmp_path / 'nothing'}"])
+    assert "no es un archivo ejecutable" in bad.value.message("es")
+    assert isinstance(config.open("auto", "mrc"), OwnEngine)
+
+
+@needs_sf
+def test_stockfish_multipv_and_configured_path() -> None:
+    assert STOCKFISH is not None
+    config = EngineConfig.detect([f"stockfish={STOCKFISH}"])
+    engine = config.open("stockfish", "chess")
+    try:
+        assert "Stockfish" in engine.id_name  # type: ignore[attr-defined]
+        lines = engine.analyse(Position(SCHOLAR), Limit(depth=8), multipv=2)
+        assert lines[0].san == ["Qxf7#"] and lines[0].score == Score(mate=1)
+        assert lines[1].pv[0] != "h5f7"
+        with pytest.raises(EngineUnavailableError):
+            config.open("stockfish", "mrc")
+        # Chess960 castling comes back as king-takes-rook and is legal here.
+        v = get_variant("chess960")
+        pos = Position(random_setup(v, random.Random(4)), v)
+        (line,) = engine.analyse(pos, Limit(depth=6))
+        board = pos.copy()
+        for text in line.pv:
+            board.push_uci(text)
+    finally:
+        engine.close()
+
+
+@needs_fairy
+def test_shipped_variants_ini_loads_and_every_9x9_entry_plays_legally() -> None:
+    assert FAIRY is not None and variants_ini().is_file()
+    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    try:
+        assert {"mrc", "pseudo-mrc", "chess8400", "pmrc"} <= engine.variant_names
+        rng = random.Random(7)
+        for key in ("modern", "mrc", "pseudo-mrc", "chess8400", "pmrc"):
+            v = get_variant(key)
+            assert engine.supports(key)
+            fen = v.start_fen if v.fixed_rank else random_setup(v, rng)
+            pos = Position(fen, v)
+            for _ in range(6):  # a few plies each, checked by the rules core
+                lines = engine.analyse(pos, Limit(depth=5), multipv=2)
+                assert lines, (key, pos.fen())
+                pos.push_uci(lines[0].pv[0])
+    finally:
+        engine.close()
+
+
+@needs_fairy
+def test_fairy_stockfish_finds_a_winning_adjustment_at_the_root() -> None:
+    assert FAIRY is not None
+    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    try:
+        pos = Position(ADJUSTMENT_MATE, "mrc")
+        lines = engine.analyse(pos, Limit(depth=6), multipv=2)
+        best = pos.parse_uci(lines[0].pv[0])
+        assert pos.is_adjustment(best) and lines[0].score == Score(mate=1)
+        pos.push(best)
+        assert pos.is_checkmate()
+    finally:
+        engine.close()
+
+
+@needs_fairy
+def test_fairy_stockfish_move_is_always_legal_with_adjustment_rights() -> None:
+    assert FAIRY is not None
+    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    v = get_variant("mrc")
+    rng = random.Random(11)
+    try:
+        for _ in range(3):
+            pos = Position(random_setup(v, rng, adjustment=True), v)
+            assert any(pos.is_adjustment(m) for m in pos.legal_moves())
+            for _ in range(4):
+                lines = engine.analyse(pos, Limit(depth=4), multipv=3)
+                for line in lines:
+                    board = pos.copy()
+                    for text in line.pv[:1]:
+                        board.push_uci(text)  # raises if illegal
+                pos.push_uci(lines[0].pv[0])
+    finally:
+        engine.close()

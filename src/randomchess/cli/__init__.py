@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from randomchess.cli.analyse import analyse_command
 from randomchess.cli.demo import demo_command
 from randomchess.cli.draw import draw_group
 from randomchess.cli.engine import match_command, play_command, uci_command
@@ -26,3 +27,4 @@ main.add_command(uci_command)
 main.add_command(play_command)
 main.add_command(match_command)
 main.add_command(serve_command)
+main.add_command(analyse_command)

@@ -44,7 +44,7 @@ def test_thresholds_and_accuracy_formula() -> None:
     assert move_accuracy(10) == pytest.approx(64.6, abs=0.1)  # 103.17 e^-0.4354 - 2.17
     assert move_accuracy(80) < 1.1  # the "+1" uncertainty bonus keeps a floor near 1
     # A side that never loses anything is perfect; one that throws the game is not.
-    white, black = game_accuracy([50, 50, 50, 50, 10, 10], first=0)
+    white, black = game_accuracy([50, 50, 90, 90], first=0)  # 1... throws 40 points
     assert white == pytest.approx(100) and black is not None and black < 60
 
 

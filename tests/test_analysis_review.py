@@ -16,7 +16,6 @@ from randomchess import Game, Position, get_variant
 from randomchess.analysis import Limit, OwnEngine, Score
 from randomchess.analysis.review import (
     Review,
-    annotate,
     annotated_pgn,
     game_accuracy,
     judge,

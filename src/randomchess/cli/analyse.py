@@ -40,7 +40,7 @@ def analyse_command(file: TextIO, engines: tuple[str, ...], depth: int | None,
                     movetime: int | None, output: TextIO, lang: str, quiet: bool) -> None:
     """Review every game of FILE ('-' for stdin) and write the annotated PGN."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
     text = _TEXT[lang]
     overrides = [e for e in engines if "=" in e]
@@ -75,8 +75,8 @@ def analyse_command(file: TextIO, engines: tuple[str, ...], depth: int | None,
                 task = bar.add_task(text["review"].format(n=game.number),
                                     total=len(game.moves) + 1)
 
-                def step(done_: int, total: int, task: int = task) -> None:
-                    bar.update(task, completed=done_, total=total)  # noqa: B023
+                def step(done_: int, total: int, task: TaskID = task) -> None:
+                    bar.update(task, completed=done_, total=total)
 
                 review = review_game(game, engine, limit, step)  # type: ignore[arg-type]
                 engine_name = review.engine

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from randomchess.server.analysis_api import router as analysis_router
 from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
 from randomchess.server.guards import TOO_DEEP, too_deep
@@ -212,6 +213,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(router)
     app.include_router(variants_router)
     app.include_router(play_router)  # abort and rematch (issue 11)
+    app.include_router(analysis_router)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)

@@ -1,0 +1,367 @@
+"""Analysis and game-review routes (docs/server.md, "Analysis"):
+
+* ``POST /api/analysis``: the best lines of a position (FEN or setup, variant, moves);
+* ``WS /ws/analysis``: the same, streamed depth by depth until the depth asked for or
+  ``{"type": "stop"}``;
+* ``POST /api/games/{id}/review``: a computer review of a stored game, kept in the
+  ``game_reviews`` table (migration 0003); ``GET`` reads it back, ``GET .../review.pgn``
+  gives the game's PGN with the review's ``[%eval]`` comments and NAGs.
+
+Engine work runs in a process pool of its own (spawned; ``RANDOMCHESS_ANALYSIS_WORKERS``,
+default 1) behind a semaphore, so the event loop and the computer opponents' pool are never
+blocked by it.  External engines come from ``RANDOMCHESS_ENGINES`` (``NAME=PATH,...``) or
+are found on the machine (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+
+from randomchess.analysis.core import Analyser, AnalysisError, Limit
+from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
+from randomchess.analysis.review import Review, annotated_pgn, review_game
+from randomchess.errors import RandomChessError
+from randomchess.pgn import PgnGame, parse_game
+from randomchess.position import Position
+from randomchess.server.live import ApiError
+from randomchess.server.store import now_ms
+from randomchess.startpos import setup_from_number
+from randomchess.variants import get_variant
+
+MAX_DEPTH = 20
+MAX_MOVETIME = 10_000
+MAX_MOVES = 600
+REVIEW_MAX_DEPTH = 14
+
+_meta = MetaData()
+REVIEWS = Table(
+    "game_reviews", _meta,
+    Column("game_id", String(24), primary_key=True),
+    Column("engine", String(64), nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("movetime", Integer, nullable=False),
+    Column("moves", Text, nullable=False),
+    Column("review", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+
+# --------------------------------------------------------------------- worker side
+_engines: dict[tuple[str, str], Analyser] = {}
+_config: EngineConfig | None = None
+
+
+def _engine_overrides() -> list[str]:
+    raw = os.environ.get("RANDOMCHESS_ENGINES", "")
+    return [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def _engine(name: str, variant: str) -> Analyser:
+    """A cached engine of this worker process for (name, variant's board)."""
+    global _config
+    if _config is None:
+        _config = EngineConfig.detect(_engine_overrides())
+    key = (name, variant)
+    engine = _engines.get(key)
+    if engine is None:
+        engine = _engines[key] = _config.open(name, variant)
+    return engine
+
+
+def _position(variant: str, fen: str, moves: list[str]) -> Position:
+    pos = Position(fen, get_variant(variant))
+    for text in moves:
+        pos.push_uci(text)
+    return pos
+
+
+def analyse_job(variant: str, fen: str, moves: list[str], engine: str, depth: int,
+                movetime: int, multipv: int) -> dict[str, Any]:
+    """Runs in a worker: the lines of the position, or an ``error`` (key and both
+    languages for a missing engine)."""
+    try:
+        pos = _position(variant, fen, moves)
+        analyser = _engine(engine, variant)
+        lines = analyser.analyse(pos, Limit(depth=depth, movetime=movetime), multipv)
+    except EngineUnavailableError as exc:
+        return {"error": exc.message("en"), "error_es": exc.message("es"), "status": 409}
+    except (RandomChessError, ValueError) as exc:
+        return {"error": str(exc), "status": 422}
+    name = getattr(analyser, "id_name", analyser.name)
+    return {"engine": name, "fen": pos.fen(), "turn": "white" if pos.turn == 0 else "black",
+            "lines": [ln.as_dict() for ln in lines]}
+
+
+def review_job(pgn: str, engine: str, depth: int, movetime: int) -> dict[str, Any]:
+    try:
+        game = parse_game(pgn)
+        if game.error is not None:
+            return {"error": str(game.error), "status": 422}
+        review = review_game(game, _engine(engine, game.variant.key),
+                             Limit(depth=depth, movetime=movetime))
+    except EngineUnavailableError as exc:
+        return {"error": exc.message("en"), "error_es": exc.message("es"), "status": 409}
+    except (RandomChessError, ValueError) as exc:
+        return {"error": str(exc), "status": 422}
+    return review.as_dict()
+
+
+def engines_job() -> list[str]:
+    return EngineConfig.detect(_engine_overrides()).available()
+
+
+# --------------------------------------------------------------------- server side
+class _Pool:
+    """The analysis process pool and its concurrency bound, made on first use."""
+
+    def __init__(self) -> None:
+        self.workers = max(1, int(os.environ.get("RANDOMCHESS_ANALYSIS_WORKERS", "1")))
+        self._executor: ProcessPoolExecutor | None = None
+        # One bound per event loop (a semaphore belongs to the loop it first waits on).
+        self._sems: dict[int, asyncio.Semaphore] = {}
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        if self._executor is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        loop = asyncio.get_running_loop()
+        sem = self._sems.get(id(loop))
+        if sem is None:
+            # Waiting requests beyond the workers queue here, never inside the executor.
+            sem = self._sems[id(loop)] = asyncio.Semaphore(self.workers * 2)
+        async with sem:
+            try:
+                return await loop.run_in_executor(self._executor, fn, *args)
+            except Exception as exc:  # a worker died (BrokenProcessPool): start afresh
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+                raise ApiError(503, f"the analysis worker failed ({exc.__class__.__name__})"
+                               ) from None
+
+
+_pool = _Pool()
+
+
+def _checked(result: dict[str, Any]) -> dict[str, Any]:
+    if "error" in result:
+        raise ApiError(int(result.get("status", 422)), str(result["error"]))
+    return result
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+EngineName = Field("randomchess", max_length=200,
+                   description="randomchess, stockfish, fairy-stockfish or auto")
+
+
+class AnalysisIn(_Strict):
+    variant: str = Field("chess", max_length=40)
+    fen: str | None = Field(None, max_length=200, description="start position (FEN)")
+    setup: int | None = Field(None, ge=1, le=10_000_000, description="or a setup number")
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES,
+                             description="UCI moves played from the start position")
+    engine: str = EngineName
+    depth: int = Field(0, ge=0, le=MAX_DEPTH)
+    movetime: int = Field(0, ge=0, le=MAX_MOVETIME, description="milliseconds")
+    multipv: int = Field(1, ge=1, le=3)
+
+
+class ReviewIn(_Strict):
+    engine: str = EngineName
+    depth: int = Field(0, ge=0, le=REVIEW_MAX_DEPTH)
+    movetime: int = Field(0, ge=0, le=2_000)
+
+
+def _start_fen(body: AnalysisIn) -> str:
+    try:
+        variant = get_variant(body.variant)
+        if body.setup is not None:
+            if body.fen is not None:
+                raise ApiError(422, "give a fen or a setup number, not both")
+            return setup_from_number(variant.key, body.setup).fen
+        fen = body.fen or variant.start_fen
+        Position(fen, variant)
+        return fen
+    except ApiError:
+        raise
+    except (RandomChessError, ValueError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _limits(depth: int, movetime: int, default_depth: int) -> tuple[int, int]:
+    if not depth and not movetime:
+        depth = default_depth
+    return depth, movetime
+
+
+router = APIRouter()
+
+
+@router.get("/api/analysis/engines")
+async def list_engines() -> dict[str, Any]:
+    """The engines this server can analyse with (its own first)."""
+    return {"engines": await _pool.run(engines_job)}
+
+
+@router.post("/api/analysis")
+async def analyse(body: AnalysisIn) -> dict[str, Any]:
+    """The ``multipv`` best lines (score from White's side, PV in UCI and SAN)."""
+    fen = _start_fen(body)
+    depth, movetime = _limits(body.depth, body.movetime, 8)
+    variant = get_variant(body.variant).key
+    return _checked(await _pool.run(analyse_job, variant, fen, body.moves, body.engine,
+                                    depth, movetime, body.multipv))
+
+
+class WsAnalysisIn(_Strict):
+    type: Literal["analyse", "stop"]
+    position: AnalysisIn | None = None
+
+
+@router.websocket("/ws/analysis")
+async def analysis_socket(websocket: WebSocket) -> None:
+    """``{"type": "analyse", "position": {...}}`` starts an analysis whose lines arrive
+    as ``{"type": "lines", "depth": d, ...}`` after each depth, then ``{"type": "done"}``;
+    ``{"type": "stop"}`` (or a new ``analyse``) ends it."""
+    await websocket.accept()
+    task: asyncio.Task[None] | None = None
+
+    async def run(body: AnalysisIn, seq: int) -> None:
+        try:
+            fen = _start_fen(body)
+            variant = get_variant(body.variant).key
+            target, movetime = _limits(body.depth, 0, 12)
+            step = 1
+            for depth in range(1, target + 1, step):
+                result = _checked(await _pool.run(analyse_job, variant, fen, body.moves,
+                                                  body.engine, depth, movetime, body.multipv))
+                await websocket.send_json({"type": "lines", "seq": seq, "depth": depth,
+                                           **result})
+                if not result["lines"]:
+                    break
+            await websocket.send_json({"type": "done", "seq": seq})
+        except ApiError as exc:
+            await websocket.send_json({"type": "error", "seq": seq, "status": exc.status,
+                                       "detail": exc.detail})
+
+    seq = 0
+    try:
+        while True:
+            text = await websocket.receive_text()
+            try:
+                msg = WsAnalysisIn.model_validate(json.loads(text))
+            except (ValueError, ValidationError) as exc:
+                await websocket.send_json({"type": "error", "status": 422,
+                                           "detail": f"bad message: {exc}"})
+                continue
+            if task is not None and not task.done():
+                task.cancel()
+            if msg.type == "stop":
+                await websocket.send_json({"type": "stopped", "seq": seq})
+                continue
+            if msg.position is None:
+                await websocket.send_json({"type": "error", "status": 422,
+                                           "detail": "analyse needs a position"})
+                continue
+            seq += 1
+            task = asyncio.create_task(run(msg.position, seq))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if task is not None:
+            task.cancel()
+
+
+# --------------------------------------------------------------------- reviews
+def _engine_of(request: Request) -> Engine:
+    engine: Engine = request.app.state.service.store.engine
+    return engine
+
+
+def _load_review(db: Engine, game_id: str) -> dict[str, Any] | None:
+    with db.connect() as conn:
+        row = conn.execute(select(REVIEWS).where(REVIEWS.c.game_id == game_id)).first()
+    if row is None:
+        return None
+    return {"game_id": row.game_id, "engine": row.engine, "depth": row.depth,
+            "movetime": row.movetime, "moves": row.moves.split(),
+            "created_at": row.created_at, "review": json.loads(row.review)}
+
+
+def _save_review(db: Engine, game_id: str, moves: str, review: dict[str, Any],
+                 depth: int, movetime: int) -> None:
+    values = {"game_id": game_id, "engine": str(review["engine"])[:64], "depth": depth,
+              "movetime": movetime, "moves": moves, "review": json.dumps(review),
+              "created_at": now_ms()}
+    insert = postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert
+    stmt = insert(REVIEWS).values(**values)
+    stmt = stmt.on_conflict_do_update(index_elements=[REVIEWS.c.game_id],
+                                      set_={k: v for k, v in values.items() if k != "game_id"})
+    with db.begin() as conn:
+        conn.execute(stmt)
+
+
+async def _game_pgn(request: Request, game_id: str) -> tuple[str, str]:
+    service = request.app.state.service
+    live = await service.load(game_id)
+    return await service.pgn(game_id, request.url.netloc), live.record.moves
+
+
+@router.post("/api/games/{game_id}/review")
+async def create_review(game_id: str, body: ReviewIn, request: Request) -> dict[str, Any]:
+    """Review the game's moves so far with the engine and keep the review with the game."""
+    pgn, moves = await _game_pgn(request, game_id)
+    depth, movetime = _limits(body.depth, body.movetime, 6)
+    review = _checked(await _pool.run(review_job, pgn, body.engine, depth, movetime))
+    db = _engine_of(request)
+    await asyncio.to_thread(_save_review, db, game_id, moves, review, depth, movetime)
+    stored = await asyncio.to_thread(_load_review, db, game_id)
+    assert stored is not None
+    return stored
+
+
+@router.get("/api/games/{game_id}/review")
+async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+    await request.app.state.service.load(game_id)  # 404 for no such game
+    stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
+    if stored is None:
+        raise ApiError(404, "this game has no review yet")
+    return stored
+
+
+@router.get("/api/games/{game_id}/review.pgn", response_class=PlainTextResponse)
+async def get_review_pgn(game_id: str, request: Request,
+                         lang: Literal["en", "es"] = "en") -> PlainTextResponse:
+    """The game's PGN with the stored review as ``[%eval]`` comments, NAGs and lines."""
+    pgn, moves = await _game_pgn(request, game_id)
+    stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
+    if stored is None:
+        raise ApiError(404, "this game has no review yet")
+    game: PgnGame = parse_game(pgn)
+    review = Review.from_dict(stored["review"])
+    covered = len(review.plies)
+    if covered > len(game.moves) or stored["moves"] != moves.split()[:covered]:
+        raise ApiError(409, "the game changed since its review; review it again")
+    game.moves = game.moves[:covered] if covered < len(game.moves) else game.moves
+    try:
+        text = annotated_pgn(game, review, lang)
+    except AnalysisError as exc:
+        raise ApiError(409, str(exc)) from None
+    return PlainTextResponse(
+        text, media_type="application/x-chess-pgn",
+        headers={"Content-Disposition":
+                 f'attachment; filename="randomchess-{game_id}-review.pgn"'})

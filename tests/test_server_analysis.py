@@ -8,10 +8,10 @@ from pathlib import Path
 import chess.pgn
 import pytest
 from sqlalchemy import create_engine, inspect
-from tests.server_support import client, database, new_game, play
 
 from randomchess.pgn import parse_game
 from randomchess.server.store import migrate
+from server_support import client, database, new_game, play
 
 SCHOLAR_MOVES = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"]
 
@@ -103,3 +103,18 @@ def test_review_is_stored_with_the_game_and_in_its_pgn(db_url: str) -> None:
         r = c.post(f"/api/games/{game['id']}/review", json={"depth": 2})
         assert r.status_code == 200 and len(r.json()["review"]["plies"]) == 9
         assert c.post("/api/games/nosuch/review", json={}).status_code == 404
+
+
+def test_board_helpers_position_and_pasted_pgn(tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        r = c.post("/api/analysis/position", json={"variant": "chess", "moves": ["e2e4"]})
+        assert r.status_code == 200 and r.json()["san"] == ["e4"]
+        assert "e7e5" in r.json()["legal_moves"] and r.json()["to_move"] == "black"
+        mrc = c.post("/api/analysis/position", json={"variant": "mrc", "setup": 2}).json()
+        assert len(mrc["fen"].split()[0].split("/")) == 9
+        assert c.post("/api/analysis/position",
+                      json={"moves": ["e2e5"]}).status_code == 422
+        pgn = c.post("/api/analysis/pgn", json={"pgn": "1. e4 e5 2. Nf3 *"}).json()
+        assert pgn["moves"] == ["e2e4", "e7e5", "g1f3"] and pgn["san"][-1] == "Nf3"
+        bad = c.post("/api/analysis/pgn", json={"pgn": "1. e4 e4 *"})
+        assert bad.status_code == 422 and "e4" in bad.json()["detail"]

@@ -227,6 +227,61 @@ async def analyse(body: AnalysisIn) -> dict[str, Any]:
                                     depth, movetime, body.multipv))
 
 
+class PositionIn(_Strict):
+    variant: str = Field("chess", max_length=40)
+    fen: str | None = Field(None, max_length=200)
+    setup: int | None = Field(None, ge=1, le=10_000_000)
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
+    """What the analysis board needs after each move: the FEN, the legal moves (UCI), the
+    SAN of the moves played, check and the end of the game."""
+    from randomchess.san import san
+
+    v = get_variant(variant)
+    pos = Position(fen, v)
+    sans = []
+    for text in moves:
+        move = pos.parse_uci(text)
+        sans.append(san(pos, move))
+        pos.push(move)
+    legal = pos.legal_moves()
+    return {"variant": v.key, "start_fen": fen, "fen": pos.fen(), "moves": moves, "san": sans,
+            "legal_moves": [pos.uci(m) for m in legal],
+            "to_move": "white" if pos.turn == 0 else "black", "check": pos.is_check(),
+            "over": not legal}
+
+
+@router.post("/api/analysis/position")
+async def position(body: PositionIn) -> dict[str, Any]:
+    """The position after ``moves`` from a FEN or setup number: legal moves and SAN."""
+    fen = _start_fen(AnalysisIn(variant=body.variant, fen=body.fen, setup=body.setup))
+    try:
+        return await asyncio.to_thread(position_info, body.variant, fen, body.moves)
+    except (RandomChessError, ValueError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+class PgnIn(_Strict):
+    pgn: str = Field(min_length=1, max_length=12_000)
+
+
+@router.post("/api/analysis/pgn")
+async def read_pgn(body: PgnIn) -> dict[str, Any]:
+    """The first game of a pasted PGN as a start position and UCI moves (its main line)."""
+    game = await asyncio.to_thread(parse_game, body.pgn)
+    if game.error is not None:
+        raise ApiError(422, str(game.error))
+    pos = game.start_position()
+    moves = []
+    for m in game.mainline():
+        moves.append(pos.uci(m))
+        pos.push(m)
+    return {**position_info(game.variant.key, game.start_fen, moves),
+            "headers": game.headers}
+
+
 class WsAnalysisIn(_Strict):
     type: Literal["analyse", "stop"]
     position: AnalysisIn | None = None

@@ -33,7 +33,7 @@ from randomchess.analysis.core import Analyser, AnalysisError, Limit
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
 from randomchess.analysis.review import Review, annotated_pgn, review_game
 from randomchess.errors import RandomChessError
-from randomchess.pgn import PgnGame, parse_game
+from randomchess.pgn import PgnError, PgnGame, parse_game
 from randomchess.position import Position
 from randomchess.server.live import ApiError
 from randomchess.server.store import now_ms
@@ -180,13 +180,20 @@ class AnalysisIn(_Strict):
     multipv: int = Field(1, ge=1, le=3)
 
 
+class PositionIn(_Strict):
+    variant: str = Field("chess", max_length=40)
+    fen: str | None = Field(None, max_length=200)
+    setup: int | None = Field(None, ge=1, le=10_000_000)
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
 class ReviewIn(_Strict):
     engine: str = EngineName
     depth: int = Field(0, ge=0, le=REVIEW_MAX_DEPTH)
     movetime: int = Field(0, ge=0, le=2_000)
 
 
-def _start_fen(body: AnalysisIn) -> str:
+def _start_fen(body: AnalysisIn | PositionIn) -> str:
     try:
         variant = get_variant(body.variant)
         if body.setup is not None:
@@ -227,13 +234,6 @@ async def analyse(body: AnalysisIn) -> dict[str, Any]:
                                     depth, movetime, body.multipv))
 
 
-class PositionIn(_Strict):
-    variant: str = Field("chess", max_length=40)
-    fen: str | None = Field(None, max_length=200)
-    setup: int | None = Field(None, ge=1, le=10_000_000)
-    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
-
-
 def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
     """What the analysis board needs after each move: the FEN, the legal moves (UCI), the
     SAN of the moves played, check and the end of the game."""
@@ -256,7 +256,7 @@ def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
 @router.post("/api/analysis/position")
 async def position(body: PositionIn) -> dict[str, Any]:
     """The position after ``moves`` from a FEN or setup number: legal moves and SAN."""
-    fen = _start_fen(AnalysisIn(variant=body.variant, fen=body.fen, setup=body.setup))
+    fen = _start_fen(body)
     try:
         return await asyncio.to_thread(position_info, body.variant, fen, body.moves)
     except (RandomChessError, ValueError) as exc:
@@ -270,9 +270,10 @@ class PgnIn(_Strict):
 @router.post("/api/analysis/pgn")
 async def read_pgn(body: PgnIn) -> dict[str, Any]:
     """The first game of a pasted PGN as a start position and UCI moves (its main line)."""
-    game = await asyncio.to_thread(parse_game, body.pgn)
-    if game.error is not None:
-        raise ApiError(422, str(game.error))
+    try:
+        game = await asyncio.to_thread(parse_game, body.pgn)
+    except PgnError as exc:
+        raise ApiError(422, str(exc)) from None
     pos = game.start_position()
     moves = []
     for m in game.mainline():

@@ -9,6 +9,7 @@ import { renderHome } from './home.js';
 import { renderGame, renderNotFound, variantName } from './game.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
+import { renderAnalysis } from './analysis.js';
 import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
 
 const app = document.getElementById('app');
@@ -57,6 +58,7 @@ function route() {
   const m = /^\/game\/([^/]+)$/.exec(path);
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
   else if (path === '/shuffler') renderShuffler(main);
+  else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else renderHome(main, go);
 }
 

@@ -1,0 +1,224 @@
+"""The analysis board and the review chart in a real browser (Playwright with Debian's
+chromium) against ``randomchess serve`` on a free port.  Screenshots go to test-artifacts/.
+Skipped, loudly, without /usr/bin/chromium or the built bundle."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
+BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
+ARTIFACTS = ROOT / "test-artifacts"
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    sync_playwright = None
+
+_WHY_NOT = (
+    "playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None
+    else f"{CHROMIUM} not found (apt-get install -y chromium)" if not CHROMIUM.exists()
+    else "the web bundle is not built (make web)" if not BUNDLE.exists() else None
+)
+pytestmark = pytest.mark.skipif(
+    _WHY_NOT is not None, reason=f"*** ANALYSIS BROWSER TESTS SKIPPED: {_WHY_NOT} ***")
+if _WHY_NOT is not None:
+    print(f"\n*** ANALYSIS BROWSER TESTS SKIPPED: {_WHY_NOT} ***", file=sys.stderr)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("analysis-web") / "games.sqlite3"
+    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
+         "--db", f"sqlite:///{db}"],
+        cwd=ROOT, env={**os.environ, "RANDOMCHESS_CREATE_BURST": "100"},
+        stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + db.with_suffix(".log").read_text())
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def _api(server: str, method: str, path: str, body: Any = None) -> Any:
+    req = urllib.request.Request(
+        server + path, method=method, headers={"Content-Type": "application/json"},
+        data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read())
+
+
+def _ply(page: Page) -> str:
+    return str(page.get_attribute("[data-testid=analysis-board]", "data-ply"))
+
+
+def _wait_ply(page: Page, ply: int) -> None:
+    page.wait_for_function(
+        f"document.querySelector('[data-testid=analysis-board]')?.dataset.ply === '{ply}'")
+
+
+def _square_center(page: Page, square: str) -> tuple[float, float]:
+    box = page.locator("[data-testid=analysis-board] cg-board").bounding_box()
+    assert box is not None
+    fen = str(page.get_attribute("[data-testid=analysis-board]", "data-fen"))
+    size = len(fen.split()[0].split("/"))
+    f, r = ord(square[0]) - ord("a"), int(square[1:]) - 1
+    cell = box["width"] / size
+    return box["x"] + (f + 0.5) * cell, box["y"] + (size - 1 - r + 0.5) * cell
+
+
+def _drag(page: Page, orig: str, dest: str) -> None:
+    x0, y0 = _square_center(page, orig)
+    x1, y1 = _square_center(page, dest)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=5)
+    page.mouse.move(x1, y1, steps=5)
+    page.mouse.up()
+
+
+def test_analysis_board_variations_keys_and_live_engine(page: Page) -> None:
+    page.goto("/#/analysis")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           "?.dataset.fen && window.rcAnalysis")
+    _drag(page, "e2", "e4")  # a real drag on the board
+    _wait_ply(page, 1)
+    page.evaluate("window.rcAnalysis.play('e7e5')")
+    _wait_ply(page, 2)
+    page.keyboard.press("ArrowLeft")
+    _wait_ply(page, 1)
+    page.evaluate("window.rcAnalysis.play('c7c5')")  # a side line to 1... e5
+    _wait_ply(page, 2)
+    tree = page.locator("[data-testid=tree]")
+    assert tree.locator(".sideline").count() == 1
+    assert "c5" in tree.locator(".sideline").inner_text()
+    assert "e5" in tree.locator(".mainline").inner_text()
+    # Click the main line's e5, step with the keys, delete the side line.
+    tree.locator(".mainline > .node", has_text="e5").first.click()
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           ".dataset.fen.includes('4p3/4P3')")
+    page.keyboard.press("ArrowUp")
+    _wait_ply(page, 0)
+    page.keyboard.press("ArrowDown")
+    _wait_ply(page, 2)
+    tree.locator(".sideline .node").first.click()
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           ".dataset.fen.includes('2p5/4P3')")
+    page.click("[data-testid=delete-node]")
+    _wait_ply(page, 1)
+    assert tree.locator(".sideline").count() == 0
+    # The engine: two lines in SAN, the bar and the depth update live, then stop.
+    page.keyboard.press("ArrowRight")
+    _wait_ply(page, 2)
+    page.select_option("[data-testid=multipv]", "2")
+    page.click("[data-testid=engine-toggle]")
+    page.wait_for_function("Number(document.querySelector('[data-testid=depth]')"
+                           "?.dataset.depth || 0) >= 3", timeout=60_000)
+    assert page.locator("[data-testid=line-1]").count() == 1
+    assert page.locator("[data-testid=line-2]").count() == 1
+    assert page.text_content("[data-testid=eval]").strip()[0] in "+-#0"
+    win = float(page.get_attribute("[data-testid=evalbar]", "data-win") or "0")
+    assert 0 < win < 100
+    page.screenshot(path=str(ARTIFACTS / "analysis-board.png"), full_page=True)
+    page.click("[data-testid=engine-toggle]")
+    assert page.get_attribute("[data-testid=engine-toggle]", "data-on") == "false"
+
+
+def test_mrc_setup_number_and_pasted_pgn(page: Page) -> None:
+    page.goto("/?lang=es#/analysis")
+    page.wait_for_function("window.rcAnalysis && window.rcAnalysis.info")
+    assert "Tablero de análisis" in page.inner_text("main")
+    page.select_option("[data-testid=analysis-variant]", "mrc")
+    page.fill("[data-testid=setup-number]", "8226")
+    page.click("[data-testid=load]")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           ".classList.contains('board9')")
+    page.fill("[data-testid=setup-number]", "")
+    page.fill("[data-testid=paste]", "1. e4 e5 2. Cf3 Cc6 *")  # Spanish letters
+    page.click("[data-testid=load]")
+    page.wait_for_function("document.querySelectorAll('[data-testid=tree] .node').length === 4")
+    assert "Cf3" in page.inner_text("[data-testid=tree]")
+
+
+def test_review_chart_marks_the_blunder(page: Page, server: str) -> None:
+    game = _api(server, "POST", "/api/games", {"variant": "chess", "opponent": "hotseat"})
+    for move in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1h1", "d8g5"):
+        _api(server, "POST", f"/api/games/{game['id']}/moves",
+             {"move": move, "token": game["seat"]["token"]})
+    page.goto(f"/#/analysis?game={game['id']}")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           "?.dataset.ply === '8'")
+    page.click("[data-testid=request-review]")
+    page.wait_for_selector("[data-testid=review-chart]", timeout=120_000)
+    dot = page.locator("[data-testid=chart-mark-8]")
+    assert dot.count() == 1 and "mark-blunder" in (dot.get_attribute("class") or "")
+    assert page.text_content("[data-testid=glyph-8]") == "??"
+    assert "%" in page.inner_text("[data-testid=accuracy-white]")
+    assert page.locator("[data-testid=mark-8]").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "analysis-review.png"), full_page=True)
+    # A click on the chart's left edge goes to the start; the review is stored.
+    box = page.locator("[data-testid=review-chart]").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
+    _wait_ply(page, 0)
+    stored = _api(server, "GET", f"/api/games/{game['id']}/review")
+    assert stored["review"]["plies"][7]["judgement"] == "blunder"

@@ -44,6 +44,9 @@ MAX_DEPTH = 20
 MAX_MOVETIME = 10_000
 MAX_MOVES = 600
 REVIEW_MAX_DEPTH = 14
+REVIEW_CAP_MS = 1_000  # per position of a review given only a depth
+STREAM_DEPTH = 12  # where the analysis board's stream stops by itself
+STREAM_STEP_MS = 2_500  # the longest one step of the stream may think
 
 _meta = MetaData()
 REVIEWS = Table(
@@ -209,10 +212,12 @@ def _start_fen(body: AnalysisIn | PositionIn) -> str:
         raise ApiError(422, str(exc)) from None
 
 
-def _limits(depth: int, movetime: int, default_depth: int) -> tuple[int, int]:
+def _limits(depth: int, movetime: int, default_depth: int, cap_ms: int) -> tuple[int, int]:
+    """(depth, movetime): the default depth when neither is given, and a time cap on a
+    depth-only request (whichever comes first ends the search)."""
     if not depth and not movetime:
         depth = default_depth
-    return depth, movetime
+    return depth, movetime or cap_ms
 
 
 router = APIRouter()
@@ -228,7 +233,7 @@ async def list_engines() -> dict[str, Any]:
 async def analyse(body: AnalysisIn) -> dict[str, Any]:
     """The ``multipv`` best lines (score from White's side, PV in UCI and SAN)."""
     fen = _start_fen(body)
-    depth, movetime = _limits(body.depth, body.movetime, 8)
+    depth, movetime = _limits(body.depth, body.movetime, 8, MAX_MOVETIME)
     variant = get_variant(body.variant).key
     return _checked(await _pool.run(analyse_job, variant, fen, body.moves, body.engine,
                                     depth, movetime, body.multipv))
@@ -300,15 +305,17 @@ async def analysis_socket(websocket: WebSocket) -> None:
         try:
             fen = _start_fen(body)
             variant = get_variant(body.variant).key
-            target, movetime = _limits(body.depth, 0, 12)
-            step = 1
-            for depth in range(1, target + 1, step):
+            target = body.depth or STREAM_DEPTH
+            for depth in range(1, target + 1):
+                # Each step is one bounded job, so a stop never leaves a long search behind.
                 result = _checked(await _pool.run(analyse_job, variant, fen, body.moves,
-                                                  body.engine, depth, movetime, body.multipv))
+                                                  body.engine, depth, STREAM_STEP_MS,
+                                                  body.multipv))
                 await websocket.send_json({"type": "lines", "seq": seq, "depth": depth,
                                            **result})
-                if not result["lines"]:
-                    break
+                lines = result["lines"]
+                if not lines or min(ln["depth"] for ln in lines) < depth:
+                    break  # the step ran out of time: deeper steps would too
             await websocket.send_json({"type": "done", "seq": seq})
         except ApiError as exc:
             await websocket.send_json({"type": "error", "seq": seq, "status": exc.status,
@@ -381,7 +388,7 @@ async def _game_pgn(request: Request, game_id: str) -> tuple[str, str]:
 async def create_review(game_id: str, body: ReviewIn, request: Request) -> dict[str, Any]:
     """Review the game's moves so far with the engine and keep the review with the game."""
     pgn, moves = await _game_pgn(request, game_id)
-    depth, movetime = _limits(body.depth, body.movetime, 6)
+    depth, movetime = _limits(body.depth, body.movetime, 6, REVIEW_CAP_MS)
     review = _checked(await _pool.run(review_job, pgn, body.engine, depth, movetime))
     db = _engine_of(request)
     await asyncio.to_thread(_save_review, db, game_id, moves, review, depth, movetime)

@@ -90,7 +90,10 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, server: str) -> Iterator[Page]:
-    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids; the
+    # page under the real CSP is test_analysis_page_under_the_servers_csp's.
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -222,3 +225,24 @@ def test_review_chart_marks_the_blunder(page: Page, server: str) -> None:
     _wait_ply(page, 0)
     stored = _api(server, "GET", f"/api/games/{game['id']}/review")
     assert stored["review"]["plies"][7]["judgement"] == "blunder"
+
+
+def test_analysis_page_under_the_servers_csp(browser: Browser, server: str) -> None:
+    """No CSP bypass: the page, its stylesheet and /ws/analysis work under the server's
+    Content-Security-Policy (locator waits only, no string evaluation)."""
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    pg = ctx.new_page()
+    problems: list[str] = []
+    pg.on("pageerror", lambda e: problems.append(str(e)))
+    pg.on("console", lambda m: problems.append(m.text)
+          if "Content Security Policy" in m.text else None)
+    try:
+        pg.goto("/#/analysis?variant=mrc&setup=8226")
+        pg.locator("[data-testid=analysis-board].board9").wait_for()
+        pg.click("[data-testid=engine-toggle]")
+        pg.locator("[data-testid=line-1]").wait_for(timeout=60_000)
+        assert pg.locator("[data-testid=line-1] .pv").inner_text().strip()
+        pg.click("[data-testid=engine-toggle]")
+    finally:
+        ctx.close()
+    assert not problems, problems

@@ -187,3 +187,39 @@ def test_fairy_stockfish_move_is_always_legal_with_adjustment_rights() -> None:
                 pos.push_uci(lines[0].pv[0])
     finally:
         engine.close()
+
+
+@needs_sf
+def test_a_killed_engine_process_is_restarted_on_the_next_request() -> None:
+    assert STOCKFISH is not None
+    engine = UciEngine("stockfish", [STOCKFISH])
+    try:
+        assert engine.analyse(Position(), Limit(depth=3))
+        assert engine._proc is not None
+        engine._proc.kill()
+        engine._proc.wait()
+        (line,) = engine.analyse(Position(SCHOLAR), Limit(depth=4))
+        assert line.san == ["Qxf7#"]
+    finally:
+        engine.close()
+
+
+def test_an_engine_that_never_answers_is_a_typed_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "mute-engine"
+    fake.write_text("#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n"
+                    "    uci) echo 'id name mute'; echo uciok;;\n"
+                    "    isready) echo readyok;;\n  esac\ndone\n")
+    fake.chmod(0o755)
+    import randomchess.analysis.uci_engine as ue
+
+    monkeypatch.setattr(ue, "NO_ANSWER_GRACE", 0.2)
+    monkeypatch.setattr(ue, "STOP_GRACE", 0.2)
+    engine = UciEngine("mute", [str(fake)])
+    try:
+        assert engine.id_name == "mute"
+        with pytest.raises(AnalysisError, match="no answer"):
+            engine.analyse(Position(), Limit(movetime=10))
+        assert engine._proc is None  # killed; the next request starts it again
+    finally:
+        engine.close()

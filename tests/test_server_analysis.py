@@ -118,3 +118,23 @@ def test_board_helpers_position_and_pasted_pgn(tmp_path: Path) -> None:
         assert pgn["moves"] == ["e2e4", "e7e5", "g1f3"] and pgn["san"][-1] == "Nf3"
         bad = c.post("/api/analysis/pgn", json={"pgn": "1. e4 e4 *"})
         assert bad.status_code == 422 and "e4" in bad.json()["detail"]
+
+
+def test_a_killed_analysis_worker_answers_503_once_then_the_pool_is_rebuilt(
+        tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from randomchess.server import analysis_api
+
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        body = {"variant": "chess", "depth": 2}
+        assert c.post("/api/analysis", json=body).status_code == 200
+        executor = analysis_api._pool._executor
+        assert executor is not None
+        for pid in list(executor._processes):
+            os.kill(pid, signal.SIGKILL)
+        r = c.post("/api/analysis", json=body)
+        assert r.status_code == 503 and "worker" in r.json()["detail"]
+        again = c.post("/api/analysis", json=body)
+        assert again.status_code == 200 and again.json()["lines"]

@@ -39,6 +39,8 @@ from randomchess.variants import Variant
 INI_VARIANTS = {"mrc": "mrc", "pseudo-mrc": "pseudo-mrc", "chess8400": "chess8400",
                 "pmrc": "pmrc"}
 STARTUP_TIMEOUT = 20.0
+NO_ANSWER_GRACE = 30.0  # seconds past the search's own limit before the client says stop
+STOP_GRACE = 5.0  # ... and after stop, before it kills the process
 
 
 def variants_ini() -> Path:
@@ -249,14 +251,19 @@ class UciEngine:
         found: dict[int, Line] = {}
         self._searching = True
         self._send(go)
-        timeout = (limit.movetime / 1000 if limit.movetime else 60.0) + 30.0
+        timeout = (limit.movetime / 1000 if limit.movetime else 60.0) + NO_ANSWER_GRACE
         deadline = time.monotonic() + timeout
+        stopped = False
         try:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    if stopped:  # no bestmove even after stop: the engine hangs
+                        self._kill()
+                        raise AnalysisError(f"{self.name}: no answer within {timeout:.0f} s")
                     self._send("stop")
-                    deadline = time.monotonic() + 5
+                    stopped = True
+                    deadline = time.monotonic() + STOP_GRACE
                     continue
                 try:
                     text = self._lines.get(timeout=left)
@@ -275,6 +282,12 @@ class UciEngine:
         finally:
             self._searching = False
         return [found[k] for k in sorted(found)]
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = None
 
     def stop(self) -> None:
         self._stopped = True

@@ -28,7 +28,7 @@ _TEXT = {
               help="randomchess (default), stockfish, fairy-stockfish, auto, or NAME=PATH "
                    "to use an engine installed elsewhere (repeatable: the last NAME is used).")
 @click.option("--depth", type=click.IntRange(1, 60), default=None,
-              help="Search depth per position (default 8 without --movetime).")
+              help="Search depth per position (default: at most 12 plies and 1 s).")
 @click.option("--movetime", type=click.IntRange(10, 600_000), default=None, metavar="MS",
               help="Thinking time per position in milliseconds.")
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
@@ -47,7 +47,10 @@ def analyse_command(file: TextIO, engines: tuple[str, ...], depth: int | None,
     choice = engines[-1].split("=", 1)[0] if engines else "randomchess"
     try:
         config = EngineConfig.detect(overrides)
-        limit = Limit(depth=depth or (0 if movetime else 8), movetime=movetime or 0)
+        if depth is None and movetime is None:
+            limit = Limit(depth=12, movetime=1000)  # whichever comes first
+        else:
+            limit = Limit(depth=depth or 0, movetime=movetime or 0)
     except EngineUnavailableError as exc:
         raise click.ClickException(exc.message(lang)) from None
     except AnalysisError as exc:

@@ -138,3 +138,25 @@ def test_a_killed_analysis_worker_answers_503_once_then_the_pool_is_rebuilt(
         assert r.status_code == 503 and "worker" in r.json()["detail"]
         again = c.post("/api/analysis", json=body)
         assert again.status_code == 200 and again.json()["lines"]
+
+
+def test_a_long_review_answers_202_and_is_polled(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from randomchess.server import analysis_api
+
+    monkeypatch.setattr(analysis_api, "REVIEW_WAIT_S", 0.0)
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        game = new_game(c)
+        play(c, game, "e4", "e5", "Qh5", "Ke7", "Qxe5#")
+        r = c.post(f"/api/games/{game['id']}/review", json={"depth": 3})
+        assert r.status_code == 202 and r.json() == {"status": "running"}
+        deadline = time.monotonic() + 60
+        while (g := c.get(f"/api/games/{game['id']}/review")).status_code == 202:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert g.status_code == 200
+        plies = g.json()["review"]["plies"]
+        assert len(plies) == 5 and plies[3]["judgement"] == "blunder"  # 2... Ke7??
+        assert plies[4]["score"] is None  # mate on the board: no engine score

@@ -420,8 +420,13 @@ export function renderAnalysis(root, go, query) {
     clear(reviewBox);
     reviewBox.append(h('p', { 'data-testid': 'reviewing' }, tr('reviewing')));
     try {
-      const stored = await post(`/api/games/${encodeURIComponent(gameId)}/review`,
-        { engine: engineSel.value, depth: 5 });
+      const path = `/api/games/${encodeURIComponent(gameId)}/review`;
+      let stored = await post(path, { engine: engineSel.value, depth: 5 });
+      // A long game answers 202 {status: 'running'}: ask again until the review is stored.
+      while (stored && stored.status === 'running') {
+        await new Promise(r => setTimeout(r, 1500));
+        stored = await get(path);
+      }
       review = stored.review;
     } catch (e) {
       flash(tr('bad', { reason: e.message }));

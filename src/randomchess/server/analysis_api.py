@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -45,6 +45,7 @@ MAX_MOVETIME = 10_000
 MAX_MOVES = 600
 REVIEW_MAX_DEPTH = 14
 REVIEW_CAP_MS = 1_000  # per position of a review given only a depth
+REVIEW_WAIT_S = 20.0  # POST .../review answers the review if it is ready by then, else 202
 STREAM_DEPTH = 12  # where the analysis board's stream stops by itself
 STREAM_STEP_MS = 2_500  # the longest one step of the stream may think
 
@@ -384,22 +385,53 @@ async def _game_pgn(request: Request, game_id: str) -> tuple[str, str]:
     return await service.pgn(game_id, request.url.netloc), live.record.moves
 
 
-@router.post("/api/games/{game_id}/review")
-async def create_review(game_id: str, body: ReviewIn, request: Request) -> dict[str, Any]:
-    """Review the game's moves so far with the engine and keep the review with the game."""
+def _running(request: Request) -> dict[str, asyncio.Task[None]]:
+    """The reviews being computed by this process, by game id."""
+    state = request.app.state
+    if not hasattr(state, "reviews_running"):
+        state.reviews_running = {}
+    running: dict[str, asyncio.Task[None]] = state.reviews_running
+    return running
+
+
+@router.post("/api/games/{game_id}/review", response_model=None)
+async def create_review(game_id: str, body: ReviewIn,
+                        request: Request) -> dict[str, Any] | JSONResponse:
+    """Review the game's moves so far with the engine and keep the review with the game.
+    Answers the stored review (200) when it is ready within ``REVIEW_WAIT_S``, else 202
+    ``{"status": "running"}``: ``GET`` the review until it is there."""
     pgn, moves = await _game_pgn(request, game_id)
     depth, movetime = _limits(body.depth, body.movetime, 6, REVIEW_CAP_MS)
-    review = _checked(await _pool.run(review_job, pgn, body.engine, depth, movetime))
     db = _engine_of(request)
-    await asyncio.to_thread(_save_review, db, game_id, moves, review, depth, movetime)
+    running = _running(request)
+    task = running.get(game_id)
+    if task is None or task.done():
+        async def job() -> None:
+            try:
+                review = _checked(await _pool.run(review_job, pgn, body.engine, depth,
+                                                  movetime))
+                await asyncio.to_thread(_save_review, db, game_id, moves, review, depth,
+                                        movetime)
+            finally:
+                running.pop(game_id, None)
+
+        task = running[game_id] = asyncio.create_task(job())
+    done, _ = await asyncio.wait({task}, timeout=REVIEW_WAIT_S)
+    if not done:
+        return JSONResponse({"status": "running"}, status_code=202)
+    task.result()  # an engine error surfaces here as its ApiError
     stored = await asyncio.to_thread(_load_review, db, game_id)
     assert stored is not None
     return stored
 
 
-@router.get("/api/games/{game_id}/review")
-async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/review", response_model=None)
+async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+    """The stored review; 202 ``{"status": "running"}`` while one is being computed."""
     await request.app.state.service.load(game_id)  # 404 for no such game
+    task = _running(request).get(game_id)
+    if task is not None and not task.done():
+        return JSONResponse({"status": "running"}, status_code=202)
     stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
     if stored is None:
         raise ApiError(404, "this game has no review yet")

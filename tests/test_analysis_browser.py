@@ -217,6 +217,10 @@ def test_review_chart_marks_the_blunder(page: Page, server: str) -> None:
     assert page.text_content("[data-testid=glyph-8]") == "??"
     assert "%" in page.inner_text("[data-testid=accuracy-white]")
     assert page.locator("[data-testid=mark-8]").count() == 1
+    assert "randomchess" in page.inner_text("[data-testid=review-engine]")
+    href = page.get_attribute("[data-testid=review-pgn]", "href") or ""
+    with urllib.request.urlopen(server + href, timeout=30) as r:
+        assert "Qg5 $4" in r.read().decode()
     page.screenshot(path=str(ARTIFACTS / "analysis-review.png"), full_page=True)
     # A click on the chart's left edge goes to the start; the review is stored.
     box = page.locator("[data-testid=review-chart]").bounding_box()
@@ -242,6 +246,7 @@ def test_analysis_page_under_the_servers_csp(browser: Browser, server: str) -> N
         pg.click("[data-testid=engine-toggle]")
         pg.locator("[data-testid=line-1]").wait_for(timeout=60_000)
         assert pg.locator("[data-testid=line-1] .pv").inner_text().strip()
+        pg.screenshot(path=str(ARTIFACTS / "analysis-mrc.png"), full_page=True)
         pg.click("[data-testid=engine-toggle]")
     finally:
         ctx.close()

@@ -5,7 +5,7 @@
 // and each side's accuracy. The server judges legality (POST /api/analysis/position).
 
 import { Chessground } from 'chessgroundx';
-import { h, clear } from './dom.js';
+import { h, clear, copyText } from './dom.js';
 import { lang, localizeLetters } from './i18n.js';
 import { classify, dimensionsOf, parseUci, piecesOf } from './moves.js';
 import { renderChart } from './analysis_chart.js';
@@ -22,6 +22,8 @@ const TEXT = {
     blunder: 'blunders', best: '{best} was best', noReview: 'No computer analysis yet.',
     flip: 'Flip board', gameOver: 'No legal moves', fromGame: 'Game {id}',
     bad: 'Error: {reason}', analyse: 'Analyse', evalFor: 'Evaluation',
+    share: 'Copy link to this review', copied: 'Link copied', by: 'by {engine}',
+    pgn: 'Annotated PGN',
   },
   es: {
     title: 'Tablero de análisis', engine: 'Motor', start: 'Analizar', stop: 'Detener',
@@ -34,6 +36,8 @@ const TEXT = {
     blunder: 'errores graves', best: 'Era mejor {best}', noReview: 'Aún sin análisis.',
     flip: 'Girar el tablero', gameOver: 'No hay jugadas legales', fromGame: 'Partida {id}',
     bad: 'Error: {reason}', analyse: 'Analizar', evalFor: 'Evaluación',
+    share: 'Copiar el enlace a este análisis', copied: 'Enlace copiado', by: 'por {engine}',
+    pgn: 'PGN comentado',
   },
 };
 
@@ -399,6 +403,14 @@ export function renderAnalysis(root, go, query) {
       h('strong', `${tr(color)}: `), `${tr('accuracy')} ${acc[color] ?? '–'}%`,
       h('span.counts', ` · ${counts[color].inaccuracy || 0} ${tr('inaccuracy')}, ` +
         `${counts[color].mistake || 0} ${tr('mistake')}, ${counts[color].blunder || 0} ${tr('blunder')}`));
+    const link = `${location.origin}/#/analysis?game=${encodeURIComponent(gameId)}`;
+    reviewBox.append(h('p.review-by', { 'data-testid': 'review-engine' }, tr('by', { engine: review.engine })),
+      h('div.actions',
+        h('button.secondary', { type: 'button', 'data-testid': 'share-review', onclick: async () => {
+          if (await copyText(link)) flash(tr('copied'));
+        } }, tr('share')),
+        h('a.button.secondary', { href: `/api/games/${encodeURIComponent(gameId)}/review.pgn?lang=${lang()}`,
+          download: `randomchess-${gameId}-review.pgn`, 'data-testid': 'review-pgn' }, tr('pgn'))));
     reviewBox.append(renderChart(review, {
       current: pathOf(current).length,
       onSelect: ply => {

@@ -251,3 +251,23 @@ def test_analysis_page_under_the_servers_csp(browser: Browser, server: str) -> N
     finally:
         ctx.close()
     assert not problems, problems
+
+
+def test_the_game_page_and_the_header_lead_to_the_analysis_board(page: Page,
+                                                                  server: str) -> None:
+    game = _api(server, "POST", "/api/games", {"variant": "chess960", "setup": 518,
+                                              "opponent": "hotseat"})
+    for move in ("e2e4", "e7e5", "g1f3"):
+        _api(server, "POST", f"/api/games/{game['id']}/moves",
+             {"move": move, "token": game["seat"]["token"]})
+    page.goto(f"/#/game/{game['id']}")
+    page.click("[data-testid=analyse-game]")
+    _wait_ply(page, 3)  # the game's moves, on the analysis board
+    assert f"analysis?game={game['id']}" in page.url
+    # The header's link, in Spanish too.
+    page.select_option("[data-testid=lang]", "es")
+    link = page.locator("[data-testid=nav-analysis]")
+    assert link.inner_text() == "Análisis"
+    link.click()
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           "?.dataset.ply === '0'")

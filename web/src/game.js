@@ -101,7 +101,11 @@ export function renderGame(root, id, go) {
   const controls = createControls(name => action(name));
   const pgnLink = h('a.button.secondary', { href: pgnUrl(id), download: `randomchess-${id}.pgn`,
     'data-testid': 'pgn' }, t('pgn'));
-  controls.tools.append(pgnLink);
+  // The analysis board opens a spectator's copy of this game (web/src/analysis.js).
+  const analyseLink = h('a.button.secondary', {
+    href: `/#/analysis?game=${encodeURIComponent(id)}`, 'data-testid': 'analyse-game',
+  }, t('analyseGame'));
+  controls.tools.append(pgnLink, analyseLink);
 
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),

@@ -1,4 +1,4 @@
-// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler. Hash routes, so the server
+// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>]. Hash routes, so the server
 // only has to serve index.html at "/".
 
 import 'chessgroundx/assets/chessground.base.css';
@@ -37,7 +37,8 @@ function header() {
   });
   return h('header.top',
     h('a.brand', { href: '/#/' }, 'randomchess'),
-    h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler'))),
+    h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler')),
+      h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis'))),
     sel);
 }
 

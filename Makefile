@@ -10,7 +10,7 @@ WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # The set-up every target needs: the Python environment and the browser bundle.
 SETUP := $(STAMP) $(WEB_BUNDLE)
 
-.PHONY: run test test-slow lint bench clean web dist package-check fuzz-server
+.PHONY: run test test-slow lint bench fuzz clean web dist package-check fuzz-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,12 @@ package-check: $(SETUP)
 
 bench: $(SETUP)
 	$(PY) bench/perft_bench.py
+	$(PY) bench/pgn_bench.py
+
+## The long fuzzing campaign of the library parsers (FEN, SAN, UCI, PGN, setups): 1,000,000
+## inputs or an hour; FUZZ_ARGS="--inputs N --seconds S" to change the bounds.
+fuzz: $(SETUP)
+	$(PY) bench/fuzz.py $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build test-artifacts

@@ -265,3 +265,30 @@ def test_help_lists_the_subcommands(runner: CliRunner) -> None:
     for word in ("commit", "round", "verify", "identify", "--variant", "--number", "--seed",
                  "--count", "--lang", "--format"):
         assert word in out
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ("9999999/8", "more squares"),
+        ("8/8/8/8/8/8/8/RNBQKBN² w", "'²'"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 \u0661", "move number"),
+    ],
+)
+def test_identify_rejects_bad_counts_without_a_traceback(
+    runner: CliRunner, position: str, message: str
+) -> None:
+    """Issue 13: a huge empty-square count is refused before anything is expanded, and a
+    Unicode digit is a bad letter, not a crash."""
+    result = draw(runner, "identify", position)
+    assert result.exit_code == 1, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("number", ["\u0665\u0661\u0668", "\uff15\uff11\uff18", "\u00b2", "5_18"])
+def test_setup_numbers_are_ascii_digits(runner: CliRunner, number: str) -> None:
+    """Issue 13: int() reads Arabic-Indic and full-width digits (and '5_18'); a setup number
+    is typed in ASCII digits or refused."""
+    result = draw(runner, "--number", number)
+    assert result.exit_code == 2 and "ASCII digits" in result.output

@@ -47,11 +47,15 @@ def test_check_stdin_warnings_and_strict() -> None:
 
 
 def test_check_language_option() -> None:
-    text = "1. e4 e5 2. Re2 *\n"
+    text = "1. e4 e5 2. Re2 *\n"  # legal only in Spanish (R = rey): read so, with a warning
     code, out, _ = run("check", "-", stdin=text)
-    assert code == 1 and "--lang es" in out
+    assert code == 0 and "read as Spanish" in out
+    code, out, _ = run("check", "--strict", "-", stdin=text)
+    assert code == 1
     code, out, _ = run("check", "--lang", "es", "-", stdin=text)
-    assert code == 0
+    assert code == 0 and "warning" not in out.replace("0 warnings", "")
+    code, out, _ = run("check", "-", stdin="1. e4 e5 2. Re3 *\n")  # legal in neither
+    assert code == 1 and "--lang es" in out
 
 
 def test_convert_to_spanish_and_shredder(tmp_path: Path) -> None:

@@ -158,3 +158,12 @@ def test_sheet_html() -> None:
     assert "Open <2025>" in text and "TCAMRDACT" in text and "Commitment: abc" in text
     assert "<2025>" not in html  # escaped
     assert "@page" in html and "break-inside: avoid" in html and 'lang="es"' in html
+
+
+@pytest.mark.parametrize("fen", ["99999999", "8/8/" + "9" * 30, "8/\u06635"])
+def test_placement_counts_are_bounded_and_ascii(fen: str) -> None:
+    """Issue 13: a huge count is refused before it is expanded; only ASCII digits count."""
+    from randomchess.errors import FenError
+
+    with pytest.raises(FenError):
+        parse_placement(fen)

@@ -120,3 +120,44 @@ def test_malformed_fen_raises_a_typed_error(fen: str, variant: str, message: str
     with pytest.raises(FenError, match=message):
         Position(fen, variant)
     assert issubclass(FenError, ValueError)
+
+
+# --- issue 13: bounded counts and ASCII digits ------------------------------------------------
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "99999999/8/8/8/8/8/8/4K2k w - - 0 1",  # one count far beyond the board
+        "8/8/8/8/8/8/8/4K2k1" + "9" * 40 + " w - - 0 1",
+        "8/8/8/8/8/8/8/4K2k9 w - - 0 1",
+        "8/8/8/8/8/8/8/44K2k w - - 0 1",  # a two-digit count read as 44, not 4 then 4
+    ],
+)
+def test_empty_square_counts_are_bounded_by_the_board(fen: str) -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(FenError, match=r"rank 1|rank 8"):
+            Position(fen, "chess960")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000  # nothing was expanded square by square
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/8/8/8/8/8/4K2k w - - ² 1",  # '²'.isdigit() is True, int('²') fails
+        "8/8/8/8/8/8/8/4K2k w - - 0 ¹",
+        "8/8/8/8/8/8/8/4K2k w - - \u0663 1",  # Arabic-Indic three: int() would accept it
+        "8/8/8/8/8/8/8/4K2k w - - 0 \u0661",
+        "8/8/8/8/8/8/8/RNBQKBN² w - - 0 1",
+        "8/8/8/8/8/8/8/4K2k³ w - - 0 1",
+        "8/8/8/8/8/8/8/4K2k\u0661 w - - 0 1",
+        "8/8/8/8/8/8/8/4K\uff12k w - - 0 1",  # full-width 2
+    ],
+)
+def test_only_ascii_digits_count(fen: str) -> None:
+    with pytest.raises(FenError):
+        Position(fen, "chess960")

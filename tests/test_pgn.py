@@ -272,9 +272,13 @@ def test_spanish_pgn_and_language_inference() -> None:
     assert parse_game(spanish, lang="es").mainline() == game.mainline()
     with pytest.raises(PgnError, match="mix English and Spanish"):
         parse_game("1. e4 e5 2. Nf3 Cc6 *")
-    # Only R (king in Spanish) and pawns: read as English, with a hint.
+    # Only R (king in Spanish) and pawns: the one reading that is legal is taken, with a
+    # warning (issue 13); when neither is legal the English error says how to ask for Spanish.
+    only_spanish = parse_game("1. e4 e5 2. Re2 *")
+    assert only_spanish.moves[2].move == Move(4, 12)
+    assert any("read as Spanish" in w for w in only_spanish.warnings)
     with pytest.raises(PgnError, match="--lang es"):
-        parse_game("1. e4 e5 2. Re2 *")
+        parse_game("1. e4 e5 2. Re3 *")
     assert parse_game("1. e4 e5 2. Re2 *", lang="es").moves[2].move == Move(4, 12)
 
 
@@ -328,4 +332,134 @@ def test_errors_in_variations_and_partial_games() -> None:
     with pytest.raises(PgnError, match="no game"):
         parse_game("")
     with pytest.raises(PgnError, match="needs a FEN"):
-        parse_game('[Variant "Chess960"]\n\n1. e4 *')
+        parse_game('[Variant "MRC"]\n\n1. e3 *')
+
+
+# ---------------------------------------------------------------------------- issue 13
+def test_blank_lines_inside_the_tag_section() -> None:
+    """ChessBase exports put blank lines between tag pairs: still one game."""
+    games = list(read_games(io.StringIO('[Event "x"]\n\n[Site "y"]\n\n1. e4 *\n\n'
+                                        '[Event "z"]\n\n\n[Site "w"]\n1. d4 d5 1-0\n')))
+    assert [g.error for g in games] == [None, None]
+    assert [g.headers for g in games] == [{"Event": "x", "Site": "y"},
+                                          {"Event": "z", "Site": "w"}]
+    assert [len(g.moves) for g in games] == [1, 2]
+    assert parse_game('[Event "x"]\n\n[Site "y"]\n\n1. e4 *').headers["Site"] == "y"
+
+
+def test_chess960_without_fen_is_the_standard_array() -> None:
+    """python-chess writes a Chess960 game from SP 518 with a Variant tag and no FEN."""
+    board = chess.Board(chess960=True)
+    game = chess.pgn.Game.from_board(board)
+    node = game
+    for uci in ("e2e4", "e7e5", "g1f3"):
+        node = node.add_variation(chess.Move.from_uci(uci))
+    text = str(game)
+    assert '[Variant "Chess960"]' in text and "FEN" not in text
+    ours = parse_game(text)
+    assert ours.variant.key == "chess960"
+    assert Position(ours.start_fen, "chess960") == Position(
+        get_variant("chess960").setup_fen("RNBQKBNR"), "chess960")
+    assert [n.san for n in ours.moves] == ["e4", "e5", "Nf3"]
+    # MRC has no single standard array: still an error without a FEN.
+    with pytest.raises(PgnError, match="needs a FEN"):
+        parse_game('[Variant "Modern Random Chess"]\n\n1. e3 *')
+
+
+MRC_FEN = "qnbnrkrbm/ppppppppp/9/9/9/9/9/PPPPPPPPP/MBRKRNBNQ w ECge - 0 1"
+SPANISH_KING_GAME = f'[Variant "MRC"]\n[FEN "{MRC_FEN}"]\n\n1. e3 e7 2. Re2 *\n'
+
+
+def test_a_game_that_reads_as_two_games_is_not_guessed() -> None:
+    """In this MRC array 'Re2' is a legal rook move (English) and a legal king move
+    (Spanish); with no language given the reader must not pick one."""
+    from randomchess.pgn import AmbiguousLanguageError
+
+    with pytest.raises(AmbiguousLanguageError, match="English and in Spanish"):
+        parse_game(SPANISH_KING_GAME)
+    assert issubclass(AmbiguousLanguageError, PgnError)
+    (game,) = read_games(io.StringIO(SPANISH_KING_GAME))
+    assert isinstance(game.error, AmbiguousLanguageError)
+    pos = Position(MRC_FEN, "mrc")
+    pos.push_uci("e2e3")
+    pos.push_uci("e8e7")
+    king, rook = pos.parse_uci("d1e2"), pos.parse_uci("e1e2")
+    assert parse_game(SPANISH_KING_GAME, lang="es").moves[2].move == king
+    assert parse_game(SPANISH_KING_GAME, lang="en").moves[2].move == rook
+    # The Language tag settles it.
+    tagged = SPANISH_KING_GAME.replace("\n\n", '\n[Language "es"]\n\n', 1)
+    assert parse_game(tagged).moves[2].san == "Re2"
+    spanish_line = parse_game(tagged).mainline()
+    assert spanish_line == parse_game(SPANISH_KING_GAME, lang="es").mainline()
+    english = parse_game(SPANISH_KING_GAME.replace("\n\n", '\n[Language "en"]\n\n', 1))
+    assert english.mainline() == parse_game(SPANISH_KING_GAME, lang="en").mainline()
+
+
+def test_spanish_output_carries_the_language_tag() -> None:
+    game = parse_game(SPANISH_KING_GAME, lang="es")
+    text = write_game(game, lang="es")
+    assert '[Language "es"]' in text
+    assert parse_game(text).mainline() == game.mainline()
+    assert "Language" not in write_game(parse_game(text), lang="en")
+
+
+def _their_export(text: str) -> list[str]:
+    handle, out = io.StringIO(text), []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        out.append(game.accept(chess.pgn.StringExporter()) + "\n\n")
+    return out
+
+
+@pytest.mark.parametrize(("name", "fen"), [("lichess_chess960.pgn", "xfen"),
+                                           ("python_chess_export.pgn", "xfen"),
+                                           ("cutechess_fischerandom.pgn", "shredder")])
+def test_written_bytes_equal_python_chess(name: str, fen: str) -> None:
+    """Issue 13, item 8: python-chess's exporter and ours write the same bytes for the same
+    game.  The one difference in these files: python-chess copies a Variant tag as it was
+    read (cutechess's 'fischerandom'), we write the D-26 name."""
+    text = (DATA / name).read_text()
+    ours = [write_game(g, fen=fen) for g in read_games(io.StringIO(text))]  # type: ignore[arg-type]
+    theirs = _their_export(text)
+    assert len(ours) == len(theirs) == 12
+    for a, b in zip(ours, theirs, strict=True):
+        if name.startswith("cutechess"):
+            b = b.replace('[Variant "fischerandom"]', '[Variant "Chess960"]')
+        assert a == b
+
+
+def test_written_bytes_equal_python_chess_on_its_own_games() -> None:
+    """Games python-chess builds itself (tags in its order, a Chess960 game from SP 518 with
+    no FEN, comments, NAGs, variations, long lines)."""
+    rng = random.Random(13)
+    for number in range(30):
+        board = chess.Board.from_chess960_pos(518 if number % 5 == 0 else rng.randrange(960))
+        game = chess.pgn.Game.from_board(board)
+        game.headers["Event"] = f"sample {number}"
+        game.headers["Annotator"] = "random"
+        node: chess.pgn.GameNode = game
+        game.comment = "start" if number % 3 == 0 else ""
+        for ply in range(rng.randrange(20, 120)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            if ply % 11 == 5 and len(moves) > 1:
+                side = node.add_variation(rng.choice([m for m in moves if m != move]))
+                side.starting_comment = "idea" if ply % 2 else ""
+                side.nags.update({2, 1} if ply % 3 else set())
+            node = node.add_main_variation(move, comment="c" * (ply % 7) * 9)
+            board.push(move)
+        game.headers["Result"] = board.result()
+        text = game.accept(chess.pgn.StringExporter()) + "\n\n"  # 80 columns
+        assert write_game(parse_game(text)) == text
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("1. e4 $" + "9" * 5000 + " *", "NAG"),  # int() of 5,000 digits is a bare ValueError
+    ("1. e4 $256 *", "NAG"),
+    ("1. e4 \u00b2 e5 *", "malformed move"),  # '²'.isdigit(): not a move number
+    ("1. e4 \u0663. e5 *", "malformed move"),  # Arabic-Indic 3: not a move number either
+])
+def test_movetext_numbers_are_ascii_and_bounded(text: str, reason: str) -> None:
+    with pytest.raises(PgnError, match=reason):
+        parse_game(text)

@@ -334,3 +334,36 @@ def test_push_san_and_unknown_language() -> None:
     assert pos.turn == 1
     with pytest.raises(ValueError):
         san(pos, Move(52, 36), "fr")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["chess", "chess960", "mrc", "modern"])
+def test_moves_to_agrees_with_legal_moves(variant: str) -> None:
+    """The SAN reader and writer find the moves onto one square from that square backwards
+    (issue 13, speed); over thousands of positions, with checks, pins and en passant, they
+    are exactly the legal moves of that kind onto that square."""
+    from randomchess.pieces import PIECE_TYPES
+    from randomchess.san import _moves_to
+
+    seen = 0
+    for pos in playout_positions(variant, 13, 8, 100):
+        legal = [m for m in pos.legal_moves()
+                 if not pos.is_castling(m) and not pos.is_adjustment(m)]
+        by_target: dict[tuple[int, int], list[Move]] = {}
+        for m in legal:
+            by_target.setdefault((m.to_square, pos.board[m.from_square] & 7), []).append(m)
+        for kind in PIECE_TYPES:
+            for to in range(pos.geometry.size):
+                expected = sorted(by_target.get((to, kind), []))
+                assert sorted(_moves_to(pos, to, kind)) == expected, (pos.fen(), kind, to)
+                seen += len(expected)
+    assert seen > 2_000
+
+
+def test_long_text_is_refused_before_any_pattern_runs() -> None:
+    """Issue 13 fuzzing: a 200,000-character 'move' took seconds in the annotation pattern."""
+    pos = Position()
+    for text in ("e" + "9" * 200_000, "Ng1-" + "9" * 200_000, "O-" * 100_000):
+        for lang in ("en", "es", None):
+            with pytest.raises(InvalidMoveError, match="too long"):
+                parse_san(pos, text, lang)  # type: ignore[arg-type]
+    assert parse_san(pos, "  Nf3!? ") == parse_san(pos, "Nf3")

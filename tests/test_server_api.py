@@ -362,8 +362,8 @@ def test_pgn(c: TestClient) -> None:
     for tag in ('[Variant "Chess960"]', '[SetUp "1"]', '[SetupNumber "1"]', '[Result "*"]',
                 '[TimeControl "300+2"]', '[FEN "'):
         assert tag in text
-    # randomchess.pgn writes the export format: a black move after a comment is numbered.
-    assert "1. e4 {[%clk 0:05:00]} 1... e5 {[%clk 0:05:00]} 2. d4 {[%clk" in text
+    # randomchess.pgn writes python-chess's layout: a black move after a comment is numbered.
+    assert "1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 2. d4 { [%clk" in text
 
 
 def test_openapi_and_docs(c: TestClient) -> None:

@@ -503,3 +503,28 @@ def test_docs_test_vectors_are_current() -> None:
         assert f"**{n}**" in text
     same = round_setups(SALT, EVENT, 1, 2, SetupPool("mrc", "same"), per_board=True)
     assert [(s.number, s.rank) for s in same] == [(13329, "RBKBNRMNQ"), (272, "QNBMNRKRB")]
+
+
+# --- issue 13: bounded counts and ASCII digits ------------------------------------------------
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "99999999",
+        "9999999/8",
+        "8/8/8/8/8/8/8/" + "9" * 30,
+        "8/8/8/8/8/8/8/RNBQKBN² w",
+        "8/8/8/8/8/8/8/RNBQKBN\u0663 w",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 \u0661",
+    ],
+)
+def test_setup_from_fen_bounds_counts_and_reads_ascii_digits(fen: str) -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(NotASetupError):
+            setup_from_fen(fen)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
+from randomchess.errors import FenError
 from randomchess.fen import parse_placement as fen_placement
 from randomchess.geometry import FILE_LETTERS, geometry
 from randomchess.pieces import KIND_BY_LETTER, PIECE_TYPES, piece_symbol
@@ -32,16 +33,19 @@ Grid = tuple[tuple[str, ...], ...]
 def parse_placement(fen: str) -> Grid:
     """The board of a FEN (or its placement field alone), top rank first, ``""`` = empty.
 
-    ``ValueError`` if the ranks differ in length, a letter is not a piece of ours
+    ``FenError`` (a ``ValueError``) if the ranks differ in length, a letter is not a piece of ours
     or the board is not 2..12 squares each way.  The board size is read from the text (the
     first rank's squares, the number of ranks); the placement itself is read by the FEN
     module's parser, the one every position goes through.
     """
     placement = fen.split()[0] if fen.strip() else ""
     rows = placement.split("/")
-    files = sum(int(run) if run.isdigit() else 1 for run in re.findall(r"[0-9]+|.", rows[0]))
+    runs = re.findall(r"[0-9]+|.", rows[0])
+    if any(len(run) > 2 and run[0] in "0123456789" for run in runs):  # issue 13
+        raise FenError(f"rank {rows[0][:20]!r} is longer than any board")
+    files = sum(int(run) if run[0] in "0123456789" else 1 for run in runs)
     if not (2 <= files <= len(FILE_LETTERS) and 2 <= len(rows) <= 12):
-        raise ValueError(f"cannot draw a {files}x{len(rows)} board")
+        raise FenError(f"cannot draw a {files}x{len(rows)} board")
     g = geometry(files, len(rows))
     board = fen_placement(placement, g)
     return tuple(

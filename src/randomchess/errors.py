@@ -21,3 +21,19 @@ class IllegalMoveError(RandomChessError):
 
 class AmbiguousMoveError(RandomChessError):
     """A SAN move that matches more than one legal move."""
+
+
+class NotASetupError(RandomChessError):
+    """A rank or FEN that is not a start array of the variant; the message says why."""
+
+
+class BoardSizeError(RandomChessError):
+    """A board size outside 2x2 .. 12x12."""
+
+
+class LanguageError(RandomChessError):
+    """A notation language other than ``"en"`` and ``"es"``."""
+
+
+class ColorError(RandomChessError):
+    """A colour other than ``WHITE`` (0) and ``BLACK`` (1)."""

@@ -67,18 +67,23 @@ def parse_placement(text: str, variant: Variant | Geometry) -> list[int]:
     for row_index, row in enumerate(rows):
         rank = g.ranks - 1 - row_index
         file = 0
-        digits = ""
-        for ch in row + "/":
-            if ch.isdigit():
-                digits += ch
-                continue
-            if digits:
-                if digits.startswith("0"):
+        i, n = 0, len(row)
+        while i < n:
+            ch = row[i]
+            if "0" <= ch <= "9":  # ASCII only: '²'.isdigit() is True but int() refuses it
+                j = i + 1
+                while j < n and "0" <= row[j] <= "9":
+                    j += 1
+                digits = row[i:j]
+                # No count has more than two digits (boards have at most 12 files), so a
+                # huge count is refused before int() reads it (issue 13).
+                if digits[0] == "0":
                     raise FenError(f"bad empty-square count {digits!r} on rank {rank + 1}")
+                if len(digits) > 2:
+                    raise FenError(f"rank {rank + 1} has more than {g.files} squares")
                 file += int(digits)
-                digits = ""
-            if ch == "/":
-                break
+                i = j
+                continue
             if file >= g.files:
                 raise FenError(f"rank {rank + 1} has more than {g.files} squares")
             try:
@@ -87,6 +92,7 @@ def parse_placement(text: str, variant: Variant | Geometry) -> list[int]:
                 raise FenError(f"unknown piece letter {ch!r} on rank {rank + 1}") from None
             board[g.square(file, rank)] = piece
             file += 1
+            i += 1
         if file != g.files:
             raise FenError(f"rank {rank + 1} has {file} squares, expected {g.files}")
     return board
@@ -135,8 +141,12 @@ def _resolve_castling(text: str, variant: Variant, board: list[int]) -> set[int]
 
 
 def _parse_int(text: str, name: str, minimum: int) -> int:
-    if not text.isdigit():
+    # ASCII digits only: str.isdigit() accepts '²' (which int() refuses) and int() accepts
+    # other scripts' digits ('٣'); neither belongs in a FEN (issue 13).
+    if not text.isascii() or not text.isdigit():
         raise FenError(f"{name} {text!r} is not a number")
+    if len(text) > 9:
+        raise FenError(f"{name} {text[:12]}... is too large")
     value = int(text)
     if value < minimum:
         raise FenError(f"{name} {value} is below {minimum}")

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from randomchess.errors import IllegalMoveError, RandomChessError
+from randomchess.errors import ColorError, IllegalMoveError, RandomChessError
 from randomchess.pieces import (
     ARCHBISHOP,
     BISHOP,
@@ -393,7 +393,7 @@ class Game:
         if color is None:
             return self.position.turn
         if color not in (WHITE, BLACK):
-            raise ValueError(f"colour must be WHITE (0) or BLACK (1), not {color!r}")
+            raise ColorError(f"colour must be WHITE (0) or BLACK (1), not {color!r}")
         return color
 
     def _lose(self, termination: Termination, loser: Color) -> Outcome:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from randomchess.errors import BoardSizeError
+
 FILE_LETTERS = "abcdefghijkl"
 
 Offset = tuple[int, int]
@@ -29,7 +31,7 @@ class Geometry:
 
     def __init__(self, files: int, ranks: int) -> None:
         if not (2 <= files <= len(FILE_LETTERS) and 2 <= ranks <= 12):
-            raise ValueError(f"unsupported board size {files}x{ranks}")
+            raise BoardSizeError(f"unsupported board size {files}x{ranks}")
         self.files = files
         self.ranks = ranks
         self.size = files * ranks

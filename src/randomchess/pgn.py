@@ -26,15 +26,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
-from randomchess.errors import RandomChessError
+from randomchess.errors import InvalidMoveError, LanguageError, RandomChessError
 from randomchess.game import Game, Termination
 from randomchess.pieces import WHITE
 from randomchess.position import Move, Position
-from randomchess.san import Language, language_of_letters, parse_san, san
+from randomchess.san import Language, language_of_letters, parse_san, san_and_push
 from randomchess.variants import UnknownVariantError, Variant, get_variant, untagged_variants
 
 __all__ = [
     "SEVEN_TAG_ROSTER",
+    "AmbiguousLanguageError",
     "FenStyle",
     "Node",
     "PgnError",
@@ -53,6 +54,20 @@ _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _ORTHODOX_NAMES = frozenset({"standard", "from position", "chess", "normal", "classical"})
 
 FenStyle = Literal["xfen", "shredder"]
+# The SAN language of the movetext (no PGN standard tag exists; ISO 639-1 code, docs/notation.md).
+_LANGUAGE_TAG = "Language"
+_LANGUAGE_NAMES: dict[str, Language] = {
+    "en": "en", "eng": "en", "english": "en", "ingles": "en", "inglés": "en",
+    "es": "es", "spa": "es", "spanish": "es", "espanol": "es", "español": "es",
+    "castellano": "es",
+}
+_CHESS960_518 = Position(get_variant("chess960").setup_fen("RNBQKBNR"), "chess960").fen()
+
+
+def _check_language(lang: str) -> Language:
+    if lang not in ("en", "es"):
+        raise LanguageError(f"unknown notation language {lang!r}; use 'en' or 'es'")
+    return "en" if lang == "en" else "es"
 
 
 class PgnError(RandomChessError):
@@ -81,6 +96,12 @@ class PgnError(RandomChessError):
                 ply += " (in a variation)"
             return f"{where}: {ply} {self.move}: {self.reason}"
         return f"{where}: {self.reason}"
+
+
+class AmbiguousLanguageError(PgnError):
+    """A game whose movetext reads as two different legal games, in English and in Spanish
+    (``R`` is the rook in one and the king in the other), with no ``Language`` tag and no
+    language given: it is reported, never guessed."""
 
 
 @dataclass
@@ -226,9 +247,11 @@ def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[bool, str]:
     """The line's text outside comments, and whether a brace comment is still open."""
+    if not in_brace and "{" not in line and ";" not in line:
+        return False, line  # the common line: nothing to strip
     out: list[str] = []
-    i = 0
-    while i < len(line):
+    i, n = 0, len(line)
+    while i < n:
         if in_brace:
             j = line.find("}", i)
             if j < 0:
@@ -237,32 +260,37 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[bool, str]:
             out.append(" ")
             i = j + 1
             continue
-        ch = line[i]
-        if ch == "{":
-            in_brace = True
-        elif ch == ";":
-            break
-        else:
-            out.append(ch)
-        i += 1
+        brace, semi = line.find("{", i), line.find(";", i)
+        if semi >= 0 and (brace < 0 or semi < brace):
+            out.append(line[i:semi])
+            return False, "".join(out)
+        if brace < 0:
+            out.append(line[i:])
+            return False, "".join(out)
+        out.append(line[i:brace])
+        in_brace = True
+        i = brace + 1
     return in_brace, "".join(out)
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# One regex for the whole movetext, scanned with finditer: whitespace matches nothing and is
+# skipped; a brace comment is one token (an unclosed one falls through to "brace").
 _TOKEN = re.compile(r"""
-    (?P<brace>\{)
+    (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
+  | (?P<number>[0-9]+\s*\.+)
+  | (?P<comment>\{[^}]*\})
+  | (?P<brace>\{)
   | (?P<semi>;[^\n]*)
   | (?P<escape>^%[^\n]*)
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<nag>\$\d+)
+  | (?P<nag>\$[0-9]+)
   | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};]|$))
-  | (?P<number>\d+\s*\.+)
   | (?P<dots>\.+)
   | (?P<glyph>[!?]{1,2})
-  | (?P<word>[^\s{}();$!?]+)
-  | (?P<space>\s+)
-  | (?P<other>.)
+  | (?P<digits>[^\s{}();$!?]+)
+  | (?P<other>\S)
 """, re.VERBOSE | re.MULTILINE)
 
 
@@ -297,22 +325,66 @@ class _GameParser:
             self.setup()
             self.tokens = self.tokenize(body)
             self.resolve_language()
+        except _Abort:
+            return self.game
+        if self.lang is not None:
+            self.game = self.read_moves(self.lang)
+            return self.game
+        if not any(kind == "word" and "R" in value for kind, value, _ in self.tokens):
+            self.game = self.read_moves("en")  # no letter that means one thing in each language
+            return self.game
+        # R is the rook in English and the king in Spanish: read both ways (issue 13).
+        english = self.read_moves("en")
+        spanish = self.read_moves("es")
+        if english.error is None and spanish.error is None:
+            self.game = english
+            ply, text = _first_difference(english.moves, spanish.moves)
+            if ply is not None:
+                english.error = AmbiguousLanguageError(
+                    f"the moves read as two different games in English and in Spanish (ply "
+                    f"{ply}: {text!r}); add a [Language \"es\"] or [Language \"en\"] tag or "
+                    "give the language (lang= / --lang)",
+                    game=english.number, line=english.line)
+        elif spanish.error is None:
+            self.game = spanish
+            spanish.warnings.append("read as Spanish (R = rey): in English a move is illegal")
+        else:
+            self.game = english
+            if english.error is not None and english.error.move is not None:
+                english.error.reason += " (read as English; pass lang='es' / --lang es " \
+                    "or add [Language \"es\"] for Spanish)"
+                english.error.args = (str(english.error),)
+        return self.game
+
+    def read_moves(self, lang: Language) -> PgnGame:
+        """Read the movetext in ``lang`` into a fresh copy of the game's record."""
+        base = self.game
+        self.game = PgnGame(headers=base.headers, variant=base.variant,
+                            start_fen=base.start_fen, number=base.number, line=base.line,
+                            offset=base.offset, warnings=list(base.warnings))
+        self.lang = lang
+        try:
             pos = self.game.start_position()
             self.i = 0
             self.parse_line(pos, self.game.moves, depth=0)
             self.check_result()
         except _Abort:
             pass
-        return self.game
+        record, self.game = self.game, base
+        return record
 
     # -------------------------------------------------------------- tags and setup
     def parse_tags(self) -> int:
-        """Read the tag section; return where the movetext starts."""
+        """Read the tag section; return where the movetext starts.  Blank lines between tag
+        pairs (ChessBase writes them) are part of the section."""
         index = 0
         for line in self.text.splitlines(keepends=True):
-            if not line.strip().startswith("["):
-                break
             rest = line.strip()
+            if not rest:
+                index += len(line)
+                continue
+            if not rest.startswith("["):
+                break
             matches = list(_TAG.finditer(rest))
             leftover = _TAG.sub("", rest).strip()
             if not matches or leftover:
@@ -338,6 +410,10 @@ class _GameParser:
             raise self.fail(f"unsupported variant {tag!r}", 0) from None
         self.game.variant = variant
         if fen is None:
+            if variant.key == "chess960":
+                # python-chess writes a game from the standard array (SP 518) this way.
+                self.game.start_fen = _CHESS960_518
+                return
             if variant.is_random:
                 raise self.fail(f"a {variant.pgn_name} game needs a FEN tag", 0)
             self.game.start_fen = variant.start_fen
@@ -350,37 +426,43 @@ class _GameParser:
     # -------------------------------------------------------------- movetext
     def tokenize(self, start: int) -> list[tuple[str, str, int]]:
         tokens: list[tuple[str, str, int]] = []
-        text = self.text
-        i = start
-        while i < len(text):
-            m = _TOKEN.match(text, i)
-            assert m is not None and m.lastgroup is not None
-            kind, value = m.lastgroup, m.group()
-            if kind == "brace":
-                end = text.find("}", i + 1)
-                if end < 0:
-                    raise self.fail("unterminated comment", i)
-                tokens.append(("comment", text[i + 1:end].strip(), i))
-                i = end + 1
+        append = tokens.append
+        for m in _TOKEN.finditer(self.text, start):
+            kind = m.lastgroup
+            if kind == "word" or kind == "digits":
+                append(("word", m.group(), m.start()))
+            elif kind == "number" or kind == "dots" or kind == "escape":
                 continue
-            if kind == "semi":
-                tokens.append(("comment", value[1:].strip(), i))
+            elif kind == "comment":
+                append(("comment", m.group()[1:-1].strip(), m.start()))
+            elif kind == "semi":
+                append(("comment", m.group()[1:].strip(), m.start()))
+            elif kind == "brace":
+                raise self.fail("unterminated comment", m.start())
             elif kind == "other":
-                raise self.fail(f"unexpected character {value!r}", i)
-            elif kind not in ("space", "escape", "number", "dots"):
-                tokens.append((kind, value, i))
-            i = m.end()
+                raise self.fail(f"unexpected character {m.group()!r}", m.start())
+            else:
+                append((kind, m.group(), m.start()))  # type: ignore[arg-type]
         return tokens
 
     def resolve_language(self) -> None:
         if self.lang is not None:
             return
+        tag = self.game.headers.get(_LANGUAGE_TAG)
+        if tag is not None and tag.strip():
+            named = _LANGUAGE_NAMES.get(tag.strip().lower())
+            if named is None:
+                raise self.fail(f"unknown Language tag {tag!r}: use \"en\" or \"es\"", 0)
+            self.lang = named
+            return
         variant = self.game.variant
-        found = {language_of_letters(v, variant) for kind, v, _ in self.tokens if kind == "word"}
+        found = {language_of_letters(v, variant) for v in {v for kind, v, _ in self.tokens
+                                                           if kind == "word"}}
         found.discard(None)
         if len(found) > 1:
             raise self.fail("the moves mix English and Spanish piece letters", 0)
         self.lang = found.pop() if found else None
+
 
     def label(self, pos: Position, text: str) -> str:
         dots = "." if pos.turn == WHITE else "..."
@@ -403,6 +485,8 @@ class _GameParser:
             elif kind in ("nag", "glyph"):
                 if not nodes:
                     raise self.fail(f"annotation {value!r} before any move", index)
+                if kind == "nag" and (len(value) > 4 or int(value[1:]) > 255):
+                    raise self.fail(f"bad NAG {value[:12]!r}: NAGs are $0 to $255", index)
                 nodes[-1].nags.append(int(value[1:]) if kind == "nag" else _GLYPHS[value])
             elif kind == "open":
                 if not nodes:
@@ -428,8 +512,8 @@ class _GameParser:
                 self.i = len(tokens)
             elif value in ("e.p.", "ep"):
                 continue
-            elif value.isdigit():
-                continue  # a move number without its dot
+            elif value.isascii() and value.isdigit():
+                continue  # a move number without its dot (ASCII digits only, issue 13)
             else:
                 node = self.parse_move(pos, value, index, depth)
                 node.starting_comment, pending = pending, ""
@@ -444,18 +528,13 @@ class _GameParser:
                 pos.pop()
 
     def parse_move(self, pos: Position, text: str, index: int, depth: int) -> Node:
-        ply = len(self.game.moves) + 1 if depth == 0 else None
-        label = self.label(pos, text)
-        if text in ("--", "Z0", "0000", "@@@@"):
-            raise self.fail("null moves are not supported", index, ply=ply, move=label,
-                            in_variation=depth > 0)
         try:
+            if text in ("--", "Z0", "0000", "@@@@"):
+                raise InvalidMoveError("null moves are not supported")
             move = parse_san(pos, text, self.lang or "en")
         except ValueError as exc:
-            reason = str(exc)
-            if self.lang is None and "R" in text:
-                reason += " (read as English; pass lang='es' / --lang es for Spanish)"
-            raise self.fail(reason, index, ply=ply, move=label,
+            ply = len(self.game.moves) + 1 if depth == 0 else None
+            raise self.fail(str(exc), index, ply=ply, move=self.label(pos, text),
                             in_variation=depth > 0) from None
         return Node(move, text)
 
@@ -466,6 +545,22 @@ class _GameParser:
                 f"Result tag {tag!r} differs from the movetext's {self.game.result!r}")
         if tag is not None and self.game.result == "*" and tag in RESULTS:
             self.game.result = tag
+
+
+def _first_difference(a: list[Node], b: list[Node]) -> tuple[int | None, str]:
+    """The first main-line ply (1-based) where two readings of one movetext differ."""
+    for ply, (x, y) in enumerate(zip(a, b, strict=False), 1):
+        if x.move != y.move:
+            return ply, x.san
+    if len(a) != len(b):
+        return min(len(a), len(b)) + 1, ""
+    if _tree(a) != _tree(b):
+        return 0, "in a variation"
+    return None, ""
+
+
+def _tree(nodes: list[Node]) -> list[object]:
+    return [(n.move, [_tree(v) for v in n.variations]) for n in nodes]
 
 
 def _parse_chunk(lines: list[str], number: int, start_line: int, offset: int,
@@ -511,37 +606,61 @@ def _castles_from(pos: Position, rank: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ writing
+_SETUP_TAGS = ("FEN", "SetUp", "Variant")  # python-chess's order when it creates a game
+
+
 def write_game(game: PgnGame | Game, *, lang: Language = "en", fen: FenStyle = "xfen",
                headers: Mapping[str, str] | None = None, columns: int = 80) -> str:
     """The game as PGN text (tags, blank line, movetext, blank line).
 
-    SAN is written strictly in ``lang``; the start FEN in X-FEN or Shredder-FEN on 8x8
-    (9x9 always uses file letters, RULES.md §4.9).  ``headers`` add to or override the tags.
+    The bytes are those of python-chess's exporter on the same game (docs/notation.md says
+    exactly where they differ): the seven-tag roster, then the other tags in their order;
+    ``FEN``/``SetUp``/``Variant`` where the game had them, else right after the roster in
+    python-chess's order; movetext tokens wrapped at ``columns`` the way python-chess does.
+    SAN is written strictly in ``lang`` (a Spanish game gets ``[Language "es"]``); the
+    start FEN in X-FEN or Shredder-FEN on 8x8 (9x9 always uses file letters, RULES.md §4.9).
+    ``headers`` add to or override the tags.
     """
     record = game if isinstance(game, PgnGame) else PgnGame.from_game(game)
+    lang = _check_language(lang)
     tags = dict(record.headers)
     if headers:
         tags.update(headers)
     start = record.start_position()
-    out_tags: dict[str, str] = {}
+    v = record.variant
+    setup_tags: dict[str, str] = {}
+    start_fen = start.fen(shredder=fen == "shredder")
+    if v.is_random:
+        # python-chess writes a Chess960 game from the standard array with no FEN (D-26).
+        if not (v.key == "chess960" and start.fen() == _CHESS960_518):
+            setup_tags = {"FEN": start_fen, "SetUp": "1"}
+    elif start.fen() != Position(None, v).fen():
+        setup_tags = {"FEN": start_fen, "SetUp": "1"}
+    if v.key != "chess":
+        setup_tags["Variant"] = v.pgn_name
+    lines = []
     for name in SEVEN_TAG_ROSTER:
         default = record.result if name == "Result" else _ROSTER_DEFAULTS.get(name, "?")
-        out_tags[name] = tags.pop(name, default)
-    for name in ("Variant", "SetUp", "FEN"):
-        tags.pop(name, None)
-    v = record.variant
-    if v.key != "chess":
-        out_tags["Variant"] = v.pgn_name
-    if v.is_random or start.fen() != Position(None, v).fen():
-        out_tags["SetUp"] = "1"
-        out_tags["FEN"] = start.fen(shredder=fen == "shredder")
-    out_tags.update(tags)
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in out_tags.items()]
+        lines.append(f'[{name} "{_escape(tags.pop(name, default))}"]')
+    tags.pop(_LANGUAGE_TAG, None)
+    if lang != "en":
+        tags[_LANGUAGE_TAG] = lang
+    if not any(name in tags for name in _SETUP_TAGS):
+        lines.extend(f'[{name} "{_escape(setup_tags[name])}"]'
+                     for name in _SETUP_TAGS if name in setup_tags)
+        setup_tags = {}
+    for name, value in tags.items():
+        if name in _SETUP_TAGS:
+            if name not in setup_tags:
+                continue
+            value = setup_tags.pop(name)
+        lines.append(f'[{name} "{_escape(value)}"]')
+    lines.extend(f'[{name} "{_escape(value)}"]' for name, value in setup_tags.items())
     tokens: list[str] = []
     if record.comment:
         tokens.append(_comment(record.comment))
-    _line_tokens(start, record.moves, lang, tokens, force_number=True)
-    tokens.append(record.result)
+    _line_tokens(start, record.moves, lang, tokens, True)
+    tokens.append(record.result + " ")
     return "\n".join(lines) + "\n\n" + _wrap(tokens, columns) + "\n\n"
 
 
@@ -560,51 +679,52 @@ def _escape(value: str) -> str:
 
 def _comment(text: str) -> str:
     # PGN has no escape inside braces, so a closing brace cannot be kept.
-    return "{" + text.replace("}", "").strip() + "}"
+    return "{ " + text.replace("}", "").strip() + " } "
 
 
 def _line_tokens(pos: Position, nodes: list[Node], lang: Language, out: list[str],
                  force_number: bool) -> None:
+    """Movetext tokens, each with its trailing space, as python-chess's exporter makes them."""
     pushed = 0
+    append = out.append
     for node in nodes:
         if node.starting_comment:
-            out.append(_comment(node.starting_comment))
+            append(_comment(node.starting_comment))
             force_number = True
         if pos.turn == WHITE:
-            out.append(f"{pos.fullmove_number}.")
+            append(f"{pos.fullmove_number}. ")
         elif force_number:
-            out.append(f"{pos.fullmove_number}...")
+            append(f"{pos.fullmove_number}... ")
         force_number = False
-        out.append(san(pos, node.move, lang))
-        out.extend(f"${nag}" for nag in node.nags)
-        if node.comment:
-            out.append(_comment(node.comment))
-            force_number = True
-        for variation in node.variations:
-            out.append("(")
-            _line_tokens(pos, variation, lang, out, force_number=True)
-            out.append(")")
-            force_number = True
-        pos.push(node.move)
+        append(san_and_push(pos, node.move, lang) + " ")
         pushed += 1
+        if node.nags:
+            out.extend(f"${nag} " for nag in sorted(node.nags))
+        if node.comment:
+            append(_comment(node.comment))
+            force_number = True
+        if node.variations:
+            pos.pop()
+            for variation in node.variations:
+                append("( ")
+                _line_tokens(pos, variation, lang, out, True)
+                append(") ")
+            pos.push(node.move)
+            force_number = True
     for _ in range(pushed):
         pos.pop()
 
 
 def _wrap(tokens: list[str], columns: int) -> str:
+    """python-chess's line breaking: a token that does not fit in what is left of the line
+    starts a new one; lines lose their trailing space."""
     lines: list[str] = []
     current = ""
     for token in tokens:
-        if token == ")" or current.endswith("("):
-            candidate = current + token
-        else:
-            candidate = f"{current} {token}" if current else token
-        if len(candidate) > columns and current:
-            lines.append(current)
+        if columns - len(current) < len(token) and current:
+            lines.append(current.rstrip())
             current = token
         else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return "\n".join(lines)
-
+            current += token
+    lines.append(current.rstrip())
+    return "\n".join(lines).rstrip()

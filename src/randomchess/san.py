@@ -20,7 +20,12 @@ import re
 from functools import cache
 from typing import Literal
 
-from randomchess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from randomchess.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    LanguageError,
+)
 from randomchess.geometry import FILE_LETTERS
 from randomchess.pieces import (
     BISHOP,
@@ -29,8 +34,10 @@ from randomchess.pieces import (
     KING,
     KNIGHT,
     PAWN,
+    PIECE_COLOR,
     PIECE_TYPES,
     PieceKind,
+    make_piece,
 )
 from randomchess.position import Move, Position
 from randomchess.variants import Variant, get_variant
@@ -43,6 +50,7 @@ __all__ = [
     "piece_letter",
     "push_san",
     "san",
+    "san_and_push",
     "variation_san",
 ]
 
@@ -70,7 +78,7 @@ def _check_lang(lang: str) -> Language:
         return "en"
     if lang == "es":
         return "es"
-    raise ValueError(f"unknown notation language {lang!r}; use 'en' or 'es'")
+    raise LanguageError(f"unknown notation language {lang!r}; use 'en' or 'es'")
 
 
 def piece_letter(kind: PieceKind, lang: Language = "en") -> str:
@@ -84,10 +92,9 @@ def language_of_letters(letters: str, variant: str | Variant = "chess") -> Langu
     """The language that upper-case piece ``letters`` can only be in, among the pieces of
     ``variant``, or ``None`` if they fit both (only R, M, P) or neither (a mix); used to
     infer a game's notation."""
-    caps = {c for c in letters if c.isupper()}
     only_en, only_es = _language_evidence(get_variant(variant).kinds)
-    en = bool(caps & only_en)
-    es = bool(caps & only_es)
+    en = not only_en.isdisjoint(letters)  # the sets hold upper-case letters only
+    es = not only_es.isdisjoint(letters)
     if en != es:
         return "en" if en else "es"
     return None
@@ -96,38 +103,134 @@ def language_of_letters(letters: str, variant: str | Variant = "chess") -> Langu
 # ------------------------------------------------------------------------------ writing
 def san(pos: Position, move: Move, lang: Language = "en") -> str:
     """The SAN of the legal ``move`` in ``pos``, with ``+`` or ``#`` (strict form)."""
-    return _san_body(pos, move, _check_lang(lang)) + _check_suffix(pos, move)
-
-
-def _check_suffix(pos: Position, move: Move) -> str:
+    body = _san_body(pos, move, _check_lang(lang))
     pos.push(move)
     try:
-        if not pos.is_check():
-            return ""
-        return "#" if not pos.legal_moves() else "+"
+        return body + _suffix_after(pos)
     finally:
         pos.pop()
 
 
-def _san_body(pos: Position, move: Move, lang: Language,
-              legal: list[Move] | None = None) -> str:
+def san_and_push(pos: Position, move: Move, lang: Language = "en") -> str:
+    """:func:`san` of ``move``, which is then played on ``pos`` (one push instead of two)."""
+    body = _san_body(pos, move, _check_lang(lang))
+    pos.push(move)
+    return body + _suffix_after(pos)
+
+
+def _suffix_after(pos: Position) -> str:
+    """``+``, ``#`` or nothing for the position just reached."""
+    if not pos.is_check():
+        return ""
+    return "#" if not pos.legal_moves() else "+"
+
+
+def _moves_to(pos: Position, to: int, kind: PieceKind) -> list[Move]:
+    """The legal ordinary moves (no castling, no adjustment) of the side to move's ``kind``
+    onto ``to``, every promotion included, found from ``to`` backwards instead of by
+    generating every legal move.  The same rules as ``Position._generate``: king steps are
+    tested with the king lifted, other men keep to their pin line and answer a single check,
+    en passant is tried on the board (RULES.md §1; checked against legal_moves() in
+    tests/test_san.py)."""
+    board = pos.board
+    us = pos.turn
+    them = us ^ 1
+    t = pos._t
+    target = board[to]
+    if target and PIECE_COLOR[target] == us:
+        return []
+    piece = make_piece(kind, us)
+    if kind == KING:
+        ksq = pos.kings[us]
+        if to not in t.king_leaps[ksq]:
+            return []
+        board[ksq] = 0
+        try:
+            safe = not pos.is_attacked(to, them)
+        finally:
+            board[ksq] = piece
+        return [Move(ksq, to)] if safe else []
+    checkers, evasion, pins = pos._checks_and_pins(pos.kings[us], us)
+    if checkers > 1:
+        return []
+    out: list[Move] = []
+    files = pos.geometry.files
+    if kind == PAWN:
+        fwd = t.forward[us]
+        froms: list[int] = []
+        if target:
+            froms = [s for s in t.pawn_attacks[them][to] if board[s] == piece]
+        else:
+            one = to - fwd
+            if 0 <= one < len(board):
+                if board[one] == piece:
+                    froms.append(one)
+                elif not board[one]:
+                    two = one - fwd
+                    if 0 <= two < len(board) and board[two] == piece and \
+                            two // files == t.pawn_start_rank[us]:
+                        froms.append(two)
+            if to == pos.ep_square:
+                out.extend(Move(s, to) for s in t.pawn_attacks[them][to]
+                           if board[s] == piece and pos._en_passant_is_safe(s, to))
+        promotes = to // files == t.promotion_rank[us]
+        for s in froms:
+            allowed = pins.get(s)
+            if evasion is not None:
+                allowed = evasion if allowed is None else allowed & evasion
+            if allowed is not None and to not in allowed:
+                continue
+            if promotes:
+                out.extend(Move(s, to, k) for k in pos.variant.promotions)
+            else:
+                out.append(Move(s, to))
+        return out
+    # Every movement is symmetric, so the men that reach ``to`` are those a man of this
+    # kind standing on ``to`` would reach.
+    froms = []
+    leaps = t.leaps[kind]
+    if leaps is not None:
+        froms = [s for s in leaps[to] if board[s] == piece]
+    rays = t.slide_rays.get(kind)
+    if rays is not None:
+        for ray in rays[to]:
+            for s in ray:
+                q = board[s]
+                if q:
+                    if q == piece:
+                        froms.append(s)
+                    break
+    for s in froms:
+        allowed = pins.get(s)
+        if evasion is not None:
+            allowed = evasion if allowed is None else allowed & evasion
+        if allowed is None or to in allowed:
+            out.append(Move(s, to))
+    return out
+
+
+def _san_body(pos: Position, move: Move, lang: Language) -> str:
     g = pos.geometry
     board = pos.board
     frm, to = move.from_square, move.to_square
-    piece = board[frm]
-    if pos.color_at(frm) != pos.turn:
+    piece = board[frm] if 0 <= frm < len(board) and 0 <= to < len(board) else 0
+    if not piece or pos.color_at(frm) != pos.turn:
         raise IllegalMoveError(f"no {'white' if pos.turn == 0 else 'black'} piece on "
-                               f"{g.name(frm)} for move {pos.uci(move)}")
-    if legal is None:
+                               f"{_square_name(pos, frm)} for move {_move_text(pos, move)}")
+    target = board[to]
+    if target and pos.color_at(to) == pos.turn:  # castling or a Bishop Adjustment
         legal = pos.legal_moves()
-    if move not in legal:
-        raise IllegalMoveError(f"illegal move {pos.uci(move)} in {pos.fen()}")
-    if pos.is_castling(move):
-        return pos.variant.castle_san_for(to < frm)
-    if pos.is_adjustment(move):
+        if move not in legal:
+            raise IllegalMoveError(f"illegal move {pos.uci(move)} in {pos.fen()}")
+        if pos.is_castling(move):
+            return pos.variant.castle_san_for(to < frm)
         return _adjustment_san(pos, move, lang, legal)
     kind = pos.piece_type_at(frm)
-    capture = pos.is_capture(move)
+    rivals = _moves_to(pos, to, kind)
+    if move not in rivals:
+        raise IllegalMoveError(f"illegal move {_move_text(pos, move)} in {pos.fen()}")
+    capture = bool(target) or (kind == PAWN and to == pos.ep_square
+                               and g.file_of(frm) != g.file_of(to))
     if kind == PAWN:
         text = (g.name(frm)[0] + "x" if capture else "") + g.name(to)
         if move.promotion:
@@ -135,11 +238,7 @@ def _san_body(pos: Position, move: Move, lang: Language,
         return text
     text = piece_letter(kind, lang)
     if kind != KING:
-        others = [
-            m.from_square for m in legal
-            if m.to_square == to and m.from_square != frm and board[m.from_square] == piece
-            and not pos.is_castling(m) and not pos.is_adjustment(m)
-        ]
+        others = [m.from_square for m in rivals if m.from_square != frm]
         if others:
             same_file = any(g.file_of(s) == g.file_of(frm) for s in others)
             same_rank = any(g.rank_of(s) == g.rank_of(frm) for s in others)
@@ -150,6 +249,17 @@ def _san_body(pos: Position, move: Move, lang: Language,
             else:
                 text += g.name(frm)
     return text + ("x" if capture else "") + g.name(to)
+
+
+def _square_name(pos: Position, sq: int) -> str:
+    return pos.geometry.name(sq) if 0 <= sq < pos.geometry.size else f"square {sq}"
+
+
+def _move_text(pos: Position, move: Move) -> str:
+    try:
+        return pos.uci(move)
+    except (IndexError, ValueError):
+        return repr(move)
 
 
 def _adjustment_san(pos: Position, move: Move, lang: Language, legal: list[Move]) -> str:
@@ -180,8 +290,7 @@ def variation_san(pos: Position, moves: list[Move], lang: Language = "en") -> st
             parts.append(f"{board.fullmove_number}.")
         elif i == 0:
             parts.append(f"{board.fullmove_number}...")
-        parts.append(san(board, move, lang))
-        board.push(move)
+        parts.append(san_and_push(board, move, lang))
     return " ".join(parts)
 
 
@@ -197,6 +306,11 @@ _MOVE = re.compile(
 )
 
 
+# The longest SAN with every lenient extra is ~20 characters (``Nb12xc10=Q+!? e.p.``);
+# anything much longer is refused before the patterns scan it (issue 13).
+_MAX_SAN = 40
+
+
 def parse_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
     """The legal move written ``text`` in ``pos``.
 
@@ -210,6 +324,8 @@ def parse_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"SAN must be a string, not {type(text).__name__}")
+    if len(text) > _MAX_SAN:
+        raise InvalidMoveError(f"move text too long ({len(text)} characters): {text[:20]!r}...")
     if lang is not None:
         return _parse(pos, text, _check_lang(lang))
     guess = language_of_letters(text, pos.variant)
@@ -240,25 +356,28 @@ def push_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
 
 def _parse(pos: Position, text: str, lang: Language) -> Move:
     raw = text
-    text = text.strip()
-    text = _ANNOTATION.sub("", text).strip()
-    if not text:
-        raise InvalidMoveError(f"empty move {raw!r}")
-    legal = pos.legal_moves()
-    m = _CASTLING.fullmatch(text)
-    if m:
-        return _parse_castling(pos, raw, legal, 3 if m.group(3) else 2, m.group(4))
-    m = _MAURA_CASTLING.fullmatch(text)
-    if m:
-        return _parse_maura_castling(pos, raw, legal, m.group(1), lang)
-    m = _ADJUSTMENT.fullmatch(text)
-    if m:
-        return _parse_adjustment(pos, raw, legal, m, lang)
-    uci_like = _UCI.fullmatch(text) is not None
-    m = _MOVE.fullmatch(text)
+    m = _MOVE.fullmatch(text)  # the common case first: a plain move, no annotation
+    if m is not None:
+        uci_like = _UCI.fullmatch(text) is not None
+    else:
+        text = _ANNOTATION.sub("", text.strip()).strip()
+        if not text:
+            raise InvalidMoveError(f"empty move {raw!r}")
+        m = _CASTLING.fullmatch(text)
+        if m:
+            return _parse_castling(pos, raw, pos.legal_moves(), 3 if m.group(3) else 2,
+                                   m.group(4))
+        m = _MAURA_CASTLING.fullmatch(text)
+        if m:
+            return _parse_maura_castling(pos, raw, pos.legal_moves(), m.group(1), lang)
+        m = _ADJUSTMENT.fullmatch(text)
+        if m:
+            return _parse_adjustment(pos, raw, pos.legal_moves(), m, lang)
+        uci_like = _UCI.fullmatch(text) is not None
+        m = _MOVE.fullmatch(text)
     if m:
         try:
-            return _parse_ordinary(pos, raw, legal, m, lang)
+            return _parse_ordinary(pos, raw, m, lang)
         except IllegalMoveError as exc:
             if not uci_like:
                 raise
@@ -355,38 +474,35 @@ def _parse_adjustment(pos: Position, raw: str, legal: list[Move], m: re.Match[st
     return _unique(pos, raw, matches, " (no such bishop adjustment)")
 
 
-def _parse_ordinary(pos: Position, raw: str, legal: list[Move], m: re.Match[str],
-                    lang: Language) -> Move:
+def _parse_ordinary(pos: Position, raw: str, m: re.Match[str], lang: Language) -> Move:
     g = pos.geometry
-    kind = _kind(m.group("piece"), lang, raw) if m.group("piece") else PAWN
+    piece_letter_text, file_text, rank_text, to_text, promo_text = m.groups()
+    kind = _kind(piece_letter_text, lang, raw) if piece_letter_text else PAWN
     try:
-        to = g.parse_square(m.group("to"))
-        frm_file = FILE_LETTERS.index(m.group("file")) if m.group("file") else None
-        frm_rank = int(m.group("rank")) - 1 if m.group("rank") else None
+        to = g.parse_square(to_text)
+        frm_file = FILE_LETTERS.index(file_text) if file_text else None
+        frm_rank = int(rank_text) - 1 if rank_text else None
     except ValueError as exc:
         raise InvalidMoveError(f"malformed move {raw!r}: {exc}") from None
     if frm_file is not None and frm_file >= g.files:
-        raise InvalidMoveError(f"malformed move {raw!r}: no file {m.group('file')!r} here")
+        raise InvalidMoveError(f"malformed move {raw!r}: no file {file_text!r} here")
     promotion = 0
-    if m.group("promo"):
-        promotion = _kind(m.group("promo").upper(), lang, raw)
+    if promo_text:
+        promotion = _kind(promo_text.upper(), lang, raw)
         if kind != PAWN or promotion in (PAWN, KING):
             raise InvalidMoveError(f"malformed move {raw!r}: bad promotion")
         if promotion not in pos.variant.promotions:
             raise IllegalMoveError(
                 f"{raw!r}: {pos.variant.key} does not promote to {PIECE_TYPES[promotion].name}"
             )
-    matches = [
-        mv for mv in legal
-        if mv.to_square == to and pos.piece_type_at(mv.from_square) == kind
-        and (frm_file is None or g.file_of(mv.from_square) == frm_file)
-        and (frm_rank is None or g.rank_of(mv.from_square) == frm_rank)
-        and mv.promotion == promotion
-        and not pos.is_castling(mv) and not pos.is_adjustment(mv)
-    ]
-    if not matches and kind == PAWN and not promotion and any(
-        mv.to_square == to and mv.promotion and pos.piece_type_at(mv.from_square) == PAWN
-        and (frm_file is None or g.file_of(mv.from_square) == frm_file) for mv in legal
-    ):
+    candidates = _moves_to(pos, to, kind)
+    if frm_file is not None or frm_rank is not None:
+        candidates = [
+            mv for mv in candidates
+            if (frm_file is None or g.file_of(mv.from_square) == frm_file)
+            and (frm_rank is None or g.rank_of(mv.from_square) == frm_rank)
+        ]
+    matches = [mv for mv in candidates if mv.promotion == promotion]
+    if not matches and kind == PAWN and not promotion and candidates:
         raise IllegalMoveError(f"{raw!r}: a promotion needs the piece (e.g. =Q)")
     return _unique(pos, raw, matches)

@@ -24,7 +24,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Literal
 
-from randomchess.errors import RandomChessError
+from randomchess.errors import LanguageError, NotASetupError, RandomChessError
 from randomchess.geometry import FILE_LETTERS
 from randomchess.pieces import KIND_BY_LETTER, KIND_BY_SPANISH_LETTER, PIECE_TYPES
 from randomchess.variants import Variant, get_variant
@@ -40,9 +40,11 @@ __all__ = [
     "Language",
     "NotASetupError",
     "NumberedSetup",
+    "RoundError",
     "SaltFile",
     "SetupNumberError",
     "SetupPool",
+    "SetupPoolError",
     "chess960_number",
     "chess960_rank",
     "commitment",
@@ -90,8 +92,12 @@ class SetupNumberError(RandomChessError):
     """A setup number outside its variant's range (or a variant that has no numbering)."""
 
 
-class NotASetupError(RandomChessError):
-    """A rank or FEN that is not a start array of the variant; the message says why."""
+class SetupPoolError(RandomChessError):
+    """A pool filter that does not apply, or a draw from an empty pool."""
+
+
+class RoundError(RandomChessError):
+    """A round number, round list or board count that cannot be."""
 
 
 class CommitmentError(RandomChessError):
@@ -245,7 +251,7 @@ def localize_rank(rank: str, lang: Language = "en") -> str:
         return rank
     if lang == "es":
         return "".join(_TO_SPANISH[c] for c in rank)
-    raise ValueError(f"unknown language {lang!r}; use 'en' or 'es'")
+    raise LanguageError(f"unknown language {lang!r}; use 'en' or 'es'")
 
 
 def parse_rank(text: str, lang: Language = "en") -> str:
@@ -327,13 +333,26 @@ def setup_from_rank(variant: str | Variant, rank: str) -> NumberedSetup:
     return NumberedSetup(v, number, rank.strip())
 
 
+_MAX_FILES = len(FILE_LETTERS)
+
+
 def _expand_row(row: str) -> list[str]:
+    """A placement rank as one entry per square; counts are ASCII digits, each bounded by
+    the widest board before it is expanded (issue 13: '99999999' must cost nothing)."""
     out: list[str] = []
-    for run in re.findall(r"\d+|\D", row):
-        if run.isdigit():
+    for run in re.findall(r"[0-9]+|[^0-9]", row):
+        if run[0] in "0123456789":
+            if len(run) > 2 or len(out) + int(run) > _MAX_FILES:
+                raise NotASetupError(
+                    f"rank {row[:20]!r} has more squares than any board ({_MAX_FILES})"
+                )
             out.extend("" for _ in range(int(run)))
+        elif not run.isascii() or not run.isalpha():
+            raise NotASetupError(f"unknown piece letter {run!r} in {row!r}")
         else:
             out.append(run)
+    if len(out) > _MAX_FILES:
+        raise NotASetupError(f"rank {row[:20]!r} has more squares than any board ({_MAX_FILES})")
     return out
 
 
@@ -344,10 +363,15 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     the FEN is not a start position of that variant: pieces moved, Black not White's mirror
     (Chess960) or point reflection (MRC), castling rights missing, Black to move, etc.
     """
+    if not isinstance(fen, str):
+        raise NotASetupError(f"a FEN is a string, not {type(fen).__name__}")
     fields = fen.split()
     if not fields:
         raise NotASetupError("empty FEN")
-    rows = [_expand_row(r) for r in fields[0].split("/")]
+    texts = fields[0].split("/")
+    if len(texts) > _MAX_FILES:
+        raise NotASetupError(f"a placement of {len(texts)} ranks is bigger than any board")
+    rows = [_expand_row(r) for r in texts]
     files = len(rows[0])
     if any(len(r) != files for r in rows):
         raise NotASetupError(f"ranks of different lengths in {fields[0]!r}")
@@ -425,9 +449,10 @@ class SetupPool:
     ) -> None:
         self.variant = numbered_variant(variant)
         if bishops not in ("any", "same", "opposite"):
-            raise ValueError(f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
+            raise SetupPoolError(
+                f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
         if bishops != "any" and self.variant.key != "mrc":
-            raise ValueError(f"the bishop filter applies to MRC only ({self.variant.key} "
+            raise SetupPoolError(f"the bishop filter applies to MRC only ({self.variant.key} "
                              "setups always have opposite-coloured bishops)")
         self.bishops: BishopFilter = bishops
         self.exclude_standard = exclude_standard
@@ -491,7 +516,7 @@ def _uniform_below(n: int, key: bytes, message: bytes) -> int:
     away and the counter (decimal ASCII, from 0) goes up, so no value is favoured.
     """
     if n <= 0:
-        raise ValueError("cannot draw from an empty pool")
+        raise SetupPoolError("cannot draw from an empty pool")
     limit = (1 << 256) - (1 << 256) % n
     counter = 0
     while True:
@@ -570,9 +595,9 @@ def round_setups(
     if len(salt) != SALT_BYTES:
         raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
     if round_number < 1:
-        raise ValueError(f"rounds are numbered from 1, not {round_number}")
+        raise RoundError(f"rounds are numbered from 1, not {round_number}")
     if boards < 1:
-        raise ValueError(f"a round has at least one board, not {boards}")
+        raise RoundError(f"a round has at least one board, not {boards}")
     event_bytes = _event_bytes(event)
 
     def derive(board: int) -> NumberedSetup:
@@ -633,11 +658,12 @@ def iter_rounds(spec: str) -> Iterator[int]:
     """Round numbers from ``"3"``, ``"1-7"`` or ``"1,3,5-6"`` (``ValueError`` if malformed)."""
     seen: list[int] = []
     for part in spec.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        # Rounds go up to 9999, so a list like 1-999999999 cannot eat the memory.
+        m = re.fullmatch(r"\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?", part)
         if not m:
-            raise ValueError(f"bad round list {spec!r}; write e.g. 3, 1-7 or 1,3,5-6")
+            raise RoundError(f"bad round list {spec!r}; write e.g. 3, 1-7 or 1,3,5-6")
         first, last = int(m[1]), int(m[2] or m[1])
         if first < 1 or last < first:
-            raise ValueError(f"bad round range {part.strip()!r}; rounds are numbered from 1")
+            raise RoundError(f"bad round range {part.strip()!r}; rounds are numbered from 1")
         seen.extend(range(first, last + 1))
     yield from dict.fromkeys(seen)

@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import permutations
 from typing import Literal
 
-from randomchess.errors import RandomChessError
+from randomchess.errors import NotASetupError, RandomChessError
 from randomchess.geometry import FILE_LETTERS, Geometry, geometry
 from randomchess.pieces import (
     ARCHBISHOP,
@@ -172,11 +172,11 @@ class Variant:
         array uses it only by agreement, RULES.md §3).
         """
         if not self.is_setup(rank):
-            raise ValueError(f"{rank!r} is not a {self.key} start array")
+            raise NotASetupError(f"{rank!r} is not a {self.key} start array")
         if adjustment is None:
             adjustment = self.is_random and self.has_adjustment and self.bishops_same_colour(rank)
         if adjustment and not (self.has_adjustment and self.bishops_same_colour(rank)):
-            raise ValueError(f"{self.key} array {rank!r} has no bishop adjustment")
+            raise NotASetupError(f"{self.key} array {rank!r} has no bishop adjustment")
         pawns = "P" * self.files
         gap = str(self.files)
         rows = [self.black_rank(rank), pawns.lower()] + [gap] * (self.ranks - 4) + [pawns, rank]
@@ -199,7 +199,7 @@ class Variant:
     def start_fen(self) -> str:
         """The start FEN of a fixed-array variant (``ValueError`` for random ones)."""
         if self.fixed_rank is None:
-            raise ValueError(f"{self.key} has no single start position; draw one")
+            raise NotASetupError(f"{self.key} has no single start position; draw one")
         return self.setup_fen(self.fixed_rank)
 
     @property

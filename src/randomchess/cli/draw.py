@@ -21,6 +21,7 @@ import click
 from click.core import ParameterSource
 
 from randomchess.diagram import Card, Section, sheet_html, svg_diagram
+from randomchess.errors import RandomChessError
 from randomchess.startpos import (
     BishopFilter,
     CommitmentError,
@@ -47,6 +48,17 @@ from randomchess.startpos import (
 from randomchess.variants import get_variant, numbered_variant_keys
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _setup_number(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """A setup number typed in ASCII digits (``int()`` would also read '٥١٨' and '5_18')."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"-?[0-9]{1,9}", text):
+        raise click.BadParameter(
+            f"{value!r} is not a valid integer: a setup number is ASCII digits, e.g. 518")
+    return int(text)
 
 VARIANT_CHOICES = numbered_variant_keys()  # the variants whose arrays are numbered
 FORMATS = ("text", "json", "fen", "svg", "html")
@@ -223,7 +235,7 @@ def _emit_setups(
 @_pool_options
 @click.option(
     "--number",
-    type=int,
+    callback=_setup_number,
     help="Show setup N instead of drawing (Chess960 0-959, MRC 0-15119).",
 )
 @click.option(
@@ -318,7 +330,7 @@ def identify_command(position: str, variant: str | None, lang: Language, fmt: st
                     f"a back rank has 8 pieces (Chess960) or 9 (MRC), not {len(rank)}"
                 )
             setup = setup_from_rank(chosen, rank)
-    except (NotASetupError, SetupNumberError) as e:
+    except RandomChessError as e:  # every bad input of the library (issue 13)
         raise click.ClickException(str(e)) from None
     _emit_setups([setup], fmt, lang, SetupPool(setup.variant))
 

@@ -26,8 +26,10 @@ def error_classes() -> list[type[BaseException]]:
     for name in LIBRARY:
         module = importlib.import_module(name)
         for _, obj in inspect.getmembers(module, inspect.isclass):
+            # AssertionErrors (VariantDefinitionError) are programming errors raised at
+            # import, not answers to bad input.
             if issubclass(obj, BaseException) and obj.__module__.startswith("randomchess") \
-                    and not obj.__name__.startswith("_"):
+                    and not obj.__name__.startswith("_") and not issubclass(obj, AssertionError):
                 found[f"{obj.__module__}.{obj.__qualname__}"] = obj
     return [found[k] for k in sorted(found)]
 

@@ -76,10 +76,12 @@ def fuzz_uci(text: str) -> None:
 
 
 def fuzz_pgn(text: str) -> None:
-    for game in read_games(io.StringIO(text)):
+    for number, game in enumerate(read_games(io.StringIO(text))):
         if game.error is not None:
             assert isinstance(game.error, RandomChessError)
             continue
+        if number >= 25:
+            continue  # every game is read; the first 25 good ones are also written back
         for lang in ("en", "es"):
             written = write_game(game, lang=lang)  # type: ignore[arg-type]
             again = parse_game(written)

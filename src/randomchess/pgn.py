@@ -19,6 +19,7 @@ PGN standard asks).
 from __future__ import annotations
 
 import bisect
+import functools
 import io
 import os
 import re
@@ -634,7 +635,7 @@ def write_game(game: PgnGame | Game, *, lang: Language = "en", fen: FenStyle = "
         # python-chess writes a Chess960 game from the standard array with no FEN (D-26).
         if not (v.key == "chess960" and start.fen() == _CHESS960_518):
             setup_tags = {"FEN": start_fen, "SetUp": "1"}
-    elif start.fen() != Position(None, v).fen():
+    elif start.fen() != _standard_fen(v):
         setup_tags = {"FEN": start_fen, "SetUp": "1"}
     if v.key != "chess":
         setup_tags["Variant"] = v.pgn_name
@@ -662,6 +663,12 @@ def write_game(game: PgnGame | Game, *, lang: Language = "en", fen: FenStyle = "
     _line_tokens(start, record.moves, lang, tokens, True)
     tokens.append(record.result + " ")
     return "\n".join(lines) + "\n\n" + _wrap(tokens, columns) + "\n\n"
+
+
+@functools.cache
+def _standard_fen(variant: Variant) -> str:
+    """The start FEN of a fixed-array variant, as Position writes it (once per variant)."""
+    return Position(None, variant).fen()
 
 
 def write_games(games: Iterable[PgnGame | Game], out: TextIO, **options: object) -> int:

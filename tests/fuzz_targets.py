@@ -26,7 +26,7 @@ from randomchess.startpos import (
     setup_from_rank,
 )
 
-VARIANTS = ("chess", "chess960", "mrc", "modern")
+VARIANTS = ("chess", "chess960", "mrc", "modern", "capablanca", "caparandom")
 
 # Positions the move parsers are tried in: start arrays, castling both ways, en passant,
 # promotion, and MRC with the Bishop Adjustment alive.
@@ -37,6 +37,7 @@ POSITIONS = [
     ("mrc", "rmnbqnkbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RBKNQBNMR w IAia - 0 1 ABCDEFGHIabcdefghi"),
     ("mrc", "qnbnrkrbm/ppppppppp/9/9/9/9/9/PPPPPPPPP/MBRKRNBNQ w ECge - 0 1"),
     ("modern", None),
+    ("capablanca", None),
 ]
 _positions = [Position(fen, variant) for variant, fen in POSITIONS]
 

@@ -336,7 +336,7 @@ def test_push_san_and_unknown_language() -> None:
         san(pos, Move(52, 36), "fr")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("variant", ["chess", "chess960", "mrc", "modern"])
+@pytest.mark.parametrize("variant", ["chess", "chess960", "mrc", "modern", "caparandom"])
 def test_moves_to_agrees_with_legal_moves(variant: str) -> None:
     """The SAN reader and writer find the moves onto one square from that square backwards
     (issue 13, speed); over thousands of positions, with checks, pins and en passant, they
@@ -350,7 +350,7 @@ def test_moves_to_agrees_with_legal_moves(variant: str) -> None:
                  if not pos.is_castling(m) and not pos.is_adjustment(m)]
         by_target: dict[tuple[int, int], list[Move]] = {}
         for m in legal:
-            by_target.setdefault((m.to_square, pos.board[m.from_square] & 7), []).append(m)
+            by_target.setdefault((m.to_square, pos.piece_type_at(m.from_square)), []).append(m)
         for kind in PIECE_TYPES:
             for to in range(pos.geometry.size):
                 expected = sorted(by_target.get((to, kind), []))

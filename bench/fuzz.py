@@ -48,12 +48,11 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise Timeout
 
 
-class Stop(Exception):
-    pass
+_stopping: list[bool] = []  # set by SIGTERM: finish the current input, then report
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
-    raise Stop
+    _stopping.append(True)
 
 
 def mutate(rng: random.Random, text: str, all_seeds: list[str]) -> str:
@@ -112,7 +111,7 @@ def main() -> int:
     slowest_wall = 0.0
     start = last_report = time.monotonic()
     count = 0
-    while count < args.inputs and time.monotonic() - start < args.seconds:
+    while count < args.inputs and time.monotonic() - start < args.seconds and not _stopping:
         name = names[count % len(names)]
         seeds = SEEDS[name]
         text = rng.choice(seeds)
@@ -123,15 +122,12 @@ def main() -> int:
         signal.setitimer(signal.ITIMER_REAL, args.timeout)
         try:
             TARGETS[name](text)
-        except Stop:
-            print("stopped (SIGTERM): reporting what ran", flush=True)
-            break
         except Timeout:
             key = f"{name}: over {args.timeout:g} s"
             n, example = failures.get(key, (0, text))
             failures[key] = (n + 1, example)
         except BaseException as exc:  # every non-typed error is a finding
-            if isinstance(exc, (KeyboardInterrupt, Stop)):
+            if isinstance(exc, KeyboardInterrupt):
                 raise
             key = f"{name}: {where(exc)}: {str(exc)[:80]}"
             n, example = failures.get(key, (0, text))
@@ -155,6 +151,8 @@ def main() -> int:
             print(f"[{now - start:7.0f} s] {count:,} inputs, {len(failures)} distinct failures,"
                   f" slowest {slowest[0] * 1000:.1f} ms ({slowest[1]})", flush=True)
 
+    if _stopping:
+        print("stopped (SIGTERM): reporting what ran", flush=True)
     total = time.monotonic() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\ninputs tried: {count:,} in {total:.0f} s ({count / max(total, 1e-9):,.0f}/s)")

@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
 try:  # optional: brotli is a dependency, but gzip alone serves every browser
-    import brotli as _brotli  # type: ignore[import-untyped]
+    import brotli as _brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover
     _brotli = None
 

@@ -8,6 +8,7 @@ import sys
 import chess
 from click.testing import CliRunner
 
+from randomchess import Position
 from randomchess.cli import main
 
 START960 = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w GEge - 0 1"
@@ -76,3 +77,19 @@ def test_batch_mode_chess960() -> None:
     assert out[1].startswith("error: ")
     assert out[2].isdigit() and int(out[2]) > 400
     assert out[3].startswith("error: ") and "e2e5" in out[3]
+
+
+def test_batch_depths_are_ascii_and_bounded() -> None:
+    # A superscript digit passes str.isdigit() but is no depth; a depth of 99999 would run
+    # for ever: both are one clear error line, and the next line is still answered.
+    from randomchess.cli.perft import MAX_DEPTH, perft_line
+
+    for depth in ("²", "٣", str(MAX_DEPTH + 1), "99999"):
+        try:
+            perft_line(f"{START960}\t{depth}", "chess960")
+        except ValueError as exc:
+            assert repr(depth) in str(exc) or depth in str(exc)
+        else:
+            raise AssertionError(f"depth {depth!r} was accepted")
+    moves = Position(START960, "chess960").legal_moves()
+    assert perft_line(f"{START960}\t1", "chess960") == len(moves)

@@ -86,3 +86,13 @@ def test_deeply_nested_http_bodies_are_422(c: TestClient, path: str) -> None:
         r = c.post(path, content=body, headers={"content-type": "application/json"})
         assert r.status_code == 422, r.text
         assert "nest" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("setup", ["\u0665\u0661\u0668", "\u00b2", "5\u06618"])
+def test_setup_numbers_are_ascii_digits(c: TestClient, setup: str) -> None:
+    # Arabic-Indic digits passed str.isdigit() and were read as SP 518; a superscript gave
+    # int()'s own text. Both are a 422 that says what a setup is (issue 13).
+    r = c.post("/api/games", json={"variant": "chess960", "opponent": "hotseat",
+                                   "setup": setup})
+    assert r.status_code == 422, r.text
+    assert "invalid literal" not in r.text and "bad setup" in r.text

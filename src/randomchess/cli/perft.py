@@ -15,6 +15,9 @@ from randomchess.position import Position
 from randomchess.variants import VARIANTS, get_variant
 
 VARIANT_CHOICE = click.Choice(sorted(VARIANTS), case_sensitive=False)
+# Deeper than this no perft of a real position finishes; a batch line asking for more is
+# refused rather than left running for ever.
+MAX_DEPTH = 15
 
 
 def perft_line(line: str, variant: str) -> int:
@@ -23,8 +26,8 @@ def perft_line(line: str, variant: str) -> int:
     if len(parts) not in (2, 3):
         raise ValueError("expected FEN<TAB>DEPTH or FEN<TAB>DEPTH<TAB>MOVES")
     fen, depth_text = parts[0].strip(), parts[1].strip()
-    if not depth_text.isdigit():
-        raise ValueError(f"depth {depth_text!r} is not a non-negative integer")
+    if not (depth_text.isascii() and depth_text.isdigit()) or int(depth_text) > MAX_DEPTH:
+        raise ValueError(f"depth {depth_text!r} is not an integer from 0 to {MAX_DEPTH}")
     pos = Position(fen, variant)
     if len(parts) == 3:
         for text in parts[2].split():

@@ -550,6 +550,9 @@ def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
     v = get_variant(variant)
     try:
         if isinstance(setup, str) and setup.strip().isdigit():
+            # str.isdigit() also takes '²' and other scripts' digits: ASCII only (issue 13).
+            if not setup.strip().isascii():
+                raise ApiError(422, "bad setup: a setup number is written with the digits 0-9")
             setup = int(setup.strip())
         if setup == "random":
             if v.is_random:

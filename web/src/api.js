@@ -36,6 +36,7 @@ async function request(method, path, body, headers = {}) {
 }
 
 export const createGame = spec => request('POST', '/api/games', spec);
+export const getVariants = () => request('GET', '/api/variants');
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
 export const postMove = (id, move, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });

@@ -16,14 +16,18 @@ import { createSounds } from './game/sounds.js';
 import { createBoard } from './game/board.js';
 import { createMoveList } from './game/movelist.js';
 import { createControls } from './game/controls.js';
+import { castlingOf, promotionOrder, variantInfo } from './variants.js';
 
-const VARIANT_NAMES = { chess960: 'variant.chess960', mrc: 'variant.mrc', modern: 'variant.modern',
-  chess: 'variant.chess' };
-const PROMO_ORDER = ['q', 'm', 'a', 'c', 'r', 'b', 'n', 'k'];
 const LOW_TIME_MS = 10_000;
 
 const colourName = c => t(`colour.${c}`);
-export const variantName = v => (VARIANT_NAMES[v] ? t(VARIANT_NAMES[v]) : v);
+/** The variant's name in the current language; the server's PGN name for one without a text. */
+export function variantName(key) {
+  const text = t(`variant.${key}`);
+  if (text !== `variant.${key}`) return text;
+  const info = variantInfo(key);
+  return info ? info.name : key;
+}
 
 /** "White wins — checkmate", "Game aborted". */
 export function resultText(state) {
@@ -150,6 +154,9 @@ export function renderGame(root, id, go) {
     return hotseat() || s.to_move === seat.color;
   };
   const dims = () => dimensionsOf(current() ? current().fen : '8/8/8/8/8/8/8/8');
+  // The variant's metadata from GET /api/variants (loaded before any page is drawn).
+  const info = () => (current() ? variantInfo(current().variant) : null);
+  const castling = () => (info() ? castlingOf(info()) : undefined);
   const locked = () => asking || (pending !== null && pending.ply === plies());
 
   // ------------------------------------------------------------------ state arrival
@@ -192,14 +199,20 @@ export function renderGame(root, id, go) {
     const total = plies();
     const shown = shownPly(cursor, total);
     const live = cursor === null;
-    boardEl.classList.toggle('board9', width === 9);
+    // Board geometry for the CSS (style.css: squares, checkerboard, aspect ratio): files and
+    // ranks, and whether the top-left square is dark (a1 is dark on every board, RULES.md §4.1).
+    boardWrap.style.setProperty('--files', String(width));
+    boardWrap.style.setProperty('--ranks', String(height));
+    boardEl.classList.toggle('dark-corner', (orientation === 'white' ? height : width) % 2 === 1);
+    boardEl.dataset.files = String(width);
+    boardEl.dataset.ranks = String(height);
     boardEl.dataset.fen = s.fen;
     boardEl.dataset.ply = String(total);
     boardEl.dataset.shown = String(shown);
     boardEl.dataset.live = String(live);
     const pieces = piecesOf(s.fen);
     const turn = myTurn();
-    kinds = classify(turn ? s.legal_moves || [] : [], pieces, width);
+    kinds = classify(turn ? s.legal_moves || [] : [], pieces, width, castling());
     const canMove = live && turn && !locked();
     const color = s.to_move === 'black' ? 'black' : 'white';
     // Premoves: our own colour while the opponent is to move (not on one screen).
@@ -209,7 +222,7 @@ export function renderGame(root, id, go) {
     let lastMove = (s.moves || []).at(-1);
     let lastMv = lastMove && parseUci(lastMove);
     if (!live) {
-      const at = positionAt(s.start_fen, s.moves, shown);
+      const at = positionAt(s.start_fen, s.moves, shown, castling());
       fen = at.placement;
       lastMv = at.lastMove;
     }
@@ -307,11 +320,11 @@ export function renderGame(root, id, go) {
     // castling and adjustment, offered on the board and as buttons
     clear(castleBar);
     clear(adjustBar);
-    const { width } = dims();
     const playing = seatHolder() && !over;
     const live = cursor === null;
     if (playing && kinds.castles.length) {
-      const sans = width === 9 ? { a: 'O-O-Oc', h: 'O-O-Og' } : { a: 'O-O-O', h: 'O-O' };
+      const sides = castling();
+      const sans = { a: sides.a.san, h: sides.h.san };
       castleBar.append(h('span.label', t('castle')));
       for (const side of ['h', 'a']) {
         const c = kinds.castles.find(x => x.side === side);
@@ -525,7 +538,7 @@ export function renderGame(root, id, go) {
   }
 
   async function choosePromotion(from, to, options) {
-    const sorted = PROMO_ORDER.filter(p => options.includes(p));
+    const sorted = promotionOrder(info()).filter(p => options.includes(p));
     const color = current().to_move === 'black' ? 'black' : 'white';
     asking = true;
     const choice = await modal(t('promoteTo'), h('div'), sorted.map(p => ({

@@ -6,11 +6,29 @@ import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
 import { errorKey } from './game/messages.js';
 import {
-  FIXED_RANK, SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf, setupFen,
+  SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf,
 } from './setups.js';
 import { diagram } from './diagram.js';
+import { playableVariants, setupPlacement, variantInfo } from './variants.js';
+import { variantName } from './game.js';
 
-const VARIANTS = ['chess960', 'mrc', 'modern', 'chess'];
+// The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
+// mrc #8226): a random variant on the same board with the same army whose numbering this page
+// implements (setups.js), or null (Capablanca's arrays are not numbered).
+function numberedFamily(info) {
+  const sameArmy = v => [...v.setup.army].sort().join('') === [...info.setup.army].sort().join('');
+  const family = [info, ...playableVariants()].find(v => v.setup.random && v.setup.numbering &&
+    SETUP_COUNT[v.key] && v.files === info.files && v.ranks === info.ranks && sameArmy(v));
+  return family ? family.key : null;
+}
+const fixedNumbers = new Map();
+function fixedNumber(info) {
+  if (!fixedNumbers.has(info.key)) {
+    const family = numberedFamily(info);
+    fixedNumbers.set(info.key, family ? numberOf(family, info.setup.fixed_rank) : null);
+  }
+  return fixedNumbers.get(info.key);
+}
 
 function radio(name, value, label, checked) {
   return h('label.choice', h('input', { type: 'radio', name, value, checked }), ' ', label);
@@ -24,8 +42,8 @@ export function renderHome(root, go) {
   let drawn = null; // {variant, number} of the current random draw
 
   const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
-    VARIANTS.map(v => h('option', { value: v, selected: v === (saved.variant || 'chess960') },
-      t(`variant.${v}`))));
+    playableVariants().map(v => h('option', { value: v.key,
+      selected: v.key === (saved.variant || 'chess960') }, variantName(v.key))));
   const numberIn = h('input', {
     type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
   });
@@ -88,10 +106,10 @@ export function renderHome(root, go) {
   // The setup the form describes: {rank, number, fen?} or {error}.
   function currentSetup() {
     const variant = variantSel.value;
+    const info = variantInfo(variant);
     const mode = value('setup');
-    if (FIXED_RANK[variant]) {
-      const rank = FIXED_RANK[variant];
-      return { rank, number: variant === 'chess' ? 518 : 8226, fixed: true };
+    if (info.setup.fixed_rank) {
+      return { rank: info.setup.fixed_rank, number: fixedNumber(info), fixed: true };
     }
     if (mode === 'fen') {
       const fen = fenIn.value.trim();
@@ -101,6 +119,7 @@ export function renderHome(root, go) {
       const number = /^[A-Z]+$/.test(rank) ? numberOf(variant, rank) : null;
       return { fen, rank: /^[A-Z]+$/.test(rank) ? rank : null, number };
     }
+    if (!numbered(info)) return { server: true }; // random arrays without numbers
     if (mode === 'number') {
       const n = Number(numberIn.value);
       if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= SETUP_COUNT[variant]) {
@@ -114,11 +133,18 @@ export function renderHome(root, go) {
     return { rank: rankOf(variant, drawn.number), number: drawn.number };
   }
 
+  // Setups this page can number and draw itself (setups.js); others are drawn by the server.
+  const numbered = info => !!(info.setup.numbering && SETUP_COUNT[info.key]);
+
   function update() {
     const variant = variantSel.value;
+    const info = variantInfo(variant);
     const mode = value('setup');
-    const fixed = !!FIXED_RANK[variant];
-    numberIn.hidden = fixed || mode !== 'number';
+    const fixed = !!info.setup.fixed_rank;
+    const numberRadio = setupBox.querySelector('input[value=number]');
+    if (!numbered(info) && mode === 'number') form.querySelector('input[value=random]').checked = true;
+    numberRadio.disabled = !numbered(info);
+    numberIn.hidden = fixed || value('setup') !== 'number';
     fenIn.hidden = fixed || mode !== 'fen';
     numberIn.max = String((SETUP_COUNT[variant] || 1) - 1);
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
@@ -132,6 +158,10 @@ export function renderHome(root, go) {
       if (mode !== 'fen' || fenIn.value) error.textContent = s.error;
       return;
     }
+    if (s.server) {
+      preview.append(h('p.note', { 'data-testid': 'server-draws' }, t('serverDraws')));
+      return;
+    }
     const dl = h('dl.facts');
     if (s.number !== null && s.number !== undefined) {
       dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, String(s.number)));
@@ -141,10 +171,10 @@ export function renderHome(root, go) {
         h('dd.rank', { 'data-testid': 'preview-rank' }, localizeLetters(s.rank)));
     }
     preview.append(dl);
-    if (s.rank && (variant === 'mrc' || variant === 'modern') && bishopsSameColour(s.rank)) {
+    if (s.rank && info.adjustment_partners.length && bishopsSameColour(s.rank)) {
       preview.append(h('p.note', t('sameBishops')));
     }
-    const placement = s.fen ? s.fen.split(' ')[0] : s.rank ? setupFen(variant, s.rank) : null;
+    const placement = s.fen ? s.fen.split(' ')[0] : s.rank ? setupPlacement(info, s.rank) : null;
     if (placement) preview.append(diagram(placement, { small: true }));
   }
 
@@ -162,7 +192,8 @@ export function renderHome(root, go) {
     const variant = variantSel.value;
     const opponent = value('opponent');
     const spec = { variant, opponent };
-    if (!s.fixed) spec.setup = s.fen ? s.fen : s.number;
+    if (s.server) spec.setup = 'random';
+    else if (!s.fixed) spec.setup = s.fen ? s.fen : s.number;
     if (opponent === 'computer') spec.level = Number(levelIn.value);
     if (opponent !== 'hotseat') spec.color = value('color');
     const minutes = Number(minutesIn.value) || 0;

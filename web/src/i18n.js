@@ -14,6 +14,8 @@ const EN = {
   'variant.mrc': 'Modern Random Chess (9x9)',
   'variant.modern': 'Modern chess (9x9, Maura)',
   'variant.chess': 'Classical chess',
+  'variant.capablanca': 'Capablanca chess (10x8)',
+  'variant.caparandom': 'Capablanca Random Chess (10x8)',
   setup: 'Setup',
   'setup.random': 'Random',
   'setup.number': 'By number',
@@ -37,6 +39,7 @@ const EN = {
   unlimited: 'no clock',
   start: 'Start the game',
   badNumber: 'Setup numbers run from 0 to {max}.',
+  serverDraws: 'The server draws the setup when the game starts.',
   badFen: 'Enter a FEN.',
   inviteTitle: 'Invite a friend',
   inviteHelp: 'Send this link; whoever opens it first plays {colour}.',
@@ -215,6 +218,8 @@ const ES = {
   'variant.mrc': 'Ajedrez Moderno Aleatorio (9x9)',
   'variant.modern': 'Ajedrez Moderno (9x9, Maura)',
   'variant.chess': 'Ajedrez clásico',
+  'variant.capablanca': 'Ajedrez Capablanca (10x8)',
+  'variant.caparandom': 'Ajedrez Capablanca aleatorio (10x8)',
   setup: 'Posición inicial',
   'setup.random': 'Al azar',
   'setup.number': 'Por número',
@@ -238,6 +243,7 @@ const ES = {
   unlimited: 'sin reloj',
   start: 'Empezar la partida',
   badNumber: 'Los números van de 0 a {max}.',
+  serverDraws: 'El servidor sortea la posición inicial al empezar la partida.',
   badFen: 'Escribe un FEN.',
   inviteTitle: 'Invitar a un amigo',
   inviteHelp: 'Envía este enlace; quien lo abra primero juega con {colour}.',
@@ -432,17 +438,29 @@ export function t(key, vars = {}) {
 }
 
 // Piece letters (RULES.md, pieces.py): R is the rook in English and the king (rey) in Spanish.
-const TO_ES = { K: 'R', Q: 'D', R: 'T', B: 'A', N: 'C', M: 'M', P: 'P' };
-const FROM_ES = { R: 'K', D: 'Q', T: 'R', A: 'B', L: 'B', C: 'N', M: 'M', P: 'P' };
+// The tables come from the server's variant metadata (GET /api/variants, setPieceLetters);
+// L is also read as the bishop (alfil), as players type it.
+let TO_ES = {};
+let FROM_ES = { L: 'B' };
+
+/** Install the piece letters of `pieces` ([{letter, letter_es}], English letter lower case). */
+export function setPieceLetters(pieces) {
+  TO_ES = {};
+  FROM_ES = { L: 'B' };
+  for (const p of pieces) {
+    TO_ES[p.letter.toUpperCase()] = p.letter_es.toUpperCase();
+    FROM_ES[p.letter_es.toUpperCase()] = p.letter.toUpperCase();
+  }
+}
 
 /** English SAN or back rank written with the current language's piece letters. */
 export function localizeLetters(text, l = current) {
   if (l !== 'es') return text;
-  return text.replace(/[KQRBNMP]/g, c => TO_ES[c]);
+  return text.replace(/[A-Z]/g, c => TO_ES[c] ?? c);
 }
 
 /** A move typed with the current language's letters, as English SAN (UCI passes through). */
 export function delocalizeSan(text, l = current) {
   if (l !== 'es' || /^[a-p]\d+[a-p]\d+[a-z]?$/.test(text.trim())) return text;
-  return text.replace(/[RDTALCMP]/g, c => FROM_ES[c]);
+  return text.replace(/[A-Z]/g, c => FROM_ES[c] ?? c);
 }

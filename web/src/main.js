@@ -11,6 +11,7 @@ import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
 import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
+import { loadVariants } from './variants.js';
 
 const app = document.getElementById('app');
 let page = null;
@@ -119,5 +120,19 @@ async function renderJoin(main, id, code) {
     button, error));
 }
 
-window.addEventListener('hashchange', route);
-route();
+// Every page draws from the server's variant metadata (GET /api/variants): it is fetched once,
+// before the first page; without it there is nothing to draw, so the page says so and retries.
+async function start() {
+  try {
+    await loadVariants();
+  } catch (e) {
+    clear(app);
+    app.append(header(), h('main', h('p.error', { role: 'alert', 'data-testid': 'message' },
+      t(errorKey(e)))));
+    setTimeout(start, 3000);
+    return;
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
+start();

@@ -45,18 +45,23 @@ export const fileIndex = sq => FILES.indexOf(sq[0]);
 export const rankOf = sq => sq.slice(1);
 export const square = (file, rank) => FILES[file] + rank;
 
+// Castling squares as file indexes per side ('a' = a-file side, 'h' = far side), as
+// variants.js's castlingOf gives them from the server's metadata; this default is RULES.md §6's
+// c/d and g/f, for callers (tests) that pass none.
+const DEFAULT_CASTLING = { a: { king: 2, rook: 3 }, h: { king: 6, rook: 5 } };
+
 /**
  * Sort the legal moves into kinds. castles: [{uci, king, rook, side: 'a'|'h', kingTo, rookTo}],
  * adjustments: [{uci, bishop, partner, role}], promotions: Map 'from+to' -> [letters].
+ * `castling` gives the variant's castling files (castlingOf in variants.js).
  */
-export function classify(legal, pieces, width) {
+export function classify(legal, pieces, width, castling = DEFAULT_CASTLING) {
   const castles = [];
   const adjustments = [];
   const promotions = new Map();
   const dests = new Map();
-  // Castling destinations (RULES.md §6): c/d on the a-side, g/f on the far side, on any width.
-  const kingFile = { a: 2, h: 6 };
-  const rookFile = { a: 3, h: 5 };
+  const kingFile = { a: castling.a.king, h: castling.h.king };
+  const rookFile = { a: castling.a.rook, h: castling.h.rook };
   for (const uci of legal) {
     const mv = parseUci(uci);
     if (!mv) continue;
@@ -74,8 +79,8 @@ export function classify(legal, pieces, width) {
       continue;
     }
     if (!p || !q || p.color !== q.color) {
-      // Classical UCI castling (e1g1): the king steps two files.
-      if (p && p.role === 'k' && Math.abs(fileIndex(mv.from) - fileIndex(mv.to)) === 2 &&
+      // Classical UCI castling (e1g1, Capablanca's f1i1): the king steps two or more files.
+      if (p && p.role === 'k' && Math.abs(fileIndex(mv.from) - fileIndex(mv.to)) >= 2 &&
           rankOf(mv.from) === rankOf(mv.to)) {
         const side = fileIndex(mv.to) < fileIndex(mv.from) ? 'a' : 'h';
         const rookSq = square(side === 'a' ? 0 : width - 1, rankOf(mv.from));
@@ -130,7 +135,7 @@ export function previewPieces(pieces, kind, move) {
 /** The placement after one UCI move, judged only as far as drawing needs (castling as king
  * takes rook or the classical two-file step, the Bishop Adjustment, en passant, promotion):
  * the server has already judged the move legal. */
-export function applyMove(pieces, uci, width) {
+export function applyMove(pieces, uci, width, castling = DEFAULT_CASTLING) {
   const mv = parseUci(uci);
   const out = new Map(pieces);
   if (!mv) return out;
@@ -142,8 +147,8 @@ export function applyMove(pieces, uci, width) {
     const r = out.get(rookSq);
     out.delete(mv.from);
     out.delete(rookSq);
-    out.set(square(side === 'a' ? 2 : 6, rank), p);
-    if (r) out.set(square(side === 'a' ? 3 : 5, rank), r);
+    out.set(square(castling[side].king, rank), p);
+    if (r) out.set(square(castling[side].rook, rank), r);
   };
   if (q && q.color === p.color && p.role === 'k' && q.role === 'r') {
     castle(fileIndex(mv.to) < fileIndex(mv.from) ? 'a' : 'h', mv.to);
@@ -151,7 +156,7 @@ export function applyMove(pieces, uci, width) {
     out.set(mv.from, q);
     out.set(mv.to, p);
   } else if (p.role === 'k' && !q && rankOf(mv.to) === rank &&
-             Math.abs(fileIndex(mv.to) - fileIndex(mv.from)) === 2) {
+             Math.abs(fileIndex(mv.to) - fileIndex(mv.from)) >= 2) {
     const side = fileIndex(mv.to) < fileIndex(mv.from) ? 'a' : 'h';
     castle(side, square(side === 'a' ? 0 : width - 1, rank));
   } else {
@@ -187,11 +192,11 @@ export function placementOf(pieces, width, height) {
 }
 
 /** The placement after the first `ply` moves of a game, and the last of them. */
-export function positionAt(startFen, moves, ply) {
+export function positionAt(startFen, moves, ply, castling = DEFAULT_CASTLING) {
   const { width, height } = dimensionsOf(startFen);
   let pieces = piecesOf(startFen);
   const n = Math.max(0, Math.min(ply, moves.length));
-  for (let i = 0; i < n; i++) pieces = applyMove(pieces, moves[i], width);
+  for (let i = 0; i < n; i++) pieces = applyMove(pieces, moves[i], width, castling);
   return { placement: placementOf(pieces, width, height), lastMove: n ? parseUci(moves[n - 1]) : null };
 }
 

@@ -4,7 +4,6 @@
 
 export const SETUP_COUNT = { chess960: 960, mrc: 15120 };
 export const STANDARD_NUMBER = { chess960: 518, mrc: 8226 };
-export const FIXED_RANK = { chess: 'RNBQKBNR', modern: 'RNBMKQBNR' };
 
 function pairs(n) {
   const out = [];

@@ -1,0 +1,55 @@
+// The variants the server plays (GET /api/variants, issue 12): board size, pieces and their
+// letters in both languages, castling squares and SAN, promotion choices and setup family.
+// Fetched once per page load and cached; every board, castling preview, promotion menu and
+// notation letter is drawn from it, so a variant registered on the server needs no change here.
+
+import { getVariants } from './api.js';
+import { setPieceLetters } from './i18n.js';
+
+const FILES = 'abcdefghijklmnop';
+let loading = null;
+let table = new Map();
+
+/** Fetch the metadata once (later calls share the same request); resolves to the table. */
+export function loadVariants() {
+  if (!loading) {
+    loading = getVariants().then(list => {
+      table = new Map(list.map(v => [v.key, v]));
+      setPieceLetters(list.flatMap(v => v.pieces));
+      return table;
+    }, e => {
+      loading = null; // a later page may try again
+      throw e;
+    });
+  }
+  return loading;
+}
+
+/** The metadata of variant `key` (after loadVariants), or null. */
+export const variantInfo = key => table.get(key) || null;
+
+/** Every variant in the server's order. */
+export const allVariants = () => [...table.values()];
+
+/** Variants offered on the home page: those the built-in engine plays (every opponent works). */
+export const playableVariants = () => allVariants().filter(v => v.engine);
+
+/**
+ * Castling of `info` as file indexes and SAN: {a: {king, rook, san}, h: {...}}; 'a' is the
+ * a-file side, 'h' the far side (RULES.md §6; Capablanca's c/d and i/h, docs/rules.md).
+ */
+export function castlingOf(info) {
+  const side = s => ({ king: FILES.indexOf(s.king_file), rook: FILES.indexOf(s.rook_file), san: s.san });
+  return { a: side(info.castling_a_side), h: side(info.castling_far_side) };
+}
+
+/** Promotion letters in the order the server lists them (its menu order). */
+export const promotionOrder = info => [...info.promotions];
+
+/** The back rank of `rank` set up as a placement: Black's array mirrored or reversed. */
+export function setupPlacement(info, rank) {
+  const black = (info.setup.symmetry === 'reverse' ? [...rank].reverse().join('') : rank).toLowerCase();
+  const pawns = 'p'.repeat(info.files);
+  const empty = String(info.files);
+  return [black, pawns, ...Array(info.ranks - 4).fill(empty), pawns.toUpperCase(), rank].join('/');
+}

@@ -1,0 +1,213 @@
+"""The browser draws boards, castling, promotion choices and piece letters from the server's
+variant metadata (``GET /api/variants``, issue 12), so Capablanca chess and Capablanca Random
+Chess (10x8) play in the browser with no variant named in the front end.
+
+Playwright drives Debian's chromium against ``randomchess serve`` on a free port; screenshots
+go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web_support import (
+    SLOW,
+    board_attr,
+    drag,
+    game_state,
+    launched_browser,
+    new_game,
+    running_server,
+    shot,
+    skip_without_browser,
+    wait_board,
+    wait_ply,
+)
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page, expect
+
+pytestmark = skip_without_browser
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("variants")
+    with running_server(tmp, RANDOMCHESS_ENGINE_MOVETIME_MS="50") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
+
+@pytest.fixture
+def errors() -> list[str]:
+    return []
+
+
+def open_page(browser: Browser, server: str, errors: list[str], lang: str = "en") -> Page:
+    # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids.
+    ctx = browser.new_context(base_url=server, bypass_csp=True, **DESKTOP)
+    ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
+    pg = ctx.new_page()
+    pg.set_default_timeout(SLOW)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    return pg
+
+
+@pytest.fixture
+def page(browser: Browser, server: str, errors: list[str]) -> Iterator[Page]:
+    pg = open_page(browser, server, errors)
+    yield pg
+    pg.context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def api(server: str, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{server}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def square_box(page: Page, square: str) -> tuple[float, float]:
+    """Width and height of one square of the drawn board, from cg-board's box and the FEN."""
+    box = page.locator("[data-testid=board] cg-board").bounding_box()
+    assert box is not None
+    return box["width"] / int(board_attr(page, "files")), box["height"] / int(board_attr(page, "ranks"))
+
+
+def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str) -> None:
+    """The variant menu is the server's list of engine-playable variants, Capablanca's two
+    entries included, named in both languages."""
+    served = [v["key"] for v in api(server, "GET", "/api/variants") if v["engine"]]
+    page.goto("/")
+    options = page.eval_on_selector_all("[data-testid=variant] option", "els => els.map(e => e.value)")
+    assert options == served
+    assert {"capablanca", "caparandom"} <= set(options)
+    page.select_option("[data-testid=variant]", "capablanca")
+    expect(page.locator("[data-testid=preview-rank]")).to_have_text("RNABQKBCNR")
+    # The preview diagram is 10 files wide.
+    assert page.locator("[data-testid=setup-preview] .diagram .sq").count() == 80
+    page.select_option("[data-testid=variant]", "caparandom")
+    # Capablanca Random's arrays have no numbers: the server draws one, no number field.
+    expect(page.locator("[data-testid=server-draws]")).to_be_visible()
+    assert page.locator("input[name=setup][value=number]").is_disabled()
+
+
+def test_capablanca_against_the_computer_on_a_10x8_board(page: Page) -> None:
+    """A Capablanca game against the computer: a 10x8 board whose squares are square, the
+    archbishop and chancellor drawn with their images, a move dragged at an off-centre point,
+    and the computer's answer."""
+    new_game(page, "capablanca", "computer", color="white", level=1)
+    assert board_attr(page, "files") == "10" and board_attr(page, "ranks") == "8"
+    assert game_state(page)["fen"].startswith("rnabqkbcnr/pppppppppp/10/")
+    w, h = square_box(page, "a1")
+    assert abs(w - h) < 1.0, (w, h)
+    piece = page.locator("cg-board piece.white.a-piece").bounding_box()
+    assert piece is not None and abs(piece["width"] - w) < 1.0
+    for role in ("a", "c"):
+        image = page.eval_on_selector(
+            f"cg-board piece.white.{role}-piece", "el => getComputedStyle(el).backgroundImage")
+        assert f"/pieces/w{role.upper()}.svg" in image
+    assert page.locator("cg-board piece").count() == 40
+    # The board's coordinates name ten files.
+    files = page.eval_on_selector_all("[data-testid=board] coords.bottom coord",
+                                      "els => els.map(e => e.textContent)")
+    assert files[:10] == list("abcdefghij"), files
+    drag(page, "e2", "e4", at0=(0.2, 0.85), at1=(0.8, 0.15))
+    wait_ply(page, 2)  # our move and the computer's answer
+    s = game_state(page)
+    assert s["moves"][0] == "e2e4"
+    assert len(s["moves"]) == 2 and s["moves"][1][1] in "78"
+    expect(page.locator("[data-testid=moves]")).to_contain_text("e4")
+    shot(page, "capablanca-vs-computer")
+    # Both images served.
+    for name in ("wA", "wC", "bA", "bC"):
+        res = page.request.get(f"/pieces/{name}.svg")
+        assert res.ok and b"<svg" in res.body()
+
+
+CASTLE_AND_PROMOTE = "r4k3r/1P8/10/10/10/10/10/R4K3R w KQq - 0 1"
+
+
+def test_capablanca_random_castling_preview_and_move(page: Page) -> None:
+    """Castling in Capablanca Random Chess: the king lands on i1 and the rook on h1 (c1/d1 on
+    the a side), as the metadata says; the button shows it and the board draws it."""
+    new_game(page, "caparandom", "hotseat", fen=CASTLE_AND_PROMOTE)
+    short = page.locator("[data-testid='castle-O-O']")
+    long = page.locator("[data-testid='castle-O-O-O']")
+    expect(short).to_be_enabled()
+    title = short.get_attribute("title") or ""
+    assert "i1" in title and "h1" in title, title
+    long_title = long.get_attribute("title") or ""
+    assert "c1" in long_title and "d1" in long_title, long_title
+    short.click()
+    wait_ply(page, 1)
+    s = game_state(page)
+    assert s["moves"] == ["f1j1"]
+    assert s["fen"].split()[0].split("/")[-1] == "R6RK1"
+    # The board drew the server's placement: king on i1, rook on h1.
+    assert board_attr(page, "fen").split()[0].split("/")[-1] == "R6RK1"
+
+
+def test_capablanca_promotion_choices_in_the_servers_order(page: Page) -> None:
+    """The promotion menu lists the variant's promotion set, chancellor and archbishop
+    included, in the order the server gives."""
+    new_game(page, "caparandom", "hotseat", fen=CASTLE_AND_PROMOTE)
+    info = next(v for v in json.loads(page.request.get("/api/variants").text())
+                if v["key"] == "caparandom")
+    drag(page, "b7", "b8", at0=(0.7, 0.3), at1=(0.3, 0.7))
+    page.wait_for_selector("[data-testid^=promo-]")
+    offered = page.eval_on_selector_all(
+        "[data-testid^=promo-]", "els => els.map(e => e.dataset.testid.slice(6))")
+    assert offered == info["promotions"] == ["q", "c", "a", "r", "b", "n"]
+    page.click("[data-testid=promo-c]")
+    wait_ply(page, 1)
+    assert game_state(page)["moves"] == ["b7b8c"]
+    assert board_attr(page, "fen").split("/")[0].startswith("rC")
+
+
+def test_capablanca_letters_in_spanish(browser: Browser, server: str, errors: list[str]) -> None:
+    """Spanish letters of the new pieces come from the metadata: the archbishop is Z
+    (arzobispo) and the chancellor E (canciller), not A (alfil) and C (caballo)."""
+    new = api(server, "POST", "/api/games", {"variant": "capablanca", "opponent": "hotseat"})
+    token = new["seat"]["token"]
+    for uci in ("c1d3", "i8h6", "h1g3"):  # archbishop, knight, chancellor
+        api(server, "POST", f"/api/games/{new['id']}/moves", {"move": uci, "token": token})
+    assert api(server, "GET", f"/api/games/{new['id']}")["san"] == ["Ad3", "Nh6", "Cg3"]
+    pg = open_page(browser, server, errors, lang="es")
+    try:
+        pg.goto(f"/#/game/{new['id']}")
+        wait_board(pg)
+        wait_ply(pg, 3)
+        text = pg.text_content("[data-testid=moves]") or ""
+        assert "Zd3" in text and "Ch6" in text and "Eg3" in text, text
+        # A move typed with Spanish letters is understood: the archbishop back (Z).
+        pg.evaluate(f"localStorage.setItem('rc-seat-{new['id']}', "
+                    f"JSON.stringify({{color: 'both', token: '{token}', opponent: 'hotseat'}}))")
+        pg.reload()
+        wait_board(pg)
+        pg.fill("[data-testid=san-input]", "Cf5")  # the knight (caballo) h6-f5
+        pg.press("[data-testid=san-input]", "Enter")
+        wait_ply(pg, 4)
+        assert game_state(pg)["moves"][-1] == "h6f5"
+        pg.fill("[data-testid=san-input]", "Zf4")  # archbishop d3-f4 (knight jump)
+        pg.press("[data-testid=san-input]", "Enter")
+        wait_ply(pg, 5)
+        assert game_state(pg)["moves"][-1] == "d3f4"
+    finally:
+        pg.context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -86,7 +86,8 @@ def square_box(page: Page, square: str) -> tuple[float, float]:
     """Width and height of one square of the drawn board, from cg-board's box and the FEN."""
     box = page.locator("[data-testid=board] cg-board").bounding_box()
     assert box is not None
-    return box["width"] / int(board_attr(page, "files")), box["height"] / int(board_attr(page, "ranks"))
+    files, ranks = int(board_attr(page, "files")), int(board_attr(page, "ranks"))
+    return box["width"] / files, box["height"] / ranks
 
 
 def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str) -> None:
@@ -94,7 +95,8 @@ def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str
     entries included, named in both languages."""
     served = [v["key"] for v in api(server, "GET", "/api/variants") if v["engine"]]
     page.goto("/")
-    options = page.eval_on_selector_all("[data-testid=variant] option", "els => els.map(e => e.value)")
+    options = page.eval_on_selector_all("[data-testid=variant] option",
+                                        "els => els.map(e => e.value)")
     assert options == served
     assert {"capablanca", "caparandom"} <= set(options)
     page.select_option("[data-testid=variant]", "capablanca")

@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from randomchess.server import guards
+from randomchess.server.contract import STATE_ROUTE
 from randomchess.server.live import ApiError, LiveGame, hash_secret
 from randomchess.server.service import ACTIONS, GameService
 from randomchess.server.store import now_ms
@@ -104,18 +105,18 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
                          invite_url=invite_url)
 
 
-@router.get("/api/games/{game_id}")
+@router.get("/api/games/{game_id}", **STATE_ROUTE)
 async def get_game(game_id: str, request: Request) -> Response:
     return _state(await _service(request).current(game_id))
 
 
-@router.post("/api/games/{game_id}/moves")
+@router.post("/api/games/{game_id}/moves", **STATE_ROUTE)
 async def post_move(game_id: str, body: MoveIn, request: Request) -> Response:
     """Play a move; 409 when it is not this seat's turn or the move is illegal."""
     return _state(await _service(request).perform(game_id, "move", body.token, body.move))
 
 
-@router.post("/api/games/{game_id}/draw-claim")
+@router.post("/api/games/{game_id}/draw-claim", **STATE_ROUTE)
 async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> Response:
     return _state(await _service(request).perform(game_id, "draw-claim", body.token,
                                                   body.move))
@@ -126,7 +127,7 @@ def _action_route(action: str) -> None:
         return _state(await _service(request).perform(game_id, action, body.token))
 
     endpoint.__name__ = action.replace("-", "_")
-    router.post(f"/api/games/{{game_id}}/{action}", name=action)(endpoint)
+    router.post(f"/api/games/{{game_id}}/{action}", name=action, **STATE_ROUTE)(endpoint)
 
 
 for _action in ("resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",

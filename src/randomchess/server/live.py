@@ -22,19 +22,15 @@ from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
+from randomchess.server.contract import TERMINATION_NAMES, GameStatus, TerminationName
 from randomchess.server.store import GameRecord
 
 COLOR_NAMES = ("white", "black")
 COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
 RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
 
-# The API's names of the terminations (docs/server.md; the front end shows them).  They are
-# the core's values except for the two move-count rules, spelt out in words here.
-TERMINATION_NAMES = {t: t.value for t in Termination} | {
-    Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
-    Termination.FIFTY_MOVES: "fifty-move rule",
-}
-_TERMINATIONS = {name: t for t, name in TERMINATION_NAMES.items()}
+# The API's names of the terminations (contract.TerminationName; docs/server.md) and back.
+_TERMINATIONS: dict[str, Termination] = {name: t for t, name in TERMINATION_NAMES.items()}
 
 
 class ApiError(Exception):
@@ -56,7 +52,7 @@ def _matches(secret: str, stored: str | None) -> bool:
 
 
 def _ending(outcome: Outcome) -> dict[str, Any]:
-    return {"status": "ended", "result": outcome.result(),
+    return {"status": GameStatus.ENDED, "result": outcome.result(),
             "termination": TERMINATION_NAMES[outcome.termination]}
 
 
@@ -107,7 +103,7 @@ class LiveGame:
             game.outcome = None
             game.push(game.position.parse_uci(text))
             self.moves.append(text)
-        if record.status == "ended" and record.termination in _TERMINATIONS:
+        if record.status == GameStatus.ENDED and record.termination in _TERMINATIONS:
             # An ending by action (resignation, agreement, claim, flag) is a stored value.
             winner = RESULT_WINNERS.get(record.result or "")
             game.outcome = Outcome(_TERMINATIONS[record.termination],
@@ -143,7 +139,7 @@ class LiveGame:
 
     @property
     def ended(self) -> bool:
-        return self.record.status == "ended"
+        return self.record.status == GameStatus.ENDED
 
     @property
     def computer(self) -> Color | None:
@@ -173,12 +169,12 @@ class LiveGame:
         return r.clock_started_at + (r.white_ms, r.black_ms)[self.turn]
 
     # ----------------------------------------------------------------- state
-    def claimable(self) -> list[str]:
+    def claimable(self) -> list[TerminationName]:
         """The draws the side to move may claim now, without naming a move (FIDE 9.2.2,
         9.3.2)."""
         if self.ended:
             return []
-        out = []
+        out: list[TerminationName] = []
         if self.game.can_claim_threefold_repetition():
             out.append(TERMINATION_NAMES[Termination.THREEFOLD_REPETITION])
         if self.game.can_claim_fifty_moves():
@@ -319,8 +315,8 @@ class LiveGame:
         changes.update(fen=fen, moves=" ".join([*self.moves, uci]),
                        san=" ".join([*self.sans, written]),
                        clock_log=" ".join([*r.clock_log.split(), clock_entry]))
-        if r.status == "waiting" and r.invite_hash is None:
-            changes["status"] = "playing"
+        if r.status == GameStatus.WAITING and r.invite_hash is None:
+            changes["status"] = GameStatus.PLAYING
         if end is not None:
             changes.update(_ending(end), clock_started_at=None, draw_offer=None)
         return changes

@@ -20,6 +20,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.pieces import Color
+from randomchess.server.contract import STATE_ROUTE, GameStatus, TerminationName
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
 from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
@@ -68,12 +69,12 @@ def abort_changes(g: LiveGame, colors: set[Color], now: int) -> dict[str, Any]:
         raise ApiError(409, f"the game is over ({g.record.result}, {g.record.termination})")
     if len(g.moves) >= 2:
         raise ApiError(409, "too late to abort: both sides have moved (resign or offer a draw)")
-    return {"status": "ended", "result": "*", "termination": "aborted", "draw_offer": None,
-            "takeback_offer": None, "clock_started_at": None, "invite_hash": None,
-            "updated_at": now}
+    return {"status": GameStatus.ENDED, "result": "*", "termination": TerminationName.ABORTED,
+            "draw_offer": None, "takeback_offer": None, "clock_started_at": None,
+            "invite_hash": None, "updated_at": now}
 
 
-@router.post("/api/games/{game_id}/abort")
+@router.post("/api/games/{game_id}/abort", **STATE_ROUTE)
 async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
     """Abort (no result) while a side has not moved; 409 afterwards."""
     live = await _service(request).act(

@@ -28,6 +28,7 @@ from randomchess.engine.evaluate import evaluate, is_drawish_material
 from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
+from randomchess.server.contract import GameStatus
 from randomchess.server.engine_pool import EnginePool
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
@@ -457,7 +458,8 @@ class GameService:
         record = GameRecord(
             id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
             fen=start_fen, moves="", san="", clock_log="",
-            status="waiting" if invite else "playing", result=None, termination=None,
+            status=GameStatus.WAITING if invite else GameStatus.PLAYING, result=None,
+            termination=None,
             opponent=opponent,
             level=(level or self.settings.default_level) if computer else None,
             computer_color=computer, white_token=tokens["white"], black_token=tokens["black"],
@@ -491,7 +493,8 @@ class GameService:
             color = "black" if r.black_token is None else "white"
             seat[:] = [color]
             return {f"{color}_token": hash_secret(token), "invite_hash": None,
-                    "status": "ended" if g.ended else "playing", "updated_at": now}
+                    "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING,
+                    "updated_at": now}
 
         await self.act(game_id, decide)
         return seat[0], token
@@ -512,7 +515,7 @@ class GameService:
                 return g.draw_claim_changes(colors, now, move)
             if action == "draw-offer":
                 changes = g.draw_offer_changes(colors, now)
-                if g.computer is not None and changes.get("status") != "ended":
+                if g.computer is not None and changes.get("status") != GameStatus.ENDED:
                     if _computer_accepts_draw(g.pos, len(g.moves)):
                         return g.agreement_changes(now)
                     return {"draw_offer": None, "updated_at": now}

@@ -1,0 +1,109 @@
+"""The game state a client receives, as types (issue 12 §4).
+
+``GET /api/games/{id}``, every move and action answer and every WebSocket push carry the same
+JSON object, built by :meth:`LiveGame.state` and serialised once by ``state_json`` (the fast
+path stays: FastAPI never walks it).  :class:`GameState` declares that object, so the OpenAPI
+schema shows the real state and a test can validate real states against it; it forbids any
+field it does not declare.  The status and termination strings are the enums here.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from randomchess.game import Termination
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is: waiting for the invited friend, being played, or over."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    ENDED = "ended"
+
+
+class TerminationName(enum.StrEnum):
+    """Why a game ended, as the API spells it: the core's :class:`Termination` values, the two
+    move-count rules in words, and ``aborted`` (a game abandoned in its first two plies)."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    DEAD_POSITION = "dead position"
+    FIVEFOLD_REPETITION = "fivefold repetition"
+    SEVENTYFIVE_MOVES = "seventy-five-move rule"
+    THREEFOLD_REPETITION = "threefold repetition"
+    FIFTY_MOVES = "fifty-move rule"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    TIME_FORFEIT = "time forfeit"
+    ABORTED = "aborted"
+
+
+# The API's name of each core termination (docs/server.md; the front end shows them).
+TERMINATION_NAMES: dict[Termination, TerminationName] = {
+    t: TerminationName[t.name] for t in Termination}
+
+ColourName = Literal["white", "black"]
+Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
+
+
+class ClockState(BaseModel):
+    """Milliseconds left for each side at the moment the state was sent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    white: int
+    black: int
+    running: ColourName | None = Field(description="whose clock runs; none before it starts")
+    initial: int | None = Field(description="initial time per side, ms")
+    increment: int | None = Field(description="added after each move, ms")
+
+
+class PlayersState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    white: Literal["human", "computer"]
+    black: Literal["human", "computer"]
+
+
+class GameState(BaseModel):
+    """The public state of a game: no secret, the same for every client."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    variant: str = Field(description="a key of GET /api/variants")
+    number: int | None = Field(description="the setup number, when the array has one")
+    start_fen: str
+    fen: str
+    moves: list[str] = Field(description="the moves so far, in UCI")
+    san: list[str] = Field(description="the same moves in English SAN")
+    status: GameStatus
+    result: Result | None
+    termination: TerminationName | None
+    winner: ColourName | None
+    clocks: ClockState | None = Field(description="none for a game without a clock")
+    to_move: ColourName
+    legal_moves: list[str] = Field(description="UCI; empty once the game is over")
+    check: bool
+    ply: int
+    opponent: Literal["computer", "friend", "hotseat"]
+    level: int | None = Field(description="the computer's level, 1..8")
+    players: PlayersState
+    invite_open: bool = Field(description="the friend's invite link is still unused")
+    draw_offer: ColourName | None
+    takeback_offer: ColourName | None
+    claimable: list[TerminationName] = Field(
+        description="draws the side to move may claim now without naming a move")
+    version: int = Field(description="grows with every change; older states are stale")
+
+
+# For a route that answers with the state: the schema is documented, the body is the
+# pre-serialised JSON (a returned Response is never re-validated or re-encoded).
+STATE_ROUTE: dict[str, Any] = {
+    "response_model": GameState,
+    "responses": {200: {"description": "The game's state after the request"}},
+}

@@ -1,0 +1,102 @@
+"""The typed server contract (issue 12 §4): the game state a client receives is a pydantic
+model, ``GameState``, that the OpenAPI schema shows for ``GET /api/games/{id}`` and every
+move and action answer; its status and termination strings are enums.  A real state of each
+kind (waiting, playing with clocks, ended by each way the server ends games) validates
+against the model, which forbids fields it does not declare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from randomchess.server.contract import GameState, GameStatus, TerminationName
+from randomchess.server.live import TERMINATION_NAMES
+from server_support import client, new_game
+
+STATE_ROUTES = [
+    ("get", "/api/games/{game_id}"),
+    ("post", "/api/games/{game_id}/moves"),
+    ("post", "/api/games/{game_id}/draw-claim"),
+    ("post", "/api/games/{game_id}/abort"),
+    *[("post", f"/api/games/{{game_id}}/{a}") for a in (
+        "resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
+        "takeback-accept", "takeback-decline")],
+]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'g.sqlite3'}"
+
+
+def _schema_ref(responses: dict[str, Any]) -> str:
+    return str(responses["200"]["content"]["application/json"]["schema"]["$ref"])
+
+
+def test_openapi_shows_the_real_state(db: str) -> None:
+    with client(db) as c:
+        schema = c.get("/openapi.json").json()
+        g = new_game(c)
+        state = c.get(f"/api/games/{g['id']}").json()
+    for method, path in STATE_ROUTES:
+        assert _schema_ref(schema["paths"][path][method]["responses"]) == \
+            "#/components/schemas/GameState", (method, path)
+    model = schema["components"]["schemas"]["GameState"]
+    # Every field the server sends is declared, and nothing else.
+    assert set(model["properties"]) == set(state)
+    assert set(model["required"]) == set(state)
+    statuses = schema["components"]["schemas"]["GameStatus"]["enum"]
+    assert statuses == ["waiting", "playing", "ended"]
+    terminations = schema["components"]["schemas"]["TerminationName"]["enum"]
+    assert set(terminations) == set(TERMINATION_NAMES.values()) | {"aborted"}
+    clocks = schema["components"]["schemas"]["ClockState"]["properties"]
+    assert set(clocks) == {"white", "black", "running", "initial", "increment"}
+
+
+def test_real_states_validate_against_the_model(db: str) -> None:
+    seen: list[dict[str, Any]] = []
+    with client(db) as c:
+        friend = c.post("/api/games", json={"variant": "chess960", "opponent": "friend",
+                                            "color": "white"}).json()
+        seen.append(c.get(f"/api/games/{friend['id']}").json())  # waiting for the friend
+        g = new_game(c, variant="capablanca", clock={"minutes": 5, "increment": 2})
+        tok = g["seat"]["token"]
+        seen.append(c.post(f"/api/games/{g['id']}/moves", json={"move": "e2e4",
+                                                                "token": tok}).json())
+        seen.append(c.post(f"/api/games/{g['id']}/moves", json={"move": "e7e5",
+                                                                "token": tok}).json())
+        seen.append(c.post(f"/api/games/{g['id']}/draw-offer", json={"token": tok}).json())
+        seen.append(c.post(f"/api/games/{g['id']}/resign", json={"token": tok}).json())
+        m = new_game(c)
+        for uci in ("f2f3", "e7e5", "g2g4", "d8h4"):
+            last = c.post(f"/api/games/{m['id']}/moves", json={"move": uci,
+                                                                "token": m["seat"]["token"]})
+        seen.append(last.json())  # checkmate
+        a = new_game(c)
+        seen.append(c.post(f"/api/games/{a['id']}/abort",
+                           json={"token": a["seat"]["token"]}).json())
+    states = [GameState.model_validate(s) for s in seen]
+    assert [s.status for s in states] == [GameStatus.WAITING, GameStatus.PLAYING,
+                                          GameStatus.PLAYING, GameStatus.PLAYING,
+                                          GameStatus.ENDED,
+                                          GameStatus.ENDED, GameStatus.ENDED]
+    # Clocks start with White's second move (both sides have moved once).
+    assert states[1].clocks is not None and states[1].clocks.running is None
+    assert states[2].clocks is not None and states[2].clocks.running == "white"
+    assert states[3].draw_offer == "white"
+    assert [s.termination for s in states[4:]] == [
+        TerminationName.RESIGNATION, TerminationName.CHECKMATE, TerminationName.ABORTED]
+    # The model round-trips the server's JSON exactly.
+    for raw, model in zip(seen, states, strict=True):
+        assert model.model_dump(mode="json") == raw
+
+
+def test_the_model_refuses_what_the_server_never_sends(db: str) -> None:
+    with client(db) as c:
+        state = c.get(f"/api/games/{new_game(c)['id']}").json()
+    for bad in ({"status": "over"}, {"termination": "boredom"}, {"surprise": 1},
+                {"to_move": "red"}):
+        with pytest.raises(ValueError):
+            GameState.model_validate({**state, **bad})

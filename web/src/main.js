@@ -62,6 +62,9 @@ function route() {
   else if (path === '/shuffler') renderShuffler(main);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else renderHome(main, go);
+  // A new page starts at its top: the home form may have been scrolled (on a phone) and the
+  // game page's board would otherwise begin above the screen.
+  window.scrollTo(0, 0);
 }
 
 const toGame = id => {

@@ -109,8 +109,9 @@ export function follow(id, onState, onStatus, onMessage) {
       } catch {
         return;
       }
-      const state = msg && (msg.fen ? msg : msg.state || msg.game || msg.data);
-      if (state && state.fen) onState(state);
+      // The server pushes {type: 'state', game: <GameState>} (server/contract.py).
+      const state = msg && msg.type === 'state' ? msg.game : null;
+      if (state) onState(state);
       else if (onMessage) onMessage(msg);
     };
     ws.onclose = ev => {

@@ -35,7 +35,7 @@ export function resultText(state) {
   let head = '';
   if (r === '1-0' || state.winner === 'white') head = t('result.white');
   else if (r === '0-1' || state.winner === 'black') head = t('result.black');
-  else if (r === '1/2-1/2' || r === '½-½') head = t('result.draw');
+  else if (r === '1/2-1/2') head = t('result.draw');
   const term = state.termination;
   if (!term) return head;
   const key = `term.${String(term).toLowerCase().replace(/[\s-]+/g, '_')}`;

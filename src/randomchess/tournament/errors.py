@@ -1,0 +1,46 @@
+"""Typed errors of the tournament package: every one is a ``ValueError`` (through
+:class:`~randomchess.errors.RandomChessError`) and is raised before anything is written."""
+
+from __future__ import annotations
+
+from randomchess.errors import RandomChessError
+
+
+class TournamentError(RandomChessError):
+    """Base class of every tournament error about bad input or a step out of order."""
+
+
+class UnknownEventError(TournamentError):
+    """No event with that id in the database."""
+
+
+class UnknownPlayerError(TournamentError):
+    """No player with that number in the event."""
+
+
+class RegistrationError(TournamentError):
+    """A registration step out of order: adding players to a closed event, starting twice..."""
+
+
+class PairingError(TournamentError):
+    """A round that cannot be paired now: results missing, paired already, no rounds left..."""
+
+
+class ResultError(TournamentError):
+    """A result that cannot be entered: unknown board, a bye, malformed, or already final."""
+
+
+class CorrectionError(TournamentError):
+    """A correction without a reason, or of a result that was never entered."""
+
+
+class EventClosedError(TournamentError):
+    """The event is closed: nothing changes any more."""
+
+
+class ConcurrentChangeError(TournamentError):
+    """Another writer changed the event between reading and writing: try again."""
+
+
+class VerificationError(TournamentError):
+    """The revealed salt does not re-derive the stored setups (or the commitment)."""

@@ -1,0 +1,99 @@
+"""Each round's start positions, derived from the event's committed salt by the verifiable
+draw of docs/shuffler.md (``randomchess.startpos.round_setups``), so that after the event
+``randomchess draw verify`` re-derives every round.
+
+* policy ``round`` (default): every board of round R plays ``setup(R, 0)``;
+* policy ``board``: board b of round R plays ``setup(R, b)``;
+* ``mini_match``: rounds come in pairs; round 2k replays round 2k-1's pairings with colours
+  reversed, on the same setups (derived with round number 2k-1);
+* ``no_repeat``: a round draws from the pool *without* every setup used in earlier rounds
+  (and, per board, on earlier boards of the round).  That is the shuffler's own pool with
+  more excluded numbers: the pool tag lists them, ascending, after the standard array's
+  (``chess960:any:275,442,518``), exactly as the independent sketch of docs/shuffler.md
+  §7 builds it with ``pool(variant, bishops, excluded=sorted(...))``.
+
+Variants without numbered setups (classical chess, Modern chess, ...) have one fixed start
+position: nothing is drawn and the setup number is empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from randomchess.startpos import BishopFilter, NumberedSetup, SetupPool, round_setups
+from randomchess.tournament.model import Event
+from randomchess.variants import get_variant
+
+NUMBERED = ("chess960", "mrc")
+
+
+class EventPool(SetupPool):
+    """A :class:`SetupPool` that also leaves out the numbers in ``also_excluded``."""
+
+    def __init__(self, variant: str, bishops: BishopFilter, exclude_standard: bool,
+                 also_excluded: Iterable[int] = ()) -> None:
+        super().__init__(variant, bishops, exclude_standard)
+        self._also = frozenset(also_excluded)
+
+    @property
+    def excluded(self) -> tuple[int, ...]:
+        return tuple(sorted(set(super().excluded) | self._also))
+
+
+def is_numbered(variant: str) -> bool:
+    return get_variant(variant).key in NUMBERED
+
+
+def pool_for(event: Event, used: Iterable[int] = ()) -> EventPool:
+    bishops: BishopFilter = "any"
+    if event.bishops in ("same", "opposite"):
+        bishops = "same" if event.bishops == "same" else "opposite"
+    return EventPool(get_variant(event.variant).key, bishops, event.exclude_standard,
+                     used if event.no_repeat else ())
+
+
+def derive_round(event: Event, salt: bytes, rnd: int, boards: int,
+                 used: Sequence[int]) -> list[NumberedSetup | None]:
+    """The setups of round ``rnd`` (``boards`` games), given the setups ``used`` so far.
+
+    ``None`` per board for a variant without numbered setups."""
+    if not is_numbered(event.variant):
+        return [None] * boards
+    source = rnd
+    if event.mini_match and rnd % 2 == 0:
+        source = rnd - 1
+    if event.setup_policy == "round":
+        pool = pool_for(event, used)
+        return list(round_setups(salt, event.name, source, max(boards, 1), pool))[:boards]
+    out: list[NumberedSetup | None] = []
+    taken = list(used)
+    for b in range(1, boards + 1):
+        pool = pool_for(event, taken)
+        setup = round_setups(salt, event.name, source, b, pool, per_board=True)[b - 1]
+        out.append(setup)
+        taken.append(setup.number)
+    return out
+
+
+def derive_all(event: Event, salt: bytes, boards_per_round: Sequence[int]
+               ) -> list[list[NumberedSetup | None]]:
+    """Every round's setups in order (each round's pool depends on the earlier rounds when
+    ``no_repeat`` is set; a mini-match's second round repeats the first's)."""
+    out: list[list[NumberedSetup | None]] = []
+    used: list[int] = []
+    for i, boards in enumerate(boards_per_round):
+        rnd = i + 1
+        if event.mini_match and rnd % 2 == 0 and out:
+            same = list(out[-1])[:boards]
+            out.append(same + [None] * (boards - len(same)))
+            continue
+        setups = derive_round(event, salt, rnd, boards, used)
+        out.append(setups)
+        used.extend(s.number for s in setups if s is not None and s.number not in used)
+    return out
+
+
+def start_fen(event: Event, setup: NumberedSetup | None) -> str:
+    if setup is not None:
+        return setup.fen
+    return get_variant(event.variant).start_fen

@@ -1,0 +1,618 @@
+"""Durable tournaments: every step of the arbiter's workflow is one database transaction.
+
+A step reads a consistent :class:`~randomchess.tournament.model.Tournament` snapshot,
+validates the request against it (a typed error and nothing written when it is wrong), and
+commits its rows together with ``UPDATE tournaments SET version = version + 1 WHERE version
+= <read>``: a concurrent writer makes the step fail cleanly instead of mixing two views.
+SQLite runs with ``synchronous=FULL`` (the server's engine settings), so a step whose call
+has returned survives ``kill -9`` and a power cut.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from randomchess.startpos import commitment as make_commitment
+from randomchess.startpos import new_salt, setup_from_number, verify_commitment
+from randomchess.tournament import berger, setups
+from randomchess.tournament.errors import (
+    ConcurrentChangeError,
+    CorrectionError,
+    EventClosedError,
+    PairingError,
+    RegistrationError,
+    ResultError,
+    TournamentError,
+    UnknownEventError,
+    VerificationError,
+)
+from randomchess.tournament.model import (
+    BYE_KINDS,
+    PAB,
+    REQUESTABLE_BYES,
+    SETUP_POLICIES,
+    SYSTEMS,
+    ZERO_BYE,
+    Board,
+    Event,
+    LogEntry,
+    Player,
+    Tournament,
+    check_name,
+    parse_result,
+)
+from randomchess.tournament.swiss import pair_dutch
+from randomchess.tournament.tables import boards as boards_t
+from randomchess.tournament.tables import byes as byes_t
+from randomchess.tournament.tables import events as events_t
+from randomchess.tournament.tables import log as log_t
+from randomchess.tournament.tables import players as players_t
+from randomchess.tournament.tiebreaks import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS, parse_tiebreaks
+from randomchess.variants import get_variant
+
+T = TypeVar("T")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Created:
+    event: Event
+    organiser_secret: str | None
+
+
+@dataclass(frozen=True)
+class Verification:
+    commitment_ok: bool
+    rounds: list[list[int | None]]  # re-derived setup number per board
+    mismatches: list[str]
+
+
+class TournamentStore:
+    """The tournament workflow on one database (SQLite file or PostgreSQL)."""
+
+    def __init__(self, engine: Engine | str) -> None:
+        if isinstance(engine, str):
+            from randomchess.server.store import make_engine
+
+            engine = make_engine(engine)
+            self._owned = True
+        else:
+            self._owned = False
+        self.engine = engine
+
+    def migrate(self) -> None:
+        from randomchess.server.store import migrate
+
+        migrate(self.engine)
+
+    def close(self) -> None:
+        if self._owned:
+            self.engine.dispose()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def events(self) -> list[Event]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events_t).order_by(events_t.c.created_at)).all()
+        return [_event(r._mapping, reveal=False) for r in rows]
+
+    def resolve(self, key: str) -> str:
+        """The id of the event whose id or exact name is ``key``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(events_t.c.id).where(events_t.c.id == key)).first()
+            if row is not None:
+                return str(row[0])
+            rows = conn.execute(select(events_t.c.id).where(events_t.c.name == key)).all()
+        if len(rows) == 1:
+            return str(rows[0][0])
+        if rows:
+            raise UnknownEventError(f"{len(rows)} events are named {key!r}; use the event id")
+        raise UnknownEventError(f"no event with id or name {key!r}")
+
+    def load(self, event_id: str, reveal: bool = False) -> Tournament:
+        """A snapshot; the salt is included only once the event is closed (or ``reveal``)."""
+        with self.engine.connect() as conn:
+            return self._load(conn, event_id, reveal)
+
+    def _load(self, conn: Connection, event_id: str, reveal: bool) -> Tournament:
+        row = conn.execute(select(events_t).where(events_t.c.id == event_id)).first()
+        if row is None:
+            raise UnknownEventError(f"no event with id {event_id!r}")
+        event = _event(row._mapping, reveal)
+        players = tuple(
+            Player(r.number, r.name, r.rating, r.fide_id, r.federation, r.joined_round,
+                   r.withdrawn_round)
+            for r in conn.execute(select(players_t).where(players_t.c.tournament_id == event_id)
+                                  .order_by(players_t.c.number))
+        )
+        boards = tuple(
+            Board(r.round, r.board, r.white, r.black, r.result, r.bye, r.setup, r.fen,
+                  r.game_id)
+            for r in conn.execute(select(boards_t).where(boards_t.c.tournament_id == event_id)
+                                  .order_by(boards_t.c.round, boards_t.c.board))
+        )
+        requested = {
+            (r.round, r.player): r.kind
+            for r in conn.execute(select(byes_t).where(byes_t.c.tournament_id == event_id))
+        }
+        log = tuple(
+            LogEntry(r.id, r.at, r.action, r.round, r.board, r.old, r.new, r.reason)
+            for r in conn.execute(select(log_t).where(log_t.c.tournament_id == event_id)
+                                  .order_by(log_t.c.id))
+        )
+        return Tournament(event, players, boards, requested, log)
+
+    def check_organiser(self, event_id: str, secret: str) -> bool:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(events_t.c.organiser_hash)
+                               .where(events_t.c.id == event_id)).first()
+        if row is None or row[0] is None:
+            return False
+        return hmac.compare_digest(str(row[0]), secret_hash(secret))
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _step(self, event_id: str, fn: Callable[[Connection, Tournament], T],
+              reveal: bool = False, allow_closed: bool = False) -> T:
+        with self.engine.begin() as conn:
+            t = self._load(conn, event_id, reveal=True)
+            if t.event.status == "closed" and not allow_closed:
+                raise EventClosedError(f"event {t.event.name!r} is closed: nothing changes now")
+            out = fn(conn, t)
+            done = conn.execute(
+                update(events_t)
+                .where(events_t.c.id == event_id, events_t.c.version == t.event.version)
+                .values(version=t.event.version + 1)
+            ).rowcount
+            if done != 1:
+                raise ConcurrentChangeError(
+                    "the event was changed by someone else meanwhile; nothing was written, "
+                    "try again"
+                )
+            return out
+
+    @staticmethod
+    def _log(conn: Connection, event_id: str, action: str, rnd: int | None = None,
+             board: int | None = None, old: str | None = None, new: str | None = None,
+             reason: str | None = None) -> None:
+        conn.execute(insert(log_t).values(tournament_id=event_id, at=now_ms(), action=action,
+                                          round=rnd, board=board, old=old, new=new,
+                                          reason=reason))
+
+    def create(
+        self,
+        name: str,
+        variant: str = "chess960",
+        system: str = "swiss",
+        rounds: int | None = None,
+        time_control: str = "",
+        tiebreaks: str | Sequence[str] | None = None,
+        setup_policy: str = "round",
+        mini_match: bool = False,
+        exclude_standard: bool = False,
+        bishops: str = "any",
+        no_repeat: bool = False,
+        initial_colour: str = "white",
+        organiser: bool = False,
+        salt: bytes | None = None,
+    ) -> Created:
+        """A new event in registration, committed to a fresh secret salt."""
+        name = check_name(name, "event name", 120)
+        try:
+            v = get_variant(variant)
+        except (KeyError, ValueError) as e:
+            raise TournamentError(f"unknown variant {variant!r}") from e
+        if not setups.is_numbered(v.key):
+            try:
+                v.start_fen  # noqa: B018 - raises for random families without numbering
+            except ValueError:
+                raise TournamentError(
+                    f"{v.key} setups are not numbered, so no verifiable draw exists for it; "
+                    "use chess960, mrc, or a variant with one start position"
+                ) from None
+        if system not in SYSTEMS:
+            raise TournamentError(f"unknown system {system!r}; use {', '.join(SYSTEMS)}")
+        if setup_policy not in SETUP_POLICIES:
+            raise TournamentError(f"unknown setup policy {setup_policy!r}; use "
+                                  f"{', '.join(SETUP_POLICIES)}")
+        if bishops not in ("any", "same", "opposite"):
+            raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}")
+        if bishops != "any" and v.key != "mrc":
+            raise TournamentError("the bishop filter applies to MRC only")
+        if initial_colour not in ("white", "black"):
+            raise TournamentError(f"initial colour must be white or black, not "
+                                  f"{initial_colour!r}")
+        if system == "swiss":
+            if rounds is None or not 1 <= rounds <= 99:
+                raise TournamentError("a Swiss event needs its number of rounds (1-99)")
+            if mini_match and rounds % 2:
+                raise TournamentError("mini-matches need an even number of rounds")
+        elif rounds is not None:
+            raise TournamentError("a round robin's rounds follow from the number of players; "
+                                  "leave the rounds out")
+        if mini_match and system == "drr":
+            raise TournamentError("a double round robin already plays each pairing twice; "
+                                  "use a single round robin with mini-matches")
+        codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
+            DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
+        time_control = time_control.strip()
+        if len(time_control) > 64:
+            raise TournamentError("the time control has more than 64 characters")
+        salt = new_salt() if salt is None else salt
+        commitment = make_commitment(salt, name)
+        secret = secrets.token_urlsafe(24) if organiser else None
+        event_id = secrets.token_hex(5)
+        created = now_ms()
+        with self.engine.begin() as conn:
+            conn.execute(insert(events_t).values(
+                id=event_id, name=name, variant=v.key, system=system, rounds=rounds or 0,
+                time_control=time_control, tiebreaks=",".join(codes),
+                setup_policy=setup_policy, mini_match=mini_match,
+                exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
+                initial_colour=initial_colour, salt=salt, commitment=commitment,
+                organiser_hash=secret_hash(secret) if secret else None,
+                status="registration", version=0, created_at=created, closed_at=None,
+            ))
+            self._log(conn, event_id, "create", new=commitment)
+        return Created(self.load(event_id).event, secret)
+
+    def add_player(self, event_id: str, name: str, rating: int | None = None,
+                   fide_id: str | None = None, federation: str | None = None) -> Player:
+        """Register a player; after the start, a late entry (Swiss only) from the next round,
+        its missed rounds counted as zero-point byes."""
+        name = check_name(name, "player name", 80)
+        if rating is not None and not 0 <= rating <= 3500:
+            raise RegistrationError(f"rating {rating} is outside 0-3500")
+        if fide_id is not None:
+            fide_id = fide_id.strip() or None
+            if fide_id is not None and not (fide_id.isdigit() and len(fide_id) <= 12):
+                raise RegistrationError(f"a FIDE id is up to 12 digits, not {fide_id!r}")
+        if federation is not None:
+            federation = federation.strip().upper() or None
+            if federation is not None and not (len(federation) == 3 and federation.isalpha()):
+                raise RegistrationError(f"a federation is 3 letters (ESP, FRA), not "
+                                        f"{federation!r}")
+
+        def step(conn: Connection, t: Tournament) -> Player:
+            joined = 1
+            if t.event.status == "running":
+                if t.event.system != "swiss":
+                    raise RegistrationError("registration is closed: a round robin takes no "
+                                            "late entries")
+                joined = t.paired_rounds + 1
+                if joined > t.event.rounds:
+                    raise RegistrationError("every round is paired: too late to enter")
+            if any(p.name.casefold() == name.casefold() for p in t.players):
+                raise RegistrationError(f"{name!r} is registered already")
+            number = max((p.number for p in t.players), default=0) + 1
+            player = Player(number, name, rating, fide_id, federation, joined)
+            conn.execute(insert(players_t).values(
+                tournament_id=event_id, number=number, name=name, rating=rating,
+                fide_id=fide_id, federation=federation, joined_round=joined,
+                withdrawn_round=None))
+            self._log(conn, event_id, "late-entry" if joined > 1 else "register",
+                      new=f"{number} {name}"[:64])
+            return player
+
+        return self._step(event_id, step)
+
+    def withdraw(self, event_id: str, number: int) -> Player:
+        """Withdraw a player: not paired from the next round on (before the start: the
+        registration is cancelled)."""
+
+        def step(conn: Connection, t: Tournament) -> Player:
+            p = t.player(number)
+            if p.withdrawn_round is not None:
+                raise RegistrationError(f"{p.name} withdrew already (from round "
+                                        f"{p.withdrawn_round})")
+            key = (players_t.c.tournament_id == event_id, players_t.c.number == number)
+            if t.event.status == "registration":
+                conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id,
+                                                  byes_t.c.player == number))
+                conn.execute(delete(players_t).where(*key))
+                self._log(conn, event_id, "unregister", old=f"{number} {p.name}"[:64])
+                return p
+            rnd = t.paired_rounds + 1
+            conn.execute(update(players_t).where(*key).values(withdrawn_round=rnd))
+            conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id,
+                                              byes_t.c.player == number,
+                                              byes_t.c.round >= rnd))
+            self._log(conn, event_id, "withdraw", rnd, new=str(number))
+            return replace(p, withdrawn_round=rnd)
+
+        return self._step(event_id, step)
+
+    def request_bye(self, event_id: str, number: int, rnd: int, kind: str = "H") -> None:
+        """A bye the player asks for in a future round: H (half point, the default), Z
+        (zero) or F (full point, as the regulations allow)."""
+        kind = kind.strip().upper()
+        if kind not in REQUESTABLE_BYES:
+            raise TournamentError(f"a requested bye is H, Z or F, not {kind!r}")
+
+        def step(conn: Connection, t: Tournament) -> None:
+            p = t.player(number)
+            if t.event.system != "swiss":
+                raise PairingError("a round robin has no byes: a player who cannot play "
+                                   "loses by forfeit")
+            if rnd <= t.paired_rounds:
+                raise PairingError(f"round {rnd} is paired already; byes are requested "
+                                   "before the pairing")
+            if rnd > t.event.rounds:
+                raise PairingError(f"the event has {t.event.rounds} rounds, not {rnd}")
+            if t.event.mini_match and rnd % 2 == 0:
+                raise PairingError("in mini-matches a bye is requested for the match's first "
+                                   f"round ({rnd - 1})")
+            if not t.active_in(p, rnd):
+                raise PairingError(f"{p.name} does not play round {rnd}")
+            if (rnd, number) in t.byes:
+                raise PairingError(f"{p.name} has a bye in round {rnd} already")
+            conn.execute(insert(byes_t).values(tournament_id=event_id, round=rnd,
+                                               player=number, kind=kind))
+            self._log(conn, event_id, "bye", rnd, new=f"{number} {kind}")
+
+        self._step(event_id, step)
+
+    def start(self, event_id: str) -> Tournament:
+        """Close registration: pairing numbers by rating (then name), a round robin's rounds
+        fixed by its size."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            if t.event.status != "registration":
+                raise RegistrationError("registration is closed already")
+            if len(t.players) < 2:
+                raise RegistrationError(f"{len(t.players)} player(s) registered; at least 2")
+            order = sorted(t.players, key=lambda p: (-(p.rating or 0), p.name.casefold(),
+                                                     p.number))
+            renumber = {p.number: i + 1 for i, p in enumerate(order)}
+            conn.execute(delete(players_t).where(players_t.c.tournament_id == event_id))
+            for p in order:
+                conn.execute(insert(players_t).values(
+                    tournament_id=event_id, number=renumber[p.number], name=p.name,
+                    rating=p.rating, fide_id=p.fide_id, federation=p.federation,
+                    joined_round=1, withdrawn_round=None))
+            conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id))
+            for (rnd, number), kind in t.byes.items():
+                conn.execute(insert(byes_t).values(tournament_id=event_id, round=rnd,
+                                                   player=renumber[number], kind=kind))
+            values: dict[str, Any] = {"status": "running"}
+            if t.event.system != "swiss":
+                n = berger.rounds_needed(len(t.players), t.event.system == "drr")
+                values["rounds"] = n * (2 if t.event.mini_match else 1)
+            conn.execute(update(events_t).where(events_t.c.id == event_id).values(**values))
+            self._log(conn, event_id, "start", new=f"{len(t.players)} players")
+
+        self._step(event_id, step)
+        return self.load(event_id)
+
+    def pair(self, event_id: str) -> list[Board]:
+        """Pair the next round and draw its setups (one transaction)."""
+
+        def step(conn: Connection, t: Tournament) -> list[Board]:
+            assert t.event.salt is not None
+            planned = plan_round(t, t.event.salt)
+            for b in planned:
+                conn.execute(insert(boards_t).values(
+                    tournament_id=event_id, round=b.round, board=b.board, white=b.white,
+                    black=b.black, result=b.result, bye=b.bye, setup=b.setup, fen=b.fen,
+                    game_id=None))
+            self._log(conn, event_id, "pair", planned[0].round if planned else None,
+                      new=f"{len(planned)} boards")
+            return planned
+
+        return self._step(event_id, step)
+
+    def set_result(self, event_id: str, rnd: int, board: int, result: str) -> Board:
+        """Enter a board's result.  A result already entered is final: change it only with
+        :meth:`correct` and a reason."""
+        code = parse_result(result)
+
+        def step(conn: Connection, t: Tournament) -> Board:
+            b = t.board(rnd, board)
+            if b.is_bye:
+                raise ResultError(f"board {board} of round {rnd} is a bye "
+                                  f"({b.bye}) for {t.player(b.white).name}: no result")
+            if b.result is not None:
+                raise ResultError(
+                    f"board {board} of round {rnd} has the result {b.result} already; a "
+                    "change is a correction and needs a reason"
+                )
+            self._write_result(conn, event_id, b, code)
+            self._log(conn, event_id, "result", rnd, board, None, code)
+            return replace(b, result=code)
+
+        return self._step(event_id, step)
+
+    def correct(self, event_id: str, rnd: int, board: int, result: str, reason: str) -> Board:
+        """Change an entered result; the reason is kept in the event's log."""
+        code = parse_result(result)
+        why = reason.strip()
+        if not why:
+            raise CorrectionError("a correction needs a reason (it is kept in the log)")
+        if len(why) > 500:
+            raise CorrectionError("the reason has more than 500 characters")
+
+        def step(conn: Connection, t: Tournament) -> Board:
+            b = t.board(rnd, board)
+            if b.is_bye:
+                raise ResultError(f"board {board} of round {rnd} is a bye: no result")
+            if b.result is None:
+                raise CorrectionError(f"board {board} of round {rnd} has no result yet: enter "
+                                      "it as a result, not a correction")
+            if b.result == code:
+                raise CorrectionError(f"board {board} of round {rnd} is {code} already")
+            self._write_result(conn, event_id, b, code)
+            self._log(conn, event_id, "correct", rnd, board, b.result, code, why)
+            return replace(b, result=code)
+
+        return self._step(event_id, step)
+
+    @staticmethod
+    def _write_result(conn: Connection, event_id: str, b: Board, code: str) -> None:
+        conn.execute(update(boards_t).where(
+            boards_t.c.tournament_id == event_id, boards_t.c.round == b.round,
+            boards_t.c.board == b.board).values(result=code))
+
+    def close(self, event_id: str) -> Tournament:
+        """Close the event (every round paired and complete) and reveal its salt."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            if t.event.status != "running":
+                raise RegistrationError("the event has not started")
+            if t.paired_rounds < t.event.rounds:
+                raise PairingError(f"{t.paired_rounds} of {t.event.rounds} rounds paired; "
+                                   "pair and play them all before closing")
+            if not t.round_complete(t.paired_rounds):
+                raise PairingError(f"round {t.paired_rounds} still has games without a result")
+            conn.execute(update(events_t).where(events_t.c.id == event_id)
+                         .values(status="closed", closed_at=now_ms()))
+            assert t.event.salt is not None
+            self._log(conn, event_id, "close", new=t.event.salt.hex())
+
+        self._step(event_id, step)
+        return self.load(event_id)
+
+    def link_game(self, event_id: str, rnd: int, board: int, game_id: str,
+                  white_link: str, black_link: str) -> None:
+        def step(conn: Connection, t: Tournament) -> None:
+            b = t.board(rnd, board)
+            if b.is_bye or b.result is not None or b.game_id is not None:
+                raise ResultError(f"board {board} of round {rnd} cannot start an online game")
+            conn.execute(update(boards_t).where(
+                boards_t.c.tournament_id == event_id, boards_t.c.round == rnd,
+                boards_t.c.board == board).values(game_id=game_id, white_link=white_link,
+                                                  black_link=black_link))
+            self._log(conn, event_id, "online", rnd, board, None, game_id)
+
+        self._step(event_id, step)
+
+    def board_by_link(self, event_id: str, link_hash: str) -> tuple[Board, str] | None:
+        with self.engine.connect() as conn:
+            for colour, col in (("white", boards_t.c.white_link),
+                                ("black", boards_t.c.black_link)):
+                r = conn.execute(select(boards_t).where(boards_t.c.tournament_id == event_id,
+                                                        col == link_hash)).first()
+                if r is not None:
+                    return (Board(r.round, r.board, r.white, r.black, r.result, r.bye,
+                                  r.setup, r.fen, r.game_id), colour)
+        return None
+
+
+def _event(row: Any, reveal: bool) -> Event:
+    closed = row["status"] == "closed"
+    return Event(
+        id=row["id"], name=row["name"], variant=row["variant"], system=row["system"],
+        rounds=row["rounds"], time_control=row["time_control"],
+        tiebreaks=tuple(c for c in row["tiebreaks"].split(",") if c),
+        setup_policy=row["setup_policy"], mini_match=bool(row["mini_match"]),
+        exclude_standard=bool(row["exclude_standard"]), bishops=row["bishops"],
+        no_repeat=bool(row["no_repeat"]), commitment=row["commitment"], status=row["status"],
+        initial_colour=row["initial_colour"],
+        salt=bytes(row["salt"]) if (closed or reveal) else None,
+        version=row["version"], created_at=row["created_at"],
+    )
+
+
+# --- the round planner (pure) -----------------------------------------------------------------
+
+
+def used_setups(t: Tournament, before: int) -> list[int]:
+    out: list[int] = []
+    for b in sorted(t.boards, key=lambda b: (b.round, b.board)):
+        if b.round < before and not b.is_bye and b.setup is not None and b.setup not in out:
+            out.append(b.setup)
+    return out
+
+
+def plan_round(t: Tournament, salt: bytes) -> list[Board]:
+    """The boards of the next round: pairing (Dutch or Berger), byes and setups."""
+    e = t.event
+    if e.status == "registration":
+        raise PairingError("registration is still open: close it (start the event) first")
+    if e.status != "running":
+        raise PairingError("the event is not running")
+    rnd = t.paired_rounds + 1
+    if rnd > e.rounds:
+        raise PairingError(f"all {e.rounds} rounds are paired")
+    if rnd > 1 and not t.round_complete(rnd - 1):
+        missing = [str(b.board) for b in t.round_boards(rnd - 1) if not b.finished]
+        raise PairingError(f"round {rnd - 1} has no result yet on board(s) "
+                           f"{', '.join(missing)}")
+    if e.mini_match and rnd % 2 == 0:
+        pairs = [(b.black, b.white) if b.black is not None else (b.white, None)
+                 for b in t.round_boards(rnd - 1)]
+        bye_kinds = {b.white: b.bye for b in t.round_boards(rnd - 1) if b.is_bye}
+        games = [(w, b) for w, b in pairs if b is not None]
+        bye_list = [(w, bye_kinds[w] or PAB) for w, b in pairs if b is None]
+    elif e.system == "swiss":
+        active = [p for p in t.players if t.active_in(p, rnd)]
+        requested = {n: k for (r, n), k in t.byes.items() if r == rnd}
+        paired = {p.number for p in active if p.number not in requested}
+        result = pair_dutch(t, rnd, paired)
+        games = [(w, b) for w, b in result if b is not None]
+        bye_list = [(w, PAB) for w, b in result if b is None]
+        bye_list += sorted(requested.items())
+    else:
+        cycle_round = (rnd + 1) // 2 if e.mini_match else rnd
+        schedule = berger.schedule(len(t.players), e.system == "drr")
+        order = sorted(t.players, key=lambda p: p.number)
+        by_index = {i + 1: p.number for i, p in enumerate(order)}
+        games, bye_list = [], []
+        for w, b in schedule[cycle_round - 1]:
+            if w in by_index and b in by_index:
+                games.append((by_index[w], by_index[b]))
+            else:
+                bye_list.append((by_index[w if w in by_index else b], ZERO_BYE))
+    drawn = setups.derive_round(e, salt, rnd, len(games), used_setups(t, rnd)) \
+        if not (e.mini_match and rnd % 2 == 0) else [
+            None if b.setup is None else setup_from_number(e.variant, b.setup)
+            for b in t.round_boards(rnd - 1) if not b.is_bye]
+    out: list[Board] = []
+    for i, ((w, b), s) in enumerate(zip(games, drawn, strict=True)):
+        out.append(Board(rnd, i + 1, w, b, setup=None if s is None else s.number,
+                         fen=setups.start_fen(e, s)))
+    for j, (n, kind) in enumerate(bye_list):
+        assert kind in BYE_KINDS
+        out.append(Board(rnd, len(games) + j + 1, n, None, bye=kind))
+    return out
+
+
+def verify(t: Tournament) -> Verification:
+    """Re-derive every round's setups from the revealed salt (closed events only)."""
+    e = t.event
+    if e.salt is None:
+        raise VerificationError("the salt is revealed when the event is closed; "
+                                "verify afterwards")
+    try:
+        verify_commitment(e.salt, e.name, e.commitment)
+    except ValueError as exc:
+        raise VerificationError(str(exc)) from exc
+    rounds = range(1, t.paired_rounds + 1)
+    counts = [len([b for b in t.round_boards(r) if not b.is_bye]) for r in rounds]
+    derived = setups.derive_all(e, e.salt, counts)
+    mismatches = []
+    numbers: list[list[int | None]] = []
+    for r, row in zip(rounds, derived, strict=True):
+        games = [b for b in t.round_boards(r) if not b.is_bye]
+        numbers.append([None if s is None else s.number for s in row])
+        for b, s in zip(games, row, strict=True):
+            expected = None if s is None else s.number
+            if b.setup != expected or b.fen != setups.start_fen(e, s):
+                mismatches.append(f"round {r} board {b.board}: stored {b.setup}, "
+                                  f"derived {expected}")
+    return Verification(True, numbers, mismatches)

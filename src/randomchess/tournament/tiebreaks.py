@@ -1,0 +1,247 @@
+"""Tiebreaks by the FIDE Tie-Break Regulations (Handbook C.07, the edition approved on
+1 August 2023, applied from 1 September 2023 to FIDE events and from 1 April 2024 to all
+rated ones), with the arithmetic behind every value.
+
+Codes (as in the regulations): ``BH`` Buchholz, ``BH-C1`` Buchholz cut 1, ``BH-M1`` median
+Buchholz (cut the highest and the lowest), ``SB`` Sonneborn-Berger, ``PS`` progressive
+score, ``DE`` direct encounter, ``WIN`` rounds won (with or without playing), ``WON``
+games won over the board.
+
+Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has examples):
+
+* a participant's **own** unplayed round (any bye, a forfeit won or lost, an absence) counts
+  in BH and SB as a game against a *dummy opponent* whose score is the participant's own
+  final score (16.4); with cuts these rounds are cut first (14.6);
+* an **opponent's** score used in BH and SB is adjusted: the opponent's *voluntary*
+  unplayed rounds (half-, full- and zero-point byes, absences, forfeit losses) count as
+  draws; the pairing-allocated bye and forfeit wins keep their points (16.3);
+* PS adds the participant's running score after each round (byes included); WIN counts
+  every round with a win's points (PAB, full-point bye and forfeit wins included); WON only
+  games won over the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from randomchess.tournament.errors import TournamentError
+from randomchess.tournament.model import FULL_BYE, HALF_BYE, ZERO_BYE, Entry, Tournament
+
+TIEBREAKS: dict[str, str] = {
+    "BH": "Buchholz",
+    "BH-C1": "Buchholz cut 1",
+    "BH-M1": "median Buchholz",
+    "SB": "Sonneborn-Berger",
+    "PS": "progressive score",
+    "DE": "direct encounter",
+    "WIN": "number of wins",
+    "WON": "games won",
+}
+TIEBREAK_NAMES_ES: dict[str, str] = {
+    "BH": "Buchholz",
+    "BH-C1": "Buchholz menos 1",
+    "BH-M1": "Buchholz mediano",
+    "SB": "Sonneborn-Berger",
+    "PS": "puntuación progresiva",
+    "DE": "encuentro directo",
+    "WIN": "número de victorias",
+    "WON": "partidas ganadas",
+}
+DEFAULT_SWISS = ("BH-C1", "BH", "SB", "PS", "DE", "WIN")
+DEFAULT_ROUND_ROBIN = ("DE", "SB", "WIN")
+
+_VOLUNTARY = {HALF_BYE, FULL_BYE, ZERO_BYE, "-"}
+
+
+def parse_tiebreaks(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Tiebreak codes from ``"BH-C1,BH,SB"`` (case-insensitive); ``TournamentError`` if one
+    is unknown or repeated."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    codes = tuple(c.strip().upper() for c in items if c.strip())
+    for c in codes:
+        if c not in TIEBREAKS:
+            raise TournamentError(
+                f"unknown tiebreak {c!r}; known: {', '.join(TIEBREAKS)}"
+            )
+    if len(set(codes)) != len(codes):
+        raise TournamentError(f"a tiebreak is listed twice in {', '.join(codes)}")
+    return codes
+
+
+def fmt(x: Fraction) -> str:
+    """``2½`` style without the glyph: ``2.5``, ``3``."""
+    return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
+
+
+@dataclass(frozen=True)
+class Value:
+    value: Fraction
+    arithmetic: str
+    defined: bool = True  # DE is undefined when the tied players have not all met
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    shared: bool  # tied on points and every tiebreak with the one above or below
+    number: int
+    name: str
+    points: Fraction
+    values: dict[str, Value]
+
+
+class Calculator:
+    """Tiebreaks of one snapshot after round ``upto`` (default: the last paired round)."""
+
+    def __init__(self, tournament: Tournament, upto: int | None = None) -> None:
+        self.t = tournament
+        self.upto = tournament.paired_rounds if upto is None else upto
+        self._entries = {p.number: tournament.entries(p.number, self.upto)
+                         for p in tournament.players}
+        self._score = {n: sum((e.points for e in es), Fraction(0))
+                       for n, es in self._entries.items()}
+
+    def score(self, number: int) -> Fraction:
+        return self._score[number]
+
+    def adjusted_score(self, number: int) -> Fraction:
+        """The score an opponent contributes (16.3): voluntary unplayed rounds as draws."""
+        return sum(
+            (Fraction(1, 2) if not e.played and e.code in _VOLUNTARY else e.points
+             for e in self._entries[number]),
+            Fraction(0),
+        )
+
+    def _contributions(self, number: int) -> list[tuple[Fraction, bool, str, Entry]]:
+        """Per round: (opponent value, unplayed?, label, entry)."""
+        out = []
+        own = self._score[number]
+        for e in self._entries[number]:
+            if e.played and e.opponent is not None:
+                name = self.t.player(e.opponent).name
+                out.append((self.adjusted_score(e.opponent), False, name, e))
+            else:
+                out.append((own, True, f"R{e.round} unplayed ({e.code}): own score", e))
+        return out
+
+    def buchholz(self, number: int, cut_low: int = 0, cut_high: int = 0) -> Value:
+        items = self._contributions(number)
+        # Cut the least significant values; unplayed rounds first (14.6), then the lowest.
+        order = sorted(range(len(items)), key=lambda i: (not items[i][1], items[i][0]))
+        cut = set(order[:cut_low])
+        if cut_high:
+            rest = sorted((i for i in range(len(items)) if i not in cut),
+                          key=lambda i: items[i][0], reverse=True)
+            cut |= set(rest[:cut_high])
+        kept = [items[i] for i in range(len(items)) if i not in cut]
+        total = sum((v for v, *_ in kept), Fraction(0))
+        parts = [f"{label} {fmt(v)}" for v, _, label, _ in kept]
+        cuts = [f"{items[i][2]} {fmt(items[i][0])}" for i in sorted(cut)]
+        text = " + ".join(parts) or "0"
+        if cuts:
+            text += f" (cut: {', '.join(cuts)})"
+        return Value(total, f"{text} = {fmt(total)}")
+
+    def sonneborn_berger(self, number: int) -> Value:
+        total = Fraction(0)
+        parts = []
+        for v, _, label, e in self._contributions(number):
+            if e.points:
+                total += v * e.points
+                parts.append(f"{fmt(e.points)}×{label} {fmt(v)}")
+        return Value(total, f"{' + '.join(parts) or '0'} = {fmt(total)}")
+
+    def progressive(self, number: int) -> Value:
+        running = Fraction(0)
+        steps = []
+        for e in self._entries[number]:
+            running += e.points
+            steps.append(running)
+        total = sum(steps, Fraction(0))
+        return Value(total, f"{' + '.join(fmt(s) for s in steps) or '0'} = {fmt(total)}")
+
+    def wins(self, number: int) -> Value:
+        rounds = [e.round for e in self._entries[number] if e.points == 1]
+        return Value(Fraction(len(rounds)),
+                     f"won rounds {', '.join(map(str, rounds)) or 'none'} = {len(rounds)}")
+
+    def won(self, number: int) -> Value:
+        rounds = [e.round for e in self._entries[number] if e.played and e.points == 1]
+        return Value(Fraction(len(rounds)),
+                     f"won games in rounds {', '.join(map(str, rounds)) or 'none'} = "
+                     f"{len(rounds)}")
+
+    def direct_encounter(self, number: int, group: Sequence[int]) -> Value:
+        """Points scored against the others of ``group`` (players tied so far); defined only
+        when every pair of the group has met (Article 6)."""
+        others = [g for g in group if g != number]
+        if not others:
+            return Value(Fraction(0), "not tied", defined=False)
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                if not self.t.met(a, b):
+                    return Value(Fraction(0), "the tied players have not all met",
+                                 defined=False)
+        total = Fraction(0)
+        parts = []
+        for e in self._entries[number]:
+            if e.opponent in others:
+                total += e.points
+                parts.append(f"{fmt(e.points)} vs {self.t.player(e.opponent).name}")
+        return Value(total, f"{' + '.join(parts) or '0'} = {fmt(total)}")
+
+    def value(self, code: str, number: int, group: Sequence[int] = ()) -> Value:
+        table: dict[str, Callable[[int], Value]] = {
+            "BH": self.buchholz,
+            "BH-C1": lambda n: self.buchholz(n, cut_low=1),
+            "BH-M1": lambda n: self.buchholz(n, cut_low=1, cut_high=1),
+            "SB": self.sonneborn_berger,
+            "PS": self.progressive,
+            "WIN": self.wins,
+            "WON": self.won,
+        }
+        if code == "DE":
+            return self.direct_encounter(number, group)
+        return table[code](number)
+
+    def standings(self, codes: Sequence[str] | None = None) -> list[Standing]:
+        """Players ranked by points and then ``codes`` in order (DE applies within the group
+        still tied when it comes up); remaining ties share their rank."""
+        codes = tuple(self.t.event.tiebreaks if codes is None else codes)
+        players = list(self.t.players)
+        values: dict[int, dict[str, Value]] = {p.number: {} for p in players}
+        for code in codes:
+            if code == "DE":
+                continue
+            for p in players:
+                values[p.number][code] = self.value(code, p.number)
+
+        def key_upto(n: int, k: int) -> tuple[Fraction, ...]:
+            out: list[Fraction] = [self._score[n]]
+            for code in codes[:k]:
+                v = values[n][code]
+                out.append(v.value if v.defined else Fraction(-1))
+            return tuple(out)
+
+        for k, code in enumerate(codes):
+            if code != "DE":
+                continue
+            groups: dict[tuple[Fraction, ...], list[int]] = {}
+            for p in players:
+                groups.setdefault(key_upto(p.number, k), []).append(p.number)
+            for group in groups.values():
+                for n in group:
+                    values[n][code] = self.direct_encounter(n, group if len(group) > 1 else [])
+        full = {p.number: key_upto(p.number, len(codes)) for p in players}
+        ordered = sorted(players, key=lambda p: (tuple(-x for x in full[p.number]), p.number))
+        out: list[Standing] = []
+        for i, p in enumerate(ordered):
+            rank = i + 1
+            if out and full[out[-1].number] == full[p.number]:
+                rank = out[-1].rank
+            shared = any(full[q.number] == full[p.number] for q in ordered if q is not p)
+            out.append(Standing(rank, shared, p.number, p.name, self._score[p.number],
+                                values[p.number]))
+        return out

@@ -11,6 +11,7 @@ from randomchess.cli.engine import match_command, play_command, uci_command
 from randomchess.cli.perft import perft_command
 from randomchess.cli.pgn import pgn_group
 from randomchess.cli.serve import serve_command
+from randomchess.cli.tournament import tournament_group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,3 +29,4 @@ main.add_command(play_command)
 main.add_command(match_command)
 main.add_command(serve_command)
 main.add_command(analyse_command)
+main.add_command(tournament_group)

@@ -207,6 +207,12 @@ class Tournament:
     def paired_rounds(self) -> int:
         return max((b.round for b in self.boards), default=0)
 
+    @property
+    def completed_rounds(self) -> int:
+        """The last round whose every board has its result (standings use it by default)."""
+        last = self.paired_rounds
+        return last if last == 0 or self.round_complete(last) else last - 1
+
     def round_boards(self, rnd: int) -> list[Board]:
         return sorted((b for b in self.boards if b.round == rnd), key=lambda b: b.board)
 

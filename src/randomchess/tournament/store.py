@@ -101,7 +101,7 @@ class TournamentStore:
 
         migrate(self.engine)
 
-    def close(self) -> None:
+    def dispose(self) -> None:
         if self._owned:
             self.engine.dispose()
 

@@ -1,0 +1,525 @@
+"""``randomchess tournament``: the arbiter's workflow offline, on the server's database
+(an SQLite file by default, ``--db`` or ``RANDOMCHESS_DB_URL`` for another).
+
+``new`` -> ``add-player`` ... -> ``start`` -> (``pair`` -> ``result`` ...) x rounds ->
+``standings`` -> ``close`` -> ``export`` / ``verify``.  docs/tournaments.md walks through it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from randomchess.diagram import Card, Section, sheet_html
+from randomchess.startpos import parse_salt, setup_from_number
+from randomchess.tournament import TournamentError, TournamentStore
+from randomchess.tournament.export import LABELS, crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.model import Board, Tournament
+from randomchess.tournament.store import verify
+from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
+from randomchess.tournament.trf import parse_trf, tournament_from_trf, write_trf
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_MSG = {
+    "en": {
+        "created": "Event created", "id": "id", "commitment": "commitment",
+        "publish": "Publish the commitment and these options now, before round 1:",
+        "registered": "registered as number", "late": "late entry from round",
+        "started": "Registration closed; pairing numbers by rating:",
+        "paired": "Round {r} paired", "result": "Round {r} board {b}: {res}",
+        "corrected": "Round {r} board {b} corrected: {old} -> {new} ({why})",
+        "closed": "Event closed. The salt is revealed:",
+        "verify_ok": "Every round's setup re-derives from the revealed salt "
+                     "({n} rounds): verified.",
+        "verify_cmd": "Independent check with the shuffler:",
+        "withdrawn": "{name} withdrawn from round {r}",
+        "bye": "{name}: bye {kind} in round {r}",
+        "explain": "Arithmetic", "setup": "Setup", "byes": "Byes",
+    },
+    "es": {
+        "created": "Torneo creado", "id": "id", "commitment": "compromiso",
+        "publish": "Publique ya el compromiso y estas opciones, antes de la ronda 1:",
+        "registered": "inscrito con el número", "late": "inscripción tardía desde la ronda",
+        "started": "Inscripción cerrada; números de emparejamiento por Elo:",
+        "paired": "Ronda {r} emparejada", "result": "Ronda {r} tablero {b}: {res}",
+        "corrected": "Ronda {r} tablero {b} corregido: {old} -> {new} ({why})",
+        "closed": "Torneo cerrado. Se revela la sal:",
+        "verify_ok": "La posición de cada ronda se obtiene de nuevo de la sal revelada "
+                     "({n} rondas): verificado.",
+        "verify_cmd": "Comprobación independiente con el sorteador:",
+        "withdrawn": "{name} se retira desde la ronda {r}",
+        "bye": "{name}: descanso {kind} en la ronda {r}",
+        "explain": "Cálculo", "setup": "Posición", "byes": "Descansos",
+    },
+}
+
+
+def _store(ctx: click.Context) -> TournamentStore:
+    obj: dict[str, Any] = ctx.ensure_object(dict)
+    if "store" not in obj:
+        url = obj.get("db")
+        if url is None:
+            from randomchess.server.settings import default_db_url
+
+            url = default_db_url()
+        store = TournamentStore(url)
+        try:
+            store.migrate()
+        except Exception as e:
+            raise click.ClickException(f"cannot open the database {url}: {e}") from None
+        obj["store"] = store
+        ctx.call_on_close(store.dispose)
+    store_: TournamentStore = obj["store"]
+    return store_
+
+
+def _lang(ctx: click.Context) -> str:
+    lang: str = ctx.ensure_object(dict).get("lang", "en")
+    return lang
+
+
+def _run(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except TournamentError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _event_id(ctx: click.Context, key: str) -> str:
+    eid: str = _run(lambda: _store(ctx).resolve(key))
+    return eid
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False, width=120)
+
+
+@click.group("tournament")
+@click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
+              help="SQLAlchemy URL of the database (default: the server's SQLite file).")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              help="Language of tables and messages.")
+@click.pass_context
+def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
+    """Swiss and round-robin events with one verifiable start position per round."""
+    ctx.ensure_object(dict).update(db=db, lang=lang)
+
+
+@tournament_group.command("new")
+@click.argument("name")
+@click.option("--variant", default="chess960", show_default=True)
+@click.option("--system", type=click.Choice(["swiss", "rr", "drr"]), default="swiss",
+              show_default=True, help="Swiss (FIDE Dutch), round robin or double round robin.")
+@click.option("--rounds", type=int, default=None, help="Swiss: the number of rounds.")
+@click.option("--time-control", default="", help="For example 5400+30 (PGN TimeControl).")
+@click.option("--tiebreaks", default=None,
+              help=f"Comma-separated, in order, from: {', '.join(TIEBREAKS)}.")
+@click.option("--setups", "policy", type=click.Choice(["round", "board"]), default="round",
+              show_default=True, help="One setup per round for all boards, or per board.")
+@click.option("--mini-match", is_flag=True,
+              help="Two-game matches: even rounds replay the odd round with colours reversed "
+                   "on the same setups.")
+@click.option("--exclude-standard", is_flag=True, help="Never draw SP 518 (or Maura's 8226).")
+@click.option("--bishops", type=click.Choice(["any", "same", "opposite"]), default="any",
+              help="MRC: only setups with bishops on one colour, or on opposite colours.")
+@click.option("--no-repeat", is_flag=True, help="No setup twice in the event.")
+@click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
+              show_default=True, help="The colour of the top seed on board 1 in round 1.")
+@click.pass_context
+def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
+                time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
+                exclude_standard: bool, bishops: str, no_repeat: bool,
+                initial_colour: str) -> None:
+    """Create an event and commit to its secret salt (the commitment is printed)."""
+    store = _store(ctx)
+    created = _run(lambda: store.create(
+        name, variant=variant, system=system, rounds=rounds, time_control=time_control,
+        tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
+        exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
+        initial_colour=initial_colour))
+    e = created.event
+    m = _MSG[_lang(ctx)]
+    click.echo(f"{m['created']}: {e.name}")
+    click.echo(f"{m['id']}: {e.id}")
+    click.echo(f"{m['commitment']}: {e.commitment}")
+    click.echo(m["publish"])
+    click.echo(f"  variant={e.variant} system={e.system} setups={e.setup_policy} "
+               f"mini-match={'yes' if e.mini_match else 'no'} "
+               f"exclude-standard={'yes' if e.exclude_standard else 'no'} "
+               f"bishops={e.bishops} no-repeat={'yes' if e.no_repeat else 'no'} "
+               f"tiebreaks={','.join(e.tiebreaks)}")
+
+
+@tournament_group.command("list")
+@click.pass_context
+def list_command(ctx: click.Context) -> None:
+    """The events in the database."""
+    labels = LABELS[_lang(ctx)]
+    table = Table("id", labels["event"], labels["variant"], labels["system"],
+                  labels["rounds"], labels["status"])
+    for e in _store(ctx).events():
+        table.add_row(e.id, e.name, e.variant, labels[e.system], str(e.rounds),
+                      labels[e.status])
+    _console().print(table)
+
+
+@tournament_group.command("add-player")
+@click.argument("event")
+@click.argument("name")
+@click.option("--rating", type=int, default=None)
+@click.option("--fide-id", default=None)
+@click.option("--federation", default=None, help="Three letters: ESP, FRA, ...")
+@click.pass_context
+def add_player_command(ctx: click.Context, event: str, name: str, rating: int | None,
+                       fide_id: str | None, federation: str | None) -> None:
+    """Register a player (after the start: a late entry from the next round)."""
+    eid = _event_id(ctx, event)
+    p = _run(lambda: _store(ctx).add_player(eid, name, rating, fide_id, federation))
+    m = _MSG[_lang(ctx)]
+    extra = f" ({m['late']} {p.joined_round})" if p.joined_round > 1 else ""
+    click.echo(f"{p.name}: {m['registered']} {p.number}{extra}")
+
+
+@tournament_group.command("withdraw")
+@click.argument("event")
+@click.argument("player", type=int)
+@click.pass_context
+def withdraw_command(ctx: click.Context, event: str, player: int) -> None:
+    """Withdraw a player from the next round on."""
+    eid = _event_id(ctx, event)
+    p = _run(lambda: _store(ctx).withdraw(eid, player))
+    click.echo(_MSG[_lang(ctx)]["withdrawn"].format(name=p.name, r=p.withdrawn_round or 1))
+
+
+@tournament_group.command("bye")
+@click.argument("event")
+@click.argument("player", type=int)
+@click.option("--round", "rnd", type=int, required=True)
+@click.option("--kind", type=click.Choice(["H", "Z", "F"]), default="H", show_default=True,
+              help="H half point, Z zero, F full point.")
+@click.pass_context
+def bye_command(ctx: click.Context, event: str, player: int, rnd: int, kind: str) -> None:
+    """A bye a player asks for in a future round."""
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+    _run(lambda: store.request_bye(eid, player, rnd, kind))
+    name = store.load(eid).player(player).name
+    click.echo(_MSG[_lang(ctx)]["bye"].format(name=name, kind=kind, r=rnd))
+
+
+@tournament_group.command("start")
+@click.argument("event")
+@click.pass_context
+def start_command(ctx: click.Context, event: str) -> None:
+    """Close registration and give the pairing numbers."""
+    eid = _event_id(ctx, event)
+    t: Tournament = _run(lambda: _store(ctx).start(eid))
+    labels = LABELS[_lang(ctx)]
+    click.echo(_MSG[_lang(ctx)]["started"])
+    table = Table(labels["no"], labels["name"], labels["rating"], labels["fed"])
+    for p in t.players:
+        table.add_row(str(p.number), p.name, str(p.rating or ""), p.federation or "")
+    _console().print(table)
+
+
+def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
+    labels = LABELS[lang]
+    table = Table(labels["board"], labels["white"], labels["black"], labels["result"],
+                  labels["setup"], labels["rank_en"], labels["rank_es"],
+                  title=f"{t.event.name}: {labels['pairings']} {rnd}")
+    for b in t.round_boards(rnd):
+        white = f"{t.player(b.white).name} ({b.white})"
+        if b.is_bye:
+            table.add_row(str(b.board), white, f"{labels['bye']} {b.bye}", "", "", "", "")
+            continue
+        assert b.black is not None
+        setup, en, es = "", "", ""
+        if b.setup is not None:
+            s = setup_from_number(t.event.variant, b.setup)
+            setup, en, es = str(s.number), s.localized("en"), s.localized("es")
+        table.add_row(str(b.board), white, f"{t.player(b.black).name} ({b.black})",
+                      b.result or "", setup, en, es)
+    return table
+
+
+def _sheet(t: Tournament, rnd: int, lang: str) -> str:
+    """The round's pairing list and its setup cards, printable (diagram.py's sheet)."""
+    labels = LABELS[lang]
+    cards = []
+    seen: set[tuple[int, int | None]] = set()
+    for b in t.round_boards(rnd):
+        if b.is_bye or b.black is None:
+            continue
+        key = (0 if t.event.setup_policy == "round" else b.board, b.setup)
+        if key in seen:
+            continue
+        seen.add(key)
+        heading = f"{labels['round']} {rnd}" + (
+            "" if t.event.setup_policy == "round" else f", {labels['board']} {b.board}")
+        lines: list[tuple[str, str]] = []
+        if b.setup is not None:
+            s = setup_from_number(t.event.variant, b.setup)
+            heading += f": {s.variant.pgn_name} {s.number}"
+            lines = [(labels["rank_en"], s.localized("en")), (labels["rank_es"],
+                                                              s.localized("es"))]
+        lines.append(("FEN", b.fen))
+        cards.append(Card(heading, b.fen, tuple(lines), None))
+    pairs = tuple(
+        f"{b.board}. {t.player(b.white).name} - "
+        + (f"{labels['bye']} {b.bye}" if b.black is None else t.player(b.black).name)
+        for b in t.round_boards(rnd)
+    )
+    section = Section(f"{t.event.name}: {labels['pairings']} {rnd}", tuple(cards),
+                      subheading=f"{LABELS[lang]['commitment']}: {t.event.commitment}",
+                      footer=pairs)
+    return sheet_html(f"{t.event.name}: {labels['round']} {rnd}", [section], lang=lang)
+
+
+@tournament_group.command("pair")
+@click.argument("event")
+@click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table",
+              show_default=True, help="A terminal table, or a printable sheet with cards.")
+@click.pass_context
+def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
+    """Pair the next round and draw its setup(s) from the committed salt."""
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+    with _console().status("pairing..."):
+        boards: list[Board] = _run(lambda: store.pair(eid))
+    t = store.load(eid)
+    rnd = boards[0].round
+    if fmt_ == "html":
+        click.echo(_sheet(t, rnd, _lang(ctx)), nl=False)
+        return
+    click.echo(_MSG[_lang(ctx)]["paired"].format(r=rnd))
+    _console().print(_pairing_table(t, rnd, _lang(ctx)))
+
+
+@tournament_group.command("show")
+@click.argument("event")
+@click.option("--round", "rnd", type=int, default=None, help="Default: the last paired.")
+@click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table")
+@click.option("--log", "show_log", is_flag=True, help="Also print the arbiter's log.")
+@click.pass_context
+def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
+                 show_log: bool) -> None:
+    """The pairings (and results) of a round."""
+    eid = _event_id(ctx, event)
+    t = _store(ctx).load(eid)
+    lang = _lang(ctx)
+    r = rnd or t.paired_rounds
+    if r < 1 or r > t.paired_rounds:
+        raise click.ClickException(f"round {r} is not paired (paired: {t.paired_rounds})")
+    if fmt_ == "html":
+        click.echo(_sheet(t, r, lang), nl=False)
+        return
+    _console().print(_pairing_table(t, r, lang))
+    if show_log:
+        table = Table("#", "action", LABELS[lang]["round"], LABELS[lang]["board"], "old",
+                      "new", "reason", title=LABELS[lang]["log"])
+        for e in t.log:
+            table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
+                          e.old or "", e.new or "", e.reason or "")
+        _console().print(table)
+
+
+@tournament_group.command("result")
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.argument("board", type=int)
+@click.argument("result")
+@click.pass_context
+def result_command(ctx: click.Context, event: str, rnd: int, board: int, result: str) -> None:
+    """Enter a result: 1-0, 0-1, 1/2; forfeits +- -+ --."""
+    eid = _event_id(ctx, event)
+    b: Board = _run(lambda: _store(ctx).set_result(eid, rnd, board, result))
+    click.echo(_MSG[_lang(ctx)]["result"].format(r=rnd, b=board, res=b.result))
+
+
+@tournament_group.command("correct")
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.argument("board", type=int)
+@click.argument("result")
+@click.option("--reason", required=True, help="Why the entered result changes (logged).")
+@click.pass_context
+def correct_command(ctx: click.Context, event: str, rnd: int, board: int, result: str,
+                    reason: str) -> None:
+    """Correct an entered result, with a reason kept in the log."""
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+    old = store.load(eid)
+    b: Board = _run(lambda: store.correct(eid, rnd, board, result, reason))
+    before = next((x.result for x in old.boards if (x.round, x.board) == (rnd, board)), None)
+    click.echo(_MSG[_lang(ctx)]["corrected"].format(r=rnd, b=board, old=before, new=b.result,
+                                                    why=reason.strip()))
+
+
+@tournament_group.command("standings")
+@click.argument("event")
+@click.option("--round", "rnd", type=int, default=None, help="After this round.")
+@click.option("--explain", "explain", default=None,
+              help="Show the arithmetic of every tiebreak for this player number (or 'all').")
+@click.pass_context
+def standings_command(ctx: click.Context, event: str, rnd: int | None,
+                      explain: str | None) -> None:
+    """Standings with the event's tiebreaks."""
+    eid = _event_id(ctx, event)
+    t = _store(ctx).load(eid)
+    lang = _lang(ctx)
+    labels = LABELS[lang]
+    upto = t.completed_rounds if rnd is None else rnd
+    if not 0 <= upto <= t.paired_rounds:
+        raise click.ClickException(f"round {upto} is not paired (paired: {t.paired_rounds})")
+    calc = Calculator(t, upto)
+    rows = calc.standings()
+    table = Table(labels["rank"], labels["no"], labels["name"], labels["rating"],
+                  labels["points"], *t.event.tiebreaks,
+                  title=f"{t.event.name}: {labels['standings']} {upto}")
+    for s in rows:
+        p = t.player(s.number)
+        rank = f"{s.rank}" + ("=" if s.shared else "")
+        table.add_row(rank, str(s.number), s.name, str(p.rating or ""), fmt(s.points),
+                      *[fmt(s.values[c].value) if s.values[c].defined else "-"
+                        for c in t.event.tiebreaks])
+    console = _console()
+    console.print(table)
+    if explain is not None:
+        if explain == "all":
+            wanted = [s.number for s in rows]
+        else:
+            try:
+                wanted = [_run(lambda: t.player(int(explain))).number]
+            except ValueError:
+                raise click.ClickException(f"--explain takes a player number or 'all', not "
+                                           f"{explain!r}") from None
+        by_number = {s.number: s for s in rows}
+        for n in wanted:
+            s = by_number[n]
+            console.print(f"[bold]{s.name}[/bold] ({n}): {labels['points']} {fmt(s.points)}")
+            for code in t.event.tiebreaks:
+                console.print(f"  {code}: {s.values[code].arithmetic}", markup=False)
+
+
+@tournament_group.command("close")
+@click.argument("event")
+@click.pass_context
+def close_command(ctx: click.Context, event: str) -> None:
+    """Close the event (all rounds complete) and reveal the salt."""
+    eid = _event_id(ctx, event)
+    t: Tournament = _run(lambda: _store(ctx).close(eid))
+    assert t.event.salt is not None
+    click.echo(_MSG[_lang(ctx)]["closed"])
+    click.echo(t.event.salt.hex())
+
+
+@tournament_group.command("export")
+@click.argument("event")
+@click.option("--format", "fmt_", type=click.Choice(["trf", "csv", "html", "pgn"]),
+              default="trf", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.pass_context
+def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | None) -> None:
+    """FIDE TRF-16, crosstable CSV or HTML, or the PGN of the games."""
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+    t = store.load(eid)
+    lang = _lang(ctx)
+    if fmt_ == "trf":
+        text = write_trf(t)
+    elif fmt_ == "csv":
+        text = crosstable_csv(t, lang)
+    elif fmt_ == "html":
+        text = crosstable_html(t, lang)
+    else:
+        text = pgn(t, _online_moves(store))
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _online_moves(store: TournamentStore) -> Callable[[str], tuple[str, list[str]] | None]:
+    from sqlalchemy import text as sql
+
+    def moves_of(game_id: str) -> tuple[str, list[str]] | None:
+        with store.engine.connect() as conn:
+            row = conn.execute(sql("SELECT start_fen, moves FROM games WHERE id = :i"),
+                               {"i": game_id}).first()
+        if row is None:
+            return None
+        return str(row[0]), str(row[1]).split()
+
+    return moves_of
+
+
+def _draw_commands(t: Tournament) -> list[str]:
+    """``randomchess draw verify`` lines that re-derive the rounds independently (none when
+    ``no_repeat`` changes the pool round by round: then only this command checks)."""
+    e = t.event
+    if e.no_repeat or e.variant not in ("chess960", "mrc") or e.salt is None:
+        return []
+    words = ["randomchess", "draw", "verify", "--salt", e.salt.hex(), "--event", e.name,
+             "--commitment", e.commitment]
+    if e.variant != "chess960":
+        words += ["--variant", e.variant]
+    if e.bishops != "any":
+        words += ["--bishops", e.bishops]
+    if e.exclude_standard:
+        words.append("--exclude-standard")
+    rounds = [r for r in range(1, t.paired_rounds + 1) if not (e.mini_match and r % 2 == 0)]
+    if e.setup_policy == "round":
+        return [shlex.join([*words, "--round", ",".join(map(str, rounds))])]
+    out = []
+    for r in rounds:
+        boards = len([b for b in t.round_boards(r) if not b.is_bye])
+        out.append(shlex.join([*words, "--round", str(r), "--boards", str(boards),
+                               "--per-board"]))
+    return out
+
+
+@tournament_group.command("verify")
+@click.argument("event", required=False)
+@click.option("--trf", "trf_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Verify an exported TRF (with its revealed salt) instead.")
+@click.option("--salt", default=None, help="The revealed salt, if the TRF does not carry it.")
+@click.pass_context
+def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
+                   salt: str | None) -> None:
+    """Re-derive every round's setup from the revealed salt and compare."""
+    if (event is None) == (trf_file is None):
+        raise click.UsageError("give an EVENT or --trf FILE")
+    if trf_file is not None:
+        try:
+            t = _run(lambda: tournament_from_trf(parse_trf(trf_file.read_text("utf-8"))))
+        except (OSError, UnicodeDecodeError) as e:
+            raise click.ClickException(f"cannot read {trf_file}: {e}") from None
+    else:
+        t = _store(ctx).load(_event_id(ctx, event or ""))
+    if salt is not None:
+        from dataclasses import replace
+
+        salt_bytes = _run(lambda: parse_salt(salt))
+        t = replace(t, event=replace(t.event, salt=salt_bytes))
+    report = _run(lambda: verify(t))
+    m = _MSG[_lang(ctx)]
+    for r, numbers in enumerate(report.rounds, 1):
+        click.echo(f"{LABELS[_lang(ctx)]['round']} {r}: "
+                   + " ".join("-" if n is None else str(n) for n in numbers))
+    if report.mismatches:
+        for line in report.mismatches:
+            click.echo(line, err=True)
+        raise click.ClickException(f"{len(report.mismatches)} board(s) do not match the draw")
+    click.echo(m["verify_ok"].format(n=len(report.rounds)))
+    commands = _draw_commands(t)
+    if commands:
+        click.echo(m["verify_cmd"])
+        for c in commands:
+            click.echo(f"  {c}")

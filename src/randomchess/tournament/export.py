@@ -1,0 +1,146 @@
+"""Exports of an event: the crosstable (CSV and HTML, English or Spanish) and the PGN of its
+games with ``Round``, ``Board``, ``FEN`` and ``SetupNumber`` tags."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Callable, Mapping
+
+from randomchess.game import Game
+from randomchess.pgn import PgnGame, write_game
+from randomchess.tournament.model import FORFEITS, Tournament
+from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "rank": "Rank", "no": "No.", "name": "Name", "rating": "Rating", "fed": "Fed",
+        "points": "Points", "round": "Round", "board": "Board", "white": "White",
+        "black": "Black", "result": "Result", "setup": "Setup", "rank_en": "Back rank",
+        "rank_es": "Spanish letters", "bye": "bye", "crosstable": "Crosstable",
+        "standings": "Standings after round", "commitment": "Commitment",
+        "salt": "Salt (revealed)", "pairings": "Pairings of round", "status": "Status",
+        "registration": "registration open", "running": "running", "closed": "closed",
+        "players": "Players", "event": "Event", "variant": "Variant", "system": "System",
+        "swiss": "Swiss (FIDE Dutch)", "rr": "round robin (Berger)",
+        "drr": "double round robin (Berger)", "rounds": "Rounds", "log": "Arbiter's log",
+        "pending": "pending",
+    },
+    "es": {
+        "rank": "Puesto", "no": "N.º", "name": "Nombre", "rating": "Elo", "fed": "Fed",
+        "points": "Puntos", "round": "Ronda", "board": "Tablero", "white": "Blancas",
+        "black": "Negras", "result": "Resultado", "setup": "Posición",
+        "rank_en": "Fila inicial", "rank_es": "Letras españolas", "bye": "descanso",
+        "crosstable": "Cuadro de cruces", "standings": "Clasificación tras la ronda",
+        "commitment": "Compromiso", "salt": "Sal (revelada)", "pairings": "Emparejamientos "
+        "de la ronda", "status": "Estado", "registration": "inscripción abierta",
+        "running": "en juego", "closed": "cerrado", "players": "Jugadores",
+        "event": "Torneo", "variant": "Variante", "system": "Sistema",
+        "swiss": "suizo (holandés FIDE)", "rr": "liga (tablas de Berger)",
+        "drr": "liga a doble vuelta (tablas de Berger)", "rounds": "Rondas",
+        "log": "Registro del árbitro", "pending": "pendiente",
+    },
+}
+
+
+def tiebreak_name(code: str, lang: str) -> str:
+    return (TIEBREAK_NAMES_ES if lang == "es" else TIEBREAKS)[code]
+
+
+def cell(t: Tournament, number: int, rnd: int) -> str:
+    """A crosstable cell: ``5w1`` (opponent 5, White, won), ``-U`` for a bye, ``+``/``-``
+    for forfeits."""
+    e = t.entry(number, rnd)
+    if e.opponent is None:
+        return f"-{e.code}"
+    return f"{e.opponent}{e.colour}{e.code}"
+
+
+def crosstable_rows(t: Tournament, lang: str = "en") -> tuple[list[str], list[list[str]]]:
+    labels = LABELS[lang]
+    standings = Calculator(t).standings()
+    codes = list(t.event.tiebreaks)
+    head = [labels["rank"], labels["no"], labels["name"], labels["rating"], labels["fed"]]
+    head += [f"{labels['round'][0]}{r}" for r in range(1, t.paired_rounds + 1)]
+    head += [labels["points"], *codes]
+    rows = []
+    for s in standings:
+        p = t.player(s.number)
+        row = [str(s.rank), str(p.number), p.name, str(p.rating or ""), p.federation or ""]
+        row += [cell(t, p.number, r) for r in range(1, t.paired_rounds + 1)]
+        row.append(fmt(s.points))
+        row += [fmt(s.values[c].value) if s.values[c].defined else "-" for c in codes]
+        rows.append(row)
+    return head, rows
+
+
+def crosstable_csv(t: Tournament, lang: str = "en") -> str:
+    head, rows = crosstable_rows(t, lang)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(head)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def crosstable_html(t: Tournament, lang: str = "en") -> str:
+    labels = LABELS[lang]
+    head, rows = crosstable_rows(t, lang)
+    esc = html.escape
+    legend = ", ".join(f"{c} = {tiebreak_name(c, lang)}" for c in t.event.tiebreaks)
+    parts = [
+        "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
+        f"<title>{esc(t.event.name)} — {labels['crosstable']}</title>",
+        "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+        "td,th{border:1px solid #999;padding:2px 6px;text-align:center}"
+        "td:nth-child(3){text-align:left}</style></head><body>",
+        f"<h1>{esc(t.event.name)}</h1>",
+        f"<p>{labels['crosstable']} — {labels['standings']} {t.paired_rounds}</p>",
+        "<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead>",
+        "<tbody>",
+    ]
+    for row in rows:
+        parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
+    parts += ["</tbody></table>", f"<p>{esc(legend)}</p>",
+              f"<p>{labels['commitment']}: <code>{t.event.commitment}</code></p>"]
+    if t.event.salt is not None:
+        parts.append(f"<p>{labels['salt']}: <code>{t.event.salt.hex()}</code></p>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
+        site: str = "?") -> str:
+    """PGN of every game with a result (forfeits and byes are not games).  A game played
+    online has its moves (``moves_of(game_id)`` gives its start FEN and UCI moves); an
+    over-the-board game is written with its tags and result only."""
+    out = []
+    for b in t.iter_games():
+        if b.result is None or b.result in FORFEITS or b.black is None:
+            continue
+        fen = b.fen
+        moves: list[str] = []
+        if b.game_id and moves_of is not None:
+            found = moves_of(b.game_id)
+            if found is not None:
+                fen, moves = found
+        game = Game(fen, t.event.variant)
+        for uci in moves:
+            game.push_uci(uci)
+        tags: dict[str, str] = {
+            "Event": t.event.name, "Site": site, "Round": str(b.round),
+            "White": t.player(b.white).name, "Black": t.player(b.black).name,
+            "Result": b.result,
+        }
+        record = PgnGame.from_game(game, tags)
+        record.result = b.result
+        extra: Mapping[str, str] = {"Board": str(b.board)}
+        if b.setup is not None:
+            extra = {**extra, "SetupNumber": str(b.setup)}
+            if t.event.variant == "mrc":
+                extra = {**extra, "MRCId": str(b.setup)}
+        if t.event.time_control:
+            extra = {**extra, "TimeControl": t.event.time_control}
+        out.append(write_game(record, headers={**extra, "Result": b.result}))
+    return "".join(out)

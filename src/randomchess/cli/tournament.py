@@ -330,7 +330,11 @@ def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
         _console().print(table)
 
 
-@tournament_group.command("result")
+# "-+" and "--" (forfeits) must reach RESULT instead of being read as options.
+_RESULT_CONTEXT = {"ignore_unknown_options": True}
+
+
+@tournament_group.command("result", context_settings=_RESULT_CONTEXT)
 @click.argument("event")
 @click.argument("rnd", metavar="ROUND", type=int)
 @click.argument("board", type=int)
@@ -343,7 +347,7 @@ def result_command(ctx: click.Context, event: str, rnd: int, board: int, result:
     click.echo(_MSG[_lang(ctx)]["result"].format(r=rnd, b=board, res=b.result))
 
 
-@tournament_group.command("correct")
+@tournament_group.command("correct", context_settings=_RESULT_CONTEXT)
 @click.argument("event")
 @click.argument("rnd", metavar="ROUND", type=int)
 @click.argument("board", type=int)

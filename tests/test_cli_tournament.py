@@ -270,9 +270,8 @@ def test_six_player_round_robin_through_the_cli(tmp_path: Path) -> None:
             assert _f(cells[5]) == sum((got[n][m] for m in tied if m != n), Fraction(0))
         else:
             assert cells[5] == "-"
-    order = sorted(score, key=lambda n: -score[n])
-    assert [int(c[1]) for c in sorted(rows.values(), key=lambda c: int(c[0].rstrip("=")))
-            ][0] in [n for n in order if score[n] == score[order[0]]]
+    first = min(rows.values(), key=lambda c: int(c[0].rstrip("=")))
+    assert score[int(first[1])] == max(score.values())
     out = cli("close", event)
     salt = bytes.fromhex(out.strip().splitlines()[-1])
     assert "verified" in cli("verify", event)
@@ -283,7 +282,6 @@ def test_six_player_round_robin_through_the_cli(tmp_path: Path) -> None:
         assert b.setup == doc["round_number"](salt, event, b.round, b.board, numbers, tag)
     back = parse_trf(cli("export", event, "--format", "trf"))
     assert len(back.players) == 6 and all(len(p.rounds) == 5 for p in back.players)
-    assert {(b.round, b.board): b.setup for b in back.boards()} or True
     setups = back.setups()
     assert all(setups[(b.round, b.board)][0] == b.setup for b in t.boards)
     games = list(read_games(io.StringIO(cli("export", event, "--format", "pgn"))))

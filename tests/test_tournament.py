@@ -70,7 +70,10 @@ def test_berger_tables_for_eight_and_a_double_round_robin() -> None:
 # --- Dutch pairings against bbpPairings ------------------------------------------------------
 
 
-def _reference_rounds(path: Path) -> list[tuple[Tournament, int, set[int], set[tuple[int, int | None]]]]:
+Case = tuple[Tournament, int, set[int], set[tuple[int, int | None]]]
+
+
+def _reference_rounds(path: Path) -> list[Case]:
     trf = parse_trf(path.read_text(encoding="utf-8"))
     full = tournament_from_trf(trf)
     out = []

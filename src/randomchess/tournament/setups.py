@@ -64,7 +64,9 @@ def derive_round(event: Event, salt: bytes, rnd: int, boards: int,
         source = rnd - 1
     if event.setup_policy == "round":
         pool = pool_for(event, used)
-        return list(round_setups(salt, event.name, source, max(boards, 1), pool))[:boards]
+        same: list[NumberedSetup | None] = []
+        same.extend(round_setups(salt, event.name, source, max(boards, 1), pool)[:boards])
+        return same
     out: list[NumberedSetup | None] = []
     taken = list(used)
     for b in range(1, boards + 1):

@@ -114,11 +114,13 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
     scores = {p["id"]: Fraction(p["score"]).limit_denominator(2) for p in data.players}
     # E.5 counts pairing numbers among the players who take part in pairings (as the
     # endorsed programs do): this round's, and everyone paired in an earlier round.
-    taking_part = sorted(paired | {
-        b.white if n == 0 else b.black for b in t.boards if b.round < rnd
-        for n in (0, 1) if (b.bye in (None, "U")) and (n == 0 or b.black is not None)
-    } - {None})
-    effective = {n: i + 1 for i, n in enumerate(taking_part)}
+    taking_part = set(paired)
+    for board in t.boards:
+        if board.round < rnd and board.bye in (None, "U"):
+            taking_part.add(board.white)
+            if board.black is not None:
+                taking_part.add(board.black)
+    effective = {n: i + 1 for i, n in enumerate(sorted(taking_part))}
     history = {p["id"]: p["color_hist"] for p in data.players}
     out_pairs: list[tuple[int, int | None]] = []
     for _, w, b in pairs:

@@ -150,7 +150,7 @@ class Calculator:
         for v, _, label, e in self._contributions(number):
             if e.points:
                 total += v * e.points
-                parts.append(f"{fmt(e.points)}×{label} {fmt(v)}")
+                parts.append(f"{fmt(e.points)} x {label} {fmt(v)}")
         return Value(total, f"{' + '.join(parts) or '0'} = {fmt(total)}")
 
     def progressive(self, number: int) -> Value:

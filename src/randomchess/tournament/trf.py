@@ -281,10 +281,10 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
     meta = dict(re.findall(r"(\S+)=(\S+)", trf.comment("event") or ""))
     event = Event(
         id=meta.get("id", trf.name), name=trf.name, variant=meta.get("variant", "chess960"),
-        system=meta.get("system", "swiss"),  # type: ignore[arg-type]
+        system=meta.get("system", "swiss"),
         rounds=trf.rounds or max((b.round for b in boards), default=0),
         time_control=trf.time_control, tiebreaks=(),
-        setup_policy=meta.get("policy", "round"),  # type: ignore[arg-type]
+        setup_policy=meta.get("policy", "round"),
         mini_match=meta.get("mini-match") == "1",
         exclude_standard=meta.get("exclude-standard") == "1",
         bishops=meta.get("bishops", "any"), no_repeat=meta.get("no-repeat") == "1",

@@ -443,25 +443,11 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
     elif fmt_ == "html":
         text = crosstable_html(t, lang)
     else:
-        text = pgn(t, _online_moves(store))
+        text = pgn(t, store.online_moves)
     if output is None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-
-
-def _online_moves(store: TournamentStore) -> Callable[[str], tuple[str, list[str]] | None]:
-    from sqlalchemy import text as sql
-
-    def moves_of(game_id: str) -> tuple[str, list[str]] | None:
-        with store.engine.connect() as conn:
-            row = conn.execute(sql("SELECT start_fen, moves FROM games WHERE id = :i"),
-                               {"i": game_id}).first()
-        if row is None:
-            return None
-        return str(row[0]), str(row[1]).split()
-
-    return moves_of
 
 
 def _draw_commands(t: Tournament) -> list[str]:

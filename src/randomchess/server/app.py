@@ -26,6 +26,7 @@ from randomchess.server.play_api import router as play_router
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
 from randomchess.server.variants_api import router as variants_router
+from randomchess.server.tournament_api import router as tournament_router
 
 log = logging.getLogger("randomchess.server")
 
@@ -214,6 +215,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(variants_router)
     app.include_router(play_router)  # abort and rematch (issue 11)
     app.include_router(analysis_router)
+    app.include_router(tournament_router)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)

@@ -488,7 +488,8 @@ class TournamentStore:
         return self.load(event_id)
 
     def link_game(self, event_id: str, rnd: int, board: int, game_id: str,
-                  white_link: str, black_link: str) -> None:
+                  white_link: str | None = None, black_link: str | None = None) -> None:
+        """Attach the online game of a board (the links' hashes, when kept here)."""
         def step(conn: Connection, t: Tournament) -> None:
             b = t.board(rnd, board)
             if b.is_bye or b.result is not None or b.game_id is not None:
@@ -500,6 +501,17 @@ class TournamentStore:
             self._log(conn, event_id, "online", rnd, board, None, game_id)
 
         self._step(event_id, step)
+
+    def online_moves(self, game_id: str) -> tuple[str, list[str]] | None:
+        """The start FEN and UCI moves of a server game (for the PGN export)."""
+        from sqlalchemy import text
+
+        with self.engine.connect() as conn:
+            row = conn.execute(text("SELECT start_fen, moves FROM games WHERE id = :i"),
+                               {"i": game_id}).first()
+        if row is None:
+            return None
+        return str(row[0]), str(row[1]).split()
 
     def board_by_link(self, event_id: str, link_hash: str) -> tuple[Board, str] | None:
         with self.engine.connect() as conn:

@@ -1,0 +1,111 @@
+"""Tournament API (issue 15): organiser steps guarded by the organiser secret, the public view
+with setups and standings, online games whose result becomes final when they end, exports."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from randomchess.pgn import read_games
+from randomchess.tournament.trf import parse_trf
+from server_support import client
+
+
+@pytest.fixture(scope="module")
+def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("tournament") / "games.sqlite3"
+    with client(f"sqlite:///{db}") as cl:
+        yield cl
+
+
+def _new(c: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
+    body.setdefault("name", "Web Open")
+    body.setdefault("rounds", 2)
+    r = c.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert len(out["commitment"]) == 64 and out["organiser_secret"]
+    return out["id"], {"X-Organiser-Secret": out["organiser_secret"]}
+
+
+def test_organiser_steps_need_the_secret_and_bad_input_changes_nothing(c: TestClient) -> None:
+    eid, auth = _new(c, name="Guarded Open")
+    for headers in ({}, {"X-Organiser-Secret": "wrong"}):
+        r = c.post(f"/api/tournaments/{eid}/players", json={"name": "Eve"}, headers=headers)
+        assert r.status_code == 403
+    assert c.get(f"/api/tournaments/{eid}").json()["players"] == []
+    r = c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    assert r.status_code == 409 and "registration" in r.json()["detail"]
+    assert c.post("/api/tournaments", json={"name": "x", "rounds": 0}).status_code == 422
+    assert c.post("/api/tournaments", json={"name": "No rounds"}).status_code == 422
+    assert c.get("/api/tournaments/nope").status_code == 404
+    r = c.post(f"/api/tournaments/{eid}/players", json={"name": "Ann", "federation": "E1"},
+               headers=auth)
+    assert r.status_code == 409
+    assert c.get(f"/api/tournaments/{eid}").json()["players"] == []
+
+
+def test_a_swiss_round_played_online_and_over_the_board(c: TestClient) -> None:
+    eid, auth = _new(c, name="Online Open", time_control="300+2", rounds=1)
+    for i, name in enumerate(["Ann", "Bob", "Cid", "Dan"]):
+        r = c.post(f"/api/tournaments/{eid}/players", json={"name": name,
+                                                            "rating": 2000 - i},
+                   headers=auth)
+        assert r.status_code == 201, r.text
+    assert c.post(f"/api/tournaments/{eid}/start", headers=auth).status_code == 200
+    state = c.post(f"/api/tournaments/{eid}/pair", headers=auth).json()
+    boards = state["round_list"][0]["boards"]
+    assert [(b["white"], b["black"]) for b in boards] == [(1, 3), (4, 2)]
+    assert boards[0]["setup"] == boards[1]["setup"] and boards[0]["rank"]["es"]
+    svg = c.get(f"/api/tournaments/{eid}/rounds/1/setup.svg?lang=es")
+    assert svg.status_code == 200 and svg.text.lstrip().startswith("<svg")
+    assert state["salt"] is None  # secret until the event closes
+    # Online: board 1 gets personal links; Black resigns; the result becomes final.
+    games = c.post(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()["games"]
+    assert [g["board"] for g in games] == [1, 2]
+    g = games[0]
+    white_token = g["white"]["link"].rsplit("/", 1)[1]
+    invite = g["black"]["link"].rsplit("/", 1)[1]
+    joined = c.post(f"/api/games/{g['game_id']}/join", json={"invite": invite}).json()
+    game = c.get(f"/api/games/{g['game_id']}").json()
+    assert game["fen"].split()[0] == boards[0]["fen"].split()[0]
+    r = c.post(f"/api/games/{g['game_id']}/resign", json={"token": joined["seat"]["token"]})
+    assert r.status_code == 200, r.text
+    assert white_token
+    state = c.get(f"/api/tournaments/{eid}").json()
+    assert state["round_list"][0]["boards"][0]["result"] == "1-0"
+    r = c.post(f"/api/tournaments/{eid}/results", json={"round": 1, "board": 1,
+                                                         "result": "0-1"}, headers=auth)
+    assert r.status_code == 409  # final: only a correction with a reason changes it
+    r = c.post(f"/api/tournaments/{eid}/results", json={"round": 1, "board": 2,
+                                                         "result": "1/2"}, headers=auth)
+    assert r.status_code == 200
+    closed = c.post(f"/api/tournaments/{eid}/close", headers=auth).json()
+    assert closed["status"] == "closed" and len(closed["salt"]) == 64
+    assert closed["standings"][0]["name"] == "Ann"
+    assert c.get(f"/api/tournaments/{eid}/verify").json()["verified"] is True
+    trf = parse_trf(c.get(f"/api/tournaments/{eid}/export.trf").text)
+    assert [p.points for p in trf.players] == [1, 0.5, 0, 0.5]
+    pgn = list(read_games(io.StringIO(c.get(f"/api/tournaments/{eid}/export.pgn").text)))
+    assert [(p.headers["Round"], p.headers["Board"], p.headers["Result"]) for p in pgn] == \
+        [("1", "1", "1-0"), ("1", "2", "1/2-1/2")]
+    assert pgn[0].headers["SetupNumber"] == str(boards[0]["setup"])
+    assert "Cuadro de cruces" in c.get(f"/api/tournaments/{eid}/export.html?lang=es").text
+
+
+def test_migration_creates_the_tournament_tables(tmp_path: Path) -> None:
+    from sqlalchemy import inspect
+
+    from randomchess.tournament import TournamentStore
+
+    store = TournamentStore(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    store.migrate()
+    names = set(inspect(store.engine).get_table_names())
+    assert {"tournaments", "tournament_players", "tournament_byes", "tournament_boards",
+            "tournament_log", "games"} <= names
+    store.dispose()

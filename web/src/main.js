@@ -10,6 +10,7 @@ import { renderGame, renderNotFound, variantName } from './game.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
+import { renderTournament } from './tournament.js';
 import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
 import { loadVariants } from './variants.js';
 
@@ -61,6 +62,7 @@ function route() {
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
   else if (path === '/shuffler') renderShuffler(main);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
+  else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
   else renderHome(main, go);
   // A new page starts at its top: the home form may have been scrolled (on a phone) and the
   // game page's board would otherwise begin above the screen.

@@ -1,0 +1,310 @@
+// Tournament pages (issue 15), English and Spanish:
+//   #/tournament/new                      create an event (the organiser secret stays in this browser)
+//   #/tournament/<id>                     public page: commitment, pairings with the round's setup
+//                                         diagram, standings, links to the online games; the
+//                                         organiser's controls when this browser holds the secret
+//   #/tournament/<id>/hall                projector view of the current round's setup
+//   #/tournament/<id>/seat/<game>/<token> a player's personal link (White): keep the seat, play
+
+import { h, clear } from './dom.js';
+import { lang } from './i18n.js';
+import { saveSeat } from './api.js';
+
+const TEXT = {
+  en: {
+    newEvent: 'New tournament', name: 'Name', variant: 'Variant', system: 'System',
+    swiss: 'Swiss (FIDE Dutch)', rr: 'Round robin (Berger)', drr: 'Double round robin',
+    rounds: 'Rounds', timeControl: 'Time control (seconds+increment)', setups: 'Setups',
+    perRound: 'One per round for all boards', perBoard: 'One per board',
+    miniMatch: 'Two-game mini-matches (same setup, colours reversed)',
+    excludeStandard: 'Exclude SP 518 / Maura 8226', noRepeat: 'No setup twice',
+    create: 'Create', commitment: 'Commitment (published before round 1)',
+    salt: 'Salt (revealed at the close)', status: 'Status', registration: 'registration open',
+    running: 'running', closed: 'closed', players: 'Players', addPlayer: 'Add player',
+    rating: 'Rating', federation: 'Federation', start: 'Close registration',
+    pair: 'Pair next round', close: 'Close the event', round: 'Round', board: 'Board',
+    white: 'White', black: 'Black', result: 'Result', setup: 'Setup', bye: 'bye',
+    standings: 'Standings after round', rank: 'Rank', points: 'Points', watch: 'watch',
+    online: 'Play this round online', links: 'Personal links (send each player theirs)',
+    enter: 'Enter', correct: 'Correct', reason: 'Reason for the correction',
+    organiser: 'Organiser', hall: 'Playing hall view', verify: 'Verification',
+    verified: 'Every round re-derives from the revealed salt.',
+    exports: 'Exports', error: 'Error', backRank: 'Back rank', spanish: 'Spanish letters',
+    noRound: 'No round paired yet.', arithmetic: 'Arithmetic', loading: 'Loading…',
+  },
+  es: {
+    newEvent: 'Nuevo torneo', name: 'Nombre', variant: 'Variante', system: 'Sistema',
+    swiss: 'Suizo (holandés FIDE)', rr: 'Liga (Berger)', drr: 'Liga a doble vuelta',
+    rounds: 'Rondas', timeControl: 'Ritmo (segundos+incremento)', setups: 'Posiciones',
+    perRound: 'Una por ronda para todos los tableros', perBoard: 'Una por tablero',
+    miniMatch: 'Minimatches a dos partidas (misma posición, colores invertidos)',
+    excludeStandard: 'Excluir la PI 518 / Maura 8226', noRepeat: 'Sin repetir posición',
+    create: 'Crear', commitment: 'Compromiso (publicado antes de la ronda 1)',
+    salt: 'Sal (revelada al cerrar)', status: 'Estado', registration: 'inscripción abierta',
+    running: 'en juego', closed: 'cerrado', players: 'Jugadores', addPlayer: 'Inscribir',
+    rating: 'Elo', federation: 'Federación', start: 'Cerrar la inscripción',
+    pair: 'Emparejar la ronda siguiente', close: 'Cerrar el torneo', round: 'Ronda',
+    board: 'Tablero', white: 'Blancas', black: 'Negras', result: 'Resultado',
+    setup: 'Posición', bye: 'descanso', standings: 'Clasificación tras la ronda',
+    rank: 'Puesto', points: 'Puntos', watch: 'ver', online: 'Jugar esta ronda en línea',
+    links: 'Enlaces personales (envíe a cada jugador el suyo)', enter: 'Anotar',
+    correct: 'Corregir', reason: 'Motivo de la corrección', organiser: 'Organizador',
+    hall: 'Vista para la sala de juego', verify: 'Verificación',
+    verified: 'Cada ronda se obtiene de nuevo de la sal revelada.', exports: 'Exportar',
+    error: 'Error', backRank: 'Fila inicial', spanish: 'Letras españolas',
+    noRound: 'Aún no hay rondas emparejadas.', arithmetic: 'Cálculo', loading: 'Cargando…',
+  },
+};
+
+const tt = key => (TEXT[lang()] || TEXT.en)[key] || key;
+const secretKey = id => `rc-tournament-${id}`;
+const api = id => `/api/tournaments/${encodeURIComponent(id)}`;
+
+async function call(method, path, body, secret) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (secret) headers['X-Organiser-Secret'] = secret;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(typeof data.detail === 'string' ? data.detail : `HTTP ${res.status}`);
+  return data;
+}
+
+function field(label, input) {
+  return h('label.field', h('span', label), input);
+}
+
+function renderNew(main, go) {
+  const name = h('input', { name: 'name', required: true, maxlength: 120, 'data-testid': 't-name' });
+  const variant = h('select', { name: 'variant' }, ['chess960', 'mrc', 'chess', 'modern'].map(v => h('option', { value: v }, v)));
+  const system = h('select', { name: 'system' }, ['swiss', 'rr', 'drr'].map(v => h('option', { value: v }, tt(v))));
+  const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5 });
+  const tc = h('input', { name: 'time_control', placeholder: '5400+30' });
+  const policy = h('select', { name: 'setup_policy' }, h('option', { value: 'round' }, tt('perRound')), h('option', { value: 'board' }, tt('perBoard')));
+  const box = n => h('input', { type: 'checkbox', name: n });
+  const mini = box('mini_match'), excl = box('exclude_standard'), norep = box('no_repeat');
+  const error = h('p.error', { role: 'alert' });
+  const form = h('form.tournament-new',
+    h('h1', tt('newEvent')),
+    field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
+    field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
+    h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
+    h('label', norep, ' ', tt('noRepeat')),
+    h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
+  system.addEventListener('change', () => { rounds.disabled = system.value !== 'swiss'; });
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    try {
+      const out = await call('POST', '/api/tournaments', {
+        name: name.value, variant: variant.value, system: system.value,
+        rounds: system.value === 'swiss' ? Number(rounds.value) : null,
+        time_control: tc.value, setup_policy: policy.value, mini_match: mini.checked,
+        exclude_standard: excl.checked, no_repeat: norep.checked,
+      });
+      localStorage.setItem(secretKey(out.id), out.organiser_secret);
+      go(`/tournament/${out.id}`);
+    } catch (e) {
+      error.textContent = `${tt('error')}: ${e.message}`;
+    }
+  });
+  main.append(form);
+}
+
+function resultLabel(b) {
+  if (b.bye) return `${tt('bye')} ${b.bye}`;
+  return b.result || '';
+}
+
+function playerName(ev, n) {
+  const p = ev.players.find(x => x.number === n);
+  return p ? `${p.name} (${n})` : String(n);
+}
+
+function setupFigure(ev, round, board = 1) {
+  const b = round.boards.find(x => x.board === board && !x.bye);
+  if (!b) return null;
+  const l = lang();
+  return h('figure.setup',
+    h('img', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?board=${board}&lang=${l}`, alt: `${tt('setup')} ${b.setup ?? ''}`, width: 280, 'data-testid': 't-diagram' }),
+    h('figcaption', b.setup != null ? `${tt('setup')} ${b.setup}: ${b.rank[l] || b.rank.en}` : ''));
+}
+
+function pairingTable(ev, round, secret, refresh) {
+  const rows = round.boards.map(b => {
+    const cells = [
+      h('td', String(b.board)), h('td', playerName(ev, b.white)),
+      h('td', b.black ? playerName(ev, b.black) : ''), h('td', { 'data-testid': `t-result-${round.round}-${b.board}` }, resultLabel(b)),
+      h('td', b.setup != null ? String(b.setup) : ''),
+      h('td', b.game_id ? h('a', { href: `#/game/${encodeURIComponent(b.game_id)}` }, tt('watch')) : ''),
+    ];
+    if (secret && !b.bye && ev.status !== 'closed') {
+      const sel = h('select', { 'aria-label': tt('result'), 'data-testid': `t-select-${round.round}-${b.board}` },
+        ['', '1-0', '0-1', '1/2', '+-', '-+', '--'].map(v => h('option', { value: v }, v)));
+      const button = h('button', { type: 'button', 'data-testid': `t-enter-${round.round}-${b.board}` }, b.result ? tt('correct') : tt('enter'));
+      button.addEventListener('click', async () => {
+        if (!sel.value) return;
+        const body = { round: round.round, board: b.board, result: sel.value };
+        if (b.result) {
+          const why = prompt(tt('reason'));
+          if (!why) return;
+          body.reason = why;
+        }
+        await act(() => call('POST', `${api(ev.id)}/results`, body, secret), refresh);
+      });
+      cells.push(h('td', sel, ' ', button));
+    }
+    return h('tr', cells);
+  });
+  return h('table.pairings', { 'data-testid': `t-round-${round.round}` },
+    h('caption', `${tt('round')} ${round.round}`),
+    h('thead', h('tr', [tt('board'), tt('white'), tt('black'), tt('result'), tt('setup'), ''].map(x => h('th', x)))),
+    h('tbody', rows));
+}
+
+function standingsTable(ev) {
+  const l = lang();
+  const codes = ev.tiebreaks.map(x => x.code);
+  return h('table.standings', { 'data-testid': 't-standings' },
+    h('caption', `${tt('standings')} ${ev.completed_rounds}`),
+    h('thead', h('tr', [tt('rank'), tt('name'), tt('points'), ...codes].map(x => h('th', x)))),
+    h('tbody', ev.standings.map(s => h('tr',
+      h('td', `${s.rank}${s.shared ? '=' : ''}`), h('td', s.name), h('td', String(s.points)),
+      codes.map(c => h('td', { title: `${ev.tiebreaks.find(x => x.code === c)[l]}: ${s.tiebreaks[c].arithmetic}` }, s.tiebreaks[c].text)))),
+    ));
+}
+
+let flash = null;
+
+async function act(fn, refresh) {
+  try {
+    const out = await fn();
+    flash = null;
+    await refresh(out);
+  } catch (e) {
+    flash = `${tt('error')}: ${e.message}`;
+    await refresh();
+  }
+}
+
+function organiserPanel(ev, secret, refresh) {
+  const panel = h('section.organiser', { 'data-testid': 't-organiser' }, h('h2', tt('organiser')));
+  if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
+    const name = h('input', { placeholder: tt('name'), 'data-testid': 't-player-name' });
+    const rating = h('input', { type: 'number', placeholder: tt('rating'), min: 0, max: 3500, 'data-testid': 't-player-rating' });
+    const fed = h('input', { placeholder: tt('federation'), maxlength: 3, size: 4 });
+    const add = h('button', { type: 'button', 'data-testid': 't-add' }, tt('addPlayer'));
+    add.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/players`, {
+      name: name.value, rating: rating.value ? Number(rating.value) : null, federation: fed.value || null,
+    }, secret), refresh));
+    panel.append(h('p', name, ' ', rating, ' ', fed, ' ', add));
+  }
+  const buttons = h('p');
+  const button = (label, testid, fn) => {
+    const b = h('button.primary', { type: 'button', 'data-testid': testid }, label);
+    b.addEventListener('click', () => act(fn, refresh));
+    buttons.append(b, ' ');
+  };
+  if (ev.status === 'registration') button(tt('start'), 't-start', () => call('POST', `${api(ev.id)}/start`, undefined, secret));
+  if (ev.status === 'running') {
+    if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', () => call('POST', `${api(ev.id)}/pair`, undefined, secret));
+    if (ev.paired_rounds > 0) {
+      button(tt('online'), 't-online', async () => {
+        const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`, undefined, secret);
+        return { links: out.games };
+      });
+    }
+    if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', () => call('POST', `${api(ev.id)}/close`, undefined, secret));
+  }
+  panel.append(buttons);
+  return panel;
+}
+
+function linksList(ev, links) {
+  const origin = location.origin;
+  return h('section.links', { 'data-testid': 't-links' }, h('h3', tt('links')),
+    h('ul', links.flatMap(g => [
+      h('li', `${tt('board')} ${g.board}, ${tt('white')} ${playerName(ev, g.white.number)}: `,
+        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, origin + g.white.link)),
+      h('li', `${tt('board')} ${g.board}, ${tt('black')} ${playerName(ev, g.black.number)}: `,
+        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, g.black.link)),
+    ])));
+}
+
+function renderEvent(main, id) {
+  let timer = null;
+  let links = null;
+  const secret = localStorage.getItem(secretKey(id));
+  const refresh = async out => {
+    if (out && out.links) links = out.links;
+    let ev;
+    try {
+      ev = await call('GET', api(id));
+    } catch (e) {
+      clear(main).append(h('p.error', `${tt('error')}: ${e.message}`));
+      return;
+    }
+    const last = ev.round_list[ev.round_list.length - 1];
+    clear(main).append(
+      h('h1', { 'data-testid': 't-title' }, ev.name),
+      h('p', `${tt('variant')}: ${ev.variant} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
+        h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
+      h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
+      ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
+      flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
+      secret ? organiserPanel(ev, secret, refresh) : null,
+      links ? linksList(ev, links) : null,
+      last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
+        h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
+      ev.completed_rounds > 0 ? standingsTable(ev) : null,
+      h('details', h('summary', tt('players')),
+        h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}`)))),
+      ev.round_list.length > 1 ? h('details', h('summary', `${tt('round')} 1–${ev.round_list.length - 1}`),
+        ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, secret, refresh))) : null,
+      h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
+        h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
+      ev.status === 'closed' ? h('p', h('a', { href: `${api(id)}/verify` }, tt('verify'))) : null,
+    );
+  };
+  refresh();
+  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(); }, 5000);
+  return { destroy: () => clearInterval(timer) };
+}
+
+function renderHall(main, id) {
+  let timer = null;
+  const draw = async () => {
+    const ev = await call('GET', api(id)).catch(() => null);
+    if (!ev) return;
+    const last = ev.round_list[ev.round_list.length - 1];
+    const l = lang();
+    clear(main).append(h('section.hall', { 'data-testid': 't-hall' },
+      h('h1', `${ev.name} · ${tt('round')} ${last ? last.round : '-'}`),
+      last ? (() => {
+        const b = last.boards.find(x => !x.bye);
+        if (!b) return null;
+        return h('div',
+          h('img', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup'), style: 'width:min(80vh,90vw)' }),
+          b.setup != null ? h('p', { style: 'font-size:2.5rem' }, h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null);
+      })() : h('p', tt('noRound'))));
+  };
+  draw();
+  timer = setInterval(draw, 10000);
+  return { destroy: () => clearInterval(timer) };
+}
+
+/** Route #/tournament/... ; returns the page object (with destroy) or null. */
+export function renderTournament(main, path, go) {
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
+  if (parts[1] === 'new' || parts.length === 1) {
+    renderNew(main, go);
+    return null;
+  }
+  const id = parts[1];
+  if (parts[2] === 'hall') return renderHall(main, id);
+  if (parts[2] === 'seat' && parts[3] && parts[4]) {
+    saveSeat(parts[3], { color: 'white', token: parts[4], opponent: 'friend' });
+    go(`/game/${encodeURIComponent(parts[3])}`, { replace: true });
+    return null;
+  }
+  return renderEvent(main, id);
+}

@@ -56,6 +56,19 @@ const TEXT = {
   },
 };
 
+// Table rules for this page only (style.css belongs to the game pages).
+const CSS = `.pairings, .standings { border-collapse: collapse; margin: .8rem 0; }
+.pairings th, .pairings td, .standings th, .standings td { border: 1px solid #bbb; padding: .2rem .5rem; }
+.pairings caption, .standings caption { font-weight: bold; text-align: left; }
+.organiser { border: 1px dashed #999; padding: .4rem .8rem; margin: .8rem 0; }
+.hall { text-align: center; } figure.setup { margin: .5rem 0; }
+label.field { display: block; margin: .3rem 0; } label.field span { display: inline-block; min-width: 16rem; }`;
+
+function addStyle() {
+  if (document.getElementById('rc-tournament-css')) return;
+  document.head.append(h('style', { id: 'rc-tournament-css' }, CSS));
+}
+
 const tt = key => (TEXT[lang()] || TEXT.en)[key] || key;
 const secretKey = id => `rc-tournament-${id}`;
 const api = id => `/api/tournaments/${encodeURIComponent(id)}`;
@@ -210,7 +223,7 @@ function organiserPanel(ev, secret, refresh) {
     if (ev.paired_rounds > 0) {
       button(tt('online'), 't-online', async () => {
         const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`, undefined, secret);
-        return { links: out.games };
+        return { links: out.games, round: out.round };
       });
     }
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', () => call('POST', `${api(ev.id)}/close`, undefined, secret));
@@ -221,7 +234,7 @@ function organiserPanel(ev, secret, refresh) {
 
 function linksList(ev, links) {
   const origin = location.origin;
-  return h('section.links', { 'data-testid': 't-links' }, h('h3', tt('links')),
+  return h('section.links', { 'data-testid': 't-links' }, h('h3', `${tt('round')} ${ev.paired_rounds}: ${tt('links')}`),
     h('ul', links.flatMap(g => [
       h('li', `${tt('board')} ${g.board}, ${tt('white')} ${playerName(ev, g.white.number)}: `,
         h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, origin + g.white.link)),
@@ -233,9 +246,10 @@ function linksList(ev, links) {
 function renderEvent(main, id) {
   let timer = null;
   let links = null;
+  let linksRound = 0;
   const secret = localStorage.getItem(secretKey(id));
   const refresh = async out => {
-    if (out && out.links) links = out.links;
+    if (out && out.links) { links = out.links; linksRound = out.round; }
     let ev;
     try {
       ev = await call('GET', api(id));
@@ -244,7 +258,7 @@ function renderEvent(main, id) {
       return;
     }
     const last = ev.round_list[ev.round_list.length - 1];
-    clear(main).append(
+    clear(main).append(...[
       h('h1', { 'data-testid': 't-title' }, ev.name),
       h('p', `${tt('variant')}: ${ev.variant} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
         h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
@@ -252,7 +266,7 @@ function renderEvent(main, id) {
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
       secret ? organiserPanel(ev, secret, refresh) : null,
-      links ? linksList(ev, links) : null,
+      links && linksRound === ev.paired_rounds ? linksList(ev, links) : null,
       last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
         h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
       ev.completed_rounds > 0 ? standingsTable(ev) : null,
@@ -263,7 +277,7 @@ function renderEvent(main, id) {
       h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
         h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
       ev.status === 'closed' ? h('p', h('a', { href: `${api(id)}/verify` }, tt('verify'))) : null,
-    );
+    ].filter(Boolean));
   };
   refresh();
   timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(); }, 5000);
@@ -294,6 +308,7 @@ function renderHall(main, id) {
 
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */
 export function renderTournament(main, path, go) {
+  addStyle();
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);

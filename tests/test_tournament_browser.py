@@ -1,0 +1,212 @@
+"""Issue 15's browser test: the organiser runs the 9-player, 5-round Swiss of the CLI test
+through the web pages (create, register, start, pair, results, close) and two players play
+round 1's first board online from their personal links; pairings are checked against
+bbpPairings' reference round by round, setups re-derived from the revealed salt, standings
+against the reference points.  Skipped (loudly) without chromium or the built bundle."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from randomchess.tournament.trf import parse_trf
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
+BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
+ARTIFACTS = ROOT / "test-artifacts"
+REFERENCE = ROOT / "tests" / "data" / "tournament" / "swiss9_reference.trf"
+DOCS = ROOT / "docs" / "shuffler.md"
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    sync_playwright = None
+
+_WHY_NOT = (
+    "playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None
+    else f"{CHROMIUM} not found (apt-get install -y chromium)" if not CHROMIUM.exists()
+    else f"the web bundle {BUNDLE.relative_to(ROOT)} is not built (make web)"
+    if not BUNDLE.exists() else None
+)
+pytestmark = pytest.mark.skipif(
+    _WHY_NOT is not None, reason=f"*** BROWSER TESTS SKIPPED: {_WHY_NOT} ***"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path_factory.mktemp("web-tournament") / "games.sqlite3"
+    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
+         "--db", f"sqlite:///{db}"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "RANDOMCHESS_CREATE_BURST": "100"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + db.with_suffix(".log").read_text())
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def _state(page: Page, eid: str) -> dict[str, Any]:
+    r = page.request.get(f"/api/tournaments/{eid}")
+    assert r.ok
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _white_result(white: str, black: str) -> str:
+    if white == "-" and black == "-":
+        return "--"
+    return {"1": "1-0", "0": "0-1", "=": "1/2", "+": "+-", "-": "-+"}[white]
+
+
+def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
+    ref = parse_trf(REFERENCE.read_text(encoding="utf-8"))
+    by_number = {p.number: p for p in ref.players}
+    contexts = [browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+                for _ in range(3)]
+    organiser, white, black = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for pg in (organiser, white, black):
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("dialog", lambda d: d.accept("entered on the wrong board"))
+    try:
+        o = organiser
+        o.goto("/#/tournament/new")
+        o.fill("[data-testid=t-name]", "Web Nine 2026")
+        o.fill("input[name=rounds]", "5")
+        o.check("input[name=exclude_standard]")
+        o.click("[data-testid=t-create]")
+        o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
+        eid = o.url.rsplit("/", 1)[1]
+        commitment = o.text_content("[data-testid=t-commitment]")
+        assert commitment and re.fullmatch(r"[0-9a-f]{64}", commitment)
+        for i, p in enumerate(ref.players):
+            o.fill("[data-testid=t-player-name]", p.name)
+            o.fill("[data-testid=t-player-rating]", str(p.rating))
+            o.click("[data-testid=t-add]")
+            o.wait_for_function(f"document.querySelectorAll('details ol li').length === {i + 1}")
+        o.click("[data-testid=t-start]")
+        o.wait_for_selector("[data-testid=t-pair]")
+        for rnd in range(1, 6):
+            o.click("[data-testid=t-pair]")
+            o.wait_for_selector(f"[data-testid=t-round-{rnd}]")
+            state = _state(o, eid)
+            boards = state["round_list"][rnd - 1]["boards"]
+            expected = set()
+            for p in ref.players:
+                opp, colour, _ = p.rounds[rnd - 1]
+                if opp is None:
+                    expected.add((p.number, None))
+                elif colour == "w":
+                    expected.add((p.number, opp))
+            assert {(b["white"], b["black"]) for b in boards} == expected, rnd
+            assert o.locator("[data-testid=t-diagram]").count() == 1
+            if rnd == 1:
+                o.click("[data-testid=t-online]")
+                o.wait_for_selector("[data-testid=t-links]")
+                white.goto(o.get_attribute("[data-testid=t-link-1-white]", "href") or "")
+                black.goto(o.get_attribute("[data-testid=t-link-1-black]", "href") or "")
+                for pg in (white, black):
+                    pg.wait_for_url(re.compile(r"#/game/"))
+                    pg.wait_for_selector("[data-testid=board]")
+                b1 = boards[0]
+                outcome = _white_result(by_number[b1["white"]].rounds[0][2],
+                                        by_number[b1["black"]].rounds[0][2])
+                if outcome == "1-0":
+                    black.click("[data-testid=resign]")
+                    black.click("[data-testid=confirm-yes]")
+                elif outcome == "0-1":
+                    white.click("[data-testid=resign]")
+                    white.click("[data-testid=confirm-yes]")
+                else:
+                    white.click("[data-testid=draw-offer]")
+                    black.click("[data-testid=draw-accept]")
+                white.screenshot(path=str(ARTIFACTS / "tournament-online-white.png"))
+                o.wait_for_function(
+                    "document.querySelector('[data-testid=t-result-1-1]').textContent !== ''",
+                    timeout=15000)
+            for b in boards:
+                if b["black"] is None or b["result"]:
+                    continue
+                res = _white_result(by_number[b["white"]].rounds[rnd - 1][2],
+                                    by_number[b["black"]].rounds[rnd - 1][2])
+                if rnd == 1 and b["board"] == 1:
+                    continue
+                o.select_option(f"[data-testid=t-select-{rnd}-{b['board']}]", res)
+                o.click(f"[data-testid=t-enter-{rnd}-{b['board']}]")
+                o.wait_for_function(
+                    f"document.querySelector('[data-testid=t-result-{rnd}-{b['board']}]')"
+                    ".textContent !== ''")
+        o.screenshot(path=str(ARTIFACTS / "tournament-organiser.png"), full_page=True)
+        o.click("[data-testid=t-close]")
+        o.wait_for_selector("[data-testid=t-salt]")
+        salt = bytes.fromhex(o.text_content("[data-testid=t-salt]") or "")
+        state = _state(o, eid)
+        assert state["status"] == "closed"
+        points = {s["number"]: s["points"] for s in state["standings"]}
+        assert points == {p.number: float(p.points) for p in ref.players}
+        scope: dict[str, Any] = {}
+        block = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)[0]
+        exec(compile(block, str(DOCS), "exec"), scope)
+        assert scope["commitment"](salt, "Web Nine 2026") == commitment
+        numbers, tag = scope["pool"]("chess960", "any", (518,))
+        for r in state["round_list"]:
+            setups = {b["setup"] for b in r["boards"] if b["black"] is not None}
+            assert setups == {scope["round_number"](salt, "Web Nine 2026", r["round"], 0,
+                                                    numbers, tag)}
+        public = contexts[1].new_page()
+        public.goto(f"/#/tournament/{eid}")
+        public.select_option("[data-testid=lang]", "es")
+        public.wait_for_selector("text=Clasificación tras la ronda 5")
+        public.screenshot(path=str(ARTIFACTS / "tournament-public-es.png"), full_page=True)
+        public.goto(f"/#/tournament/{eid}/hall")
+        public.wait_for_selector("[data-testid=t-hall] img")
+        assert not errors, errors
+    finally:
+        for c in contexts:
+            c.close()

@@ -109,3 +109,27 @@ def test_migration_creates_the_tournament_tables(tmp_path: Path) -> None:
     assert {"tournaments", "tournament_players", "tournament_byes", "tournament_boards",
             "tournament_log", "games"} <= names
     store.dispose()
+
+
+def test_the_store_on_postgresql() -> None:
+    """The same schema and steps on PostgreSQL (skipped, loudly, when it is not running)."""
+    from randomchess.tournament import TournamentStore, verify
+    from server_support import pg_database
+
+    with pg_database() as url:
+        store = TournamentStore(url)
+        store.migrate()
+        eid = store.create("PG Open", rounds=2, variant="mrc", setup_policy="board",
+                           no_repeat=True).event.id
+        for i in range(5):
+            store.add_player(eid, f"P{i}", 2000 - i)
+        store.start(eid)
+        for rnd in (1, 2):
+            for b in store.pair(eid):
+                if not b.is_bye:
+                    store.set_result(eid, rnd, b.board, "1/2")
+        t = store.close(eid)
+        assert verify(t).mismatches == []
+        setups = [b.setup for b in t.boards if not b.is_bye]
+        assert len(setups) == len(set(setups)) == 4
+        store.dispose()

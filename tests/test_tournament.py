@@ -383,3 +383,27 @@ def test_trf_reads_back_the_reference_and_writes_the_same_round_cells() -> None:
     assert ours == theirs
     points = [line[80:84] for line in written.splitlines() if line.startswith("001")]
     assert points == [line[80:84] for line in text.splitlines() if line.startswith("001")]
+
+
+def test_concurrent_steps_on_one_event_never_interleave(store: TournamentStore) -> None:
+    """Registrations from two threads at once: every one lands with its own number."""
+    import threading
+
+    eid = store.create("Busy Open", rounds=3).event.id
+    failures: list[BaseException] = []
+
+    def register(prefix: str) -> None:
+        try:
+            for i in range(15):
+                store.add_player(eid, f"{prefix}{i}")
+        except BaseException as e:  # pragma: no cover - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=register, args=(p,)) for p in "AB"]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert failures == []
+    numbers = [p.number for p in store.load(eid).players]
+    assert numbers == list(range(1, 31))

@@ -74,7 +74,6 @@ class ResultIn(_Strict):
 _STATUS = {
     errors.UnknownEventError: 404,
     errors.UnknownPlayerError: 404,
-    errors.ConcurrentChangeError: 409,
     errors.EventClosedError: 409,
     errors.PairingError: 409,
     errors.RegistrationError: 409,

@@ -5,7 +5,6 @@ docs/shuffler.md.  docs/tournaments.md describes the arbiter's workflow."""
 from __future__ import annotations
 
 from randomchess.tournament.errors import (
-    ConcurrentChangeError,
     CorrectionError,
     EventClosedError,
     PairingError,
@@ -24,7 +23,6 @@ __all__ = [
     "TIEBREAKS",
     "Board",
     "Calculator",
-    "ConcurrentChangeError",
     "CorrectionError",
     "Event",
     "EventClosedError",

@@ -38,9 +38,5 @@ class EventClosedError(TournamentError):
     """The event is closed: nothing changes any more."""
 
 
-class ConcurrentChangeError(TournamentError):
-    """Another writer changed the event between reading and writing: try again."""
-
-
 class VerificationError(TournamentError):
     """The revealed salt does not re-derive the stored setups (or the commitment)."""

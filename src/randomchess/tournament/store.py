@@ -1,9 +1,10 @@
 """Durable tournaments: every step of the arbiter's workflow is one database transaction.
 
-A step reads a consistent :class:`~randomchess.tournament.model.Tournament` snapshot,
-validates the request against it (a typed error and nothing written when it is wrong), and
-commits its rows together with ``UPDATE tournaments SET version = version + 1 WHERE version
-= <read>``: a concurrent writer makes the step fail cleanly instead of mixing two views.
+A step starts with ``UPDATE tournaments SET version = version + 1`` (the write lock on
+SQLite, the event row's lock on PostgreSQL), reads a consistent
+:class:`~randomchess.tournament.model.Tournament` snapshot, validates the request against
+it (a typed error, and the transaction rolled back, when it is wrong) and commits its rows:
+two steps on one event never interleave.
 SQLite runs with ``synchronous=FULL`` (the server's engine settings), so a step whose call
 has returned survives ``kill -9`` and a power cut.
 """
@@ -25,7 +26,6 @@ from randomchess.startpos import commitment as make_commitment
 from randomchess.startpos import new_salt, setup_from_number, verify_commitment
 from randomchess.tournament import berger, setups
 from randomchess.tournament.errors import (
-    ConcurrentChangeError,
     CorrectionError,
     EventClosedError,
     PairingError,
@@ -169,23 +169,22 @@ class TournamentStore:
     # --- writing ---------------------------------------------------------------------------
 
     def _step(self, event_id: str, fn: Callable[[Connection, Tournament], T],
-              reveal: bool = False, allow_closed: bool = False) -> T:
+              allow_closed: bool = False) -> T:
+        """Run one workflow step in one transaction.  Its first statement bumps the event's
+        version, which takes the write lock (SQLite) or the event row's lock (PostgreSQL):
+        steps on one event run one after the other, each on a fresh snapshot, and a step
+        that raises leaves nothing behind."""
         with self.engine.begin() as conn:
+            done = conn.execute(
+                update(events_t).where(events_t.c.id == event_id)
+                .values(version=events_t.c.version + 1)
+            ).rowcount
+            if done != 1:
+                raise UnknownEventError(f"no event with id {event_id!r}")
             t = self._load(conn, event_id, reveal=True)
             if t.event.status == "closed" and not allow_closed:
                 raise EventClosedError(f"event {t.event.name!r} is closed: nothing changes now")
-            out = fn(conn, t)
-            done = conn.execute(
-                update(events_t)
-                .where(events_t.c.id == event_id, events_t.c.version == t.event.version)
-                .values(version=t.event.version + 1)
-            ).rowcount
-            if done != 1:
-                raise ConcurrentChangeError(
-                    "the event was changed by someone else meanwhile; nothing was written, "
-                    "try again"
-                )
-            return out
+            return fn(conn, t)
 
     @staticmethod
     def _log(conn: Connection, event_id: str, action: str, rnd: int | None = None,

@@ -407,3 +407,15 @@ def test_concurrent_steps_on_one_event_never_interleave(store: TournamentStore) 
     assert failures == []
     numbers = [p.number for p in store.load(eid).players]
     assert numbers == list(range(1, 31))
+
+
+def test_round_robin_free_rounds_are_not_adjusted_in_sonneborn_berger() -> None:
+    """An odd round robin's free round is nobody's choice: opponents' scores stay as they are
+    (docs/tournaments.md), so SB(1) = 1 x score(P2) = 1, not 1.5."""
+    players = tuple(Player(i, f"P{i}") for i in range(1, 4))
+    boards = (Board(1, 1, 1, 2, "1-0"), Board(1, 2, 3, None, bye="Z"),
+              Board(2, 1, 2, 3, "1-0"), Board(2, 2, 1, None, bye="Z"),
+              Board(3, 1, 3, 1, "1-0"), Board(3, 2, 2, None, bye="Z"))
+    c = Calculator(Tournament(_event("rr", tiebreaks=("SB",)), players, boards))
+    assert [c.score(n) for n in (1, 2, 3)] == [1, 1, 1]
+    assert c.value("SB", 1).value == 1

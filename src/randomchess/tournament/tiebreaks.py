@@ -107,7 +107,10 @@ class Calculator:
         return self._score[number]
 
     def adjusted_score(self, number: int) -> Fraction:
-        """The score an opponent contributes (16.3): voluntary unplayed rounds as draws."""
+        """The score an opponent contributes (16.3): voluntary unplayed rounds as draws (in a
+        Swiss; a round robin's free rounds are nobody's choice and stay as they are)."""
+        if self.t.event.system != "swiss":
+            return self._score[number]
         return sum(
             (Fraction(1, 2) if not e.played and e.code in _VOLUNTARY else e.points
              for e in self._entries[number]),

@@ -419,3 +419,20 @@ def test_round_robin_free_rounds_are_not_adjusted_in_sonneborn_berger() -> None:
     c = Calculator(Tournament(_event("rr", tiebreaks=("SB",)), players, boards))
     assert [c.score(n) for n in (1, 2, 3)] == [1, 1, 1]
     assert c.value("SB", 1).value == 1
+
+
+def test_trf_written_mid_round_reports_the_completed_rounds_only(store: TournamentStore) -> None:
+    """TRF-16 has no code for a game in progress: the report stops at the last complete
+    round; the current round's setup is still listed."""
+    eid = store.create("Midway Open", rounds=2).event.id
+    for i in range(4):
+        store.add_player(eid, f"P{i}", 2000 - i)
+    store.start(eid)
+    for b in store.pair(eid):
+        store.set_result(eid, 1, b.board, "1-0")
+    store.pair(eid)
+    store.set_result(eid, 2, 1, "0-1")
+    text = write_trf(store.load(eid))
+    back = parse_trf(text)
+    assert all(len(p.rounds) == 1 for p in back.players)
+    assert " * " not in text and "round=2 board=0" in text

@@ -70,8 +70,9 @@ def player_line(t: Tournament, number: int, rank: int, upto: int) -> str:
 
 
 def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False) -> str:
-    """The TRF-16 text of ``t`` after round ``upto`` (default: every paired round)."""
-    last = t.paired_rounds if upto is None else upto
+    """The TRF-16 text of ``t`` after round ``upto`` (default: the last complete round; the
+    setups of every paired round are listed all the same)."""
+    last = t.completed_rounds if upto is None else upto
     standings = Calculator(t, last).standings()
     rank = {s.number: s.rank for s in standings}
     lines = [
@@ -92,7 +93,7 @@ def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False)
         lines.append(f"### randomchess-commitment {t.event.commitment}")
         if t.event.salt is not None:
             lines.append(f"### randomchess-salt {t.event.salt.hex()}")
-        for r in range(1, last + 1):
+        for r in range(1, t.paired_rounds + 1):
             for b in _setup_rows(t, r):
                 lines.append(f"### randomchess-setup round={r} board={b.board} "
                              f"number={b.setup} fen={b.fen}")

@@ -251,6 +251,12 @@ def test_six_player_round_robin_through_the_cli(tmp_path: Path) -> None:
             results[(b.white, b.black)] = res
             cli("result", event, str(rnd), str(b.board), res)
     cli("pair", event, ok=False)  # all rounds paired
+    sheet = cli("--lang", "es", "show", event, "--round", "2", "--format", "html")
+    t = store.load(eid)
+    assert sheet.count("<svg") == 3  # one card per board, diagrams from diagram.py
+    for b in t.round_boards(2):
+        assert f"Modern Random Chess {b.setup}" in sheet or f"MRC {b.setup}" in sheet
+    assert "Emparejamientos de la ronda 2" in sheet
     # Independent standings: points, direct encounter among the tied, SB, wins.
     score = {n: Fraction(0) for n in range(1, 7)}
     got: dict[int, dict[int, Fraction]] = {n: {} for n in range(1, 7)}

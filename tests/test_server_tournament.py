@@ -74,6 +74,8 @@ def test_a_swiss_round_played_online_and_over_the_board(c: TestClient) -> None:
     joined = c.post(f"/api/games/{g['game_id']}/join", json={"invite": invite}).json()
     game = c.get(f"/api/games/{g['game_id']}").json()
     assert game["fen"].split()[0] == boards[0]["fen"].split()[0]
+    r = c.post(f"/api/games/{g['game_id']}/moves", json={"move": "e2e4", "token": white_token})
+    assert r.status_code == 200, r.text
     r = c.post(f"/api/games/{g['game_id']}/resign", json={"token": joined["seat"]["token"]})
     assert r.status_code == 200, r.text
     assert white_token
@@ -95,6 +97,8 @@ def test_a_swiss_round_played_online_and_over_the_board(c: TestClient) -> None:
     assert [(p.headers["Round"], p.headers["Board"], p.headers["Result"]) for p in pgn] == \
         [("1", "1", "1-0"), ("1", "2", "1/2-1/2")]
     assert pgn[0].headers["SetupNumber"] == str(boards[0]["setup"])
+    assert [pgn[0].end_position().fen() != pgn[0].start_position().fen(), len(pgn[1].moves)] \
+        == [True, 0]  # the online game's move; the over-the-board game has none
     assert "Cuadro de cruces" in c.get(f"/api/tournaments/{eid}/export.html?lang=es").text
 
 

@@ -376,6 +376,7 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
                       explain: str | None) -> None:
     """Standings with the event's tiebreaks."""
     eid = _event_id(ctx, event)
+    _store(ctx).sync_online(eid)  # games that ended on the server
     t = _store(ctx).load(eid)
     lang = _lang(ctx)
     labels = LABELS[lang]

@@ -9,7 +9,6 @@ final, when the game ends.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from fractions import Fraction
 from typing import Any, Literal
@@ -155,20 +154,6 @@ def event_json(t: Tournament) -> dict[str, Any]:
     }
 
 
-async def _sync_online(request: Request, store: TournamentStore, event_id: str) -> None:
-    """Boards whose online game has ended take the game's result (final)."""
-    t = store.load(event_id)
-    service: GameService = request.app.state.service
-    for b in t.boards:
-        if b.game_id is None or b.result is not None:
-            continue
-        live = await service.load(b.game_id)
-        record = live.record
-        if record.status == "ended" and record.result in ("1-0", "0-1", "1/2-1/2"):
-            with contextlib.suppress(errors.ResultError):  # entered meanwhile by hand
-                store.set_result(event_id, b.round, b.board, record.result)
-
-
 @router.post("", status_code=201)
 def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
     """Create an event; the answer holds its organiser secret (shown once) and the
@@ -185,10 +170,10 @@ def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
 
 
 @router.get("/{event_id}")
-async def get_event(event_id: str, request: Request) -> dict[str, Any]:
+def get_event(event_id: str, request: Request) -> dict[str, Any]:
     store = _store(request)
     _call(store.load, event_id)
-    await _sync_online(request, store, event_id)
+    store.sync_online(event_id)
     return event_json(_call(store.load, event_id))
 
 
@@ -263,10 +248,9 @@ def start(event_id: str, request: Request,
 
 
 @router.post("/{event_id}/pair")
-async def pair(event_id: str, request: Request,
+def pair(event_id: str, request: Request,
                x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
-    await _sync_online(request, store, event_id)
     _call(store.pair, event_id)
     return event_json(store.load(event_id))
 

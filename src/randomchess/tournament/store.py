@@ -37,6 +37,7 @@ from randomchess.tournament.errors import (
 )
 from randomchess.tournament.model import (
     BYE_KINDS,
+    GAME_RESULTS,
     PAB,
     REQUESTABLE_BYES,
     SETUP_POLICIES,
@@ -401,6 +402,7 @@ class TournamentStore:
 
     def pair(self, event_id: str) -> list[Board]:
         """Pair the next round and draw its setups (one transaction)."""
+        self.sync_online(event_id)
 
         def step(conn: Connection, t: Tournament) -> list[Board]:
             assert t.event.salt is not None
@@ -500,6 +502,38 @@ class TournamentStore:
             self._log(conn, event_id, "online", rnd, board, None, game_id)
 
         self._step(event_id, step)
+
+    def sync_online(self, event_id: str) -> int:
+        """Boards whose online game has ended take its result, final (one step; the number
+        of boards updated).  Reads the server's ``games`` table, so the offline command
+        line sees games that ended on the server too."""
+        from sqlalchemy import text
+
+        def step(conn: Connection, t: Tournament) -> int:
+            done = 0
+            for b in t.boards:
+                if b.game_id is None or b.result is not None:
+                    continue
+                row = conn.execute(text("SELECT status, result FROM games WHERE id = :i"),
+                                   {"i": b.game_id}).first()
+                if row is None or row[0] != "ended" or row[1] not in GAME_RESULTS:
+                    continue
+                self._write_result(conn, event_id, b, str(row[1]))
+                self._log(conn, event_id, "online-result", b.round, b.board, None,
+                          str(row[1]), f"game {b.game_id}")
+                done += 1
+            return done
+
+        with self.engine.connect() as conn:
+            pending = conn.execute(select(boards_t.c.game_id).where(
+                boards_t.c.tournament_id == event_id, boards_t.c.game_id.is_not(None),
+                boards_t.c.result.is_(None))).first()
+        if pending is None:
+            return 0
+        try:
+            return self._step(event_id, step)
+        except EventClosedError:
+            return 0
 
     def online_moves(self, game_id: str) -> tuple[str, list[str]] | None:
         """The start FEN and UCI moves of a server game (for the PGN export)."""

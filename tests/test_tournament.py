@@ -87,7 +87,7 @@ def _reference_rounds(path: Path) -> list[Case]:
 
 
 def test_dutch_pairings_agree_with_bbppairings_on_random_tournaments() -> None:
-    """36 random tournaments (7-24 players, 4-9 rounds, forfeits and byes) generated and
+    """37 random tournaments (7-24 players, 4-9 rounds, forfeits and byes) generated and
     paired by bbpPairings 6.0.0 (FIDE Dutch, 2025 rules in force since February 2026), built
     locally from its public sources; every round re-paired here from the rounds before."""
     files = sorted((DATA / "bbp").glob("*.trf"))
@@ -436,3 +436,18 @@ def test_trf_written_mid_round_reports_the_completed_rounds_only(store: Tourname
     back = parse_trf(text)
     assert all(len(p.rounds) == 1 for p in back.players)
     assert " * " not in text and "round=2 board=0" in text
+
+
+def test_double_round_robin_second_cycle_reverses_the_colours(store: TournamentStore) -> None:
+    eid = store.create("Double Four", system="drr").event.id
+    for i in range(4):
+        store.add_player(eid, f"P{i}", 2000 - i)
+    assert store.start(eid).event.rounds == 6
+    for rnd in range(1, 7):
+        for b in store.pair(eid):
+            store.set_result(eid, rnd, b.board, "1/2")
+    t = store.load(eid)
+    first = [[(b.white, b.black) for b in t.round_boards(r)] for r in (1, 2, 3)]
+    second = [[(b.black, b.white) for b in t.round_boards(r)] for r in (4, 5, 6)]
+    assert first == second == [[(w, b) for w, b in rnd] for rnd in schedule(4)]
+    assert all(s.points == 3 for s in Calculator(t).standings())

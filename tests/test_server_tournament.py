@@ -137,3 +137,33 @@ def test_the_store_on_postgresql() -> None:
         setups = [b.setup for b in t.boards if not b.is_bye]
         assert len(setups) == len(set(setups)) == 4
         store.dispose()
+
+
+def test_byes_withdrawals_and_corrections_through_the_api(c: TestClient) -> None:
+    eid, auth = _new(c, name="Bye Open", rounds=2)
+    for i in range(5):
+        c.post(f"/api/tournaments/{eid}/players", json={"name": f"P{i}", "rating": 2000 - i},
+               headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    r = c.post(f"/api/tournaments/{eid}/byes", json={"player": 2, "round": 1, "kind": "H"},
+               headers=auth)
+    assert r.status_code == 201
+    r = c.post(f"/api/tournaments/{eid}/players/5/withdraw", headers=auth)
+    assert r.json() == {"number": 5, "withdrawn_round": 1}
+    state = c.post(f"/api/tournaments/{eid}/pair", headers=auth).json()
+    boards = state["round_list"][0]["boards"]
+    assert {(b["white"], b["black"], b["bye"]) for b in boards if b["bye"]} == {(2, None, "H")}
+    assert all(5 not in (b["white"], b["black"]) for b in boards)
+    game = next(b for b in boards if not b["bye"])
+    body = {"round": 1, "board": game["board"], "result": "1-0"}
+    assert c.post(f"/api/tournaments/{eid}/results", json=body, headers=auth).status_code == 200
+    body = {**body, "result": "0-1", "reason": ""}
+    r = c.post(f"/api/tournaments/{eid}/results", json=body, headers=auth)
+    assert r.status_code == 409 and "reason" in r.json()["detail"]
+    body["reason"] = "players swapped colours"
+    assert c.post(f"/api/tournaments/{eid}/results", json=body, headers=auth).json()[
+        "result"] == "0-1"
+    bye = next(b for b in boards if b["bye"])
+    r = c.post(f"/api/tournaments/{eid}/results",
+               json={"round": 1, "board": bye["board"], "result": "1-0"}, headers=auth)
+    assert r.status_code == 409 and "bye" in r.json()["detail"]

@@ -31,6 +31,7 @@ const TEXT = {
     verified: 'Every round re-derives from the revealed salt.',
     exports: 'Exports', error: 'Error', backRank: 'Back rank', spanish: 'Spanish letters',
     noRound: 'No round paired yet.', arithmetic: 'Arithmetic', loading: 'Loading…',
+    withdraw: 'Withdraw', requestBye: 'Bye', player: 'Player no.', withdrawn: 'withdrawn',
   },
   es: {
     newEvent: 'Nuevo torneo', name: 'Nombre', variant: 'Variante', system: 'Sistema',
@@ -53,6 +54,7 @@ const TEXT = {
     verified: 'Cada ronda se obtiene de nuevo de la sal revelada.', exports: 'Exportar',
     error: 'Error', backRank: 'Fila inicial', spanish: 'Letras españolas',
     noRound: 'Aún no hay rondas emparejadas.', arithmetic: 'Cálculo', loading: 'Cargando…',
+    withdraw: 'Retirar', requestBye: 'Descanso', player: 'N.º de jugador', withdrawn: 'retirado',
   },
 };
 
@@ -211,6 +213,17 @@ function organiserPanel(ev, secret, refresh) {
     }, secret), refresh));
     panel.append(h('p', name, ' ', rating, ' ', fed, ' ', add));
   }
+  if (ev.status !== 'closed' && ev.players.length) {
+    const who = h('input', { type: 'number', min: 1, placeholder: tt('player'), 'data-testid': 't-who', size: 6 });
+    const rnd = h('input', { type: 'number', min: 1, max: ev.rounds || 99, placeholder: tt('round'), size: 5 });
+    const kind = h('select', ['H', 'Z', 'F'].map(k => h('option', { value: k }, k)));
+    const bye = h('button', { type: 'button', 'data-testid': 't-bye' }, tt('requestBye'));
+    bye.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/byes`, {
+      player: Number(who.value), round: Number(rnd.value), kind: kind.value }, secret), refresh));
+    const out = h('button', { type: 'button', 'data-testid': 't-withdraw' }, tt('withdraw'));
+    out.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/players/${Number(who.value)}/withdraw`, undefined, secret), refresh));
+    panel.append(h('p', who, ' ', out, ' · ', rnd, ' ', kind, ' ', bye));
+  }
   const buttons = h('p');
   const button = (label, testid, fn) => {
     const b = h('button.primary', { type: 'button', 'data-testid': testid }, label);
@@ -271,7 +284,7 @@ function renderEvent(main, id) {
         h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
       ev.completed_rounds > 0 ? standingsTable(ev) : null,
       h('details', h('summary', tt('players')),
-        h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}`)))),
+        h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
       ev.round_list.length > 1 ? h('details', h('summary', `${tt('round')} 1–${ev.round_list.length - 1}`),
         ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, secret, refresh))) : null,
       h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [

@@ -161,6 +161,8 @@ def test_nine_player_swiss_through_the_cli_matches_the_reference(tmp_path: Path)
     cli("correct", event, "1", "1", "0-1", "--reason", "wrong scoresheet")
     cli("correct", event, "1", "1", "1/2", "--reason", "scoresheet found")
     assert [e.action for e in store.load(eid).log][-2:] == ["correct", "correct"]
+    log = cli("--lang", "es", "show", event, "--round", "1", "--log")
+    assert "Registro del árbitro" in log and "wrong scoresheet" in log
 
     standings = cli("standings", event, "--explain", "all")
     independent = _independent_scores(reference)

@@ -206,6 +206,8 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
         public.screenshot(path=str(ARTIFACTS / "tournament-public-es.png"), full_page=True)
         public.goto(f"/#/tournament/{eid}/hall")
         public.wait_for_selector("[data-testid=t-hall] img")
+        public.wait_for_timeout(300)
+        public.screenshot(path=str(ARTIFACTS / "tournament-hall.png"))
         assert not errors, errors
     finally:
         for c in contexts:

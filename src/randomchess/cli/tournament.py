@@ -322,8 +322,9 @@ def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
         return
     _console().print(_pairing_table(t, r, lang))
     if show_log:
-        table = Table("#", "action", LABELS[lang]["round"], LABELS[lang]["board"], "old",
-                      "new", "reason", title=LABELS[lang]["log"])
+        labels = LABELS[lang]
+        table = Table("#", labels["action"], labels["round"], labels["board"], labels["old"],
+                      labels["new"], labels["reason"], title=labels["log"])
         for e in t.log:
             table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
                           e.old or "", e.new or "", e.reason or "")

@@ -25,7 +25,8 @@ LABELS: dict[str, dict[str, str]] = {
         "players": "Players", "event": "Event", "variant": "Variant", "system": "System",
         "swiss": "Swiss (FIDE Dutch)", "rr": "round robin (Berger)",
         "drr": "double round robin (Berger)", "rounds": "Rounds", "log": "Arbiter's log",
-        "pending": "pending",
+        "pending": "pending", "action": "Action", "old": "Before", "new": "After",
+        "reason": "Reason",
     },
     "es": {
         "rank": "Puesto", "no": "N.º", "name": "Nombre", "rating": "Elo", "fed": "Fed",
@@ -39,7 +40,8 @@ LABELS: dict[str, dict[str, str]] = {
         "event": "Torneo", "variant": "Variante", "system": "Sistema",
         "swiss": "suizo (holandés FIDE)", "rr": "liga (tablas de Berger)",
         "drr": "liga a doble vuelta (tablas de Berger)", "rounds": "Rondas",
-        "log": "Registro del árbitro", "pending": "pendiente",
+        "log": "Registro del árbitro", "pending": "pendiente", "action": "Acción",
+        "old": "Antes", "new": "Después", "reason": "Motivo",
     },
 }
 

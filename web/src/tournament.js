@@ -310,7 +310,7 @@ function renderHall(main, id) {
         const b = last.boards.find(x => !x.bye);
         if (!b) return null;
         return h('div',
-          h('img', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup'), style: 'width:min(80vh,90vw)' }),
+          h('img', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup'), style: 'width:min(62vh,90vw)' }),
           b.setup != null ? h('p', { style: 'font-size:2.5rem' }, h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null);
       })() : h('p', tt('noRound'))));
   };

@@ -168,3 +168,20 @@ def test_byes_withdrawals_and_corrections_through_the_api(c: TestClient) -> None
     r = c.post(f"/api/tournaments/{eid}/results",
                json={"round": 1, "board": bye["board"], "result": "1-0"}, headers=auth)
     assert r.status_code == 409 and "bye" in r.json()["detail"]
+
+
+def test_an_event_created_offline_is_run_from_the_web_with_its_secret(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    out = CliRunner().invoke(main, ["tournament", "--db", db, "new", "Shared Open",
+                                    "--rounds", "1", "--web"]).output
+    secret = out.split("keep it private): ", 1)[1].split()[0]
+    eid = out.split("id: ", 1)[1].split()[0]
+    with client(db) as web:
+        r = web.post(f"/api/tournaments/{eid}/players", json={"name": "Ann"},
+                     headers={"X-Organiser-Secret": secret})
+        assert r.status_code == 201
+        assert web.get(f"/api/tournaments/{eid}").json()["players"][0]["name"] == "Ann"

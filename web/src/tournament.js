@@ -32,6 +32,9 @@ const TEXT = {
     exports: 'Exports', error: 'Error', backRank: 'Back rank', spanish: 'Spanish letters',
     noRound: 'No round paired yet.', arithmetic: 'Arithmetic', loading: 'Loading…',
     withdraw: 'Withdraw', requestBye: 'Bye', player: 'Player no.', withdrawn: 'withdrawn',
+    tiebreaks: 'Tiebreaks, in order', bishopsLabel: 'Bishops (MRC)', 'bishops.any': 'any',
+    'bishops.same': 'on one colour', 'bishops.opposite': 'on opposite colours',
+    initial: 'Colour of the top seed in round 1',
   },
   es: {
     newEvent: 'Nuevo torneo', name: 'Nombre', variant: 'Variante', system: 'Sistema',
@@ -55,6 +58,9 @@ const TEXT = {
     error: 'Error', backRank: 'Fila inicial', spanish: 'Letras españolas',
     noRound: 'Aún no hay rondas emparejadas.', arithmetic: 'Cálculo', loading: 'Cargando…',
     withdraw: 'Retirar', requestBye: 'Descanso', player: 'N.º de jugador', withdrawn: 'retirado',
+    tiebreaks: 'Desempates, en orden', bishopsLabel: 'Alfiles (MRC)', 'bishops.any': 'cualquiera',
+    'bishops.same': 'del mismo color', 'bishops.opposite': 'de distinto color',
+    initial: 'Color del primer cabeza de serie en la ronda 1',
   },
 };
 
@@ -96,6 +102,9 @@ function renderNew(main, go) {
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5 });
   const tc = h('input', { name: 'time_control', placeholder: '5400+30' });
   const policy = h('select', { name: 'setup_policy' }, h('option', { value: 'round' }, tt('perRound')), h('option', { value: 'board' }, tt('perBoard')));
+  const tiebreaks = h('input', { name: 'tiebreaks', placeholder: 'BH-C1,BH,SB,PS,DE,WIN' });
+  const bishops = h('select', { name: 'bishops' }, ['any', 'same', 'opposite'].map(v => h('option', { value: v }, tt(`bishops.${v}`))));
+  const initial = h('select', { name: 'initial_colour' }, ['white', 'black'].map(v => h('option', { value: v }, tt(v))));
   const box = n => h('input', { type: 'checkbox', name: n });
   const mini = box('mini_match'), excl = box('exclude_standard'), norep = box('no_repeat');
   const error = h('p.error', { role: 'alert' });
@@ -103,6 +112,7 @@ function renderNew(main, go) {
     h('h1', tt('newEvent')),
     field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
     field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
+    field(tt('tiebreaks'), tiebreaks), field(tt('bishopsLabel'), bishops), field(tt('initial'), initial),
     h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
     h('label', norep, ' ', tt('noRepeat')),
     h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
@@ -114,7 +124,9 @@ function renderNew(main, go) {
         name: name.value, variant: variant.value, system: system.value,
         rounds: system.value === 'swiss' ? Number(rounds.value) : null,
         time_control: tc.value, setup_policy: policy.value, mini_match: mini.checked,
-        exclude_standard: excl.checked, no_repeat: norep.checked,
+        exclude_standard: excl.checked, no_repeat: norep.checked, bishops: bishops.value,
+        initial_colour: initial.value,
+        tiebreaks: tiebreaks.value.trim() ? tiebreaks.value.split(',').map(x => x.trim()).filter(Boolean) : null,
       });
       localStorage.setItem(secretKey(out.id), out.organiser_secret);
       go(`/tournament/${out.id}`);

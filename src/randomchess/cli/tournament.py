@@ -30,6 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _MSG = {
     "en": {
         "created": "Event created", "id": "id", "commitment": "commitment",
+        "secret": "organiser secret (for the web page; keep it private)",
         "publish": "Publish the commitment and these options now, before round 1:",
         "registered": "registered as number", "late": "late entry from round",
         "started": "Registration closed; pairing numbers by rating:",
@@ -45,6 +46,7 @@ _MSG = {
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
+        "secret": "secreto del organizador (para la página web; no lo comparta)",
         "publish": "Publique ya el compromiso y estas opciones, antes de la ronda 1:",
         "registered": "inscrito con el número", "late": "inscripción tardía desde la ronda",
         "started": "Inscripción cerrada; números de emparejamiento por Elo:",
@@ -132,23 +134,28 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 @click.option("--no-repeat", is_flag=True, help="No setup twice in the event.")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
               show_default=True, help="The colour of the top seed on board 1 in round 1.")
+@click.option("--web", is_flag=True,
+              help="Also print an organiser secret, to run the event from the web page of a "
+                   "server on this database.")
 @click.pass_context
 def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
                 time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
                 exclude_standard: bool, bishops: str, no_repeat: bool,
-                initial_colour: str) -> None:
+                initial_colour: str, web: bool) -> None:
     """Create an event and commit to its secret salt (the commitment is printed)."""
     store = _store(ctx)
     created = _run(lambda: store.create(
         name, variant=variant, system=system, rounds=rounds, time_control=time_control,
         tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
         exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
-        initial_colour=initial_colour))
+        initial_colour=initial_colour, organiser=web))
     e = created.event
     m = _MSG[_lang(ctx)]
     click.echo(f"{m['created']}: {e.name}")
     click.echo(f"{m['id']}: {e.id}")
     click.echo(f"{m['commitment']}: {e.commitment}")
+    if created.organiser_secret is not None:
+        click.echo(f"{m['secret']}: {created.organiser_secret}")
     click.echo(m["publish"])
     click.echo(f"  variant={e.variant} system={e.system} setups={e.setup_policy} "
                f"mini-match={'yes' if e.mini_match else 'no'} "

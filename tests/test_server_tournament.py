@@ -185,3 +185,11 @@ def test_an_event_created_offline_is_run_from_the_web_with_its_secret(tmp_path: 
                      headers={"X-Organiser-Secret": secret})
         assert r.status_code == 201
         assert web.get(f"/api/tournaments/{eid}").json()["players"][0]["name"] == "Ann"
+
+
+def test_event_creation_is_rate_limited(tmp_path: Path) -> None:
+    with client(f"sqlite:///{tmp_path / 'rate.sqlite3'}", create_burst=2,
+                create_per_minute=1) as web:
+        codes = [web.post("/api/tournaments", json={"name": f"E{i}", "rounds": 1}).status_code
+                 for i in range(3)]
+    assert codes == [201, 201, 429]

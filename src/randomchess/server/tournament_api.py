@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from randomchess.diagram import svg_diagram
 from randomchess.server.live import ApiError
 from randomchess.server.service import GameService
+from randomchess.server.store import now_ms
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
 from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
@@ -157,7 +158,11 @@ def event_json(t: Tournament) -> dict[str, Any]:
 @router.post("", status_code=201)
 def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
     """Create an event; the answer holds its organiser secret (shown once) and the
-    commitment to publish."""
+    commitment to publish.  Rate-limited per client like game creation."""
+    service: GameService = request.app.state.service
+    client = request.client.host if request.client else "unknown"
+    if not service.rate.allow(client, now_ms()):
+        raise ApiError(429, "too many events created from this address; wait a minute")
     store = _store(request)
     created = _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,

@@ -25,8 +25,8 @@ from randomchess.server.live import ApiError
 from randomchess.server.play_api import router as play_router
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
-from randomchess.server.variants_api import router as variants_router
 from randomchess.server.tournament_api import router as tournament_router
+from randomchess.server.variants_api import router as variants_router
 
 log = logging.getLogger("randomchess.server")
 

@@ -488,17 +488,16 @@ class TournamentStore:
         self._step(event_id, step)
         return self.load(event_id)
 
-    def link_game(self, event_id: str, rnd: int, board: int, game_id: str,
-                  white_link: str | None = None, black_link: str | None = None) -> None:
-        """Attach the online game of a board (the links' hashes, when kept here)."""
+    def link_game(self, event_id: str, rnd: int, board: int, game_id: str) -> None:
+        """Attach the online game of a board (its seats' tokens live in the games table,
+        hashed)."""
         def step(conn: Connection, t: Tournament) -> None:
             b = t.board(rnd, board)
             if b.is_bye or b.result is not None or b.game_id is not None:
                 raise ResultError(f"board {board} of round {rnd} cannot start an online game")
             conn.execute(update(boards_t).where(
                 boards_t.c.tournament_id == event_id, boards_t.c.round == rnd,
-                boards_t.c.board == board).values(game_id=game_id, white_link=white_link,
-                                                  black_link=black_link))
+                boards_t.c.board == board).values(game_id=game_id))
             self._log(conn, event_id, "online", rnd, board, None, game_id)
 
         self._step(event_id, step)
@@ -545,17 +544,6 @@ class TournamentStore:
         if row is None:
             return None
         return str(row[0]), str(row[1]).split()
-
-    def board_by_link(self, event_id: str, link_hash: str) -> tuple[Board, str] | None:
-        with self.engine.connect() as conn:
-            for colour, col in (("white", boards_t.c.white_link),
-                                ("black", boards_t.c.black_link)):
-                r = conn.execute(select(boards_t).where(boards_t.c.tournament_id == event_id,
-                                                        col == link_hash)).first()
-                if r is not None:
-                    return (Board(r.round, r.board, r.white, r.black, r.result, r.bye,
-                                  r.setup, r.fen, r.game_id), colour)
-        return None
 
 
 def _event(row: Any, reveal: bool) -> Event:

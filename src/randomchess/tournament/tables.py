@@ -77,9 +77,6 @@ boards = Table(
     Column("setup", Integer),
     Column("fen", Text, nullable=False),
     Column("game_id", String(24)),
-    # SHA-256 of each player's personal link token for the online game of this board.
-    Column("white_link", String(64)),
-    Column("black_link", String(64)),
     UniqueConstraint("tournament_id", "round", "white", name="uq_tournament_round_white"),
 )
 

@@ -73,8 +73,6 @@ def upgrade() -> None:
         sa.Column("setup", sa.Integer),
         sa.Column("fen", sa.Text, nullable=False),
         sa.Column("game_id", sa.String(24)),
-        sa.Column("white_link", sa.String(64)),
-        sa.Column("black_link", sa.String(64)),
         sa.UniqueConstraint("tournament_id", "round", "white",
                             name="uq_tournament_round_white"),
     )

@@ -67,8 +67,9 @@ def _white_result(white: str, black: str) -> str:
 
 def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
     """Points, BH, BH-C1, SB, PS and WIN computed straight from a TRF's round cells by the
-    rules docs/tournaments.md states (own unplayed round = dummy with own score; opponents'
-    voluntary unplayed rounds count as draws; unplayed rounds cut first)."""
+    rules docs/tournaments.md states (own unplayed round = dummy with own score; an
+    opponent's voluntarily unplayed rounds after his last round available to play count as
+    draws; voluntarily unplayed rounds cut first)."""
     rows: dict[int, list[tuple[int, str, str]]] = {}
     for line in text.splitlines():
         if line.startswith("001"):
@@ -77,20 +78,24 @@ def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
     value = {"1": 1, "+": 1, "U": 1, "F": 1, "=": Fraction(1, 2), "H": Fraction(1, 2)}
     pts = {n: sum((Fraction(value.get(r, 0)) for _, _, r in cells), Fraction(0))
            for n, cells in rows.items()}
-    adjusted = {n: sum((Fraction(1, 2) if r in "HFZ-" else Fraction(value.get(r, 0))
-                        for _, _, r in cells), Fraction(0)) for n, cells in rows.items()}
+    adjusted = {}
+    for n, cells in rows.items():
+        available = [i for i, (_, _, r) in enumerate(cells) if r not in "HFZ-"]
+        last = available[-1] if available else -1
+        adjusted[n] = sum((Fraction(value.get(r, 0)) if i <= last else Fraction(1, 2)
+                           for i, (_, _, r) in enumerate(cells)), Fraction(0))
     out: dict[str, dict[int, Fraction]] = {k: {} for k in ("PTS", "BH", "BH-C1", "SB", "PS",
                                                             "WIN")}
     for n, cells in rows.items():
         contrib = []
         for opp, _, r in cells:
             played = opp != 0 and r in "10="
-            contrib.append((adjusted[opp] if played else pts[n], not played,
+            contrib.append((adjusted[opp] if played else pts[n], r in "HFZ-",
                             Fraction(value.get(r, 0))))
         out["PTS"][n] = pts[n]
         out["BH"][n] = sum((v for v, _, _ in contrib), Fraction(0))
-        unplayed = [v for v, u, _ in contrib if u]
-        cut = min(unplayed) if unplayed else min(v for v, _, _ in contrib)
+        voluntary = [v for v, u, _ in contrib if u]
+        cut = min(voluntary) if voluntary else min(v for v, _, _ in contrib)
         out["BH-C1"][n] = out["BH"][n] - cut
         out["SB"][n] = sum((v * s for v, _, s in contrib), Fraction(0))
         running, ps = Fraction(0), Fraction(0)

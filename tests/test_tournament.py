@@ -141,9 +141,11 @@ def _hand_swiss() -> Tournament:
 
 
 def test_tiebreaks_of_a_swiss_with_byes_and_forfeits_match_hand_computed_values() -> None:
-    """Hand-computed (docs/tournaments.md walks through A and B): own unplayed rounds count
-    as a dummy with the player's own score, opponents' voluntary unplayed rounds (H, Z,
-    forfeit losses) as draws, unplayed rounds cut first."""
+    """Hand-computed (docs/tournaments.md walks through A, B and E): own unplayed rounds
+    count as a dummy with the player's own score; an opponent's voluntarily unplayed rounds
+    after his last round available to play (B's absence in the last round) count as draws,
+    earlier ones (C's forfeit loss, D's half-point bye) keep their points; low cuts remove a
+    voluntarily unplayed round first, a pairing-allocated bye (E) only by its value."""
     c = Calculator(_hand_swiss())
     half = Fraction(1, 2)
     expected = {
@@ -151,8 +153,8 @@ def test_tiebreaks_of_a_swiss_with_byes_and_forfeits_match_hand_computed_values(
         1: (5 * half, 5, 7 * half, 3 * half, Fraction(17, 4), 11 * half, 2, 2),
         2: (1, 9 * half, 7 * half, 1, 1, 2, 1, 0),
         3: (half, 4, 7 * half, 3 * half, Fraction(3, 4), 3 * half, 0, 0),
-        4: (3 * half, 5, 7 * half, 1, 5 * half, 3, 0, 0),
-        5: (2, 11 * half, 7 * half, 1, 3, 4, 2, 1),
+        4: (3 * half, 9 * half, 3, half, Fraction(9, 4), 3, 0, 0),
+        5: (2, 5, 9 * half, 2, 5 * half, 4, 2, 1),
     }
     for n, (points, bh, c1, m1, sb, ps, win, won) in expected.items():
         assert c.score(n) == points, n
@@ -163,10 +165,78 @@ def test_tiebreaks_of_a_swiss_with_byes_and_forfeits_match_hand_computed_values(
         assert c.value("PS", n).value == ps, n
         assert c.value("WIN", n).value == win, n
         assert c.value("WON", n).value == won, n
-    assert c.adjusted_score(2) == Fraction(3, 2)  # his absence counts as a draw for others
+    assert c.adjusted_score(2) == Fraction(3, 2)  # his last-round absence counts as a draw
+    assert c.adjusted_score(3) == Fraction(1, 2)  # a forfeit lost in round 2 counts 0
     assert c.value("BH", 2).arithmetic == \
         "A 2.5 + R2 unplayed (+): own score 1 + R3 unplayed (Z): own score 1 = 4.5"
     assert "cut: R2 unplayed (-): own score 0.5" in c.value("BH-C1", 3).arithmetic
+
+
+# The FIDE Technical Commission's tie-break exercise for the 2023 regulations (published
+# 18 March 2024): a 5-round Swiss crosstable ("+W9" won with White against 9, "=BYE" half-point
+# bye, "+BYE" pairing-allocated bye, "-F11" / "+F9" forfeit lost / won, "--" absent) and the
+# answers FIDE gives.  Player 12's own line is not part of the exercise (he meets 4 and 14).
+FIDE_EXERCISE = """1 +W9 =B13 =W2 +B15 =W4
+2 +B10 +W7 =B1 +W16 =B3
+3 =W11 +B6 +W8 =B4 =W2
+4 +B12 =BYE +W13 =W3 =B1
+5 -W13 -B15 +W11 =B7 +W10
+6 -B14 -W3 +BYE +W10 +B8
+7 +W15 -B2 -B16 =W5 -B11
+8 =B16 +W14 -B3 +W13 -W6
+9 -B1 -W10 =BYE -F11 +BYE
+10 -W2 +B9 -W15 -B6 -B5
+11 =B3 -W16 -B5 +F9 +W7
+13 +B5 =W1 -B4 -B8 -W14
+14 +W6 -B8 -F12 -- +B13
+15 -B7 +W5 +B10 -W1 -B16
+16 =W8 +B11 +W7 -B2 +W15"""
+FIDE_ANSWERS = {
+    "BH": {2: 13, 1: Fraction(25, 2), 3: Fraction(31, 2), 5: Fraction(17, 2),
+           8: Fraction(27, 2), 11: Fraction(27, 2), 16: Fraction(25, 2)},
+    "BH-C1": {5: Fraction(15, 2), 8: 12, 11: 12},
+}
+
+
+def _fide_exercise() -> Tournament:
+    games: dict[tuple[int, frozenset[int]], Board] = {}
+    byes: list[Board] = []
+    for line in FIDE_EXERCISE.splitlines():
+        me, *cells = line.split()
+        n = int(me)
+        for rnd, cell in enumerate(cells, 1):
+            if cell == "--":
+                continue
+            won = {"+": 1, "=": 0, "-": -1}[cell[0]]
+            if cell[1:] == "BYE":
+                byes.append(Board(rnd, 0, n, None, bye="U" if won == 1 else "H"))
+                continue
+            kind, opp = cell[1], int(cell[2:])
+            if kind == "F":
+                code = "+-" if won == 1 else "-+"
+                white, black = n, opp
+            else:
+                white, black = (n, opp) if kind == "W" else (opp, n)
+                mine = {1: "1-0", 0: "1/2-1/2", -1: "0-1"}[won]
+                flip = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}
+                code = mine if kind == "W" else flip[mine]
+            games.setdefault((rnd, frozenset((n, opp))), Board(rnd, 0, white, black, code))
+    boards = sorted(games.values(), key=lambda b: (b.round, b.white)) + byes
+    numbered = [dataclasses.replace(b, board=i + 1) for i, b in enumerate(boards)]
+    players = tuple(Player(i, str(i)) for i in range(1, 17))
+    return Tournament(_event(rounds=5), players, tuple(numbered))
+
+
+def test_buchholz_matches_the_fide_tiebreak_exercise() -> None:
+    """Article 16 as FIDE's own exercise applies it: an opponent's unplayed rounds keep
+    their points, except the rounds after his last one available to play (withdrawal),
+    which count as draws; one's own unplayed rounds count as a dummy with one's own score;
+    cut 1 removes a voluntarily unplayed round first, never a forfeit win before a lower
+    value (player 11)."""
+    c = Calculator(_fide_exercise())
+    for code, answers in FIDE_ANSWERS.items():
+        for n, expected in answers.items():
+            assert c.value(code, n).value == expected, (code, n, c.value(code, n).arithmetic)
 
 
 def test_direct_encounter_separates_two_tied_players_who_met() -> None:

@@ -11,10 +11,12 @@ Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has exampl
 
 * a participant's **own** unplayed round (any bye, a forfeit won or lost, an absence) counts
   in BH and SB as a game against a *dummy opponent* whose score is the participant's own
-  final score (16.4); with cuts these rounds are cut first (14.6);
-* an **opponent's** score used in BH and SB is adjusted: the opponent's *voluntary*
-  unplayed rounds (half-, full- and zero-point byes, absences, forfeit losses) count as
-  draws; the pairing-allocated bye and forfeit wins keep their points (16.3);
+  final score (16.4); low cuts remove the *voluntarily* unplayed rounds (requested byes,
+  absences, forfeits lost) first (14.6), a forfeit won or the pairing-allocated bye only by
+  its value;
+* an **opponent's** score used in BH and SB keeps the points of his unplayed rounds, except
+  the voluntarily unplayed rounds after his last round available to play (he withdrew),
+  which count as draws (16.3);
 * PS adds the participant's running score after each round (byes included); WIN counts
   every round with a win's points (PAB, full-point bye and forfeit wins included); WON only
   games won over the board.
@@ -106,19 +108,26 @@ class Calculator:
     def score(self, number: int) -> Fraction:
         return self._score[number]
 
+    @staticmethod
+    def _voluntary(e: Entry) -> bool:
+        """A voluntarily unplayed round (VUR): a requested bye (H, F, Z), an absence, a
+        forfeit lost.  The pairing-allocated bye and a forfeit won are not."""
+        return not e.played and e.code in _VOLUNTARY
+
     def adjusted_score(self, number: int) -> Fraction:
-        """The score an opponent contributes (16.3): voluntary unplayed rounds as draws (in a
-        Swiss; a round robin's free rounds are nobody's choice and stay as they are)."""
+        """The score an opponent contributes (16.3): his rounds keep their points, except
+        the voluntarily unplayed rounds after his last round available to play (he withdrew),
+        which count as draws.  A round robin adjusts nothing (its free rounds are nobody's
+        choice)."""
+        entries = self._entries[number]
         if self.t.event.system != "swiss":
             return self._score[number]
-        return sum(
-            (Fraction(1, 2) if not e.played and e.code in _VOLUNTARY else e.points
-             for e in self._entries[number]),
-            Fraction(0),
-        )
+        last = max((e.round for e in entries if not self._voluntary(e)), default=0)
+        return sum((e.points if e.round <= last else Fraction(1, 2) for e in entries),
+                   Fraction(0))
 
     def _contributions(self, number: int) -> list[tuple[Fraction, bool, str, Entry]]:
-        """Per round: (opponent value, unplayed?, label, entry)."""
+        """Per round: (opponent value, voluntarily unplayed?, label, entry)."""
         out = []
         own = self._score[number]
         for e in self._entries[number]:
@@ -126,18 +135,16 @@ class Calculator:
                 name = self.t.player(e.opponent).name
                 out.append((self.adjusted_score(e.opponent), False, name, e))
             else:
-                out.append((own, True, f"R{e.round} unplayed ({e.code}): own score", e))
+                out.append((own, self._voluntary(e),
+                            f"R{e.round} unplayed ({e.code}): own score", e))
         return out
 
     def buchholz(self, number: int, cut_low: int = 0, cut_high: int = 0) -> Value:
         items = self._contributions(number)
-        # Cut the least significant values; unplayed rounds first (14.6), then the lowest.
-        order = sorted(range(len(items)), key=lambda i: (not items[i][1], items[i][0]))
-        cut = set(order[:cut_low])
-        if cut_high:
-            rest = sorted((i for i in range(len(items)) if i not in cut),
-                          key=lambda i: items[i][0], reverse=True)
-            cut |= set(rest[:cut_high])
+        # From the most significant to the least: rounds available to play by value, then
+        # the voluntarily unplayed ones (cut first by the low cuts, 14.6).
+        order = sorted(range(len(items)), key=lambda i: (items[i][1], -items[i][0]))
+        cut = set(order[:cut_high]) | set(order[len(order) - cut_low:] if cut_low else [])
         kept = [items[i] for i in range(len(items)) if i not in cut]
         total = sum((v for v, *_ in kept), Fraction(0))
         parts = [f"{label} {fmt(v)}" for v, _, label, _ in kept]

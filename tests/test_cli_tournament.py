@@ -68,7 +68,7 @@ def _white_result(white: str, black: str) -> str:
 def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
     """Points, BH, BH-C1, SB, PS and WIN computed straight from a TRF's round cells by the
     rules docs/tournaments.md states (own unplayed round = dummy with own score; an
-    opponent's voluntarily unplayed rounds after his last round available to play count as
+    opponent's rounds without an opponent after his last round available to play count as
     draws; voluntarily unplayed rounds cut first)."""
     rows: dict[int, list[tuple[int, str, str]]] = {}
     for line in text.splitlines():
@@ -80,17 +80,17 @@ def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
            for n, cells in rows.items()}
     adjusted = {}
     for n, cells in rows.items():
-        available = [i for i, (_, _, r) in enumerate(cells) if r not in "HFZ-"]
+        available = [i for i, (_, _, r) in enumerate(cells) if r not in "HZ-"]
         last = available[-1] if available else -1
-        adjusted[n] = sum((Fraction(value.get(r, 0)) if i <= last else Fraction(1, 2)
-                           for i, (_, _, r) in enumerate(cells)), Fraction(0))
+        adjusted[n] = sum((Fraction(value.get(r, 0)) if i <= last or o != 0 else Fraction(1, 2)
+                           for i, (o, _, r) in enumerate(cells)), Fraction(0))
     out: dict[str, dict[int, Fraction]] = {k: {} for k in ("PTS", "BH", "BH-C1", "SB", "PS",
                                                             "WIN")}
     for n, cells in rows.items():
         contrib = []
         for opp, _, r in cells:
             played = opp != 0 and r in "10="
-            contrib.append((adjusted[opp] if played else pts[n], r in "HFZ-",
+            contrib.append((adjusted[opp] if played else pts[n], r in "HZ-",
                             Fraction(value.get(r, 0))))
         out["PTS"][n] = pts[n]
         out["BH"][n] = sum((v for v, _, _ in contrib), Fraction(0))

@@ -521,3 +521,20 @@ def test_double_round_robin_second_cycle_reverses_the_colours(store: TournamentS
     second = [[(b.black, b.white) for b in t.round_boards(r)] for r in (4, 5, 6)]
     assert first == second == [[(w, b) for w, b in rnd] for rnd in schedule(4)]
     assert all(s.points == 3 for s in Calculator(t).standings())
+
+
+def test_forfeits_after_withdrawal_keep_their_points_and_full_point_byes_are_not_voluntary(
+) -> None:
+    """As FIDE's TieBreakServer: only rounds *without an opponent* after an opponent's last
+    round available to play count as draws; forfeits he lost keep their 0.  In the 9-player
+    reference player 8 forfeits rounds 3-5 after a game and a PAB: he counts 1, not 2.5.  A
+    full-point bye has a win's points: not voluntary, so cut 1 takes the lowest value."""
+    t = tournament_from_trf(parse_trf((DATA / "swiss9_reference.trf").read_text("utf-8")))
+    t = dataclasses.replace(t, event=dataclasses.replace(t.event, system="swiss"))
+    assert Calculator(t).adjusted_score(8) == 1
+    players = tuple(Player(i, f"P{i}") for i in range(1, 4))
+    boards = (Board(1, 1, 1, 2, "0-1"), Board(1, 2, 3, None, bye="U"),
+              Board(2, 1, 2, 3, "1-0"), Board(2, 2, 1, None, bye="F"))
+    c = Calculator(Tournament(_event(rounds=2), players, boards))
+    # P1: R1 lost to P2 (2 points), R2 full-point bye (own score 1): cut the 1, keep 2.
+    assert c.value("BH-C1", 1).value == 2

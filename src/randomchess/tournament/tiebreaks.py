@@ -11,12 +11,14 @@ Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has exampl
 
 * a participant's **own** unplayed round (any bye, a forfeit won or lost, an absence) counts
   in BH and SB as a game against a *dummy opponent* whose score is the participant's own
-  final score (16.4); low cuts remove the *voluntarily* unplayed rounds (requested byes,
-  absences, forfeits lost) first (14.6), a forfeit won or the pairing-allocated bye only by
-  its value;
-* an **opponent's** score used in BH and SB keeps the points of his unplayed rounds, except
-  the voluntarily unplayed rounds after his last round available to play (he withdrew),
-  which count as draws (16.3);
+  final score; low cuts remove the *voluntarily* unplayed rounds (unplayed without a win's
+  points: half- and zero-point byes, absences, forfeits lost) first, then the lowest value;
+* an **opponent's** score keeps the points of his unplayed rounds, except the rounds without
+  an opponent after his last round available to play (he withdrew): draws;
+* in a round robin a forfeit counts as a game against the scheduled opponent, a free round
+  not at all, and a withdrawn opponent's unpaired rounds count nothing;
+* this is how the FIDE Technical Commission's own TieBreakServer computes them; its tie-break
+  exercise of 18 March 2024 is a test here;
 * PS adds the participant's running score after each round (byes included); WIN counts
   every round with a win's points (PAB, full-point bye and forfeit wins included); WON only
   games won over the board.
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from randomchess.tournament.errors import TournamentError
-from randomchess.tournament.model import FULL_BYE, HALF_BYE, ZERO_BYE, Entry, Tournament
+from randomchess.tournament.model import Entry, Tournament
 
 TIEBREAKS: dict[str, str] = {
     "BH": "Buchholz",
@@ -53,8 +55,6 @@ TIEBREAK_NAMES_ES: dict[str, str] = {
 }
 DEFAULT_SWISS = ("BH-C1", "BH", "SB", "PS", "DE", "WIN")
 DEFAULT_ROUND_ROBIN = ("DE", "SB", "WIN")
-
-_VOLUNTARY = {HALF_BYE, FULL_BYE, ZERO_BYE, "-"}
 
 
 def parse_tiebreaks(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -110,42 +110,55 @@ class Calculator:
 
     @staticmethod
     def _voluntary(e: Entry) -> bool:
-        """A voluntarily unplayed round (VUR): a requested bye (H, F, Z), an absence, a
-        forfeit lost.  The pairing-allocated bye and a forfeit won are not."""
-        return not e.played and e.code in _VOLUNTARY
+        """A voluntarily unplayed round (VUR): unplayed without a win's points, that is a
+        half- or zero-point bye, an absence, a forfeit lost.  The pairing-allocated bye, a
+        full-point bye and a forfeit won are not."""
+        return not e.played and e.points < 1
+
+    @property
+    def _round_robin(self) -> bool:
+        return self.t.event.system != "swiss"
 
     def adjusted_score(self, number: int) -> Fraction:
         """The score an opponent contributes (16.3): his rounds keep their points, except
-        the voluntarily unplayed rounds after his last round available to play (he withdrew),
-        which count as draws.  A round robin adjusts nothing (its free rounds are nobody's
-        choice)."""
+        the rounds without an opponent after his last round available to play (he
+        withdrew), which count as draws in a Swiss and as nothing in a round robin."""
         entries = self._entries[number]
-        if self.t.event.system != "swiss":
-            return self._score[number]
         last = max((e.round for e in entries if not self._voluntary(e)), default=0)
-        return sum((e.points if e.round <= last else Fraction(1, 2) for e in entries),
-                   Fraction(0))
+        instead = Fraction(0) if self._round_robin else Fraction(1, 2)
+        return sum((e.points if e.round <= last or e.opponent is not None else instead
+                    for e in entries), Fraction(0))
 
     def _contributions(self, number: int) -> list[tuple[Fraction, bool, str, Entry]]:
-        """Per round: (opponent value, voluntarily unplayed?, label, entry)."""
+        """Per round: (opponent value, voluntarily unplayed?, label, entry).  In a round
+        robin a forfeit counts as a game against the scheduled opponent and a free round
+        not at all."""
         out = []
         own = self._score[number]
         for e in self._entries[number]:
-            if e.played and e.opponent is not None:
+            if e.opponent is not None and (e.played or self._round_robin):
                 name = self.t.player(e.opponent).name
                 out.append((self.adjusted_score(e.opponent), False, name, e))
-            else:
+            elif not self._round_robin:
                 out.append((own, self._voluntary(e),
                             f"R{e.round} unplayed ({e.code}): own score", e))
         return out
 
     def buchholz(self, number: int, cut_low: int = 0, cut_high: int = 0) -> Value:
         items = self._contributions(number)
-        # From the most significant to the least: rounds available to play by value, then
-        # the voluntarily unplayed ones (cut first by the low cuts, 14.6).
-        order = sorted(range(len(items)), key=lambda i: (items[i][1], -items[i][0]))
-        cut = set(order[:cut_high]) | set(order[len(order) - cut_low:] if cut_low else [])
-        kept = [items[i] for i in range(len(items)) if i not in cut]
+        remaining = list(range(len(items)))
+        cut: list[int] = []
+        # Low cuts take a voluntarily unplayed round first, then the lowest value (14.6);
+        # high cuts the highest value, whatever it is.
+        for _ in range(min(cut_low, len(remaining))):
+            pick = min(remaining, key=lambda i: (not items[i][1], items[i][0]))
+            remaining.remove(pick)
+            cut.append(pick)
+        for _ in range(min(cut_high, len(remaining))):
+            pick = max(remaining, key=lambda i: items[i][0])
+            remaining.remove(pick)
+            cut.append(pick)
+        kept = [items[i] for i in remaining]
         total = sum((v for v, *_ in kept), Fraction(0))
         parts = [f"{label} {fmt(v)}" for v, _, label, _ in kept]
         cuts = [f"{items[i][2]} {fmt(items[i][0])}" for i in sorted(cut)]

@@ -9,6 +9,7 @@
 import { h, clear } from './dom.js';
 import { lang } from './i18n.js';
 import { saveSeat } from './api.js';
+import './tournament.css';
 
 const TEXT = {
   en: {
@@ -63,19 +64,6 @@ const TEXT = {
     initial: 'Color del primer cabeza de serie en la ronda 1',
   },
 };
-
-// Table rules for this page only (style.css belongs to the game pages).
-const CSS = `.pairings, .standings { border-collapse: collapse; margin: .8rem 0; }
-.pairings th, .pairings td, .standings th, .standings td { border: 1px solid #bbb; padding: .2rem .5rem; }
-.pairings caption, .standings caption { font-weight: bold; text-align: left; }
-.organiser { border: 1px dashed #999; padding: .4rem .8rem; margin: .8rem 0; }
-.hall { text-align: center; } figure.setup { margin: .5rem 0; }
-label.field { display: block; margin: .3rem 0; } label.field span { display: inline-block; min-width: 16rem; }`;
-
-function addStyle() {
-  if (document.getElementById('rc-tournament-css')) return;
-  document.head.append(h('style', { id: 'rc-tournament-css' }, CSS));
-}
 
 const tt = key => (TEXT[lang()] || TEXT.en)[key] || key;
 const secretKey = id => `rc-tournament-${id}`;
@@ -322,8 +310,8 @@ function renderHall(main, id) {
         const b = last.boards.find(x => !x.bye);
         if (!b) return null;
         return h('div',
-          h('img', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup'), style: 'width:min(62vh,90vw)' }),
-          b.setup != null ? h('p', { style: 'font-size:2.5rem' }, h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null);
+          h('img.hall-diagram', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup') }),
+          b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null);
       })() : h('p', tt('noRound'))));
   };
   draw();
@@ -333,7 +321,6 @@ function renderHall(main, id) {
 
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */
 export function renderTournament(main, path, go) {
-  addStyle();
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);

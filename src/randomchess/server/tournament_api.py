@@ -16,6 +16,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from randomchess.diagram import svg_diagram
 from randomchess.server.live import ApiError
@@ -156,20 +157,20 @@ def event_json(t: Tournament) -> dict[str, Any]:
 
 
 @router.post("", status_code=201)
-def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
+async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
     """Create an event; the answer holds its organiser secret (shown once) and the
     commitment to publish.  Rate-limited per client like game creation."""
     service: GameService = request.app.state.service
     client = request.client.host if request.client else "unknown"
-    if not service.rate.allow(client, now_ms()):
+    if not await service.rate.allow(client, now_ms()):
         raise ApiError(429, "too many events created from this address; wait a minute")
     store = _store(request)
-    created = _call(lambda: store.create(
+    created = await run_in_threadpool(lambda: _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,
         time_control=body.time_control, tiebreaks=body.tiebreaks,
         setup_policy=body.setup_policy, mini_match=body.mini_match,
         exclude_standard=body.exclude_standard, bishops=body.bishops,
-        no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True))
+        no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True)))
     return {"id": created.event.id, "commitment": created.event.commitment,
             "organiser_secret": created.organiser_secret}
 

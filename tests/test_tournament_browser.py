@@ -153,9 +153,17 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 o.wait_for_selector("[data-testid=t-links]")
                 white.goto(o.get_attribute("[data-testid=t-link-1-white]", "href") or "")
                 black.goto(o.get_attribute("[data-testid=t-link-1-black]", "href") or "")
+                black.click("[data-testid=join]")  # the invitation asks before taking the seat
                 for pg in (white, black):
                     pg.wait_for_url(re.compile(r"#/game/"))
                     pg.wait_for_selector("[data-testid=board]")
+                # Two moves each way first: before them a game can only be aborted.
+                for pg, san in ((white, "e4"), (black, "e5")):
+                    pg.fill("[data-testid=san-input]", san)
+                    pg.press("[data-testid=san-input]", "Enter")
+                    pg.wait_for_function(
+                        "document.querySelector('[data-testid=board]').dataset.ply === "
+                        f"'{1 if san == 'e4' else 2}'", timeout=15000)
                 b1 = boards[0]
                 outcome = _white_result(by_number[b1["white"]].rounds[0][2],
                                         by_number[b1["black"]].rounds[0][2])

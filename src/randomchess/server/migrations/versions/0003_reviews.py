@@ -1,8 +1,7 @@
 """Game reviews: one computer review per game, stored as JSON with the moves it covers.
 
 Revision ID: 0003
-Revises: 0001 on the analysis branch; set ``down_revision = "0002"`` when it is merged
-after the tournaments migration (0002_tournaments), so the history stays one line.
+Revises: 0002 (the tournaments migration, merged first), so the history stays one line.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002"
 branch_labels = None
 depends_on = None
 

@@ -321,6 +321,7 @@ function renderHall(main, id) {
 
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */
 export function renderTournament(main, path, go) {
+  main.classList.add('tournament-page');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);

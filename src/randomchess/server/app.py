@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from randomchess.server.accounts_api import install_accounts
 from randomchess.server.analysis_api import router as analysis_router
 from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
@@ -216,6 +217,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(play_router)  # abort and rematch (issue 11)
     app.include_router(analysis_router)
     app.include_router(tournament_router)
+    install_accounts(app)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)

@@ -17,7 +17,7 @@ import gc
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -185,6 +185,8 @@ class GameService:
         self._thinking: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
+        # Awaited (in the background) once per game, by the process that committed its end.
+        self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -340,6 +342,9 @@ class GameService:
                 # Watchers hear of it while the mover is answered: a slow socket must not
                 # hold the answer (each state carries its version, so order is recoverable).
                 self._spawn(self.hub.publish(game_id, live.state(now_ms())))
+                if live.ended and before.status != "ended":
+                    for hook in self.end_hooks:
+                        self._spawn(hook(live))
                 if due is not None:
                     r = live.record
                     why = "time is up: the game ended on time" \

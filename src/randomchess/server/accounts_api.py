@@ -1,0 +1,403 @@
+"""Account routes (docs/accounts.md): sign up, log in and out, password, deletion, seats held
+by accounts, rated games and ratings.  ``install_accounts(app)`` adds them to the app and
+hooks the rating of rated games into the service's game-end path.
+
+Cookie-authenticated state changes need the session's CSRF token in ``X-CSRF-Token``; before
+a session exists (sign up, log in) the header must repeat the ``rc_csrf`` cookie (double
+submit).  The seat-token API of :mod:`api` reads no cookie and is unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import logging
+import secrets
+from typing import Any, Literal
+
+import anyio.to_thread
+from fastapi import APIRouter, FastAPI, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from randomchess.server.accounts import (
+    MAX_PASSWORD,
+    SESSION_MS,
+    AccountError,
+    Accounts,
+    NewSession,
+    Session,
+    game_speed,
+    same_secret,
+)
+from randomchess.server.api import CreateGameIn, CreateGameOut, SeatOut
+from randomchess.server.live import COLOR_NAMES, ApiError, LiveGame, hash_secret
+from randomchess.server.service import GameService
+from randomchess.server.store import now_ms
+
+log = logging.getLogger("randomchess.server.accounts")
+
+SESSION_COOKIE = "rc_session"
+CSRF_COOKIE = "rc_csrf"
+CSRF_HEADER = "x-csrf-token"
+
+# Fixed-window counters kept in Redis, one atomic script per hit, so that every worker
+# sharing the Redis counts an address once.
+_WINDOW_LUA = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+
+class Limits:
+    """Attempts per key in a time window; in Redis when ``redis_url`` is set (shared by
+    all workers), else in this process.  A Redis failure falls back to this process."""
+
+    _PREFIX = "randomchess:rate:account:"
+
+    def __init__(self, redis_url: str | None) -> None:
+        self._local: dict[str, tuple[int, int]] = {}
+        self._redis: Any = None
+        self._script: Any = None
+        if redis_url:
+            import redis.asyncio as aioredis
+
+            self._redis = aioredis.from_url(redis_url, socket_timeout=2,
+                                            socket_connect_timeout=2)
+            self._script = self._redis.register_script(_WINDOW_LUA)
+
+    async def hit(self, key: str, limit: int, window_ms: int) -> bool:
+        """Count one attempt; False when ``key`` is over ``limit`` in this window."""
+        if self._script is not None:
+            try:
+                n = int(await self._script(keys=[self._PREFIX + key], args=[window_ms]))
+                return n <= limit
+            except Exception:
+                log.exception("redis rate limit failed; counting in this process")
+        now = now_ms()
+        start, n = self._local.get(key, (now, 0))
+        if now - start >= window_ms:
+            start, n = now, 0
+        if len(self._local) > 100_000:
+            self._local.clear()
+        self._local[key] = (start, n + 1)
+        return n + 1 <= limit
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+
+class Players:
+    """What the account routes share in one process (``app.state.players``)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        store = service.store
+        self.accounts = Accounts(store.engine, getattr(store, "_write_lock", None))
+        self.limits = Limits(service.settings.redis_url)
+        # (attempts, window in ms)
+        self.login_per_address = (10, 60_000)
+        self.login_per_name = (20, 15 * 60_000)
+        self.signup_per_address = (5, 60 * 60_000)
+
+    async def on_game_end(self, live: LiveGame) -> None:
+        r = live.record
+        try:
+            await anyio.to_thread.run_sync(self.accounts.rate_ended_game, r.id, r.variant,
+                                           r.result)
+        except Exception:
+            log.exception("rating game %s failed", r.id)
+
+
+# --------------------------------------------------------------------- bodies
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(_Strict):
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class PasswordIn(_Strict):
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class NewPasswordIn(_Strict):
+    old: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    new: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class AccountGameIn(CreateGameIn):
+    rated: bool = False
+
+
+class AccountGameOut(CreateGameOut):
+    rated: bool
+    speed: str
+
+
+class ClaimIn(_Strict):
+    token: str = Field(min_length=1, max_length=128)
+
+
+# --------------------------------------------------------------------- helpers
+def _players(request: Request) -> Players:
+    players: Players = request.app.state.players
+    return players
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def _run(fn: Any, *args: Any) -> Any:
+    try:
+        return await anyio.to_thread.run_sync(fn, *args)
+    except AccountError as e:
+        raise ApiError(e.status, e.detail) from None
+
+
+def _set_cookies(request: Request, response: Response, new: NewSession) -> None:
+    secure = request.url.scheme == "https"
+    response.set_cookie(SESSION_COOKIE, new.token, max_age=SESSION_MS // 1000, path="/",
+                        httponly=True, secure=secure, samesite="lax")
+    # Readable by the page's script, which sends it back in X-CSRF-Token.
+    response.set_cookie(CSRF_COOKIE, new.session.csrf, max_age=SESSION_MS // 1000, path="/",
+                        httponly=False, secure=secure, samesite="lax")
+
+
+def _clear_cookies(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(CSRF_COOKIE, path="/")
+
+
+async def _session(request: Request) -> Session | None:
+    return await _run(_players(request).accounts.session,  # type: ignore[no-any-return]
+                      request.cookies.get(SESSION_COOKIE))
+
+
+async def _changing(request: Request) -> Session:
+    """The session of a cookie-authenticated state change, its CSRF token checked."""
+    s = await _session(request)
+    if s is None:
+        raise ApiError(401, "log in first")
+    if not same_secret(request.headers.get(CSRF_HEADER), s.csrf):
+        raise ApiError(403, "missing or wrong CSRF token")
+    return s
+
+
+def _check_double_submit(request: Request) -> None:
+    if not same_secret(request.headers.get(CSRF_HEADER), request.cookies.get(CSRF_COOKIE)):
+        raise ApiError(403, "missing or wrong CSRF token")
+
+
+async def _limit(request: Request, key: str, rule: tuple[int, int]) -> None:
+    if not await _players(request).limits.hit(key, *rule):
+        raise ApiError(429, "too many attempts; wait a few minutes")
+
+
+async def _allow_create(service: GameService, client: str) -> bool:
+    ok: Any = service.rate.allow(client, now_ms())  # sync or async, as the server has it
+    if inspect.isawaitable(ok):
+        ok = await ok
+    return bool(ok)
+
+
+def _me(s: Session) -> dict[str, Any]:
+    return {"name": s.name, "csrf": s.csrf}
+
+
+router = APIRouter()
+
+
+# --------------------------------------------------------------------- account
+@router.get("/api/account/csrf")
+async def csrf(request: Request, response: Response) -> dict[str, str]:
+    """The token to repeat in ``X-CSRF-Token`` when signing up or logging in."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if not token or len(token) > 128:
+        token = secrets.token_urlsafe(32)
+    response.set_cookie(CSRF_COOKIE, token, path="/", httponly=False,
+                        secure=request.url.scheme == "https", samesite="lax")
+    return {"csrf": token}
+
+
+@router.post("/api/account/signup", status_code=201)
+async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    _check_double_submit(request)
+    players = _players(request)
+    await _limit(request, f"signup:{_client(request)}", players.signup_per_address)
+    new: NewSession = await _run(players.accounts.sign_up, body.name, body.password)
+    _set_cookies(request, response, new)
+    return _me(new.session)
+
+
+@router.post("/api/account/login")
+async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    _check_double_submit(request)
+    players = _players(request)
+    await _limit(request, f"login:{_client(request)}", players.login_per_address)
+    await _limit(request, f"login-name:{body.name.lower()}", players.login_per_name)
+    new: NewSession = await _run(players.accounts.log_in, body.name, body.password)
+    # No fixation: whatever session this browser had ends; the new one has a fresh id.
+    old = await _session(request)
+    if old is not None:
+        await _run(players.accounts.log_out, old)
+    _set_cookies(request, response, new)
+    return _me(new.session)
+
+
+@router.post("/api/account/logout", status_code=204)
+async def log_out(request: Request, response: Response) -> None:
+    s = await _changing(request)
+    await _run(_players(request).accounts.log_out, s)
+    _clear_cookies(response)
+
+
+@router.post("/api/account/logout-everywhere", status_code=204)
+async def log_out_everywhere(request: Request, response: Response) -> None:
+    s = await _changing(request)
+    await _run(_players(request).accounts.log_out_everywhere, s)
+    _clear_cookies(response)
+
+
+@router.post("/api/account/password")
+async def change_password(body: NewPasswordIn, request: Request,
+                          response: Response) -> dict[str, Any]:
+    s = await _changing(request)
+    await _limit(request, f"login-name:{s.name.lower()}", _players(request).login_per_name)
+    new: NewSession = await _run(_players(request).accounts.change_password, s, body.old,
+                                 body.new)
+    _set_cookies(request, response, new)
+    return _me(new.session)
+
+
+@router.post("/api/account/delete", status_code=204)
+async def delete_account(body: PasswordIn, request: Request, response: Response) -> None:
+    s = await _changing(request)
+    await _limit(request, f"login-name:{s.name.lower()}", _players(request).login_per_name)
+    await _run(_players(request).accounts.delete_account, s, body.password)
+    _clear_cookies(response)
+
+
+@router.get("/api/account/me")
+async def me(request: Request) -> dict[str, Any]:
+    s = await _session(request)
+    if s is None:
+        raise ApiError(401, "not logged in")
+    ratings = await _run(_players(request).accounts.ratings, s.user_id)
+    return {**_me(s), "ratings": ratings}
+
+
+@router.get("/api/players/{name}")
+async def player(name: str, request: Request) -> dict[str, Any]:
+    accounts = _players(request).accounts
+    uid = await _run(accounts.user_id, name[:64])
+    if uid is None:
+        raise ApiError(404, "no such player")
+    return {"name": name, "ratings": await _run(accounts.ratings, uid)}
+
+
+# --------------------------------------------------------------------- games
+@router.post("/api/account/games", status_code=201, response_model=AccountGameOut,
+             response_model_exclude_none=True)
+async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
+    """Start a game whose seat belongs to the account; a rated game is a friend game with
+    a clock (computer and hot-seat games are never rated)."""
+    s = await _changing(request)
+    service = _players(request).service
+    clock = None
+    if body.clock is not None:
+        clock = (int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
+    speed = game_speed(*clock) if clock is not None else "unlimited"
+    if body.rated and body.opponent != "friend":
+        raise ApiError(422, "only games between two players can be rated")
+    if body.rated and speed == "unlimited":
+        raise ApiError(422, "a rated game needs a clock")
+    if not await _allow_create(service, _client(request)):
+        raise ApiError(429, "too many games created from this address; wait a minute")
+    new = await service.create(body.variant, body.setup, body.opponent, body.level,
+                               body.color, clock)
+    gid = new.game.record.id
+    accounts = _players(request).accounts
+    await _run(accounts.set_terms, gid, body.rated, speed)
+    colors = list(COLOR_NAMES) if new.color == "both" else [new.color]
+    await _run(accounts.claim, gid, colors, s.user_id)
+    invite_url = None
+    if new.invite is not None:
+        invite_url = str(request.url_for("open_invite", game_id=gid, invite=new.invite))
+    return AccountGameOut(id=gid, seat=SeatOut(color=new.color, token=new.token),  # type: ignore[arg-type]
+                          invite_url=invite_url, rated=body.rated, speed=speed)
+
+
+@router.post("/api/account/games/{game_id}/claim")
+async def claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]:
+    """Give the seat(s) of ``token`` to the account (an anonymous game, or the invited
+    seat of a rated game before it ends)."""
+    s = await _changing(request)
+    players = _players(request)
+    live = await players.service.current(game_id)
+    colors = [COLOR_NAMES[c] for c in sorted(live.colors_of(body.token))]
+    if not colors:
+        raise ApiError(403, "wrong token for this game")
+    terms = await _run(players.accounts.terms, game_id)
+    if terms is not None and terms[0] and live.ended:
+        raise ApiError(409, "a rated game's seats are claimed before it ends")
+    await _run(players.accounts.claim, game_id, colors, s.user_id)
+    return {"id": game_id, "colors": colors}
+
+
+@router.post("/api/account/games/{game_id}/seat")
+async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
+    """A fresh seat token for this browser, for the account's seat: the game follows the
+    account.  The seat's previous token stops working."""
+    s = await _changing(request)
+    players = _players(request)
+    seats = await _run(players.accounts.seats, game_id)
+    colors = [c for c in COLOR_NAMES if seats.get(c) == s.user_id]
+    if not colors:
+        raise ApiError(403, "this account holds no seat in that game")
+    token = secrets.token_urlsafe(32)
+
+    def decide(_g: LiveGame, now: int) -> dict[str, Any]:
+        return {**{f"{c}_token": hash_secret(token) for c in colors}, "updated_at": now}
+
+    await players.service.act(game_id, decide)
+    color = "both" if len(colors) == 2 else colors[0]
+    return {"id": game_id, "seat": {"color": color, "token": token}}
+
+
+@router.get("/api/account/games")
+async def my_games(request: Request, variant: str | None = Query(None, max_length=16),
+                   speed: str | None = Query(None, max_length=16),
+                   result: Literal["win", "loss", "draw"] | None = None,
+                   opponent: str | None = Query(None, max_length=64),
+                   number: int | None = None) -> dict[str, Any]:
+    s = await _session(request)
+    if s is None:
+        raise ApiError(401, "log in first")
+    games = await _run(_players(request).accounts.games, s.user_id, variant, speed, result,
+                       opponent, number)
+    return {"games": games}
+
+
+@router.get("/api/games/{game_id}/ratings")
+async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
+    """Rated or casual, the speed class, and each side's rating change once rated."""
+    accounts = _players(request).accounts
+    await _players(request).service.current(game_id)  # 404 for an unknown game
+    terms = await _run(accounts.terms, game_id)
+    return {"rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
+            "changes": await _run(accounts.rating_changes, game_id)}
+
+
+def install_accounts(app: FastAPI) -> None:
+    """Add the account routes and rate rated games when they end (one line in app.py)."""
+    service: GameService = app.state.service
+    players = Players(service)
+    app.state.players = players
+    service.end_hooks.append(players.on_game_end)
+    app.include_router(router)

@@ -373,6 +373,10 @@ class Accounts:
             return False  # rated already
         return True
 
+    def rating_of(self, uid: int, variant: str, speed: str) -> Rating:
+        with self.engine.connect() as conn:
+            return self._rating(conn, uid, variant, speed)
+
     @staticmethod
     def _rating(conn: Connection, uid: int, variant: str, speed: str) -> Rating:
         row = conn.execute(select(RATINGS).where(
@@ -393,6 +397,31 @@ class Accounts:
             conn.execute(update(RATINGS).where(
                 RATINGS.c.user_id == uid, RATINGS.c.variant == variant,
                 RATINGS.c.speed == speed).values(**values))
+
+
+def setup_statistics(engine: Engine, variant: str, number: int,
+                     top: int = 5) -> dict[str, Any]:
+    """The finished games of this server from one numbered setup: how many, White's score
+    (a draw counts half) and the most common first moves (SAN), most played first."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(GAMES.c.id, GAMES.c.result, GAMES.c.san).where(
+            GAMES.c.variant == variant, GAMES.c.number == number,
+            GAMES.c.status == "ended").order_by(GAMES.c.created_at, GAMES.c.id)).all()
+    scored = [r for r in rows if r.result in ("1-0", "0-1", "1/2-1/2")]
+    points = sum({"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r.result] for r in scored)
+    firsts: dict[str, int] = {}
+    for r in rows:
+        first = r.san.split()[:1]
+        if first:
+            firsts[first[0]] = firsts.get(first[0], 0) + 1
+    common = sorted(firsts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return {"variant": variant, "number": number, "games": len(rows),
+            "white_wins": sum(r.result == "1-0" for r in rows),
+            "draws": sum(r.result == "1/2-1/2" for r in rows),
+            "black_wins": sum(r.result == "0-1" for r in rows),
+            "white_score": points / len(scored) if scored else None,
+            "first_moves": [{"san": m, "games": n} for m, n in common],
+            "game_ids": [r.id for r in rows][-100:]}
 
 
 def same_secret(a: str | None, b: str | None) -> bool:

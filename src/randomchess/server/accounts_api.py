@@ -28,9 +28,12 @@ from randomchess.server.accounts import (
     Session,
     game_speed,
     same_secret,
+    setup_statistics,
 )
 from randomchess.server.api import CreateGameIn, CreateGameOut, SeatOut
 from randomchess.server.live import COLOR_NAMES, ApiError, LiveGame, hash_secret
+from randomchess.server.lobby import LOBBY, Lobby
+from randomchess.server.lobby import router as lobby_router
 from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
 
@@ -394,6 +397,20 @@ async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
             "changes": await _run(accounts.rating_changes, game_id)}
 
 
+@router.get("/api/setups/{variant}/{number}/stats")
+async def setup_stats(variant: str, number: int, request: Request) -> dict[str, Any]:
+    """Per-setup statistics of this server's finished games (any player, any account)."""
+    from randomchess.variants import get_variant
+
+    try:
+        key = get_variant(variant[:40]).key
+    except ValueError as e:
+        raise ApiError(404, str(e)) from None
+    stats: dict[str, Any] = await _run(setup_statistics, _players(request).accounts.engine,
+                                       key, number)
+    return stats
+
+
 def install_accounts(app: FastAPI) -> None:
     """Add the account routes and rate rated games when they end (one line in app.py)."""
     service: GameService = app.state.service
@@ -401,3 +418,7 @@ def install_accounts(app: FastAPI) -> None:
     app.state.players = players
     service.end_hooks.append(players.on_game_end)
     app.include_router(router)
+    lobby = Lobby(players.accounts)
+    app.state.lobby = lobby
+    service.hub.add(LOBBY, lobby)  # type: ignore[arg-type]  # it has the one method used
+    app.include_router(lobby_router)

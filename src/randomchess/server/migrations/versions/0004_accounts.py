@@ -70,9 +70,26 @@ def upgrade() -> None:
         sa.Column("after", sa.Float, nullable=False),
         sa.Column("rd_after", sa.Float, nullable=False),
     )
+    op.create_table(
+        "seeks",  # the lobby's open seeks and challenges (target_id set)
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("target_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE")),
+        sa.Column("variant", sa.String(16), nullable=False),
+        sa.Column("number", sa.Integer),  # NULL: a random setup
+        sa.Column("initial_ms", sa.BigInteger, nullable=False),
+        sa.Column("increment_ms", sa.BigInteger, nullable=False),
+        sa.Column("speed", sa.String(16), nullable=False),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("rating_min", sa.Integer),
+        sa.Column("rating_max", sa.Integer),
+        sa.Column("created_at", sa.BigInteger, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("seeks")
     op.drop_table("rating_changes")
     op.drop_table("ratings")
     op.drop_table("game_terms")

@@ -1,0 +1,312 @@
+"""The lobby (docs/accounts.md): open seeks and challenges kept in the database (every worker
+sees them, and exactly one acceptance wins), pushed live to ``/ws/lobby`` through the game
+hub (so through Redis when configured).
+
+Accepting a seek starts a friend game whose two seats belong to the two accounts; each
+player takes a seat token for their browser with ``POST /api/account/games/{id}/seat``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Literal
+
+import anyio.to_thread
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Integer,
+    String,
+    Table,
+    delete,
+    insert,
+    select,
+)
+
+from randomchess.accounts.ratings import RatingError, speed_class
+from randomchess.server.accounts import USERS, Accounts, Session, meta
+from randomchess.server.api import ClockIn
+from randomchess.server.live import ApiError
+from randomchess.server.store import now_ms
+
+SEEKS = Table("seeks", meta,
+              Column("id", String(16), primary_key=True),
+              Column("user_id", Integer, nullable=False),
+              Column("target_id", Integer),
+              Column("variant", String(16), nullable=False),
+              Column("number", Integer),
+              Column("initial_ms", BigInteger, nullable=False),
+              Column("increment_ms", BigInteger, nullable=False),
+              Column("speed", String(16), nullable=False),
+              Column("rated", Boolean, nullable=False),
+              Column("rating_min", Integer),
+              Column("rating_max", Integer),
+              Column("created_at", BigInteger, nullable=False))
+
+SEEK_TTL_MS = 60 * 60_000  # an open seek lapses after an hour
+LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
+
+
+class SeekIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field("chess960", max_length=40)
+    setup: Literal["random"] | int = "random"
+    clock: ClockIn
+    rated: bool = False
+    rating_min: int | None = Field(None, ge=0, le=4000)
+    rating_max: int | None = Field(None, ge=0, le=4000)
+
+
+class ChallengeIn(SeekIn):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class QuickIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field("chess960", max_length=40)
+    clock: ClockIn
+    rated: bool = True
+
+
+class Lobby:
+    """The seeks table behind blocking methods, and the lobby's sockets in this process."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self.sockets: dict[WebSocket, int | None] = {}
+
+    def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
+        initial = int(body.clock.minutes * 60_000)
+        increment = int(body.clock.increment * 1000)
+        try:
+            speed = speed_class(initial, increment)
+        except RatingError as e:
+            raise ApiError(422, str(e)) from None
+        if body.rating_min is not None and body.rating_max is not None and \
+                body.rating_min > body.rating_max:
+            raise ApiError(422, "the rating range is empty")
+        sid = secrets.token_urlsafe(9)
+        with self.accounts._write() as conn:
+            conn.execute(insert(SEEKS).values(
+                id=sid, user_id=uid, target_id=target, variant=body.variant,
+                number=None if body.setup == "random" else body.setup, initial_ms=initial,
+                increment_ms=increment, speed=speed, rated=body.rated,
+                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
+        return sid
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every live seek, oldest first, with its owner's name and rating there."""
+        with self.accounts.engine.connect() as conn:
+            rows = conn.execute(
+                select(SEEKS, USERS.c.name).join(USERS, USERS.c.id == SEEKS.c.user_id)
+                .where(SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
+                .order_by(SEEKS.c.created_at, SEEKS.c.id)).all()
+        out = []
+        for r in rows:
+            rating = self.accounts.rating_of(r.user_id, r.variant, r.speed)
+            out.append({"id": r.id, "player": r.name, "user_id": r.user_id,
+                        "target_id": r.target_id, "variant": r.variant,
+                        "setup": "random" if r.number is None else r.number,
+                        "clock": {"minutes": r.initial_ms / 60_000,
+                                  "increment": r.increment_ms / 1000},
+                        "speed": r.speed, "rated": bool(r.rated),
+                        "rating": round(rating.rating), "provisional": rating.provisional,
+                        "rating_min": r.rating_min, "rating_max": r.rating_max})
+        return out
+
+    def take(self, sid: str) -> dict[str, Any] | None:
+        """Remove the seek and return it; None when gone (another worker took it)."""
+        with self.accounts.engine.connect() as conn:
+            row = conn.execute(select(SEEKS).where(SEEKS.c.id == sid)).first()
+        if row is None:
+            return None
+        with self.accounts._write() as conn:
+            if conn.execute(delete(SEEKS).where(SEEKS.c.id == sid)).rowcount != 1:
+                return None
+        return dict(row._mapping)
+
+    def remove(self, sid: str, uid: int) -> bool:
+        with self.accounts._write() as conn:
+            return bool(conn.execute(delete(SEEKS).where(
+                SEEKS.c.id == sid, SEEKS.c.user_id == uid)).rowcount)
+
+    def find_quick(self, uid: int, variant: str, speed: str, rated: bool) -> list[str]:
+        with self.accounts.engine.connect() as conn:
+            return list(conn.execute(
+                select(SEEKS.c.id).where(
+                    SEEKS.c.variant == variant, SEEKS.c.speed == speed,
+                    SEEKS.c.rated == rated, SEEKS.c.user_id != uid,
+                    SEEKS.c.target_id.is_(None),
+                    SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
+                .order_by(SEEKS.c.created_at)).scalars())
+
+    # ----------------------------------------------------------------- live
+    async def send_text(self, text: str) -> None:
+        """The hub's delivery of a lobby event (this object is the lobby's one 'socket' in
+        the hub): each of this process's lobby sockets gets the seeks it may see."""
+        event = json.loads(text)["game"]
+        for ws, uid in list(self.sockets.items()):
+            try:
+                await ws.send_json(view(event, uid))
+            except Exception:
+                self.sockets.pop(ws, None)
+
+
+def view(event: dict[str, Any], uid: int | None) -> dict[str, Any]:
+    """What one lobby socket is shown: open seeks, and challenges to or from its account;
+    no account ids."""
+    seeks = [{k: v for k, v in s.items() if k not in ("user_id", "target_id")}
+             for s in event["seeks"]
+             if s["target_id"] is None or uid in (s["target_id"], s["user_id"])]
+    out: dict[str, Any] = {"type": "seeks", "seeks": seeks}
+    if event.get("started") is not None:
+        out["started"] = event["started"]
+    return out
+
+
+router = APIRouter()
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def _publish(request: Request, started: dict[str, Any] | None = None) -> None:
+    seeks = await anyio.to_thread.run_sync(_lobby(request).all)
+    await request.app.state.service.hub.publish(LOBBY, {"seeks": seeks, "started": started})
+
+
+async def _changing(request: Request) -> Session:
+    from randomchess.server.accounts_api import _changing as changing
+
+    return await changing(request)
+
+
+@router.get("/api/lobby/seeks")
+async def seeks(request: Request) -> dict[str, Any]:
+    from randomchess.server.accounts_api import _session
+
+    s = await _session(request)
+    all_ = await anyio.to_thread.run_sync(_lobby(request).all)
+    return view({"seeks": all_}, s.user_id if s else None)
+
+
+@router.post("/api/lobby/seeks", status_code=201)
+async def create_seek(body: SeekIn, request: Request) -> dict[str, Any]:
+    s = await _changing(request)
+    sid = await anyio.to_thread.run_sync(_lobby(request).add, s.user_id, body)
+    await _publish(request)
+    return {"id": sid}
+
+
+@router.post("/api/lobby/challenges", status_code=201)
+async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
+    """A seek only the named player sees and may accept."""
+    s = await _changing(request)
+    lobby = _lobby(request)
+    target = await anyio.to_thread.run_sync(lobby.accounts.user_id, body.name)
+    if target is None or target == s.user_id:
+        raise ApiError(404, "no such player to challenge")
+    sid = await anyio.to_thread.run_sync(lobby.add, s.user_id, body, target)
+    await _publish(request)
+    return {"id": sid}
+
+
+@router.delete("/api/lobby/seeks/{sid}", status_code=204)
+async def cancel_seek(sid: str, request: Request) -> None:
+    s = await _changing(request)
+    if not await anyio.to_thread.run_sync(_lobby(request).remove, sid, s.user_id):
+        raise ApiError(404, "no such seek of yours")
+    await _publish(request)
+
+
+@router.post("/api/lobby/seeks/{sid}/accept")
+async def accept(sid: str, request: Request) -> dict[str, Any]:
+    s = await _changing(request)
+    return await _accept(request, s, sid)
+
+
+async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
+    lobby = _lobby(request)
+    all_ = {x["id"]: x for x in await anyio.to_thread.run_sync(lobby.all)}
+    seek = all_.get(sid)
+    if seek is None:
+        raise ApiError(404, "that seek is gone")
+    if seek["user_id"] == s.user_id:
+        raise ApiError(409, "that is your own seek")
+    if seek["target_id"] not in (None, s.user_id):
+        raise ApiError(404, "that seek is gone")
+    mine = await anyio.to_thread.run_sync(lobby.accounts.rating_of, s.user_id,
+                                          seek["variant"], seek["speed"])
+    if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
+            (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
+        raise ApiError(403, "your rating is outside this seek's range")
+    row = await anyio.to_thread.run_sync(lobby.take, sid)
+    if row is None:
+        raise ApiError(404, "that seek is gone")
+    service = request.app.state.service
+    new = await service.create(row["variant"], row["number"] if row["number"] is not None
+                               else "random", "friend", None, "random",
+                               (row["initial_ms"], row["increment_ms"]))
+    gid = new.game.record.id
+    accepter, token = await service.join(gid, new.invite)
+    accounts = lobby.accounts
+    await anyio.to_thread.run_sync(accounts.set_terms, gid, bool(row["rated"]), row["speed"])
+    await anyio.to_thread.run_sync(accounts.claim, gid, [new.color], row["user_id"])
+    await anyio.to_thread.run_sync(accounts.claim, gid, [accepter], s.user_id)
+    await _publish(request, started={"seek": sid, "game": gid})
+    return {"id": gid, "seat": {"color": accepter, "token": token}, "rated": bool(row["rated"]),
+            "speed": row["speed"]}
+
+
+@router.post("/api/lobby/quick")
+async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
+    """Quick pairing: accept the oldest open seek of another player in the same variant,
+    speed class and rated/casual, whatever its exact clock; else open one."""
+    s = await _changing(request)
+    lobby = _lobby(request)
+    try:
+        speed = speed_class(int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
+    except RatingError as e:
+        raise ApiError(422, str(e)) from None
+    for sid in await anyio.to_thread.run_sync(lobby.find_quick, s.user_id, body.variant,
+                                              speed, body.rated):
+        try:
+            return {"paired": True, **await _accept(request, s, sid)}
+        except ApiError:
+            continue  # taken meanwhile, or out of its range
+    seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
+                  rating_min=None, rating_max=None)
+    sid = await anyio.to_thread.run_sync(lobby.add, s.user_id, seek)
+    await _publish(request)
+    return {"paired": False, "seek": sid}
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """Pushes ``{"type": "seeks", "seeks": [...]}`` now and on every change; a
+    ``started`` field names the game a seek became."""
+    from randomchess.server.accounts_api import SESSION_COOKIE
+
+    lobby: Lobby = websocket.app.state.lobby
+    await websocket.accept()
+    s = await anyio.to_thread.run_sync(lobby.accounts.session,
+                                       websocket.cookies.get(SESSION_COOKIE))
+    uid = s.user_id if s else None
+    lobby.sockets[websocket] = uid
+    try:
+        await websocket.send_json(view({"seeks": await anyio.to_thread.run_sync(lobby.all)},
+                                       uid))
+        while True:
+            text = await websocket.receive_text()
+            if len(text) <= 256 and text.strip() == '{"type":"ping"}':
+                await websocket.send_json({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.sockets.pop(websocket, None)

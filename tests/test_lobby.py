@@ -1,0 +1,135 @@
+"""The lobby (issue 18): seeks pushed live over /ws/lobby, acceptance starting a game for
+both accounts, rating ranges, challenges to a named player, quick pairing by speed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from server_support import client, database, play
+from test_accounts import Browser, rated_game, user, wait_rated
+
+BLITZ = {"minutes": 3, "increment": 2}
+
+
+@pytest.fixture
+def c(tmp_path: Path) -> Iterator[TestClient]:
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        yield c
+
+
+def seek(b: Browser, **body: Any) -> str:
+    body.setdefault("variant", "chess960")
+    body.setdefault("clock", BLITZ)
+    r = b.post("/api/lobby/seeks", json=body)
+    assert r.status_code == 201, r.text
+    sid: str = r.json()["id"]
+    return sid
+
+
+def listed(b: Browser) -> list[str]:
+    return [s["id"] for s in b.get("/api/lobby/seeks").json()["seeks"]]
+
+
+def test_seek_live_and_accepted_game_for_both(c: TestClient) -> None:
+    a, b = user(c, "alice"), user(c, "bob")
+    c.cookies = httpx.Cookies(b.cookies)
+    with c.websocket_connect("/ws/lobby") as ws:
+        c.cookies = httpx.Cookies()
+        assert ws.receive_json() == {"type": "seeks", "seeks": []}
+        sid = seek(a, setup=518, rated=True)
+        event = ws.receive_json()
+        assert event["type"] == "seeks"
+        [shown] = event["seeks"]
+        assert (shown["id"], shown["player"], shown["setup"], shown["speed"], shown["rated"]) \
+            == (sid, "alice", 518, "blitz", True)
+        assert "user_id" not in shown and "target_id" not in shown
+        assert shown["rating"] == 1500 and shown["provisional"]
+        r = b.post(f"/api/lobby/seeks/{sid}/accept")
+        assert r.status_code == 200, r.text
+        game = r.json()
+        event = ws.receive_json()
+        assert event["seeks"] == [] and event["started"] == {"seek": sid, "game": game["id"]}
+    assert listed(a) == []
+    # Alice takes her seat from the account; the two play and the game is rated.
+    r = a.post(f"/api/account/games/{game['id']}/seat")
+    assert r.status_code == 200
+    seat_a = r.json()["seat"]
+    assert {seat_a["color"], game["seat"]["color"]} == {"white", "black"}
+    state = c.get(f"/api/games/{game['id']}").json()
+    assert state["number"] == 518 and state["variant"] == "chess960"
+    tokens = {seat_a["color"]: seat_a["token"], game["seat"]["color"]: game["seat"]["token"]}
+    board = {"id": game["id"], "seat": {"token": tokens["white"]}}
+    play(c, board, "e2e4")
+    play(c, board, "e7e5", token=tokens["black"])
+    c.post(f"/api/games/{game['id']}/resign", json={"token": tokens["black"]})
+    changes = wait_rated(c, game["id"])
+    assert {ch["player"] for ch in changes} == {"alice", "bob"}
+    assert a.get("/api/account/games").json()["games"][0]["opponent"] == "bob"
+
+
+def test_acceptance_rules(c: TestClient) -> None:
+    a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
+    sid = seek(a, rating_min=1600)
+    assert a.post(f"/api/lobby/seeks/{sid}/accept").status_code == 409  # own seek
+    assert b.post(f"/api/lobby/seeks/{sid}/accept").status_code == 403  # 1500 < 1600
+    # Bob beats Dora in rated blitz chess960: over a 1550 maximum, and she under it.
+    game = rated_game(c, b, d, variant="chess960")
+    c.post(f"/api/games/{game['id']}/resign", json={"token": game["black"]})
+    wait_rated(c, game["id"])
+    capped = seek(a, rating_max=1550)
+    assert b.post(f"/api/lobby/seeks/{capped}/accept").status_code == 403
+    assert d.post(f"/api/lobby/seeks/{capped}/accept").status_code == 200  # she lost: < 1500
+    assert d.post(f"/api/lobby/seeks/{capped}/accept").status_code == 404  # taken once
+    r = a.post("/api/lobby/seeks", json={"variant": "chess960", "clock": BLITZ,
+                                         "rating_min": 1700, "rating_max": 1600})
+    assert r.status_code == 422
+
+
+def test_challenge_only_for_the_named_player(c: TestClient) -> None:
+    a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
+    r = a.post("/api/lobby/challenges", json={"name": "Bob", "variant": "mrc", "clock": BLITZ})
+    assert r.status_code == 201
+    cid = r.json()["id"]
+    assert listed(b) == [cid] and listed(a) == [cid]
+    assert listed(d) == [] and cid not in listed(Browser(c))
+    assert d.post(f"/api/lobby/seeks/{cid}/accept").status_code == 404
+    assert b.post(f"/api/lobby/seeks/{cid}/accept").status_code == 200
+    r = a.post("/api/lobby/challenges", json={"name": "nobody", "clock": BLITZ})
+    assert r.status_code == 404
+
+
+def test_quick_pairing_by_speed(c: TestClient) -> None:
+    a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
+    r = a.post("/api/lobby/quick", json={"variant": "chess960", "clock": {"minutes": 3,
+                                                                        "increment": 0}})
+    assert r.json()["paired"] is False
+    # Dora wants bullet: no pairing with Alice's blitz seek.
+    r = d.post("/api/lobby/quick", json={"variant": "chess960", "clock": {"minutes": 1,
+                                                                        "increment": 0}})
+    assert r.json()["paired"] is False
+    # Bob wants blitz at another clock: paired with Alice.
+    r = b.post("/api/lobby/quick", json={"variant": "chess960", "clock": BLITZ})
+    out = r.json()
+    assert out["paired"] is True and out["speed"] == "blitz"
+    assert [g["opponent"] for g in a.get("/api/account/games").json()["games"]] == ["bob"]
+    assert len(listed(c_anon := Browser(c))) == 1 and c_anon.get("/api/lobby/seeks").json()[
+        "seeks"][0]["player"] == "dora"
+
+
+def test_seeks_need_an_account_and_csrf_and_only_owner_cancels(c: TestClient) -> None:
+    anon = Browser(c)
+    assert anon.post("/api/lobby/seeks", json={"clock": BLITZ}).status_code == 401
+    a, b = user(c, "alice"), user(c, "bob")
+    assert a.post("/api/lobby/seeks", json={"clock": BLITZ}, csrf=False).status_code == 403
+    sid = seek(a)
+    assert b.request("DELETE", f"/api/lobby/seeks/{sid}").status_code == 404
+    assert b.post(f"/api/lobby/seeks/{sid}/accept", csrf=False).status_code == 403
+    assert listed(b) == [sid]
+    assert a.request("DELETE", f"/api/lobby/seeks/{sid}").status_code == 204
+    assert listed(b) == []

@@ -388,6 +388,11 @@ def test_delete_account_keeps_games_anonymised(c: TestClient) -> None:
     assert c.post(f"/api/games/{game['id']}/resign",
                   json={"token": game["white"]}).status_code == 200
     wait_rated(c, game["id"])
+    seek = {"variant": "chess", "clock": {"minutes": 3, "increment": 0}}
+    assert a.post("/api/lobby/seeks", json=seek).status_code == 201
+    assert a.post("/api/lobby/challenges", json={**seek, "name": "bob"}).status_code == 201
+    assert b.post("/api/lobby/challenges", json={**seek, "name": "alice"}).status_code == 201
+    assert len(b.get("/api/lobby/seeks").json()["seeks"]) == 3
     assert a.post("/api/account/delete", json={"password": "wrong password"}).status_code == 403
     assert a.post("/api/account/delete", json={"password": PASSWORD}).status_code == 204
     assert Browser(c).log_in("alice").status_code == 401
@@ -398,6 +403,7 @@ def test_delete_account_keeps_games_anonymised(c: TestClient) -> None:
                              .where(SEATS.c.game_id == game["id"])).all()
         names = conn.execute(select(USERS.c.name)).scalars().all()
     assert names == ["bob"]
+    assert b.get("/api/lobby/seeks").json()["seeks"] == []  # their seeks and challenges too
     held = dict(seats)
     assert held[game["alice_color"]] is None and held[game["bob_color"]] is not None
     changes = c.get(f"/api/games/{game['id']}/ratings").json()["changes"]

@@ -87,6 +87,19 @@ CHANGES = Table("rating_changes", meta,
                 Column("before", Float, nullable=False),
                 Column("after", Float, nullable=False),
                 Column("rd_after", Float, nullable=False))
+SEEKS = Table("seeks", meta,
+              Column("id", String(16), primary_key=True),
+              Column("user_id", Integer, nullable=False),
+              Column("target_id", Integer),
+              Column("variant", String(16), nullable=False),
+              Column("number", Integer),
+              Column("initial_ms", BigInteger, nullable=False),
+              Column("increment_ms", BigInteger, nullable=False),
+              Column("speed", String(16), nullable=False),
+              Column("rated", Boolean, nullable=False),
+              Column("rating_min", Integer),
+              Column("rating_max", Integer),
+              Column("created_at", BigInteger, nullable=False))
 GAMES = Table("games", meta,
               Column("id", String(24), primary_key=True),
               Column("variant", String(16)), Column("number", Integer),
@@ -246,6 +259,8 @@ class Accounts:
             conn.execute(update(CHANGES).where(CHANGES.c.user_id == s.user_id)
                          .values(user_id=None))
             conn.execute(delete(RATINGS).where(RATINGS.c.user_id == s.user_id))
+            conn.execute(delete(SEEKS).where((SEEKS.c.user_id == s.user_id)
+                                             | (SEEKS.c.target_id == s.user_id)))
             conn.execute(delete(SESSIONS).where(SESSIONS.c.user_id == s.user_id))
             conn.execute(delete(USERS).where(USERS.c.id == s.user_id))
 

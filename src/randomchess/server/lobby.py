@@ -16,36 +16,16 @@ import anyio.to_thread
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Integer,
-    String,
-    Table,
     delete,
     insert,
     select,
 )
 
 from randomchess.accounts.ratings import RatingError, speed_class
-from randomchess.server.accounts import USERS, Accounts, Session, meta
+from randomchess.server.accounts import SEEKS, USERS, Accounts, Session
 from randomchess.server.api import ClockIn
 from randomchess.server.live import ApiError
 from randomchess.server.store import now_ms
-
-SEEKS = Table("seeks", meta,
-              Column("id", String(16), primary_key=True),
-              Column("user_id", Integer, nullable=False),
-              Column("target_id", Integer),
-              Column("variant", String(16), nullable=False),
-              Column("number", Integer),
-              Column("initial_ms", BigInteger, nullable=False),
-              Column("increment_ms", BigInteger, nullable=False),
-              Column("speed", String(16), nullable=False),
-              Column("rated", Boolean, nullable=False),
-              Column("rating_min", Integer),
-              Column("rating_max", Integer),
-              Column("created_at", BigInteger, nullable=False))
 
 SEEK_TTL_MS = 60 * 60_000  # an open seek lapses after an hour
 LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')

@@ -11,6 +11,7 @@ import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
 import { renderTournament } from './tournament.js';
+import { renderAccount, renderLobby } from './account.js';
 import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
 import { loadVariants } from './variants.js';
 
@@ -63,6 +64,7 @@ function route() {
   else if (path === '/shuffler') renderShuffler(main);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
+  else if (path === '/account' || path === '/lobby') page = (path === '/lobby' ? renderLobby : renderAccount)(main, go);
   else renderHome(main, go);
   // A new page starts at its top: the home form may have been scrolled (on a phone) and the
   // game page's board would otherwise begin above the screen.

@@ -1,0 +1,78 @@
+"""The lobby in a real browser (issue 18): two players sign up, one posts a seek, the other
+sees it live and accepts, and both land in the same game, whose moves reach the other side.
+Skipped, loudly, like tests/test_web_browser.py when chromium or the bundle is missing."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from test_web_browser import (  # noqa: F401  (fixtures)
+    Browser,
+    Page,
+    browser,
+    drag,
+    expect,
+    pytestmark,
+    server,
+    shot,
+    wait_board,
+    wait_ply,
+)
+
+PASSWORD = "a long enough password"
+
+
+def sign_up(page: Page, name: str) -> None:
+    page.goto("/#/account")
+    page.fill("[data-testid=name]", name)
+    page.fill("[data-testid=password]", PASSWORD)
+    page.click("[data-testid=signup]")
+    expect(page.locator("[data-testid=logged-in]")).to_contain_text(name)
+
+
+def seat(page: Page, game_id: str) -> dict[str, str]:
+    raw = page.evaluate(f"localStorage.getItem('rc-seat-{game_id}')")
+    out: dict[str, str] = json.loads(raw)
+    return out
+
+
+def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:  # noqa: F811
+    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800})
+                for _ in range(2)]
+    alice, bob = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for p in (alice, bob):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        sign_up(alice, "alice")
+        sign_up(bob, "bob")
+        # The session cookie is HttpOnly: the page's script cannot read it.
+        assert "rc_session" not in alice.evaluate("document.cookie")
+        alice.goto("/#/lobby")
+        bob.goto("/#/lobby")
+        alice.select_option("[data-testid=seek-variant]", "chess")
+        alice.fill("[data-testid=seek-minutes]", "3")
+        alice.fill("[data-testid=seek-increment]", "2")
+        alice.click("[data-testid=seek-post]")
+        offer = bob.locator("[data-testid=seek]", has_text="alice")
+        expect(offer).to_contain_text("3+2")  # pushed live over /ws/lobby
+        shot(bob, "lobby-bob")
+        offer.locator("[data-testid=seek-accept]").click()
+        bob.wait_for_url(re.compile(r"#/game/"))
+        alice.wait_for_url(re.compile(r"#/game/"))  # the seeker follows on her own
+        game_id = re.search(r"#/game/([^/?]+)", bob.url).group(1)  # type: ignore[union-attr]
+        assert game_id in alice.url
+        wait_board(alice)
+        wait_board(bob)
+        seats = {seat(alice, game_id)["color"]: alice, seat(bob, game_id)["color"]: bob}
+        assert set(seats) == {"white", "black"}
+        drag(seats["white"], "e2", "e4")
+        wait_ply(seats["black"], 1)
+        drag(seats["black"], "e7", "e5")
+        wait_ply(seats["white"], 2)
+        shot(alice, "lobby-game-alice")
+        assert not errors, errors
+    finally:
+        for c in contexts:
+            c.close()

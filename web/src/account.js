@@ -1,0 +1,249 @@
+// Accounts and the lobby (issue 18, docs/accounts.md): #/account (log in, sign up, profile)
+// and #/lobby (open seeks live over /ws/lobby). Cookie-authenticated calls send the CSRF
+// token from the rc_csrf cookie in X-CSRF-Token.
+
+import { h, clear } from './dom.js';
+import { lang } from './i18n.js';
+import { saveSeat } from './api.js';
+
+const STRINGS = {
+  en: {
+    account: 'Account', lobby: 'Lobby', name: 'Name', password: 'Password',
+    logIn: 'Log in', signUp: 'Sign up', logOut: 'Log out',
+    logOutEverywhere: 'Log out everywhere', loggedInAs: 'Logged in as {name}',
+    ratings: 'Ratings', noRatings: 'No rated games yet.', games: 'Games', noGames: 'No games yet.',
+    provisional: 'provisional', needAccount: 'Log in to play in the lobby.',
+    newSeek: 'New seek', minutes: 'Minutes', increment: 'Increment (s)', rated: 'Rated',
+    casual: 'Casual', setupNumber: 'Setup number (empty: random)', post: 'Post seek',
+    openSeeks: 'Open seeks', noSeeks: 'No open seeks.', accept: 'Play', cancel: 'Cancel',
+    yours: 'yours', error: 'Refused: {reason}', vs: 'vs {name}', anonymous: 'anonymous',
+    random: 'random',
+  },
+  es: {
+    account: 'Cuenta', lobby: 'Sala', name: 'Nombre', password: 'Contraseña',
+    logIn: 'Entrar', signUp: 'Crear cuenta', logOut: 'Salir',
+    logOutEverywhere: 'Salir en todos los dispositivos', loggedInAs: 'Has entrado como {name}',
+    ratings: 'Puntuaciones', noRatings: 'Aún no hay partidas puntuables.', games: 'Partidas',
+    noGames: 'Aún no hay partidas.', provisional: 'provisional',
+    needAccount: 'Entra en tu cuenta para jugar en la sala.', newSeek: 'Nueva propuesta',
+    minutes: 'Minutos', increment: 'Incremento (s)', rated: 'Puntuable', casual: 'Amistosa',
+    setupNumber: 'Número de posición (vacío: al azar)', post: 'Publicar propuesta',
+    openSeeks: 'Propuestas abiertas', noSeeks: 'No hay propuestas abiertas.', accept: 'Jugar',
+    cancel: 'Retirar', yours: 'tuya', error: 'Rechazado: {reason}', vs: 'contra {name}',
+    anonymous: 'anónimo', random: 'al azar',
+  },
+};
+
+export function tr(key, vars = {}) {
+  const text = (STRINGS[lang()] || STRINGS.en)[key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ''));
+}
+
+function cookie(name) {
+  const hit = document.cookie.split('; ').find(c => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : '';
+}
+
+async function call(method, path, body) {
+  const headers = { 'X-CSRF-Token': cookie('rc_csrf') };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(path, {
+    method, headers, credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!res.ok) {
+    const err = new Error(typeof data?.detail === 'string' ? data.detail : `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+async function me() {
+  try {
+    return await call('GET', '/api/account/me');
+  } catch (e) {
+    if (e.status === 401) return null;
+    throw e;
+  }
+}
+
+function errorLine() {
+  return h('p.error', { role: 'alert', 'data-testid': 'account-error' });
+}
+
+function show(line, e) {
+  line.textContent = tr('error', { reason: e.message });
+}
+
+// ------------------------------------------------------------------------- account page
+export function renderAccount(main, go) {
+  const root = h('section.account', { 'data-testid': 'account' });
+  main.append(root);
+  draw(root, go);
+}
+
+async function draw(root, go) {
+  clear(root);
+  const user = await me();
+  if (!user) {
+    await call('GET', '/api/account/csrf');
+    const name = h('input', { name: 'name', autocomplete: 'username', 'data-testid': 'name' });
+    const password = h('input', { name: 'password', type: 'password', 'data-testid': 'password',
+      autocomplete: 'current-password' });
+    const line = errorLine();
+    const submit = path => async ev => {
+      ev.preventDefault();
+      try {
+        await call('POST', path, { name: name.value, password: password.value });
+        draw(root, go);
+      } catch (e) {
+        show(line, e);
+      }
+    };
+    root.append(h('h1', tr('account')),
+      h('form', { onsubmit: submit('/api/account/login') },
+        h('label', tr('name'), name), h('label', tr('password'), password),
+        h('button', { type: 'submit', 'data-testid': 'login' }, tr('logIn')),
+        h('button', { type: 'button', 'data-testid': 'signup',
+          onclick: submit('/api/account/signup') }, tr('signUp'))),
+      line);
+    return;
+  }
+  const games = (await call('GET', '/api/account/games')).games;
+  const line = errorLine();
+  const out = path => async () => {
+    try {
+      await call('POST', path);
+      draw(root, go);
+    } catch (e) {
+      show(line, e);
+    }
+  };
+  root.append(
+    h('h1', { 'data-testid': 'logged-in' }, tr('loggedInAs', { name: user.name })),
+    h('h2', tr('ratings')),
+    user.ratings.length
+      ? h('ul', user.ratings.map(r => h('li', `${r.variant} ${r.speed}: ${r.rating}${
+        r.provisional ? '?' : ''} (±${r.rd})`)))
+      : h('p', tr('noRatings')),
+    h('h2', tr('games')),
+    games.length
+      ? h('ul', games.map(g => h('li', h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
+        `${g.variant}${g.number != null ? ` #${g.number}` : ''} ${g.speed || ''} ${
+          tr('vs', { name: g.opponent || tr('anonymous') })} ${g.result || ''}`))))
+      : h('p', tr('noGames')),
+    h('button', { onclick: out('/api/account/logout'), 'data-testid': 'logout' }, tr('logOut')),
+    h('button', { onclick: out('/api/account/logout-everywhere') }, tr('logOutEverywhere')),
+    line);
+}
+
+// ------------------------------------------------------------------------- lobby page
+export function renderLobby(main, go) {
+  const root = h('section.lobby', { 'data-testid': 'lobby' });
+  main.append(root);
+  const state = { socket: null, closed: false, mine: new Set() };
+  start(root, go, state);
+  return {
+    destroy() {
+      state.closed = true;
+      if (state.socket) state.socket.close();
+    },
+  };
+}
+
+async function takeSeat(gameId, go) {
+  const res = await call('POST', `/api/account/games/${encodeURIComponent(gameId)}/seat`);
+  saveSeat(gameId, { ...res.seat, opponent: 'friend' });
+  go(`/game/${encodeURIComponent(gameId)}`);
+}
+
+async function start(root, go, state) {
+  const user = await me();
+  if (!user) {
+    root.append(h('p', tr('needAccount')), h('a', { href: '#/account' }, tr('account')));
+    return;
+  }
+  const line = errorLine();
+  const variant = h('select', { 'data-testid': 'seek-variant' },
+    ['chess960', 'mrc', 'chess'].map(v => h('option', { value: v }, v)));
+  const minutes = h('input', { type: 'number', value: '5', min: '0.25', step: 'any',
+    'data-testid': 'seek-minutes' });
+  const increment = h('input', { type: 'number', value: '3', min: '0', step: 'any',
+    'data-testid': 'seek-increment' });
+  const number = h('input', { type: 'number', min: '0', 'data-testid': 'seek-number' });
+  const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
+  const list = h('ul', { 'data-testid': 'seeks' });
+  root.append(h('h1', tr('lobby')),
+    h('form', {
+      'data-testid': 'seek-form',
+      onsubmit: async ev => {
+        ev.preventDefault();
+        try {
+          const res = await call('POST', '/api/lobby/seeks', {
+            variant: variant.value, rated: rated.checked,
+            setup: number.value === '' ? 'random' : Number(number.value),
+            clock: { minutes: Number(minutes.value), increment: Number(increment.value) },
+          });
+          state.mine.add(res.id);
+        } catch (e) {
+          show(line, e);
+        }
+      },
+    }, h('h2', tr('newSeek')), variant, h('label', tr('minutes'), minutes),
+    h('label', tr('increment'), increment), h('label', tr('setupNumber'), number),
+    h('label', rated, tr('rated')),
+    h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post'))),
+    h('h2', tr('openSeeks')), list, line);
+
+  const paint = seeks => {
+    clear(list);
+    if (!seeks.length) list.append(h('li', tr('noSeeks')));
+    for (const s of seeks) {
+      const own = s.player === user.name;
+      if (own) state.mine.add(s.id);
+      const label = `${s.player} (${s.rating}${s.provisional ? '?' : ''}) ${s.variant} ${
+        s.setup === 'random' ? tr('random') : `#${s.setup}`} ${s.clock.minutes}+${
+        s.clock.increment} ${s.rated ? tr('rated') : tr('casual')}`;
+      const act = own
+        ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
+          .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)
+        : h('button', {
+          'data-testid': 'seek-accept',
+          onclick: async () => {
+            try {
+              const res = await call('POST', `/api/lobby/seeks/${encodeURIComponent(s.id)}/accept`);
+              saveSeat(res.id, { ...res.seat, opponent: 'friend' });
+              go(`/game/${encodeURIComponent(res.id)}`);
+            } catch (e) {
+              show(line, e);
+            }
+          },
+        }, tr('accept'));
+      list.append(h('li', { 'data-testid': 'seek' }, label, ' ', act));
+    }
+  };
+  const connect = () => {
+    if (state.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/ws/lobby`);
+    state.socket = ws;
+    ws.onmessage = ev => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type !== 'seeks') return;
+      paint(msg.seeks);
+      if (msg.started && state.mine.has(msg.started.seek)) {
+        takeSeat(msg.started.game, go).catch(e => show(line, e));
+      }
+    };
+    ws.onclose = () => setTimeout(connect, 1000);
+  };
+  connect();
+}

@@ -565,3 +565,28 @@ def test_history_filters_against_independent_counts(c: TestClient) -> None:
     r = b.get("/api/account/games", params={"result": "win"})
     assert {g["id"] for g in r.json()["games"]} == \
         {g["id"] for g in played if g["opponent"] == "bob" and g["result"] == "0-1"}
+
+
+def test_your_turn_results_by_colour_and_rating_history(c: TestClient) -> None:
+    a, b = user(c, "alice"), user(c, "bob")
+    g1 = rated_game(c, a, b)  # Alice White: her move
+    g2 = rated_game(c, b, a)  # Bob White: not hers until he moves
+    assert a.get("/api/account/turn").json()["games"] == [g1["id"]]
+    assert b.get("/api/account/turn").json()["games"] == [g2["id"]]
+    play(c, {"id": g2["id"], "seat": {"token": g2["white"]}}, "e2e4")
+    assert set(a.get("/api/account/turn").json()["games"]) == {g1["id"], g2["id"]}
+    assert b.get("/api/account/turn").json()["games"] == []
+    c.post(f"/api/games/{g1['id']}/resign", json={"token": g1["black"]})  # Alice wins as White
+    wait_rated(c, g1["id"])
+    after_g1 = c.get("/api/players/alice").json()["ratings"][0]["rating"]
+    c.post(f"/api/games/{g2['id']}/draw-offer", json={"token": g2["white"]})
+    c.post(f"/api/games/{g2['id']}/draw-accept", json={"token": g2["black"]})  # drawn as Black
+    wait_rated(c, g2["id"])
+    assert a.get("/api/account/turn").json()["games"] == []  # ended games are in no list
+    profile = c.get("/api/players/alice").json()
+    assert profile["by_colour"] == {"white": {"wins": 1, "draws": 0, "losses": 0},
+                                    "black": {"wins": 0, "draws": 1, "losses": 0}}
+    history = profile["history"]
+    assert [h["game"] for h in history] == [g1["id"], g2["id"]]  # in the order rated
+    assert history[0]["rating"] == after_g1
+    assert history[1]["rating"] == profile["ratings"][0]["rating"]

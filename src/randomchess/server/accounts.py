@@ -86,7 +86,8 @@ CHANGES = Table("rating_changes", meta,
                 Column("user_id", Integer),
                 Column("before", Float, nullable=False),
                 Column("after", Float, nullable=False),
-                Column("rd_after", Float, nullable=False))
+                Column("rd_after", Float, nullable=False),
+                Column("rated_at", BigInteger, nullable=False))
 SEEKS = Table("seeks", meta,
               Column("id", String(16), primary_key=True),
               Column("user_id", Integer, nullable=False),
@@ -106,7 +107,8 @@ GAMES = Table("games", meta,
               Column("status", String(8)), Column("result", String(8)),
               Column("termination", String(32)), Column("opponent", String(8)),
               Column("san", Text), Column("clock_initial_ms", BigInteger),
-              Column("clock_increment_ms", BigInteger), Column("created_at", BigInteger))
+              Column("clock_increment_ms", BigInteger), Column("created_at", BigInteger),
+              Column("start_fen", Text), Column("moves", Text), Column("updated_at", BigInteger))
 
 
 class AccountError(ValueError):
@@ -339,6 +341,53 @@ class Accounts:
                  "opponent": r.opponent, "rated": bool(r.rated), "speed": r.speed}
                 for r in rows]
 
+    def your_turn(self, uid: int) -> list[str]:
+        """The account's unfinished games where one of its seats is to move, oldest first
+        (the correspondence "your turn" list; any game with a seat of the account)."""
+        games = GAMES
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.start_fen, games.c.moves, SEATS.c.color)
+                .join(SEATS, SEATS.c.game_id == games.c.id)
+                .where(SEATS.c.user_id == uid, games.c.status != "ended")
+                .order_by(games.c.updated_at, games.c.id)).all()
+        out: list[str] = []
+        for r in rows:
+            first = "white" if r.start_fen.split()[1] == "w" else "black"
+            plies = len(r.moves.split())
+            to_move = first if plies % 2 == 0 else ("black" if first == "white" else "white")
+            if r.color == to_move and r.id not in out:
+                out.append(r.id)
+        return out
+
+    def by_colour(self, uid: int) -> dict[str, dict[str, int]]:
+        """Finished games' results from the account's side, per colour."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SEATS.c.color, GAMES.c.result)
+                                .join(GAMES, GAMES.c.id == SEATS.c.game_id)
+                                .where(SEATS.c.user_id == uid, GAMES.c.status == "ended")).all()
+        out = {c: {"wins": 0, "draws": 0, "losses": 0} for c in ("white", "black")}
+        for color, result in rows:
+            won = "1-0" if color == "white" else "0-1"
+            key = "draws" if result == "1/2-1/2" else "wins" if result == won else \
+                "losses" if result in ("1-0", "0-1") else None
+            if key is not None:
+                out[color][key] += 1
+        return out
+
+    def rating_history(self, uid: int) -> list[dict[str, Any]]:
+        """Every rating change of the account, oldest first (the profile's chart)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(CHANGES.c.game_id, CHANGES.c.after, GAMES.c.variant, TERMS.c.speed,
+                       CHANGES.c.rated_at)
+                .join(GAMES, GAMES.c.id == CHANGES.c.game_id)
+                .join(TERMS, TERMS.c.game_id == CHANGES.c.game_id)
+                .where(CHANGES.c.user_id == uid)
+                .order_by(CHANGES.c.rated_at, CHANGES.c.game_id)).all()
+        return [{"game": r.game_id, "variant": r.variant, "speed": r.speed,
+                 "rating": round(r.after), "at": r.rated_at} for r in rows]
+
     # ----------------------------------------------------------------- ratings
     def ratings(self, uid: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -382,7 +431,8 @@ class Accounts:
                 for color, uid, after in (("white", white, after_w), ("black", black, after_b)):
                     conn.execute(insert(CHANGES).values(
                         game_id=game_id, color=color, user_id=uid,
-                        before=before[color].rating, after=after.rating, rd_after=after.rd))
+                        before=before[color].rating, after=after.rating, rd_after=after.rd,
+                        rated_at=now_ms()))
                     self._store_rating(conn, uid, variant, speed, before[color], after)
         except IntegrityError:
             return False  # rated already

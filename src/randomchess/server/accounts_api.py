@@ -301,7 +301,18 @@ async def player(name: str, request: Request) -> dict[str, Any]:
     uid = await _run(accounts.user_id, name[:64])
     if uid is None:
         raise ApiError(404, "no such player")
-    return {"name": name, "ratings": await _run(accounts.ratings, uid)}
+    return {"name": name, "ratings": await _run(accounts.ratings, uid),
+            "by_colour": await _run(accounts.by_colour, uid),
+            "history": await _run(accounts.rating_history, uid)}
+
+
+@router.get("/api/account/turn")
+async def your_turn(request: Request) -> dict[str, Any]:
+    """The account's unfinished games where it is to move."""
+    s = await _session(request)
+    if s is None:
+        raise ApiError(401, "log in first")
+    return {"games": await _run(_players(request).accounts.your_turn, s.user_id)}
 
 
 # --------------------------------------------------------------------- games

@@ -69,6 +69,7 @@ def upgrade() -> None:
         sa.Column("before", sa.Float, nullable=False),
         sa.Column("after", sa.Float, nullable=False),
         sa.Column("rd_after", sa.Float, nullable=False),
+        sa.Column("rated_at", sa.BigInteger, nullable=False),
     )
     op.create_table(
         "seeks",  # the lobby's open seeks and challenges (target_id set)

@@ -32,6 +32,13 @@ def c(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def cdb(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The queries with joins and aggregates, on both databases."""
+    with database(request.param, tmp_path) as url, client(url) as c:
+        yield c
+
+
 class Browser:
     """One browser's cookies on the shared test client (one app, one event loop)."""
 
@@ -382,7 +389,8 @@ def test_claim_an_anonymous_game(c: TestClient) -> None:
     assert [(g["id"], g["color"], g["rated"]) for g in listed] == [(game["id"], "white", False)]
 
 
-def test_delete_account_keeps_games_anonymised(c: TestClient) -> None:
+def test_delete_account_keeps_games_anonymised(cdb: TestClient) -> None:
+    c = cdb
     a, b = user(c, "alice"), user(c, "bob")
     game = rated_game(c, a, b)
     assert c.post(f"/api/games/{game['id']}/resign",
@@ -437,7 +445,8 @@ def wait_rated(c: TestClient, game_id: str) -> list[dict[str, Any]]:
     raise AssertionError("the game was not rated")
 
 
-def test_rated_game_changes_ratings_once(c: TestClient) -> None:
+def test_rated_game_changes_ratings_once(cdb: TestClient) -> None:
+    c = cdb
     a, b = user(c, "alice"), user(c, "bob")
     game = rated_game(c, a, b)
     assert game["speed"] == "blitz"  # 3 + 2: 180 + 80 = 260 s
@@ -523,7 +532,8 @@ def test_claiming_a_rated_game_after_its_end_is_refused(c: TestClient) -> None:
 
 
 # --------------------------------------------------------------------- history
-def test_history_filters_against_independent_counts(c: TestClient) -> None:
+def test_history_filters_against_independent_counts(cdb: TestClient) -> None:
+    c = cdb
     a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
     played: list[dict[str, Any]] = []  # what the test itself knows of each game
     plan = [(b, "chess960", 518, (3, 0), "1-0"), (b, "chess960", 7, (10, 0), "0-1"),
@@ -567,7 +577,8 @@ def test_history_filters_against_independent_counts(c: TestClient) -> None:
         {g["id"] for g in played if g["opponent"] == "bob" and g["result"] == "0-1"}
 
 
-def test_your_turn_results_by_colour_and_rating_history(c: TestClient) -> None:
+def test_your_turn_results_by_colour_and_rating_history(cdb: TestClient) -> None:
+    c = cdb
     a, b = user(c, "alice"), user(c, "bob")
     g1 = rated_game(c, a, b)  # Alice White: her move
     g2 = rated_game(c, b, a)  # Bob White: not hers until he moves

@@ -17,9 +17,9 @@ from test_accounts import Browser, rated_game, user, wait_rated
 BLITZ = {"minutes": 3, "increment": 2}
 
 
-@pytest.fixture
-def c(tmp_path: Path) -> Iterator[TestClient]:
-    with database("sqlite", tmp_path) as url, client(url) as c:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def c(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    with database(request.param, tmp_path) as url, client(url) as c:
         yield c
 
 

@@ -102,6 +102,23 @@ def test_challenge_only_for_the_named_player(c: TestClient) -> None:
     assert b.post(f"/api/lobby/seeks/{cid}/accept").status_code == 200
     r = a.post("/api/lobby/challenges", json={"name": "nobody", "clock": BLITZ})
     assert r.status_code == 404
+    # Another site's page opening the socket with Bob's cookies sees no challenge of his.
+    again = a.post("/api/lobby/challenges", json={"name": "bob", "clock": BLITZ}).json()["id"]
+    c.cookies = httpx.Cookies(b.cookies)
+    with c.websocket_connect("/ws/lobby", headers={"origin": "https://evil.example"}) as ws:
+        assert ws.receive_json()["seeks"] == []
+    with c.websocket_connect("/ws/lobby", headers={"origin": "http://testserver"}) as ws:
+        assert [s["id"] for s in ws.receive_json()["seeks"]] == [again]
+    c.cookies = httpx.Cookies()
+
+
+def test_bad_seeks_refused_before_the_lobby_sees_them(c: TestClient) -> None:
+    a = user(c, "alice")
+    for body in ({"variant": "nonsense", "clock": BLITZ},
+                 {"variant": "chess960", "setup": 960, "clock": BLITZ},
+                 {"variant": "chess", "setup": 5, "clock": BLITZ}):
+        assert a.post("/api/lobby/seeks", json=body).status_code == 422, body
+    assert listed(a) == []
 
 
 def test_quick_pairing_by_speed(c: TestClient) -> None:

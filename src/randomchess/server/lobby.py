@@ -26,6 +26,8 @@ from randomchess.server.accounts import SEEKS, USERS, Accounts, Session
 from randomchess.server.api import ClockIn
 from randomchess.server.live import ApiError
 from randomchess.server.store import now_ms
+from randomchess.startpos import numbered_variant, setup_from_number
+from randomchess.variants import get_variant
 
 SEEK_TTL_MS = 60 * 60_000  # an open seek lapses after an hour
 LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
@@ -66,13 +68,21 @@ class Lobby:
             speed = speed_class(initial, increment)
         except RatingError as e:
             raise ApiError(422, str(e)) from None
+        try:
+            variant = get_variant(body.variant).key
+            if body.setup != "random":
+                v = get_variant(variant)
+                numbered_variant(v)
+                setup_from_number(v, body.setup)
+        except ValueError as e:
+            raise ApiError(422, f"bad seek: {e}") from None
         if body.rating_min is not None and body.rating_max is not None and \
                 body.rating_min > body.rating_max:
             raise ApiError(422, "the rating range is empty")
         sid = secrets.token_urlsafe(9)
         with self.accounts._write() as conn:
             conn.execute(insert(SEEKS).values(
-                id=sid, user_id=uid, target_id=target, variant=body.variant,
+                id=sid, user_id=uid, target_id=target, variant=variant,
                 number=None if body.setup == "random" else body.setup, initial_ms=initial,
                 increment_ms=increment, speed=speed, rated=body.rated,
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
@@ -275,8 +285,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
+    # Another site's page may open this socket with the browser's cookies: it is shown the
+    # lobby as anyone is, not the account's challenges.
+    origin = websocket.headers.get("origin")
+    same_site = origin is None or origin.split("://", 1)[-1] == websocket.headers.get("host")
     s = await anyio.to_thread.run_sync(lobby.accounts.session,
-                                       websocket.cookies.get(SESSION_COOKIE))
+                                       websocket.cookies.get(SESSION_COOKIE)) \
+        if same_site else None
     uid = s.user_id if s else None
     lobby.sockets[websocket] = uid
     try:

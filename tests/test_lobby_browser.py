@@ -38,7 +38,8 @@ def seat(page: Page, game_id: str) -> dict[str, str]:
 
 
 def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:  # noqa: F811
-    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800})
+    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800},
+                                    bypass_csp=True)
                 for _ in range(2)]
     alice, bob = (c.new_page() for c in contexts)
     errors: list[str] = []
@@ -76,3 +77,23 @@ def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:  
     finally:
         for c in contexts:
             c.close()
+
+
+def test_account_and_lobby_pages_under_the_csp(browser: Browser, server: str) -> None:  # noqa: F811
+    # The contexts above bypass the CSP (wait_for_function evaluates strings); here the
+    # pages run under it, the lobby's WebSocket included.
+    ctx = browser.new_context(base_url=server)
+    page = ctx.new_page()
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text)
+            if "Content Security Policy" in m.text else None)
+    try:
+        sign_up(page, "carol")
+        page.goto("/#/lobby")
+        page.click("[data-testid=seek-post]")
+        expect(page.locator("[data-testid=seek]", has_text="carol")).to_be_visible()
+        page.goto("/?lang=es#/account")
+        expect(page.locator("[data-testid=logged-in]")).to_contain_text("Has entrado como carol")
+        assert violations == []
+    finally:
+        ctx.close()

@@ -164,8 +164,9 @@ def test_session_cookie_flags(tmp_path: Path) -> None:
         csrf = next(h for h in cookies if h.startswith(CSRF_COOKIE + "="))
         assert "HttpOnly" not in csrf  # the page's script reads it
         secure = TestClient(http.app, base_url="https://testserver")
+        secure.cookies.set(CSRF_COOKIE, "t")
         r = secure.post("/api/account/login", json={"name": "alice", "password": PASSWORD},
-                        headers={"X-CSRF-Token": "t"}, cookies={CSRF_COOKIE: "t"})
+                        headers={"X-CSRF-Token": "t"})
         assert r.status_code == 200
         session = next(h for h in r.headers.get_list("set-cookie")
                        if h.startswith(SESSION_COOKIE + "="))
@@ -199,6 +200,18 @@ def test_no_session_fixation(c: TestClient) -> None:
     stale.plant(SESSION_COOKIE, first)
     assert stale.get("/api/account/me").status_code == 401
     assert b.get("/api/account/me").status_code == 200
+
+
+def test_expired_sessions_refused_and_swept(c: TestClient) -> None:
+    a = user(c, "alice")
+    old = accounts_module.now_ms() - accounts_module.SESSION_MS - 1
+    with db(c).begin() as conn:
+        conn.execute(SESSIONS.update().values(created_at=old))
+    assert a.get("/api/account/me").status_code == 401  # 30 days are over
+    assert Browser(c).log_in("alice").status_code == 200
+    with db(c).connect() as conn:
+        ages = conn.execute(select(SESSIONS.c.created_at)).scalars().all()
+    assert len(ages) == 1 and ages[0] > old  # the expired row is gone
 
 
 def test_log_out_everywhere(c: TestClient) -> None:

@@ -207,6 +207,8 @@ class Accounts:
             return self._open_session(conn, int(row.id), str(row.name))
 
     def _open_session(self, conn: Connection, uid: int, name: str) -> NewSession:
+        # Expired sessions of anyone go when a session is opened: the table stays small.
+        conn.execute(delete(SESSIONS).where(SESSIONS.c.created_at < now_ms() - SESSION_MS))
         token = secrets.token_urlsafe(32)
         s = Session(hash_secret(token), uid, name, secrets.token_urlsafe(32))
         conn.execute(insert(SESSIONS).values(token_hash=s.token_hash, user_id=uid,

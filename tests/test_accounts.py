@@ -614,3 +614,13 @@ def test_your_turn_results_by_colour_and_rating_history(cdb: TestClient) -> None
     assert [h["game"] for h in history] == [g1["id"], g2["id"]]  # in the order rated
     assert history[0]["rating"] == after_g1
     assert history[1]["rating"] == profile["ratings"][0]["rating"]
+
+
+def test_account_games_share_the_creation_limit(tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as url, client(url, create_burst=2,
+                                                    create_per_minute=0.01) as c:
+        a = user(c, "alice")
+        body = {"variant": "chess", "opponent": "hotseat"}
+        assert a.post("/api/account/games", json=body).status_code == 201
+        assert c.post("/api/games", json=body).status_code == 201
+        assert a.post("/api/account/games", json=body).status_code == 429

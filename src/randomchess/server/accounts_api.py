@@ -10,7 +10,6 @@ submit).  The seat-token API of :mod:`api` reads no cookie and is unchanged.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import secrets
 from typing import Any, Literal
@@ -203,10 +202,8 @@ async def _limit(request: Request, key: str, rule: tuple[int, int]) -> None:
 
 
 async def _allow_create(service: GameService, client: str) -> bool:
-    ok: Any = service.rate.allow(client, now_ms())  # sync or async, as the server has it
-    if inspect.isawaitable(ok):
-        ok = await ok
-    return bool(ok)
+    # The server's creation limit (shared through Redis when configured) counts these too.
+    return bool(await service.rate.allow(client, now_ms()))
 
 
 def _me(s: Session) -> dict[str, Any]:

@@ -94,6 +94,17 @@ def test_account_and_lobby_pages_under_the_csp(browser: Browser, server: str) ->
         expect(page.locator("[data-testid=seek]", has_text="carol")).to_be_visible()
         page.goto("/?lang=es#/account")
         expect(page.locator("[data-testid=logged-in]")).to_contain_text("Has entrado como carol")
+        page.fill("[data-testid=old-password]", PASSWORD)
+        page.fill("[data-testid=new-password]", "the new password")
+        page.click("[data-testid=change-password]")
+        expect(page.locator("[data-testid=account-error]")).to_contain_text("Contraseña cambiada")
+        page.fill("[data-testid=old-password]", "the new password")
+        page.click("[data-testid=delete-account]")
+        page.locator("[data-testid=login]").wait_for()  # logged out: the forms again
+        page.fill("[data-testid=name]", "carol")
+        page.fill("[data-testid=password]", "the new password")
+        page.click("[data-testid=login]")
+        expect(page.locator("[data-testid=account-error]")).to_contain_text("wrong name")
         assert violations == []
     finally:
         ctx.close()

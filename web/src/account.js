@@ -17,7 +17,10 @@ const STRINGS = {
     casual: 'Casual', setupNumber: 'Setup number (empty: random)', post: 'Post seek',
     openSeeks: 'Open seeks', noSeeks: 'No open seeks.', accept: 'Play', cancel: 'Cancel',
     yours: 'yours', error: 'Refused: {reason}', vs: 'vs {name}', anonymous: 'anonymous',
-    random: 'random',
+    random: 'random', yourTurn: 'Your turn', noTurn: 'No game waits for your move.',
+    changePassword: 'Change password', oldPassword: 'Current password',
+    newPassword: 'New password', deleteAccount: 'Delete account (your games stay, anonymised)',
+    passwordChanged: 'Password changed; other sessions were logged out.',
   },
   es: {
     account: 'Cuenta', lobby: 'Sala', name: 'Nombre', password: 'Contraseña',
@@ -30,7 +33,11 @@ const STRINGS = {
     setupNumber: 'Número de posición (vacío: al azar)', post: 'Publicar propuesta',
     openSeeks: 'Propuestas abiertas', noSeeks: 'No hay propuestas abiertas.', accept: 'Jugar',
     cancel: 'Retirar', yours: 'tuya', error: 'Rechazado: {reason}', vs: 'contra {name}',
-    anonymous: 'anónimo', random: 'al azar',
+    anonymous: 'anónimo', random: 'al azar', yourTurn: 'Te toca',
+    noTurn: 'Ninguna partida espera tu jugada.', changePassword: 'Cambiar la contraseña',
+    oldPassword: 'Contraseña actual', newPassword: 'Contraseña nueva',
+    deleteAccount: 'Borrar la cuenta (tus partidas quedan, anónimas)',
+    passwordChanged: 'Contraseña cambiada; se cerraron las demás sesiones.',
   },
 };
 
@@ -118,7 +125,30 @@ async function draw(root, go) {
     return;
   }
   const games = (await call('GET', '/api/account/games')).games;
+  const turn = (await call('GET', '/api/account/turn')).games;
   const line = errorLine();
+  const oldPw = h('input', { type: 'password', autocomplete: 'current-password',
+    'data-testid': 'old-password' });
+  const newPw = h('input', { type: 'password', autocomplete: 'new-password',
+    'data-testid': 'new-password' });
+  const changePassword = async ev => {
+    ev.preventDefault();
+    try {
+      await call('POST', '/api/account/password', { old: oldPw.value, new: newPw.value });
+      oldPw.value = newPw.value = '';
+      line.textContent = tr('passwordChanged');
+    } catch (e) {
+      show(line, e);
+    }
+  };
+  const deleteAccount = async () => {
+    try {
+      await call('POST', '/api/account/delete', { password: oldPw.value });
+      draw(root, go);
+    } catch (e) {
+      show(line, e);
+    }
+  };
   const out = path => async () => {
     try {
       await call('POST', path);
@@ -129,6 +159,11 @@ async function draw(root, go) {
   };
   root.append(
     h('h1', { 'data-testid': 'logged-in' }, tr('loggedInAs', { name: user.name })),
+    h('h2', tr('yourTurn')),
+    turn.length
+      ? h('ul', { 'data-testid': 'your-turn' }, turn.map(id =>
+        h('li', h('a', { href: `#/game/${encodeURIComponent(id)}` }, id))))
+      : h('p', tr('noTurn')),
     h('h2', tr('ratings')),
     user.ratings.length
       ? h('ul', user.ratings.map(r => h('li', `${r.variant} ${r.speed}: ${r.rating}${
@@ -142,6 +177,11 @@ async function draw(root, go) {
       : h('p', tr('noGames')),
     h('button', { onclick: out('/api/account/logout'), 'data-testid': 'logout' }, tr('logOut')),
     h('button', { onclick: out('/api/account/logout-everywhere') }, tr('logOutEverywhere')),
+    h('form', { onsubmit: changePassword }, h('h2', tr('changePassword')),
+      h('label', tr('oldPassword'), oldPw), h('label', tr('newPassword'), newPw),
+      h('button', { type: 'submit', 'data-testid': 'change-password' }, tr('changePassword')),
+      h('button', { type: 'button', onclick: deleteAccount, 'data-testid': 'delete-account' },
+        tr('deleteAccount'))),
     line);
 }
 

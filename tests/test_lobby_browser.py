@@ -4,21 +4,41 @@ Skipped, loudly, like tests/test_web_browser.py when chromium or the bundle is m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
-from test_web_browser import (  # noqa: F401  (fixtures)
-    Browser,
-    Page,
-    browser,
+import pytest
+
+from web_support import (
     drag,
-    expect,
-    pytestmark,
-    server,
+    launched_browser,
+    running_server,
     shot,
+    skip_without_browser,
     wait_board,
     wait_ply,
 )
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page, expect
+
+pytestmark = skip_without_browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(Path(tmp_path_factory.mktemp("lobby"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
 
 PASSWORD = "a long enough password"
 
@@ -37,7 +57,7 @@ def seat(page: Page, game_id: str) -> dict[str, str]:
     return out
 
 
-def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:  # noqa: F811
+def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:
     contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800},
                                     bypass_csp=True)
                 for _ in range(2)]
@@ -79,7 +99,7 @@ def test_two_players_meet_in_the_lobby(browser: Browser, server: str) -> None:  
             c.close()
 
 
-def test_account_and_lobby_pages_under_the_csp(browser: Browser, server: str) -> None:  # noqa: F811
+def test_account_and_lobby_pages_under_the_csp(browser: Browser, server: str) -> None:
     # The contexts above bypass the CSP (wait_for_function evaluates strings); here the
     # pages run under it, the lobby's WebSocket included.
     ctx = browser.new_context(base_url=server)

@@ -159,6 +159,7 @@ async function draw(root, go) {
   };
   root.append(
     h('h1', { 'data-testid': 'logged-in' }, tr('loggedInAs', { name: user.name })),
+    h('p', h('a', { href: '/#/lobby', 'data-testid': 'to-lobby' }, tr('lobby'))),
     h('h2', tr('yourTurn')),
     turn.length
       ? h('ul', { 'data-testid': 'your-turn' }, turn.map(id =>

@@ -1,7 +1,7 @@
 """Accounts, sessions, seats owned by accounts, ratings and rating changes.
 
 Revision ID: 0004
-Revises: 0001 (to be relinked to 0003 when 0002_tournaments and 0003_reviews are merged)
+Revises: 0003 (0003_reviews)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision: str | None = "0001"  # LEAD: relink to "0003" at merge
+down_revision: str | None = "0003"
 branch_labels = None
 depends_on = None
 

@@ -162,9 +162,10 @@ def test_board_never_locks_in_a_40_ply_game_against_an_instant_computer(page: Pa
     while ply < 40:
         page.wait_for_function(
             "(() => { const s = window.rcGame.state; const g = window.rcGame.ground.state;"
-            " return s && s.to_move === 'white' && g.movable.color === 'white'"
-            " && g.movable.dests && g.movable.dests.size > 0; })()",
-            timeout=15_000)
+            " return s && (s.status === 'ended' || s.to_move === 'white'"
+            " && g.movable.color === 'white' && g.movable.dests && g.movable.dests.size > 0);"
+            " })()",
+            timeout=15_000)  # a timeout here is the lock: White to move, nothing movable
         s = game_state(page)
         assert s["status"] != "ended", f"the game ended after {ply} plies: {s['termination']}"
         ply = len(s["moves"])

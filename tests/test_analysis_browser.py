@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from web_support import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
@@ -38,44 +37,10 @@ if _WHY_NOT is not None:
     print(f"\n*** ANALYSIS BROWSER TESTS SKIPPED: {_WHY_NOT} ***", file=sys.stderr)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    db = tmp_path_factory.mktemp("analysis-web") / "games.sqlite3"
-    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
-         "--db", f"sqlite:///{db}"],
-        cwd=ROOT, env={**os.environ, "RANDOMCHESS_CREATE_BURST": "100"},
-        stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + db.with_suffix(".log").read_text())
-            time.sleep(0.1)
+    with running_server(tmp_path_factory.mktemp("analysis-web")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +15,7 @@ from typing import Any
 import pytest
 
 from randomchess.tournament.trf import parse_trf
+from web_support import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
@@ -46,39 +42,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    db = tmp_path_factory.mktemp("web-tournament") / "games.sqlite3"
-    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
-         "--db", f"sqlite:///{db}"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "RANDOMCHESS_CREATE_BURST": "100"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + db.with_suffix(".log").read_text())
-            time.sleep(0.1)
+    with running_server(tmp_path_factory.mktemp("tournament-web")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,37 +4,20 @@ Skipped, loudly, without /usr/bin/chromium or the built bundle."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-import sys
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web_support import running_server
+from web_support import ARTIFACTS, launched_browser, running_server, skip_without_browser
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
-BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
-ARTIFACTS = ROOT / "test-artifacts"
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the dev extra installs it
-    sync_playwright = None
-
-_WHY_NOT = (
-    "playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None
-    else f"{CHROMIUM} not found (apt-get install -y chromium)" if not CHROMIUM.exists()
-    else "the web bundle is not built (make web)" if not BUNDLE.exists() else None
-)
-pytestmark = pytest.mark.skipif(
-    _WHY_NOT is not None, reason=f"*** ANALYSIS BROWSER TESTS SKIPPED: {_WHY_NOT} ***")
-if _WHY_NOT is not None:
-    print(f"\n*** ANALYSIS BROWSER TESTS SKIPPED: {_WHY_NOT} ***", file=sys.stderr)
+pytestmark = skip_without_browser
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +28,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+    with launched_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -6,38 +6,23 @@ against the reference points.  Skipped (loudly) without chromium or the built bu
 
 from __future__ import annotations
 
-import os
+import contextlib
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from randomchess.tournament.trf import parse_trf
-from web_support import running_server
+from web_support import ARTIFACTS, ROOT, launched_browser, running_server, skip_without_browser
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
-BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
-ARTIFACTS = ROOT / "test-artifacts"
 REFERENCE = ROOT / "tests" / "data" / "tournament" / "swiss9_reference.trf"
 DOCS = ROOT / "docs" / "shuffler.md"
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the dev extra installs it
-    sync_playwright = None
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page
 
-_WHY_NOT = (
-    "playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None
-    else f"{CHROMIUM} not found (apt-get install -y chromium)" if not CHROMIUM.exists()
-    else f"the web bundle {BUNDLE.relative_to(ROOT)} is not built (make web)"
-    if not BUNDLE.exists() else None
-)
-pytestmark = pytest.mark.skipif(
-    _WHY_NOT is not None, reason=f"*** BROWSER TESTS SKIPPED: {_WHY_NOT} ***"
-)
+pytestmark = skip_without_browser
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                              args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"])
+    with launched_browser() as b:
         yield b
-        b.close()
 
 
 def _state(page: Page, eid: str) -> dict[str, Any]:

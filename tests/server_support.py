@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,3 +98,47 @@ def play(c: TestClient, game: dict[str, Any], *moves: str, token: str | None = N
         assert r.status_code == 200, (m, r.text)
         state = r.json()
     return state
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def running_server(tmp: Path, *args: str, **env: str) -> Iterator[str]:
+    """``randomchess serve`` on a free port of 127.0.0.1 with a fresh SQLite file; stopped on
+    exit.  ``args`` are more ``serve`` options, ``env`` adds ``RANDOMCHESS_*`` settings; the
+    database and log are named by port, so several servers can share ``tmp``."""
+    port = free_port()
+    db = tmp / f"games-{port}.sqlite3"
+    log_path = tmp / f"server-{port}.log"
+    full = {**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "200",
+            "RANDOMCHESS_CREATE_BURST": "1000", "RANDOMCHESS_CREATE_PER_MINUTE": "6000", **env}
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
+         "--db", f"sqlite:///{db}", *args],
+        cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + log_path.read_text())
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()

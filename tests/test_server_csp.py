@@ -5,18 +5,13 @@ no console error; the bundle is served gzip-compressed and cached by its hash.  
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from served_app_check import CHROMIUM, check_browser, check_http
-from server_support import free_port
+from server_support import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLE = ROOT / "src" / "randomchess" / "web" / "static" / "build" / "app.js"
@@ -34,34 +29,9 @@ pytestmark = pytest.mark.skipif(_WHY_NOT is not None,
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    tmp = tmp_path_factory.mktemp("csp")
-    log = open(tmp / "server.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
-         "--db", f"sqlite:///{tmp / 'g.sqlite3'}"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "100"})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    pytest.fail("server did not start:\n" + (tmp / "server.log").read_text())
-                time.sleep(0.1)
+    with running_server(tmp_path_factory.mktemp("csp"),
+                        RANDOMCHESS_ENGINE_MOVETIME_MS="100") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_page_and_bundle_headers(server: str) -> None:

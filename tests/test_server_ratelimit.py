@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from server_support import client, free_port
+from server_support import client, running_server
 
 REDIS_URL = os.environ.get("RANDOMCHESS_TEST_REDIS", "redis://127.0.0.1:6379")
 BODY = b'{"variant": "chess", "opponent": "hotseat"}'
@@ -36,31 +33,9 @@ def _redis_reachable() -> bool:
 @contextmanager
 def _serve(tmp: Path, **env: str) -> Iterator[str]:
     """``randomchess serve`` (real uvicorn) on a free port, creation burst 3."""
-    port = free_port()
-    log = open(tmp / f"server-{port}.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--no-web", "--port", str(port),
-         "--db", f"sqlite:///{tmp / f'g{port}.sqlite3'}"],
-        stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "RANDOMCHESS_CREATE_BURST": "3",
-             "RANDOMCHESS_CREATE_PER_MINUTE": "0.01", **env})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    pytest.fail((tmp / f"server-{port}.log").read_text())
-                time.sleep(0.1)
+    with running_server(tmp, "--no-web", RANDOMCHESS_CREATE_BURST="3",
+                        RANDOMCHESS_CREATE_PER_MINUTE="0.01", **env) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
 
 
 def _create(url: str, forwarded_for: str) -> int:

@@ -6,45 +6,21 @@ meanwhile, keep-alive connections and WebSockets live on."""
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
-from server_support import free_port
+from server_support import running_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    tmp = tmp_path_factory.mktemp("slow")
-    port = free_port()
-    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--no-web", "--port", str(port),
-         "--db", f"sqlite:///{tmp / 'g.sqlite3'}"], stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "RANDOMCHESS_BODY_TIMEOUT_S": "1",
-             "RANDOMCHESS_HEADER_TIMEOUT_S": "1"})
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    pytest.fail((tmp / "server.log").read_text())
-                time.sleep(0.1)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
+    with running_server(tmp_path_factory.mktemp("slow"), "--no-web",
+                        RANDOMCHESS_BODY_TIMEOUT_S="1", RANDOMCHESS_HEADER_TIMEOUT_S="1") as url:
+        yield int(url.rsplit(":", 1)[1])
 
 
 def _read_until_closed(sock: socket.socket, limit_s: float) -> tuple[bytes, float]:

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# The browser tests' server is the one the server tests start (re-exported for them).
+from server_support import running_server as running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("RANDOMCHESS_CHROMIUM", "/usr/bin/chromium"))
@@ -42,49 +41,6 @@ if WHY_NOT is not None:  # loud even without -ra
 SLOW = 30_000
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def running_server(tmp: Path, **env: str) -> Iterator[str]:
-    """``randomchess serve`` on a free port of 127.0.0.1 with a fresh SQLite file; stopped on
-    exit.  ``env`` adds ``RANDOMCHESS_*`` settings."""
-    port = free_port()
-    db = tmp / "games.sqlite3"
-    full = {**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "200",
-            "RANDOMCHESS_CREATE_BURST": "1000", "RANDOMCHESS_CREATE_PER_MINUTE": "6000", **env}
-    log = open(tmp / "server.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "randomchess", "serve", "--port", str(port),
-         "--db", f"sqlite:///{db}"],
-        cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text())
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @contextmanager

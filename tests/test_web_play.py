@@ -115,18 +115,27 @@ def _balance(pos: Position, white: bool) -> int:
     return total
 
 
-def choose_move(variant: str, fen: str, legal: list[str]) -> str:
+def choose_move(variant: str, state: dict[str, Any]) -> str:
     """A plain move (no castling, adjustment or promotion) that keeps the most material
-    against the best reply and never allows mate in one: enough to keep a game against
-    level 1 going for 40 plies."""
-    pos = Position(fen, get_variant(variant))
-    white = fen.split()[1] == "w"
+    against the best reply, never allows mate in one and never goes back to a position the
+    game has already had (a level-1 computer and this chooser once shuffled into a fivefold
+    repetition): enough to keep a game against level 1 going for 40 plies."""
+    v = get_variant(variant)
+    pos = Position(state["start_fen"], v)
+    seen = {_placement(pos)}
+    for u in state["moves"]:
+        pos.push(pos.parse_uci(u))
+        seen.add(_placement(pos))
+    assert pos.fen() == state["fen"], "the replayed moves do not give the server's position"
+    white = state["fen"].split()[1] == "w"
+    legal = set(state["legal_moves"])
     best, best_score = None, -1e9
     for m in pos.legal_moves():
         uci = pos.uci(m)
         if uci not in legal or m.promotion or pos.is_castling(m) or pos.is_adjustment(m):
             continue
         pos.push(m)
+        repeats = _placement(pos) in seen
         replies = pos.legal_moves()
         worst = 1e9 if replies else (500.0 if pos.is_check() else -200.0)
         for r in replies:
@@ -136,17 +145,55 @@ def choose_move(variant: str, fen: str, legal: list[str]) -> str:
             worst = min(worst, score)
         pos.pop()
         worst += (sum(map(ord, uci)) % 7) / 10  # vary the game a little, reproducibly
+        worst -= 50.0 if repeats else 0.0
         if worst > best_score:
             best, best_score = uci, worst
-    assert best is not None, f"no plain move in {fen}"
+    assert best is not None, f"no plain move in {state['fen']}"
     return best
+
+
+def _placement(pos: Position) -> str:
+    """The FEN without the move counters: what a repetition compares (RULES.md's draw rules)."""
+    return " ".join(pos.fen().split()[:4])
+
+
+# A game that ends by the rules is not the lock: the test goes on in a new game.
+_LEGIT_ENDS = {"checkmate", "stalemate", "threefold repetition", "fivefold repetition",
+               "dead position", "fifty-move rule", "seventy-five-move rule"}
+
+_DIAGNOSIS = """(() => { const s = window.rcGame.state; const g = window.rcGame.ground.state;
+  const q = sel => document.querySelector(sel);
+  return {status: s.status, termination: s.termination, to_move: s.to_move, plies: s.moves.length,
+    version: s.version, shown_ply: q('[data-testid=board]').dataset.ply,
+    movable: g.movable.color || null, dests: g.movable.dests ? g.movable.dests.size : -1,
+    selected: g.selected || null, message: q('[data-testid=message]').textContent,
+    connected: q('[data-testid=connection]').hidden}; })()"""
+
+
+def _wait_turn_or_end(page: Page, plies: int, what: str) -> Any:
+    """Until the game has at least ``plies`` plies and White can move a piece, or has ended.
+    A timeout is the lock (White to move, nothing movable): the assertion says what the
+    page held then."""
+    try:
+        page.wait_for_function(
+            "(n => { const s = window.rcGame.state; const g = window.rcGame.ground.state;"
+            " return s && (s.status === 'ended' || s.moves.length >= n && s.to_move === 'white'"
+            " && g.movable.color === 'white' && g.movable.dests && g.movable.dests.size > 0); })",
+            arg=plies, timeout=15_000)
+    except Exception as e:  # playwright's TimeoutError
+        raise AssertionError(f"the board locked {what}: {page.evaluate(_DIAGNOSIS)}") from e
+    s = game_state(page)
+    if s["status"] == "ended":
+        assert str(s["termination"]).lower() in _LEGIT_ENDS, f"the game ended {what}: {s}"
+    return s
 
 
 # ------------------------------------------------------------------------------ defect 1
 def test_board_never_locks_in_a_40_ply_game_against_an_instant_computer(page: Page) -> None:
     """Issue 11 defect 1: a POST answer that arrives after the pushed states of the move and
     the computer's instant reply used to be dropped with the board still locked.  Every POST
-    answer is delayed here so that it always arrives last."""
+    answer is delayed here so that it always arrives last.  40 plies are played against the
+    computer; a game that ends by the rules first (mate, repetition) is followed by another."""
     page.add_init_script("""(() => {
       const real = window.fetch;
       window.fetch = async (url, opts) => {
@@ -157,24 +204,28 @@ def test_board_never_locks_in_a_40_ply_game_against_an_instant_computer(page: Pa
         return res;
       };
     })()""")
+    played, games = 0, 1
     new_game(page, "chess960", "computer", color="white", level=1)
-    ply = 0
-    while ply < 40:
-        page.wait_for_function(
-            "(() => { const s = window.rcGame.state; const g = window.rcGame.ground.state;"
-            " return s && (s.status === 'ended' || s.to_move === 'white'"
-            " && g.movable.color === 'white' && g.movable.dests && g.movable.dests.size > 0);"
-            " })()",
-            timeout=15_000)  # a timeout here is the lock: White to move, nothing movable
-        s = game_state(page)
-        assert s["status"] != "ended", f"the game ended after {ply} plies: {s['termination']}"
+    s = _wait_turn_or_end(page, 0, "at the start")
+    while True:
+        if s["status"] == "ended":
+            played += len(s["moves"])
+            if played >= 40:
+                break
+            games += 1
+            assert games <= 4, f"{games} games ended by the rules before 40 plies"
+            new_game(page, "chess960", "computer", color="white", level=1)
+            s = _wait_turn_or_end(page, 0, f"at the start of game {games}")
+            continue
         ply = len(s["moves"])
-        uci = choose_move("chess960", s["fen"], s["legal_moves"])
+        if played + ply >= 40:
+            break
+        uci = choose_move("chess960", s)
         click_square(page, uci[:2])
         click_square(page, uci[2:4])
-        wait_ply(page, ply + 2, timeout=15_000)  # our move and the computer's reply
-        ply += 2
-    assert len(game_state(page)["moves"]) >= 40
+        # our move and the computer's reply, or the game's end
+        s = _wait_turn_or_end(page, ply + 2, f"after {uci} at ply {ply} of game {games}")
+    assert played + (0 if s["status"] == "ended" else len(s["moves"])) >= 40
     shot(page, "play-40-plies")
 
 

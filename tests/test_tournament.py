@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -252,6 +253,58 @@ def test_direct_encounter_separates_two_tied_players_who_met() -> None:
     assert rows[0].values["SB"].value == Fraction(5, 2)  # 1x2 (P2) + 1x0.5 (P4)
     assert rows[1].values["SB"].value == 2  # 1x1.5 (P3) + 1x0.5 (P4)
     assert rows[2].values["DE"].defined is False  # P3 is alone on 1.5
+
+
+_TBS_CODES = {"BH": "BH", "BH/C1": "BH-C1", "BH/M1": "BH-M1", "SB": "SB", "PS": "PS",
+              "WIN": "WIN", "WON": "WON"}
+
+
+def test_tiebreaks_agree_with_fides_tiebreakserver() -> None:
+    """Every BH, BH-C1, BH-M1, SB, PS, WIN and WON value, and the order direct encounter
+    gives among players tied on points (Article 6: 6.1 when all have met, 6.2's "cannot be
+    caught" rule when some have not, again within every part still tied), equal those of the
+    FIDE Technical Commission's TieBreakServer on 37 Swiss tournaments (byes, forfeits,
+    absences; paired by bbpPairings) and 20 single and double round robins (forfeits, some
+    unfinished).  tests/data/make_tiebreak_reference.py made the reference."""
+    reference = json.loads((DATA / "tiebreakserver.json").read_text(encoding="utf-8"))
+    assert len(reference) == 57
+    compared = 0
+    wrong = []
+    for name, ref in reference.items():
+        t = tournament_from_trf(parse_trf((DATA / name).read_text(encoding="utf-8")))
+        c = Calculator(t)
+        for n, row in ref["values"].items():
+            for tbs_code, code in _TBS_CODES.items():
+                compared += 1
+                got = c.value(code, int(n))
+                if got.value != Fraction(row[tbs_code]):
+                    wrong.append(f"{name} player {n} {code}: {row[tbs_code]} != {got.arithmetic}")
+        ranks = {s.number: s.rank for s in c.standings(("DE",))}
+        compared += 1
+        expected = {int(n): r for n, r in ref["de_rank"].items()}
+        if ranks != expected:
+            wrong.append(f"{name} DE ranks: {ranks} != {expected}")
+    print(f"\ntiebreak values and DE orders agreeing with TieBreakServer: "
+          f"{compared - len(wrong)}/{compared}")
+    assert compared > 5000
+    assert wrong == []
+
+
+def test_direct_encounter_ranks_a_player_no_one_can_catch_when_not_all_met() -> None:
+    """Article 6.2 in a Swiss: when the tied players have not all met, one is ranked above
+    the others only if no other could reach his score even by winning every missing
+    encounter.  A beat B and C, who never met: A's 2 beats the 1 either could have had."""
+    players = tuple(Player(i, "ABCDE"[i - 1]) for i in range(1, 6))
+    boards = (Board(1, 1, 1, 2, "1-0"), Board(1, 2, 3, 4, "1-0"), Board(1, 3, 5, None, bye="U"),
+              Board(2, 1, 3, 1, "0-1"), Board(2, 2, 4, 5, "1/2-1/2"), Board(2, 3, 2, None, bye="U"))
+    c = Calculator(Tournament(_event(tiebreaks=("DE",)), players, boards))
+    tiers, texts = c.direct_encounter_tiers([1, 2, 3])
+    assert tiers == [[1], [2, 3]], texts
+    assert texts[1] == "1 vs B + 1 vs C = 2 (at most 2)"
+    assert texts[2] == "0 vs A = 0 (at most 1); among 2 still tied: 0 = 0 (at most 1)"
+    # A beat only B and has not met D: D could still reach A's 1 point, so nobody is split.
+    tiers, texts = c.direct_encounter_tiers([1, 2, 4])
+    assert [sorted(x) for x in tiers] == [[1, 2, 4]], texts
 
 
 def test_unknown_or_repeated_tiebreak_is_refused() -> None:

@@ -17,8 +17,12 @@ Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has exampl
   an opponent after his last round available to play (he withdrew): draws;
 * in a round robin a forfeit counts as a game against the scheduled opponent, a free round
   not at all, and a withdrawn opponent's unpaired rounds count nothing;
+* DE (Article 6): the score among the players still tied, in games over the board (a
+  forfeit counts in a round robin), repeated encounters averaged; ordered by it when all have
+  met (6.1), else a player is split off only when no other could catch him by winning every
+  missing encounter (6.2); every part still tied is ranked again on its own games;
 * this is how the FIDE Technical Commission's own TieBreakServer computes them; its tie-break
-  exercise of 18 March 2024 is a test here;
+  exercise of 18 March 2024 is a test here, and so are its answers on 57 random events;
 * PS adds the participant's running score after each round (byes included); WIN counts
   every round with a win's points (PAB, full-point bye and forfeit wins included); WON only
   games won over the board.
@@ -81,7 +85,8 @@ def fmt(x: Fraction) -> str:
 class Value:
     value: Fraction
     arithmetic: str
-    defined: bool = True  # DE is undefined when the tied players have not all met
+    defined: bool = True  # DE is undefined for a player who is not tied
+    key: Fraction | None = None  # what ranks by it, when not the value itself (DE: the tier)
 
 
 @dataclass(frozen=True)
@@ -196,24 +201,91 @@ class Calculator:
                      f"won games in rounds {', '.join(map(str, rounds)) or 'none'} = "
                      f"{len(rounds)}")
 
-    def direct_encounter(self, number: int, group: Sequence[int]) -> Value:
-        """Points scored against the others of ``group`` (players tied so far); defined only
-        when every pair of the group has met (Article 6)."""
-        others = [g for g in group if g != number]
-        if not others:
-            return Value(Fraction(0), "not tied", defined=False)
-        for i, a in enumerate(group):
-            for b in group[i + 1:]:
-                if not self.t.met(a, b):
-                    return Value(Fraction(0), "the tied players have not all met",
-                                 defined=False)
+    def _encounters(self, number: int, group: Sequence[int]) -> tuple[Fraction, int, list[str]]:
+        """``number``'s score against the others of ``group`` in games played over the board
+        (a forfeit counts only in a round robin, as a game against the scheduled opponent,
+        as for BH and SB), several games against one opponent averaged (6.1); the number of
+        those opponents met; the arithmetic's parts."""
+        against: dict[int, list[Fraction]] = {}
+        for e in self._entries[number]:
+            if e.opponent is not None and (e.played or self._round_robin) \
+                    and e.opponent in group and e.opponent != number:
+                against.setdefault(e.opponent, []).append(e.points)
         total = Fraction(0)
         parts = []
-        for e in self._entries[number]:
-            if e.opponent in others:
-                total += e.points
-                parts.append(f"{fmt(e.points)} vs {self.t.player(e.opponent).name}")
-        return Value(total, f"{' + '.join(parts) or '0'} = {fmt(total)}")
+        for opp, pts in against.items():
+            mean = sum(pts, Fraction(0)) / len(pts)
+            total += mean
+            games = "" if len(pts) == 1 else f" (mean of {len(pts)} games)"
+            parts.append(f"{fmt(mean)} vs {self.t.player(opp).name}{games}")
+        return total, len(against), parts
+
+    def _de_once(self, group: Sequence[int]) -> tuple[list[list[int]], dict[int, str]]:
+        """One application of Article 6 to a tied ``group``: its tiers, best first, and each
+        player's arithmetic.  When all have met (and always in a round robin) the scores
+        among them order the group (6.1); in a Swiss where some have not met, a player is
+        ranked above the rest only if his score beats the most any of them could have had by
+        winning every missing encounter (6.2), and the first who does not stops the split."""
+        scores, maxima, texts = {}, {}, {}
+        missing = False
+        for n in group:
+            score, met, parts = self._encounters(n, group)
+            scores[n] = score
+            unmet = len(group) - 1 - met
+            if not self._round_robin and unmet > 0:
+                missing = True
+                maxima[n] = score + unmet
+            else:
+                maxima[n] = score
+            texts[n] = " + ".join(parts) or "0"
+        if not missing:
+            order = sorted(group, key=lambda n: (-scores[n], n))
+            tiers: list[list[int]] = []
+            for n in order:
+                if tiers and scores[tiers[-1][0]] == scores[n]:
+                    tiers[-1].append(n)
+                else:
+                    tiers.append([n])
+            return tiers, {n: f"{texts[n]} = {fmt(scores[n])}" for n in group}
+        order = sorted(group, key=lambda n: (-scores[n], -maxima[n], n))
+        tiers = [[order[0]]]
+        for i in range(1, len(order)):
+            best_rest = max(maxima[m] for m in order[i:])
+            if len(tiers) == i and scores[order[i - 1]] > best_rest:
+                tiers.append([order[i]])
+            else:
+                tiers[-1].append(order[i])
+        return tiers, {n: f"{texts[n]} = {fmt(scores[n])} (at most {fmt(maxima[n])})"
+                       for n in group}
+
+    def direct_encounter_tiers(
+            self, group: Sequence[int]) -> tuple[list[list[int]], dict[int, str]]:
+        """Article 6 applied to ``group`` and again to every part still tied after a split,
+        with only that part's games, until nothing changes (as FIDE's TieBreakServer does)."""
+        tiers, texts = self._de_once(group)
+        if len(tiers) == 1:
+            return tiers, texts
+        out: list[list[int]] = []
+        for tier in tiers:
+            if len(tier) == 1:
+                out.append(tier)
+                continue
+            sub, subtexts = self.direct_encounter_tiers(tier)
+            out.extend(sub)
+            for n in tier:
+                if subtexts[n] != texts[n]:
+                    texts[n] = f"{texts[n]}; among {len(tier)} still tied: {subtexts[n]}"
+        return out, texts
+
+    def direct_encounter(self, number: int, group: Sequence[int]) -> Value:
+        """Points scored against the others of ``group`` (players tied so far), with the
+        player's tier in the group's Article 6 order as the sort key."""
+        if len([g for g in group if g != number]) == 0:
+            return Value(Fraction(0), "not tied", defined=False)
+        tiers, texts = self.direct_encounter_tiers(group)
+        tier = next(i for i, members in enumerate(tiers) if number in members)
+        score, _, _ = self._encounters(number, group)
+        return Value(score, texts[number], key=Fraction(-tier))
 
     def value(self, code: str, number: int, group: Sequence[int] = ()) -> Value:
         table: dict[str, Callable[[int], Value]] = {
@@ -245,7 +317,7 @@ class Calculator:
             out: list[Fraction] = [self._score[n]]
             for code in codes[:k]:
                 v = values[n][code]
-                out.append(v.value if v.defined else Fraction(-1))
+                out.append((v.value if v.key is None else v.key) if v.defined else Fraction(-1))
             return tuple(out)
 
         for k, code in enumerate(codes):

@@ -11,6 +11,7 @@ from randomchess.cli.engine import match_command, play_command, uci_command
 from randomchess.cli.perft import perft_command
 from randomchess.cli.pgn import pgn_group
 from randomchess.cli.serve import serve_command
+from randomchess.cli.setups import setups_group
 from randomchess.cli.tournament import tournament_group
 
 
@@ -30,3 +31,4 @@ main.add_command(match_command)
 main.add_command(serve_command)
 main.add_command(analyse_command)
 main.add_command(tournament_group)
+main.add_command(setups_group)

@@ -132,6 +132,9 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 @click.option("--bishops", type=click.Choice(["any", "same", "opposite"]), default="any",
               help="MRC: only setups with bishops on one colour, or on opposite colours.")
 @click.option("--no-repeat", is_flag=True, help="No setup twice in the event.")
+@click.option("--eval-band", default=None, metavar="PAWNS",
+              help="Only setups whose evaluation lies within ±PAWNS (0.3, 30cp), by the "
+                   "shipped setup evaluations (randomchess setups show).")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
               show_default=True, help="The colour of the top seed on board 1 in round 1.")
 @click.option("--web", is_flag=True,
@@ -140,15 +143,21 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 @click.pass_context
 def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
                 time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
-                exclude_standard: bool, bishops: str, no_repeat: bool,
+                exclude_standard: bool, bishops: str, no_repeat: bool, eval_band: str | None,
                 initial_colour: str, web: bool) -> None:
     """Create an event and commit to its secret salt (the commitment is printed)."""
+    from randomchess.analysis.setup_eval import SetupEvaluationError, parse_band
+
     store = _store(ctx)
+    try:
+        band = None if eval_band is None else parse_band(eval_band)
+    except SetupEvaluationError as exc:
+        raise click.ClickException(str(exc)) from None
     created = _run(lambda: store.create(
         name, variant=variant, system=system, rounds=rounds, time_control=time_control,
         tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
         exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
-        initial_colour=initial_colour, organiser=web))
+        initial_colour=initial_colour, organiser=web, eval_band=band))
     e = created.event
     m = _MSG[_lang(ctx)]
     click.echo(f"{m['created']}: {e.name}")
@@ -161,7 +170,9 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
                f"mini-match={'yes' if e.mini_match else 'no'} "
                f"exclude-standard={'yes' if e.exclude_standard else 'no'} "
                f"bishops={e.bishops} no-repeat={'yes' if e.no_repeat else 'no'} "
-               f"tiebreaks={','.join(e.tiebreaks)}")
+               f"tiebreaks={','.join(e.tiebreaks)}"
+               + ("" if e.eval_band is None else
+                  f" eval-band=±{e.eval_band / 100:g} eval-digest={e.eval_digest}"))
 
 
 @tournament_group.command("list")
@@ -461,9 +472,11 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
 
 def _draw_commands(t: Tournament) -> list[str]:
     """``randomchess draw verify`` lines that re-derive the rounds independently (none when
-    ``no_repeat`` changes the pool round by round: then only this command checks)."""
+    ``no_repeat`` changes the pool round by round, nor with an evaluation band, whose
+    excluded setups `draw verify` does not know: then only this command checks)."""
     e = t.event
-    if e.no_repeat or e.variant not in ("chess960", "mrc") or e.salt is None:
+    if e.no_repeat or e.eval_band is not None or e.variant not in ("chess960", "mrc") \
+            or e.salt is None:
         return []
     words = ["randomchess", "draw", "verify", "--salt", e.salt.hex(), "--event", e.name,
              "--commitment", e.commitment]

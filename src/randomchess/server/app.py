@@ -26,6 +26,7 @@ from randomchess.server.live import ApiError
 from randomchess.server.play_api import router as play_router
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
+from randomchess.server.setups_api import router as setups_router
 from randomchess.server.tournament_api import router as tournament_router
 from randomchess.server.variants_api import router as variants_router
 
@@ -217,6 +218,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(play_router)  # abort and rematch (issue 11)
     app.include_router(analysis_router)
     app.include_router(tournament_router)
+    app.include_router(setups_router)  # setup evaluations (issue 17)
     install_accounts(app)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,

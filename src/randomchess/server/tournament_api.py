@@ -50,6 +50,7 @@ class CreateIn(_Strict):
     bishops: Literal["any", "same", "opposite"] = "any"
     no_repeat: bool = False
     initial_colour: Literal["white", "black"] = "white"
+    eval_band: float | None = Field(None, ge=0, le=100)  # pawns
 
 
 class PlayerIn(_Strict):
@@ -146,6 +147,8 @@ def event_json(t: Tournament) -> dict[str, Any]:
         "setup_policy": e.setup_policy, "mini_match": e.mini_match,
         "exclude_standard": e.exclude_standard, "bishops": e.bishops,
         "no_repeat": e.no_repeat, "commitment": e.commitment,
+        "eval_band": None if e.eval_band is None else e.eval_band / 100,
+        "eval_digest": e.eval_digest,
         "salt": e.salt.hex() if e.salt is not None else None,
         "players": [{"number": p.number, "name": p.name, "rating": p.rating,
                      "federation": p.federation, "fide_id": p.fide_id,
@@ -170,7 +173,8 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
         time_control=body.time_control, tiebreaks=body.tiebreaks,
         setup_policy=body.setup_policy, mini_match=body.mini_match,
         exclude_standard=body.exclude_standard, bishops=body.bishops,
-        no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True)))
+        no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
+        eval_band=None if body.eval_band is None else round(body.eval_band * 100))))
     return {"id": created.event.id, "commitment": created.event.commitment,
             "organiser_secret": created.organiser_secret}
 

@@ -168,6 +168,10 @@ class Event:
     status: Status
     initial_colour: str = "white"
     salt: bytes | None = None  # revealed (readable) only once the event is closed
+    # Only setups evaluated within ±eval_band centipawns are drawn, by the evaluation set
+    # whose digest is eval_digest (randomchess.analysis.setup_eval); None: no band.
+    eval_band: int | None = None
+    eval_digest: str | None = None
     version: int = 0
     created_at: int = 0
 

@@ -6,6 +6,9 @@ draw of docs/shuffler.md (``randomchess.startpos.round_setups``), so that after 
 * policy ``board``: board b of round R plays ``setup(R, b)``;
 * ``mini_match``: rounds come in pairs; round 2k replays round 2k-1's pairings with colours
   reversed, on the same setups (derived with round number 2k-1);
+* ``eval_band``: only setups whose evaluation (randomchess.analysis.setup_eval, the set whose
+  digest the event keeps) lies within ±band centipawns; the others join the excluded
+  numbers of the pool tag, so verification needs the same evaluation set;
 * ``no_repeat``: a round draws from the pool *without* every setup used in earlier rounds
   (and, per board, on earlier boards of the round).  That is the shuffler's own pool with
   more excluded numbers: the pool tag lists them, ascending, after the standard array's
@@ -18,9 +21,14 @@ position: nothing is drawn and the setup number is empty.
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from randomchess.analysis.setup_eval import EvaluationSet, SetupEvaluationError, shipped
 from randomchess.startpos import BishopFilter, NumberedSetup, SetupPool, round_setups
+from randomchess.tournament.errors import TournamentError
 from randomchess.tournament.model import Event
 from randomchess.variants import get_variant
 
@@ -48,8 +56,61 @@ def pool_for(event: Event, used: Iterable[int] = ()) -> EventPool:
     bishops: BishopFilter = "any"
     if event.bishops in ("same", "opposite"):
         bishops = "same" if event.bishops == "same" else "opposite"
-    return EventPool(get_variant(event.variant).key, bishops, event.exclude_standard,
-                     used if event.no_repeat else ())
+    excluded = set(used) if event.no_repeat else set()
+    excluded.update(outside_band(event))
+    return EventPool(get_variant(event.variant).key, bishops, event.exclude_standard, excluded)
+
+
+def outside_band(event: Event) -> tuple[int, ...]:
+    """The setups an evaluation band leaves out (none without a band), from the evaluation
+    set the event was created with (its digest is part of the event)."""
+    if event.eval_band is None:
+        return ()
+    evals = evaluation_set(event.variant, event.eval_digest)
+    return _outside(evals.digest(), evals, event.eval_band)
+
+
+_OUTSIDE: dict[tuple[str, int], tuple[int, ...]] = {}
+
+
+def _outside(digest: str, evals: EvaluationSet, band: int) -> tuple[int, ...]:
+    key = (digest, band)
+    if key not in _OUTSIDE:
+        _OUTSIDE[key] = tuple(evals.outside(band))
+    return _OUTSIDE[key]
+
+
+def evaluation_set(variant: str, digest: str | None = None) -> EvaluationSet:
+    """The complete evaluation set of ``variant`` with ``digest`` (None: the shipped one):
+    the package's own, or a data file in ``$RANDOMCHESS_SETUP_EVALS`` (a directory)."""
+    key = get_variant(variant).key
+    candidates: list[EvaluationSet] = []
+    own = shipped(key)
+    if own is not None:
+        candidates.append(own)
+    extra = os.environ.get("RANDOMCHESS_SETUP_EVALS")
+    if extra and Path(extra).is_dir():
+        for path in sorted(Path(extra).glob("*.json")):
+            try:
+                found = _load(str(path))
+            except SetupEvaluationError:
+                continue
+            if found.variant == key:
+                candidates.append(found)
+    for evals in candidates:
+        if evals.complete and (digest is None or evals.digest() == digest):
+            return evals
+    if digest is None:
+        raise TournamentError(f"no complete setup evaluations exist for {key}; run "
+                              "`randomchess setups evaluate` and export them")
+    raise TournamentError(f"the setup evaluations this event was drawn by (digest "
+                          f"{digest[:12]}…) are not available here; put their data file in "
+                          "$RANDOMCHESS_SETUP_EVALS")
+
+
+@functools.lru_cache(maxsize=16)
+def _load(path: str) -> EvaluationSet:
+    return EvaluationSet.from_json(Path(path).read_text(encoding="utf-8"))
 
 
 def derive_round(event: Event, salt: bytes, rnd: int, boards: int,

@@ -211,6 +211,7 @@ class TournamentStore:
         initial_colour: str = "white",
         organiser: bool = False,
         salt: bytes | None = None,
+        eval_band: int | None = None,
     ) -> Created:
         """A new event in registration, committed to a fresh secret salt."""
         name = check_name(name, "event name", 120)
@@ -254,6 +255,23 @@ class TournamentStore:
         time_control = time_control.strip()
         if len(time_control) > 64:
             raise TournamentError("the time control has more than 64 characters")
+        eval_digest = None
+        if eval_band is not None:
+            if not setups.is_numbered(v.key):
+                raise TournamentError("an evaluation band needs numbered setups (chess960, mrc)")
+            if isinstance(eval_band, bool) or not 0 <= eval_band <= 10_000:
+                raise TournamentError(f"an evaluation band is 0-10000 centipawns, not "
+                                      f"{eval_band!r}")
+            evals = setups.evaluation_set(v.key)
+            eval_digest = evals.digest()
+            probe = replace(_probe_event(v.key, exclude_standard, bishops), eval_band=eval_band,
+                            eval_digest=eval_digest)
+            left = setups.pool_for(probe)
+            if len(left) < (rounds or 1) and no_repeat:
+                raise TournamentError(f"only {len(left)} setups lie within ±{eval_band / 100:g}"
+                                      f" pawns: too few for {rounds} rounds without repeats")
+            if len(left) == 0:
+                raise TournamentError(f"no setup lies within ±{eval_band / 100:g} pawns")
         salt = new_salt() if salt is None else salt
         commitment = make_commitment(salt, name)
         secret = secrets.token_urlsafe(24) if organiser else None
@@ -266,6 +284,7 @@ class TournamentStore:
                 setup_policy=setup_policy, mini_match=mini_match,
                 exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
                 initial_colour=initial_colour, salt=salt, commitment=commitment,
+                eval_band=eval_band, eval_digest=eval_digest,
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
@@ -558,7 +577,16 @@ def _event(row: Any, reveal: bool) -> Event:
         initial_colour=row["initial_colour"],
         salt=bytes(row["salt"]) if (closed or reveal) else None,
         version=row["version"], created_at=row["created_at"],
+        eval_band=row["eval_band"], eval_digest=row["eval_digest"],
     )
+
+
+def _probe_event(variant: str, exclude_standard: bool, bishops: str) -> Event:
+    """An event with only the pool's settings, to size a pool before creating the event."""
+    return Event(id="", name="", variant=variant, system="swiss", rounds=1, time_control="",
+                 tiebreaks=(), setup_policy="round", mini_match=False,
+                 exclude_standard=exclude_standard, bishops=bishops, no_repeat=False,
+                 commitment="", status="registration")
 
 
 # --- the round planner (pure) -----------------------------------------------------------------

@@ -38,6 +38,8 @@ events = Table(
     # The committed salt: never shown before the event is closed.
     Column("salt", LargeBinary(32), nullable=False),
     Column("commitment", String(64), nullable=False),
+    Column("eval_band", Integer, nullable=True),  # migration 0005
+    Column("eval_digest", String(64), nullable=True),
     Column("organiser_hash", String(64)),  # SHA-256 of the organiser secret (web)
     Column("status", String(12), nullable=False),  # registration | running | closed
     Column("version", Integer, nullable=False),

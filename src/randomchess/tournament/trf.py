@@ -89,7 +89,9 @@ def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False)
                      f"system={t.event.system} policy={t.event.setup_policy} "
                      f"mini-match={int(t.event.mini_match)} "
                      f"exclude-standard={int(t.event.exclude_standard)} "
-                     f"bishops={t.event.bishops} no-repeat={int(t.event.no_repeat)}")
+                     f"bishops={t.event.bishops} no-repeat={int(t.event.no_repeat)}"
+                     + ("" if t.event.eval_band is None else
+                        f" eval-band={t.event.eval_band} eval-digest={t.event.eval_digest}"))
         lines.append(f"### randomchess-commitment {t.event.commitment}")
         if t.event.salt is not None:
             lines.append(f"### randomchess-salt {t.event.salt.hex()}")
@@ -292,6 +294,8 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
         commitment=trf.comment("commitment") or "", status="closed",
         initial_colour=trf.initial_colour,
         salt=bytes.fromhex(trf.comment("salt") or "") or None,
+        eval_band=int(meta["eval-band"]) if meta.get("eval-band", "").isdigit() else None,
+        eval_digest=meta.get("eval-digest"),
     )
     players = tuple(Player(p.number, p.name, p.rating, p.fide_id, p.federation)
                     for p in trf.players)

@@ -26,6 +26,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+def _head() -> str:
+    """The newest revision of the chain (later migrations come after 0004)."""
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None and head >= "0004"
+    return head
+
+
 def _alembic(store: Store, action: str, revision: str) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -46,7 +57,7 @@ def test_upgrade_from_the_current_schema_with_data(db_url: str) -> None:
         assert tables >= NEW_TABLES
         with store.engine.connect() as conn:
             assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() \
-                == "0004"
+                == _head()
         # The games are untouched and work with the new tables.
         assert store.load("old1") == record("old1", status="ended", result="1-0",
                                             termination="resignation")

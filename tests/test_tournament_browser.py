@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from randomchess.analysis.setup_eval import shipped
 from randomchess.tournament.trf import parse_trf
 from web_support import ARTIFACTS, ROOT, launched_browser, running_server, skip_without_browser
 
@@ -68,9 +69,14 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
         o.fill("[data-testid=t-name]", "Web Nine 2026")
         o.fill("input[name=rounds]", "5")
         o.check("input[name=exclude_standard]")
+        o.fill("[data-testid=t-eval-band]", "0.3")  # only balanced setups (issue 15)
         o.click("[data-testid=t-create]")
         o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
         eid = o.url.rsplit("/", 1)[1]
+        evals = shipped("chess960")
+        assert evals is not None
+        balanced = {n for n, e in evals.items.items() if abs(e.centipawns) <= 30}
+        assert evals.digest()[:12] in (o.text_content("[data-testid=t-eval-band-shown]") or "")
         commitment = o.text_content("[data-testid=t-commitment]")
         assert commitment and re.fullmatch(r"[0-9a-f]{64}", commitment)
         for i, p in enumerate(ref.players):
@@ -93,6 +99,7 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 elif colour == "w":
                     expected.add((p.number, opp))
             assert {(b["white"], b["black"]) for b in boards} == expected, rnd
+            assert all(b["setup"] in balanced for b in boards if b["black"] is not None), rnd
             assert o.locator("[data-testid=t-diagram]").count() == 1
             if rnd == 1:
                 o.click("[data-testid=t-online]")

@@ -36,6 +36,8 @@ const TEXT = {
     tiebreaks: 'Tiebreaks, in order', bishopsLabel: 'Bishops (MRC)', 'bishops.any': 'any',
     'bishops.same': 'on one colour', 'bishops.opposite': 'on opposite colours',
     initial: 'Colour of the top seed in round 1',
+    evalBand: 'Only setups evaluated within ± pawns (empty: any)',
+    evalBandShown: 'Setups evaluated within ±{band} pawns (evaluation set {digest})',
   },
   es: {
     newEvent: 'Nuevo torneo', name: 'Nombre', variant: 'Variante', system: 'Sistema',
@@ -62,6 +64,8 @@ const TEXT = {
     tiebreaks: 'Desempates, en orden', bishopsLabel: 'Alfiles (MRC)', 'bishops.any': 'cualquiera',
     'bishops.same': 'del mismo color', 'bishops.opposite': 'de distinto color',
     initial: 'Color del primer cabeza de serie en la ronda 1',
+    evalBand: 'Solo posiciones evaluadas dentro de ± peones (vacío: cualquiera)',
+    evalBandShown: 'Posiciones evaluadas dentro de ±{band} peones (evaluaciones {digest})',
   },
 };
 
@@ -95,12 +99,15 @@ function renderNew(main, go) {
   const initial = h('select', { name: 'initial_colour' }, ['white', 'black'].map(v => h('option', { value: v }, tt(v))));
   const box = n => h('input', { type: 'checkbox', name: n });
   const mini = box('mini_match'), excl = box('exclude_standard'), norep = box('no_repeat');
+  const band = h('input', { name: 'eval_band', type: 'number', min: 0, max: 100, step: 0.05,
+    placeholder: '0.3', 'data-testid': 't-eval-band' });
   const error = h('p.error', { role: 'alert' });
   const form = h('form.tournament-new',
     h('h1', tt('newEvent')),
     field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
     field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
     field(tt('tiebreaks'), tiebreaks), field(tt('bishopsLabel'), bishops), field(tt('initial'), initial),
+    field(tt('evalBand'), band),
     h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
     h('label', norep, ' ', tt('noRepeat')),
     h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
@@ -114,6 +121,7 @@ function renderNew(main, go) {
         time_control: tc.value, setup_policy: policy.value, mini_match: mini.checked,
         exclude_standard: excl.checked, no_repeat: norep.checked, bishops: bishops.value,
         initial_colour: initial.value,
+        eval_band: band.value.trim() === '' ? null : Number(band.value),
         tiebreaks: tiebreaks.value.trim() ? tiebreaks.value.split(',').map(x => x.trim()).filter(Boolean) : null,
       });
       localStorage.setItem(secretKey(out.id), out.organiser_secret);
@@ -276,6 +284,8 @@ function renderEvent(main, id) {
       h('p', `${tt('variant')}: ${ev.variant} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
         h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
       h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
+      ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
+        tt('evalBandShown').replace('{band}', String(ev.eval_band)).replace('{digest}', String(ev.eval_digest).slice(0, 12))) : null,
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
       secret ? organiserPanel(ev, secret, refresh) : null,

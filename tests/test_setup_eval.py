@@ -199,3 +199,25 @@ def test_the_api_serves_summaries_and_single_setups(tmp_path: Path) -> None:
         assert c.get("/api/setups/chess960/evaluations", params={"k": 0}).status_code == 422
         assert c.post("/api/tournaments", json={"name": "B2", "rounds": 2,
                                                 "eval_band": -1}).status_code == 422
+
+
+def test_a_score_does_not_depend_on_the_setups_searched_before() -> None:
+    """Each setup is searched afresh (``ucinewgame``): Fairy-Stockfish reused for a batch once
+    carried its hash from setup to setup into scores of +15 pawns where a fresh search said
+    +0.84 (MRC 1779).  One engine for the run, or one per setup: the same scores."""
+    config = EngineConfig.detect()
+    name = "fairy-stockfish" if "fairy-stockfish" in config.paths else "randomchess"
+    numbers = [1772, 1773, 1774, 1775]
+    shared = config.open(name, "mrc")
+    try:
+        in_a_row = [evaluate_setup(shared, "mrc", n, 5) for n in numbers]
+    finally:
+        shared.close()
+    alone = []
+    for n in numbers:
+        own = config.open(name, "mrc")
+        try:
+            alone.append(evaluate_setup(own, "mrc", n, 5))
+        finally:
+            own.close()
+    assert in_a_row == alone

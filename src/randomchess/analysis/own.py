@@ -97,6 +97,11 @@ class OwnEngine:
                 on_lines(list(lines))
             return lines
 
+    def new_game(self) -> None:
+        """Forget everything searched so far (transposition table, histories)."""
+        with self._lock:
+            self._searcher.new_game()
+
     def stop(self) -> None:
         self._stopped = True
         self._searcher.stop()

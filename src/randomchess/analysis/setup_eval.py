@@ -173,6 +173,11 @@ def evaluate_setup(analyser: Analyser, variant: str, number: int, depth: int) ->
         raise SetupEvaluationError(f"a search depth is 1-60, not {depth}")
     setup = setup_from_number(key, number)
     pos = Position(setup.fen, get_variant(key))
+    # A fresh search per setup: a score must not depend on which setups the same engine
+    # process searched before (order, worker).  Fairy-Stockfish 11.1 carried its hash from
+    # one 9x9 setup to the next into scores of +5 to +15 pawns that a fresh search puts
+    # below +1 (seen on 94 of the first 5,700 MRC setups).
+    analyser.new_game()
     lines = analyser.analyse(pos, Limit(depth=depth))
     if not lines:
         raise SetupEvaluationError(f"{analyser!r} returned no line for setup {number}")

@@ -289,6 +289,15 @@ class UciEngine:
             self._proc.wait()
             self._proc = None
 
+    def new_game(self) -> None:
+        """Forget everything searched so far (hash table, histories): the next analysis does
+        not depend on what came before it (``ucinewgame``)."""
+        with self._lock:
+            if not self._alive():
+                return
+            self._send("ucinewgame")
+            self._ready()
+
     def stop(self) -> None:
         self._stopped = True
         if self._searching:

@@ -105,6 +105,31 @@ def test_review_is_stored_with_the_game_and_in_its_pgn(db_url: str) -> None:
         assert c.post("/api/games/nosuch/review", json={}).status_code == 404
 
 
+def test_the_games_own_pgn_carries_its_review(db_url: str) -> None:
+    """Issue 14: a reviewed game's evaluations and marks appear in its PGN (the download of
+    the game page), not only in review.pgn; moves played after the review follow
+    unannotated; ``?review=false`` gives the plain game."""
+    with client(db_url) as c:
+        game = new_game(c)
+        play(c, game, "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Qg5")
+        plain = c.get(f"/api/games/{game['id']}/pgn").text
+        assert "[%eval" not in plain and "Annotator" not in plain
+        assert c.post(f"/api/games/{game['id']}/review", json={"depth": 3}).status_code == 200
+        pgn = c.get(f"/api/games/{game['id']}/pgn").text
+        assert "[%eval" in pgn and "Qg5 $4" in pgn and '[Annotator "' in pgn
+        assert parse_game(pgn).error is None
+        play(c, game, "Nxg5")  # after the review
+        later = c.get(f"/api/games/{game['id']}/pgn").text
+        parsed = parse_game(later)
+        assert parsed.error is None and len(parsed.moves) == 9
+        assert "Qg5 $4" in later and parsed.moves[8].san == "Nxg5" and not parsed.moves[8].comment
+        es = c.get(f"/api/games/{game['id']}/pgn", params={"lang": "es"}).text
+        assert "[%eval" in es and es != later
+        assert "[%eval" not in c.get(f"/api/games/{game['id']}/pgn",
+                                     params={"review": "false"}).text
+        assert c.get(f"/api/games/{game['id']}/pgn", params={"lang": "xx"}).status_code == 422
+
+
 def test_board_helpers_position_and_pasted_pgn(tmp_path: Path) -> None:
     with database("sqlite", tmp_path) as url, client(url) as c:
         r = c.post("/api/analysis/position", json={"variant": "chess", "moves": ["e2e4"]})

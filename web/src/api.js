@@ -1,5 +1,6 @@
 // The game server's HTTP and WebSocket API (issue 6). Every call returns parsed JSON or throws
 // an ApiError carrying the server's reason.
+import { lang } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, reason) {
@@ -42,7 +43,9 @@ export const postMove = (id, move, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });
 export const postAction = (id, action, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/${action}`, { token });
-export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn`;
+// The game's PGN; a reviewed game's comes with its [%eval] comments and marks in the page's
+// language (issue 14).
+export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn?lang=${lang() === 'es' ? 'es' : 'en'}`;
 
 /** What invite link /invite/<id>/<code> offers (no seat is claimed by reading it). */
 export const describeInvite = (id, invite) =>

@@ -31,9 +31,9 @@ from sqlalchemy.engine import Engine
 
 from randomchess.analysis.core import Analyser, AnalysisError, Limit
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
-from randomchess.analysis.review import Review, annotated_pgn, review_game
+from randomchess.analysis.review import Review, annotate, annotated_pgn, review_game
 from randomchess.errors import RandomChessError
-from randomchess.pgn import PgnError, PgnGame, parse_game
+from randomchess.pgn import PgnError, PgnGame, parse_game, write_game
 from randomchess.position import Position
 from randomchess.server.live import ApiError
 from randomchess.server.store import now_ms
@@ -436,6 +436,30 @@ async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONRes
     if stored is None:
         raise ApiError(404, "this game has no review yet")
     return stored
+
+
+async def reviewed_pgn(request: Request, game_id: str, pgn: str, moves: str,
+                       lang: str = "en") -> str | None:
+    """The game's PGN with its stored review as ``[%eval]`` comments, NAGs and better lines
+    on the plies it covers (moves played after the review follow as they are); None when
+    the game has no review, or the game's moves no longer start with the reviewed ones."""
+    stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
+    if stored is None:
+        return None
+    game: PgnGame = parse_game(pgn)
+    review = Review.from_dict(stored["review"])
+    covered = len(review.plies)
+    if game.error is not None or covered > len(game.moves) \
+            or stored["moves"] != moves.split()[:covered]:
+        return None
+    rest = game.moves[covered:]
+    game.moves = game.moves[:covered]
+    try:
+        annotated = annotate(game, review, lang)
+    except AnalysisError:
+        return None
+    annotated.moves = [*annotated.moves, *rest]
+    return write_game(annotated, lang="en")
 
 
 @router.get("/api/games/{game_id}/review.pgn", response_class=PlainTextResponse)

@@ -168,8 +168,17 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
 
 
 @router.get("/api/games/{game_id}/pgn", response_class=PlainTextResponse)
-async def get_pgn(game_id: str, request: Request) -> PlainTextResponse:
-    text = await _service(request).pgn(game_id, request.url.netloc)
+async def get_pgn(game_id: str, request: Request, review: bool = True,
+                  lang: Literal["en", "es"] = "en") -> PlainTextResponse:
+    """The game's PGN; once it has a computer review (issue 14), with the review's
+    ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
+    from randomchess.server.analysis_api import reviewed_pgn
+
+    service = _service(request)
+    text = await service.pgn(game_id, request.url.netloc)
+    if review:
+        live = await service.load(game_id)
+        text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text
     return PlainTextResponse(
         text, media_type="application/x-chess-pgn",
         headers={"Content-Disposition": f'attachment; filename="randomchess-{game_id}.pgn"'})

@@ -38,6 +38,11 @@ async function request(method, path, body, headers = {}) {
 
 export const createGame = spec => request('POST', '/api/games', spec);
 export const getVariants = () => request('GET', '/api/variants');
+// Setup evaluations (issue 17): one setup's score and the most/least balanced setups.
+export const getSetupEvaluation = (variant, number) =>
+  request('GET', `/api/setups/${encodeURIComponent(variant)}/${Number(number)}`);
+export const getEvaluationSummary = (variant, k = 5) =>
+  request('GET', `/api/setups/${encodeURIComponent(variant)}/evaluations?k=${Number(k)}`);
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
 export const postMove = (id, move, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });

@@ -285,7 +285,7 @@ function renderEvent(main, id) {
         h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
       h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
       ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
-        tt('evalBandShown').replace('{band}', String(ev.eval_band)).replace('{digest}', String(ev.eval_digest).slice(0, 12))) : null,
+        tt('evalBandShown').replace('{band}', lang() === 'es' ? String(ev.eval_band).replace('.', ',') : String(ev.eval_band)).replace('{digest}', String(ev.eval_digest).slice(0, 12))) : null,
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
       secret ? organiserPanel(ev, secret, refresh) : null,

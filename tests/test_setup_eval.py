@@ -221,3 +221,35 @@ def test_a_score_does_not_depend_on_the_setups_searched_before() -> None:
         finally:
             own.close()
     assert in_a_row == alone
+
+
+class _Spiky:
+    """An analyser whose depth-8 score spikes (as Fairy-Stockfish's MRC scores do)."""
+
+    name = "spiky"
+
+    def __init__(self, scores: dict[int, int]) -> None:
+        self.scores, self.asked, self.fresh = scores, [], 0
+
+    def new_game(self) -> None:
+        self.fresh += 1
+
+    def analyse(self, pos: object, limit: object, *args: object, **kw: object) -> list[object]:
+        from types import SimpleNamespace
+
+        from randomchess.analysis.core import Score
+
+        depth = limit.depth  # type: ignore[attr-defined]
+        self.asked.append(depth)
+        return [SimpleNamespace(score=Score(cp=self.scores[depth]), pv=[f"d{depth}"])]
+
+
+def test_a_spiking_score_is_confirmed_one_and_two_plies_deeper() -> None:
+    spiky = _Spiky({8: 686, 9: 60, 10: 108})
+    e = evaluate_setup(spiky, "mrc", 187, 8)  # type: ignore[arg-type]
+    assert spiky.asked == [8, 9, 10] and spiky.fresh == 3  # every search starts afresh
+    assert (e.cp, e.best) == (108, "d10")  # the median of 686, 60 and 108
+    calm = _Spiky({8: 150})
+    assert evaluate_setup(calm, "mrc", 187, 8).cp == 150 and calm.asked == [8]  # type: ignore[arg-type]
+    alone = _Spiky({8: 686})
+    assert evaluate_setup(alone, "mrc", 187, 8, confirm_cp=None).cp == 686  # type: ignore[arg-type]

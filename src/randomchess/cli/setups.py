@@ -106,7 +106,7 @@ def _config(engines: tuple[str, ...], lang: str) -> tuple[EngineConfig, str]:
 
 @setups_group.command("evaluate")
 @_variant_opt
-@click.option("--depth", type=click.IntRange(1, 60), default=12, show_default=True)
+@click.option("--depth", type=click.IntRange(1, 58), default=12, show_default=True)
 @_engine_opt
 @click.option("--from", "first", type=click.IntRange(0), default=0, help="First setup number.")
 @click.option("--to", "last", type=click.IntRange(0), default=None,

@@ -87,3 +87,66 @@ def close_players() -> None:
     for engine in _players.values():
         engine.close()
     _players.clear()
+
+
+# --------------------------------------------------------------------- which levels exist
+OWN_LEVELS = tuple(range(1, 9))
+LEVEL_NAMES = {MAXIMUM: "maximum"}
+_found: dict[tuple[tuple[str, str], ...], dict[str, tuple[str, str]]] = {}
+
+
+def external_engines(config: EngineConfig) -> dict[str, tuple[str, str]]:
+    """For each variant an external engine plays here: (engine name, its UCI ``id name``),
+    Stockfish first.  Each engine is started once to read its variants, then closed; the
+    answer is kept for the process (engines are not installed while a server runs)."""
+    from randomchess.variants import VARIANTS
+
+    key = tuple(sorted(config.paths.items()))
+    found = _found.get(key)
+    if found is not None:
+        return found
+    found = {}
+    for name in ("stockfish", "fairy-stockfish"):
+        path = config.paths.get(name)
+        if path is None:
+            continue
+        try:
+            engine = UciEngine(name, [path], fairy="fairy" in name, hash_mb=1)
+        except (EngineUnavailableError, AnalysisError):
+            continue
+        try:
+            for v in VARIANTS.values():
+                if v.engine and v.key not in found and engine.supports(v.key):
+                    found[v.key] = (name, engine.id_name)
+        finally:
+            engine.close()
+    _found[key] = found
+    return found
+
+
+def levels_by_variant(engines: dict[str, tuple[str, str]]) -> dict[str, list[int]]:
+    """The computer levels each variant offers: 1..8 always, 9, 10 and ``MAXIMUM`` where an
+    external engine plays it (``engines`` as :func:`external_engines` gives)."""
+    from randomchess.variants import VARIANTS
+
+    return {v.key: [*OWN_LEVELS, *(EXTERNAL_LEVELS if v.key in engines else ())]
+            for v in VARIANTS.values() if v.engine}
+
+
+def level_table(engines: dict[str, tuple[str, str]]) -> dict[str, object]:
+    """``GET /api/levels``: the levels of each variant and who plays each level there."""
+    variants: dict[str, object] = {}
+    for key, levels in levels_by_variant(engines).items():
+        rows = []
+        for level in levels:
+            spec = EXTERNAL_LEVELS.get(level)
+            if spec is None:
+                rows.append({"level": level, "name": str(level), "engine": "randomchess",
+                             "elo": None, "label": f"randomchess level {level}"})
+            else:
+                name, id_name = engines[key]
+                rows.append({"level": level, "name": LEVEL_NAMES.get(level, str(level)),
+                             "engine": id_name, "engine_key": name, "elo": spec.elo,
+                             "label": spec.label})
+        variants[key] = rows
+    return {"maximum": MAXIMUM, "variants": variants}

@@ -13,6 +13,7 @@ from randomchess.cli.pgn import pgn_group
 from randomchess.cli.serve import serve_command
 from randomchess.cli.setups import setups_group
 from randomchess.cli.tournament import tournament_group
+from randomchess.cli.worker import worker_command, workers_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,3 +33,5 @@ main.add_command(serve_command)
 main.add_command(analyse_command)
 main.add_command(tournament_group)
 main.add_command(setups_group)
+main.add_command(worker_command)
+main.add_command(workers_command)

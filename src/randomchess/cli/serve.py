@@ -13,7 +13,11 @@ import click
                    "[default: SQLite file in the user data directory]")
 @click.option("--workers", default=1, show_default=True, type=int,
               help="server processes (PostgreSQL only; see docs/server.md)")
-@click.option("--engine-workers", default=None, type=int, help="engine processes")
+@click.option("--engine-workers", default=None, type=int,
+              help="engine processes beside the server [default: 1]; 0 with --redis: all "
+                   "engine work goes to `randomchess worker` processes")
+@click.option("--engine", "engines", multiple=True, metavar="NAME=PATH",
+              help="an external engine for analysis and levels 9, 10, maximum")
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="fan WebSocket events out across workers, e.g. redis://127.0.0.1:6379")
 @click.option("--forwarded-allow-ips", default=None, metavar="ADDRS",
@@ -22,7 +26,7 @@ import click
 @click.option("--no-web", is_flag=True,
               help="serve the HTTP API and WebSocket only, without the web front end")
 def serve_command(host: str, port: int, db_url: str | None, workers: int,
-                  engine_workers: int | None, redis_url: str | None,
+                  engine_workers: int | None, engines: tuple[str, ...], redis_url: str | None,
                   forwarded_allow_ips: str | None, no_web: bool) -> None:
     """Start the game server (HTTP API, WebSocket and the web front end)."""
     import os
@@ -30,10 +34,12 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     import uvicorn
     from pydantic import ValidationError
 
+    from randomchess.cli.worker import _engine_env
     from randomchess.server.assets import static_ready
     from randomchess.server.protocol import HTTP_PROTOCOL
     from randomchess.server.settings import Settings
 
+    _engine_env(engines)
     try:
         settings = Settings.from_env(db_url=db_url, engine_workers=engine_workers,
                                      redis_url=redis_url)

@@ -16,6 +16,7 @@ are found on the machine (docs/engine.md).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import multiprocessing
 import os
@@ -48,6 +49,7 @@ REVIEW_CAP_MS = 1_000  # per position of a review given only a depth
 REVIEW_WAIT_S = 20.0  # POST .../review answers the review if it is ready by then, else 202
 STREAM_DEPTH = 12  # where the analysis board's stream stops by itself
 STREAM_STEP_MS = 2_500  # the longest one step of the stream may think
+REVIEW_TIMEOUT_S = 1_800.0  # a review not back from the engine service by then is a 503
 
 _meta = MetaData()
 REVIEWS = Table(
@@ -126,6 +128,10 @@ def engines_job() -> list[str]:
     return EngineConfig.detect(_engine_overrides()).available()
 
 
+# What the engine service runs by name: in the analysis pool here, or on a queue worker.
+JOBS: dict[str, Any] = {"analyse": analyse_job, "review": review_job}
+
+
 # --------------------------------------------------------------------- server side
 class _Pool:
     """The analysis process pool and its concurrency bound, made on first use."""
@@ -156,6 +162,11 @@ class _Pool:
 
 
 _pool = _Pool()
+
+
+def _service_of(app: Any) -> Any:
+    """The app's engine service (:mod:`randomchess.server.engine_service`)."""
+    return app.state.service.engine
 
 
 def _checked(result: dict[str, Any]) -> dict[str, Any]:
@@ -225,19 +236,20 @@ router = APIRouter()
 
 
 @router.get("/api/analysis/engines")
-async def list_engines() -> dict[str, Any]:
+async def list_engines(request: Request) -> dict[str, Any]:
     """The engines this server can analyse with (its own first)."""
-    return {"engines": await _pool.run(engines_job)}
+    return {"engines": await _service_of(request.app).engines()}
 
 
 @router.post("/api/analysis")
-async def analyse(body: AnalysisIn) -> dict[str, Any]:
+async def analyse(body: AnalysisIn, request: Request) -> dict[str, Any]:
     """The ``multipv`` best lines (score from White's side, PV in UCI and SAN)."""
     fen = _start_fen(body)
     depth, movetime = _limits(body.depth, body.movetime, 8, MAX_MOVETIME)
     variant = get_variant(body.variant).key
-    return _checked(await _pool.run(analyse_job, variant, fen, body.moves, body.engine,
-                                    depth, movetime, body.multipv))
+    return _checked(await _service_of(request.app).run_job(
+        "analyse", variant, fen, body.moves, body.engine, depth, movetime, body.multipv,
+        timeout_s=movetime / 1000 + 10))
 
 
 def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
@@ -309,9 +321,9 @@ async def analysis_socket(websocket: WebSocket) -> None:
             target = body.depth or STREAM_DEPTH
             for depth in range(1, target + 1):
                 # Each step is one bounded job, so a stop never leaves a long search behind.
-                result = _checked(await _pool.run(analyse_job, variant, fen, body.moves,
-                                                  body.engine, depth, STREAM_STEP_MS,
-                                                  body.multipv))
+                result = _checked(await _service_of(websocket.app).run_job(
+                    "analyse", variant, fen, body.moves, body.engine, depth, STREAM_STEP_MS,
+                    body.multipv, timeout_s=STREAM_STEP_MS / 1000 + 10))
                 await websocket.send_json({"type": "lines", "seq": seq, "depth": depth,
                                            **result})
                 lines = result["lines"]
@@ -373,8 +385,12 @@ def _save_review(db: Engine, game_id: str, moves: str, review: dict[str, Any],
               "created_at": now_ms()}
     insert = postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert
     stmt = insert(REVIEWS).values(**values)
+    # The same review again (a job run twice, a repeated request) is not stored again.
+    same = ((REVIEWS.c.moves == moves) & (REVIEWS.c.depth == depth)
+            & (REVIEWS.c.movetime == movetime) & (REVIEWS.c.engine == values["engine"]))
     stmt = stmt.on_conflict_do_update(index_elements=[REVIEWS.c.game_id],
-                                      set_={k: v for k, v in values.items() if k != "game_id"})
+                                      set_={k: v for k, v in values.items() if k != "game_id"},
+                                      where=~same)
     with db.begin() as conn:
         conn.execute(stmt)
 
@@ -405,11 +421,18 @@ async def create_review(game_id: str, body: ReviewIn,
     db = _engine_of(request)
     running = _running(request)
     task = running.get(game_id)
+    engines = _service_of(request.app)
     if task is None or task.done():
+        # One job per (game, moves, engine, limits): a queue runs it once however often it
+        # is asked for, and a worker's death hands it to another worker, not a second copy.
+        key = hashlib.sha256(f"{game_id}|{moves}|{body.engine}|{depth}|{movetime}"
+                             .encode()).hexdigest()[:32]
+
         async def job() -> None:
             try:
-                review = _checked(await _pool.run(review_job, pgn, body.engine, depth,
-                                                  movetime))
+                review = _checked(await engines.run_job(
+                    "review", pgn, body.engine, depth, movetime, key=f"review:{key}",
+                    timeout_s=REVIEW_TIMEOUT_S))
                 await asyncio.to_thread(_save_review, db, game_id, moves, review, depth,
                                         movetime)
             finally:

@@ -32,7 +32,9 @@ class CreateGameIn(_Strict):
     setup: Literal["random"] | int | str = Field(
         "random", description='"random", a setup number, or a FEN')
     opponent: Literal["computer", "friend", "hotseat"] = "computer"
-    level: int | None = Field(None, ge=1, le=8, description="computer level 1..8")
+    level: int | None = Field(None, ge=1, le=11, description="computer level 1..8; 9, 10 "
+                              "and 11 (maximum) where an external engine plays the variant "
+                              "(GET /api/levels)")
     color: Literal["white", "black", "random"] = "random"
     clock: ClockIn | None = None
 
@@ -191,9 +193,22 @@ async def health(request: Request) -> JSONResponse:
     meanwhile and resume by themselves)."""
     service = _service(request)
     await service.ping()
-    engine = service.engine.status() if service.engine is not None else "off"
-    body = {"ok": engine != "degraded", "database": service.store.dialect, "engine": engine}
+    details = await service.engine.health() if service.engine is not None else None
+    engine = details["status"] if details is not None else "off"
+    body = {"ok": engine != "degraded", "database": service.store.dialect, "engine": engine,
+            "engine_service": details}
     return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+
+@router.get("/api/levels")
+async def levels(request: Request) -> dict[str, Any]:
+    """The computer levels each variant offers on this server and who plays each one:
+    1..8 our engine, 9, 10 and 11 (maximum) Stockfish or Fairy-Stockfish where present."""
+    from randomchess.analysis.levels import level_table
+
+    service = _service(request)
+    engines = await service.engine.levels() if service.engine is not None else {}
+    return level_table(engines)
 
 
 # --------------------------------------------------------------------- WebSocket

@@ -29,7 +29,7 @@ from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
 from randomchess.server.contract import GameStatus
-from randomchess.server.engine_pool import EnginePool
+from randomchess.server.engine_service import EngineService, create_engine_service
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
@@ -174,7 +174,7 @@ class GameService:
         self.settings = settings
         self.store = Store(settings.db_url, settings.db_timeout_s)
         self.hub = Hub(settings.redis_url)
-        self.engine: EnginePool | None = None
+        self.engine: EngineService | None = None
         self.rate = RateLimiter(settings.create_per_minute, settings.create_burst) \
             if not settings.redis_url else \
             SharedRateLimiter(settings.create_per_minute, settings.create_burst,
@@ -195,7 +195,9 @@ class GameService:
         shifted = await self._db(self.store.resume_clocks, now_ms(), grace, bounded=False)
         if shifted:
             log.info("resumed %d clocks; the time the server was down is not charged", shifted)
-        self.engine = EnginePool(self.settings.engine_workers)
+        self.engine = create_engine_service(self.settings.engine_workers,
+                                            self.settings.redis_url, self.settings.engine_queue)
+        await self.engine.start()
         await self.hub.start()
         self._started = True
         self._spawn(self._heartbeat())
@@ -225,7 +227,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self.engine is not None:
-            self.engine.shutdown()
+            await self.engine.close()
         await self.hub.stop()
         await self.rate.close()
         with contextlib.suppress(Exception):
@@ -415,7 +417,8 @@ class GameService:
             clocks = live.clocks_at(now_ms()) if r.clock_started_at is not None else None
             uci = await self.engine.best_move(
                 r.variant, r.start_fen, moves, r.level or self.settings.default_level,
-                self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0)
+                self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0,
+                key=f"move:{key[0]}:{key[1]}")
             if uci is None:
                 return
 
@@ -442,8 +445,8 @@ class GameService:
         except ValueError as e:
             raise ApiError(422, str(e)) from None
         number, start_fen = _resolve_setup(v.key, setup)
-        if opponent == "computer" and level is not None and not 1 <= level <= 8:
-            raise ApiError(422, "level must be 1..8")
+        if opponent == "computer" and level is not None:
+            await self.check_level(v.key, level)
         mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
         other = COLOR_NAMES[COLOR_BY_NAME[mine] ^ 1]
         token = secrets.token_urlsafe(32)  # 256 bits
@@ -483,6 +486,22 @@ class GameService:
         live = self._remember(live)
         self._schedule(live)
         return NewGame(live, mine, token, invite)
+
+    async def check_level(self, variant: str, level: int) -> None:
+        """422 unless this server's engines offer ``level`` for ``variant`` (1..8 always;
+        9, 10 and 11 = maximum where an external engine plays it)."""
+        from randomchess.analysis.levels import MAXIMUM, levels_by_variant
+
+        if 1 <= level <= 8:
+            return
+        if not 1 <= level <= MAXIMUM:
+            raise ApiError(422, f"level must be 1..{MAXIMUM} ({MAXIMUM} = maximum)")
+        engines = await self.engine.levels() if self.engine is not None else {}
+        offered = levels_by_variant(engines).get(variant, [])
+        if level not in offered:
+            raise ApiError(422, f"level {level} needs Stockfish or Fairy-Stockfish for this "
+                                f"variant, which this server does not have: levels "
+                                f"{offered[0]}..{offered[-1]} are offered (GET /api/levels)")
 
     async def join(self, game_id: str, invite: str) -> tuple[str, str]:
         """Claim the invited seat: its colour and a fresh token (once only)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The front end (issue 7) puts its built files here; the app mounts them when present.
@@ -34,7 +34,11 @@ class Settings(BaseSettings):
 
     db_url: str = Field(default_factory=default_db_url, min_length=1)
     static_dir: Path | None = PACKAGE_STATIC_DIR
-    engine_workers: int = Field(1, ge=1, le=64)  # processes of the engine pool
+    # processes of the embedded engine pool; 0 (with redis_url): all engine work goes to
+    # `randomchess worker` processes through the Redis queue (docs/server.md)
+    engine_workers: int = Field(1, ge=0, le=64)
+    engine_queue: str = Field("randomchess-engine", min_length=1, max_length=100,
+                              pattern=r"^[A-Za-z0-9_.-]+$")  # the saq queue's name
     # upper bound of one computer move without a clock
     engine_movetime_ms: int = Field(1500, ge=1, le=600_000)
     create_per_minute: float = Field(20.0, ge=0)  # game creations per client, sustained
@@ -58,6 +62,13 @@ class Settings(BaseSettings):
     automatic_draws: bool = Field(False, validation_alias=AliasChoices(
         "automatic_draws", "RANDOMCHESS_AUTOMATIC_DRAWS", "RANDOMCHESS_AUTO_THREEFOLD"))
     default_level: int = Field(4, ge=1, le=8)
+
+    @model_validator(mode="after")
+    def _queue_needs_redis(self) -> Settings:
+        if self.engine_workers == 0 and not self.redis_url:
+            raise ValueError("engine_workers 0 sends engine work to `randomchess worker` "
+                             "processes and needs redis_url (--redis URL)")
+        return self
 
     @field_validator("static_dir", "redis_url", mode="before")
     @classmethod

@@ -1,0 +1,233 @@
+"""``randomchess worker``: an engine worker that takes jobs from the server's saq queue on
+Redis (docs/server.md, "Engine service").
+
+Each worker is one saq ``Worker`` (asyncio) in front of a pool of ``concurrency`` spawned
+processes that do the searching, so its event loop stays free to stamp the running jobs'
+heartbeats and to sweep: every half second it gives the jobs of dead workers (no heartbeat
+for ``HEARTBEAT_S``) to the queue again.  Its metadata (host, pid, concurrency, engines and
+the variants their levels 9, 10 and maximum play) is what ``/api/health`` and
+``randomchess workers`` show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import socket
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from randomchess.server.engine_service import DEFAULT_QUEUE, SWEEP_S
+
+log = logging.getLogger("randomchess.worker")
+
+
+def _watch_parent(parent: int) -> None:
+    """In each search process: end when the worker that started it is gone (``kill -9``
+    leaves no one to shut the pool down)."""
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(0)
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _move(variant: str, start_fen: str, moves: list[str], level: int, movetime_ms: int,
+          wtime: int | None, btime: int | None, inc: int, sent_at: float,
+          deadline: float) -> str | None:
+    from randomchess.server.engine_pool import think
+
+    return think(variant, start_fen, moves, level, movetime_ms, wtime, btime, inc, inc,
+                 sent_at=sent_at, deadline=deadline)
+
+
+def _job(kind: str, args: list[Any]) -> Any:
+    from randomchess.server.analysis_api import JOBS
+
+    return JOBS[kind](*args)
+
+
+def _ping() -> str:
+    return "pong"
+
+
+def _warm() -> None:
+    import randomchess.server.analysis_api
+    import randomchess.server.engine_pool  # noqa: F401
+
+    time.sleep(0.2)  # so that each process of the pool gets one
+
+
+class EngineWorker:
+    """The process pool and the saq job functions of one worker."""
+
+    def __init__(self, concurrency: int) -> None:
+        self.concurrency = max(1, concurrency)
+        self._ctx = multiprocessing.get_context("spawn")
+        self._executor = self._new_executor()
+        self.id = f"{socket.gethostname()}-{os.getpid()}"
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.concurrency, mp_context=self._ctx,
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
+
+    async def _run(self, ctx: dict[str, Any], fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in the pool, stamping the job's heartbeat meanwhile; a broken pool
+        is rebuilt and the job fails, to be retried (saq ``retries``)."""
+        job = ctx.get("job")
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        try:
+            future = loop.run_in_executor(self._executor, fn, *args)
+        except BrokenProcessPool:
+            self._executor = self._new_executor()
+            future = loop.run_in_executor(self._executor, fn, *args)
+        try:
+            while True:
+                try:
+                    result = await asyncio.wait_for(asyncio.shield(future), 0.5)
+                    break
+                except TimeoutError:
+                    if job is not None:
+                        await job.update()  # the heartbeat
+        except BrokenProcessPool:
+            log.error("worker %s: a search process died; the pool is rebuilt", self.id)
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+            raise
+        if job is not None:
+            log.info("worker %s ran %s job %s (attempt %d) in %d ms", self.id, job.function,
+                     job.key, job.attempts, (time.monotonic() - started) * 1000)
+        return result
+
+    async def move(self, ctx: dict[str, Any], *, variant: str, start_fen: str,
+                   moves: list[str], level: int, movetime_ms: int, wtime: int | None,
+                   btime: int | None, inc: int, sent_at: float,
+                   deadline: float) -> dict[str, Any]:
+        if time.time() >= deadline - 0.05:
+            log.warning("worker %s: dropped a computer move past its deadline", self.id)
+            return {"dropped": True, "worker": self.id}
+        uci = await self._run(ctx, _move, variant, start_fen, moves, level, movetime_ms,
+                              wtime, btime, inc, sent_at, deadline)
+        return {"uci": uci, "worker": self.id}
+
+    async def analyse(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
+        return await self._run(ctx, _job, "analyse", args)
+
+    async def review(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
+        return await self._run(ctx, _job, "review", args)
+
+    async def ping(self, ctx: dict[str, Any]) -> Any:
+        return {"pong": True, "worker": self.id}
+
+    async def ping_pool(self, ctx: dict[str, Any]) -> Any:
+        return {"pong": await self._run(ctx, _ping), "worker": self.id}
+
+    async def warm_up(self) -> None:
+        """Start every search process now, not on the first job (a spawn and its imports
+        take a second or more)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm)
+                               for _ in range(self.concurrency)))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def worker_metadata(worker: EngineWorker) -> dict[str, Any]:
+    from randomchess.analysis.levels import external_engines
+    from randomchess.server.engine_pool import engine_config
+
+    config = engine_config()
+    return {"host": socket.gethostname(), "pid": os.getpid(),
+            "concurrency": worker.concurrency, "engines": config.available(),
+            "levels": {k: list(v) for k, v in external_engines(config).items()}}
+
+
+async def run_worker(redis_url: str, concurrency: int = 1,
+                     queue_name: str = DEFAULT_QUEUE) -> None:
+    """Serve engine jobs until SIGINT/SIGTERM."""
+    from saq import Queue, Worker
+
+    engine = EngineWorker(concurrency)
+    meta = await asyncio.to_thread(worker_metadata, engine)
+    await engine.warm_up()
+    queue = Queue.from_url(redis_url, name=queue_name)
+    await queue.connect()
+    functions: Any = [("move", engine.move), ("analyse", engine.analyse),
+                   ("review", engine.review), ("ping", engine.ping),
+                   ("ping_pool", engine.ping_pool)]
+    worker: Any = Worker(
+        queue, functions=functions, id=engine.id, concurrency=engine.concurrency,
+        # The built-in sweep waits 5 s for a dead worker to confirm an abort: ours below
+        # does not, so a dead worker's job is running again within about 3 s.
+        timers={"sweep": 3600, "worker_info": 1, "abort": 1, "schedule": 1},
+        metadata=meta, shutdown_grace_period_s=5)
+
+    async def sweep() -> None:
+        while True:
+            try:
+                swept = await queue.sweep(lock=1, abort=0.2)
+                for job_id in swept:
+                    log.warning("worker %s: took over job %s from a silent worker",
+                                engine.id, job_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed")
+            await asyncio.sleep(SWEEP_S)
+
+    sweeper = asyncio.create_task(sweep())
+    log.info("engine worker %s on %s queue %r: concurrency %d, engines %s", engine.id,
+             redis_url.split("@")[-1], queue_name, engine.concurrency,
+             ", ".join(meta["engines"]))
+    try:
+        await worker.start()
+    finally:
+        sweeper.cancel()
+        engine.close()
+        await queue.disconnect()
+
+
+async def queue_report(redis_url: str, queue_name: str = DEFAULT_QUEUE,
+                       recent: int = 500) -> dict[str, Any]:
+    """What ``randomchess workers`` prints: connected workers, queue depth, and the latency
+    (enqueue to result) and queue wait of the jobs finished in the last ``JOB_TTL_S``."""
+    from saq import Queue
+    from saq.job import Status
+
+    from randomchess.server.engine_service import worker_rows
+
+    queue = Queue.from_url(redis_url, name=queue_name)
+    await queue.connect()
+    try:
+        info = await queue.info()
+        total: list[int] = []
+        waits: list[int] = []
+        async for job in queue.iter_jobs(statuses=[Status.COMPLETE]):
+            if job.completed and job.queued:
+                total.append(job.completed - job.queued)
+                if job.started:
+                    waits.append(job.started - job.queued)
+            if len(total) >= recent:
+                break
+    finally:
+        await queue.disconnect()
+
+    def pct(values: list[int], q: float) -> int | None:
+        if not values:
+            return None
+        s = sorted(values)
+        return s[min(len(s) - 1, int(len(s) * q))]
+
+    return {"queue": queue_name, "workers": worker_rows(dict(info)),
+            "queued": info["queued"], "active": info["active"],
+            "recent_jobs": len(total), "latency_p50_ms": pct(total, 0.5),
+            "latency_p95_ms": pct(total, 0.95), "queue_wait_p50_ms": pct(waits, 0.5)}

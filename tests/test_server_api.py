@@ -77,7 +77,8 @@ def test_setup_from_fen_finds_the_number(c: TestClient) -> None:
     {"variant": "chess", "setup": "not a fen"},
     {"variant": "chess", "setup": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"},  # stalemate: no move
     {"variant": "chess", "opponent": "robot"},
-    {"variant": "chess", "opponent": "computer", "level": 9},
+    {"variant": "chess", "opponent": "computer", "level": 12},
+    {"variant": "chess", "opponent": "computer", "level": 0},
     {"variant": "chess", "color": "green"},
     {"variant": "chess", "clock": {"minutes": 0, "increment": 0}},
     {"variant": "chess", "clock": {"minutes": 5}},

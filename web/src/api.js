@@ -43,6 +43,7 @@ export const getSetupEvaluation = (variant, number) =>
   request('GET', `/api/setups/${encodeURIComponent(variant)}/${Number(number)}`);
 export const getEvaluationSummary = (variant, k = 5) =>
   request('GET', `/api/setups/${encodeURIComponent(variant)}/evaluations?k=${Number(k)}`);
+export const getLevels = () => request('GET', '/api/levels');
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
 export const postMove = (id, move, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });

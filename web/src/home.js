@@ -1,7 +1,7 @@
 // Home page: choose variant, setup, opponent, colour and clock; shows the setup number and
 // back rank before the game starts.
 
-import { createGame, saveSeat } from './api.js';
+import { createGame, getLevels, saveSeat } from './api.js';
 import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
 import { errorKey } from './game/messages.js';
@@ -57,10 +57,35 @@ export function renderHome(root, go) {
       h('button.secondary', { type: 'button', 'data-testid': 'redraw', onclick: () => { drawn = null; update(); } },
         t('redraw'))),
     preview);
-  const levelIn = h('input', { type: 'range', name: 'level', min: '1', max: '8', value: saved.level || '4' });
-  const levelText = () => `${levelIn.value} (${t(`strength.${levelIn.value}`)})`;
+  // Levels 1-8 always; 9, 10 and maximum (11) where the server has Stockfish or
+  // Fairy-Stockfish for the variant (GET /api/levels says which, and who plays them).
+  const levelIn = h('input', {
+    type: 'range', name: 'level', min: '1', max: '8', value: saved.level || '4', 'data-testid': 'level',
+  });
+  let levelRows = {}; // variant -> [{level, engine, ...}]
+  const levelText = () => {
+    const row = (levelRows[variantSel.value] || []).find(r => String(r.level) === levelIn.value);
+    const engine = row && row.level > 8 ? `, ${t('levelEngine', { engine: row.engine })}` : '';
+    return `${levelIn.value} (${t(`strength.${levelIn.value}`)}${engine})`;
+  };
   const levelOut = h('output', { 'data-testid': 'level-out' }, levelText());
   levelIn.addEventListener('input', () => (levelOut.textContent = levelText()));
+  const wantedLevel = saved.level || '4';
+  const fitLevels = () => {
+    const rows = levelRows[variantSel.value] || [];
+    const max = rows.length ? Math.max(...rows.map(r => r.level)) : 8;
+    levelIn.max = String(max);
+    // Keep the saved choice where the variant offers it; the range clamps it otherwise.
+    if (Number(wantedLevel) <= max && Number(levelIn.value) !== Number(wantedLevel) &&
+        !form.dataset.levelTouched) levelIn.value = wantedLevel;
+    if (Number(levelIn.value) > max) levelIn.value = String(max);
+    levelOut.textContent = levelText();
+  };
+  levelIn.addEventListener('input', () => (form.dataset.levelTouched = '1'));
+  getLevels().then(table => {
+    levelRows = table.variants || {};
+    fitLevels();
+  }).catch(() => {});
   const opponentBox = h('fieldset',
     h('legend', t('opponent')),
     ['computer', 'friend', 'hotseat'].map(o =>
@@ -150,6 +175,7 @@ export function renderHome(root, go) {
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random';
     levelIn.closest('label').hidden = value('opponent') !== 'computer';
+    fitLevels();
     colourBox.hidden = value('opponent') === 'hotseat';
     clear(preview);
     error.textContent = '';

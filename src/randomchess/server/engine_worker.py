@@ -124,10 +124,12 @@ class EngineWorker:
     async def review(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
         return await self._run(ctx, _job, "review", args)
 
-    async def ping(self, ctx: dict[str, Any]) -> Any:
+    async def ping(self, ctx: dict[str, Any], *, args: list[Any] | None = None) -> Any:
+        """An empty job: what the queue itself costs (bench/queue_bench.py)."""
         return {"pong": True, "worker": self.id}
 
-    async def ping_pool(self, ctx: dict[str, Any]) -> Any:
+    async def ping_pool(self, ctx: dict[str, Any], *, args: list[Any] | None = None) -> Any:
+        """An empty job that also crosses to a search process and back."""
         return {"pong": await self._run(ctx, _ping), "worker": self.id}
 
     async def warm_up(self) -> None:

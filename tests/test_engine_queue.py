@@ -67,6 +67,21 @@ def _queue_info(queue: str) -> dict[str, Any]:
     return asyncio.run(read())
 
 
+def _active_jobs(queue: str) -> list[Any]:
+    async def read() -> list[Any]:
+        from saq import Queue
+        from saq.job import Status
+
+        q = Queue.from_url(REDIS, name=queue)
+        await q.connect()
+        try:
+            return [j async for j in q.iter_jobs(statuses=[Status.ACTIVE])]
+        finally:
+            await q.disconnect()
+
+    return asyncio.run(read())
+
+
 def _job(queue: str, key: str) -> Any:
     async def read() -> Any:
         from saq import Queue
@@ -262,6 +277,8 @@ def test_without_workers_a_clocked_move_falls_back_in_time(tmp_path: Path) -> No
 
 def test_analysis_and_a_review_run_on_the_workers_and_the_review_is_stored_once(
         tmp_path: Path) -> None:
+    """Analysis and the analysis board's stream run on the workers; a review whose worker
+    is killed mid-job is finished by the other one and stored once."""
     _need_redis()
     queue = f"test-{secrets.token_hex(4)}"
     with workers(2, queue, tmp_path) as procs, database("sqlite", tmp_path) as url, \
@@ -270,28 +287,59 @@ def test_analysis_and_a_review_run_on_the_workers_and_the_review_is_stored_once(
                                           "multipv": 2})
         assert r.status_code == 200, r.text
         assert len(r.json()["lines"]) == 2
-        assert "stockfish" in c.get("/api/analysis/engines").json()["engines"] or \
-            c.get("/api/analysis/engines").json()["engines"] == ["randomchess"]
+        engines = c.get("/api/analysis/engines").json()["engines"]
+        assert engines[0] == "randomchess"
+        with c.websocket_connect("/ws/analysis") as ws:
+            ws.send_json({"type": "analyse", "position": {"variant": "chess960",
+                                                          "setup": 518, "depth": 3}})
+            depths = []
+            while (msg := ws.receive_json())["type"] == "lines":
+                depths.append(msg["depth"])
+            assert msg["type"] == "done" and depths == [1, 2, 3], (msg, depths)
         g = new_game(c, variant="chess")
-        moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]
+        moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1h1",
+                 "f8e7"]
         for m in moves:
             assert c.post(f"/api/games/{g['id']}/moves",
                           json={"move": m, "token": g["seat"]["token"]}).status_code == 200
-        body = {"depth": 6, "movetime": 400}
-        first = c.post(f"/api/games/{g['id']}/review", json=body)
-        assert first.status_code in (200, 202), first.text
+        body = {"depth": 7, "movetime": 500}
+        review: dict[str, Any] = {}
+
+        def post_review() -> None:
+            review["first"] = c.post(f"/api/games/{g['id']}/review", json=body)
+
+        import threading
+
+        poster = threading.Thread(target=post_review)
+        poster.start()
+        end = time.monotonic() + 20
+        while True:
+            active = [j for j in _active_jobs(queue) if j.function == "review"]
+            if active:
+                break
+            assert time.monotonic() < end, "the review never started"
+            time.sleep(0.05)
+        victim = active[0].worker_id
+        time.sleep(0.5)
+        os.kill(int(victim.rsplit("-", 1)[1]), signal.SIGKILL)
+        poster.join(60)
+
+        def logs() -> str:
+            return "".join(p.read_text() for p in tmp_path.glob("worker*.log"))
+
+        assert review["first"].status_code in (200, 202), review["first"].text + logs()
         end = time.monotonic() + 60
         while (r := c.get(f"/api/games/{g['id']}/review")).status_code == 202:
-            assert time.monotonic() < end
+            assert time.monotonic() < end, logs()
             time.sleep(0.2)
-        assert r.status_code == 200, r.text
+        assert r.status_code == 200, r.text + logs()
         stored = r.json()
         assert len(stored["review"]["plies"]) == len(moves)
         again = c.post(f"/api/games/{g['id']}/review", json=body)
         assert again.status_code == 200
-        # The same request again is the same job, finished: not run, not stored again.
-        assert again.json()["created_at"] == stored["created_at"] or \
-            again.json()["review"] == stored["review"]
-        log = "".join(p.read_text() for p in tmp_path.glob("worker*.log"))
-        assert log.count("ran review job") == 1, log
-        assert procs  # both still up
+        # Asked again: the finished job's result, identical, is not stored again.
+        assert again.json()["created_at"] == stored["created_at"]
+        log = logs()
+        assert log.count("ran review job") == 1, log  # the killed worker never finished it
+        assert "took over job saq:job:" in log and "review:" in log
+        assert sum(p.poll() is None for p in procs) == 1

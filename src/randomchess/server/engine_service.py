@@ -37,7 +37,7 @@ from randomchess.server.live import ApiError
 log = logging.getLogger("randomchess.server")
 
 HEARTBEAT_S = 2  # a running job silent this long is taken from its worker (saq heartbeat)
-SWEEP_S = 0.5  # how often each worker looks for such jobs
+SWEEP_S = 1  # how often each worker looks for such jobs (seconds; saq's timers are whole)
 FALLBACK_MS = 120  # the server's own search when a queued move misses its deadline
 # Without a clock, a move may wait this long for a worker beyond its thinking time: long
 # enough for a dead worker's move to be swept and run again.
@@ -276,7 +276,9 @@ class QueueEngineService:
                   "inc": increment_ms, "sent_at": asked, "deadline": asked + deadline / 1000}
         job = None
         try:
-            job = await self._submit("move", kwargs, key, deadline / 1000, retries=3)
+            # Bounded even when Redis hangs rather than refuses: the fallback must have time.
+            async with asyncio.timeout(deadline / 1000 + 0.5):
+                job = await self._submit("move", kwargs, key, deadline / 1000, retries=3)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -304,7 +306,17 @@ class QueueEngineService:
                                     "`randomchess worker --redis URL`")
         asked = time.time()
         wait = timeout_s if timeout_s is not None else 60.0
-        job = await self._submit(kind, {"args": list(args)}, key, wait, retries=3)
+        try:
+            async with asyncio.timeout(wait + 5):
+                job = await self._submit(kind, {"args": list(args)}, key, wait, retries=3)
+        except TimeoutError:
+            job = None
+        except Exception as exc:  # redis.exceptions.RedisError and OSError: Redis is down
+            if isinstance(exc, ApiError):
+                raise
+            log.warning("engine queue: %s", exc)
+            raise ApiError(503, "the engine queue (Redis) is not reachable; try again in a "
+                                "moment") from None
         if job is None:
             raise ApiError(503, f"no engine worker answered within {wait:g} s")
         if job.status != "complete":

@@ -153,47 +153,46 @@ def worker_metadata(worker: EngineWorker) -> dict[str, Any]:
             "levels": {k: list(v) for k, v in external_engines(config).items()}}
 
 
+def sweeping_queue(redis_url: str, queue_name: str, worker_id: str) -> Any:
+    """saq's Redis queue whose sweep holds its lock for one sweep interval and waits only
+    0.2 s for a silent worker to confirm an abort (saq's default waits 5 s), so a dead
+    worker's job is running again about ``HEARTBEAT_S`` + 1 s after the death."""
+    from saq.queue.redis import RedisQueue
+
+    class SweepingQueue(RedisQueue):
+        async def sweep(self, lock: int = 60, abort: float = 5.0) -> list[str]:
+            swept = await super().sweep(lock=SWEEP_S, abort=0.2)
+            for job_id in swept:
+                log.warning("worker %s: took over job %s from a silent worker", worker_id,
+                            job_id)
+            return swept
+
+    return SweepingQueue.from_url(redis_url, name=queue_name)
+
+
 async def run_worker(redis_url: str, concurrency: int = 1,
                      queue_name: str = DEFAULT_QUEUE) -> None:
     """Serve engine jobs until SIGINT/SIGTERM."""
-    from saq import Queue, Worker
+    from saq import Worker
 
     engine = EngineWorker(concurrency)
     meta = await asyncio.to_thread(worker_metadata, engine)
     await engine.warm_up()
-    queue = Queue.from_url(redis_url, name=queue_name)
+    queue = sweeping_queue(redis_url, queue_name, engine.id)
     await queue.connect()
     functions: Any = [("move", engine.move), ("analyse", engine.analyse),
-                   ("review", engine.review), ("ping", engine.ping),
-                   ("ping_pool", engine.ping_pool)]
+                      ("review", engine.review), ("ping", engine.ping),
+                      ("ping_pool", engine.ping_pool)]
     worker: Any = Worker(
         queue, functions=functions, id=engine.id, concurrency=engine.concurrency,
-        # The built-in sweep waits 5 s for a dead worker to confirm an abort: ours below
-        # does not, so a dead worker's job is running again within about 3 s.
-        timers={"sweep": 3600, "worker_info": 1, "abort": 1, "schedule": 1},
+        timers={"sweep": SWEEP_S, "worker_info": 1, "abort": 1, "schedule": 1},
         metadata=meta, shutdown_grace_period_s=5)
-
-    async def sweep() -> None:
-        while True:
-            try:
-                swept = await queue.sweep(lock=1, abort=0.2)
-                for job_id in swept:
-                    log.warning("worker %s: took over job %s from a silent worker",
-                                engine.id, job_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("sweep failed")
-            await asyncio.sleep(SWEEP_S)
-
-    sweeper = asyncio.create_task(sweep())
     log.info("engine worker %s on %s queue %r: concurrency %d, engines %s", engine.id,
              redis_url.split("@")[-1], queue_name, engine.concurrency,
              ", ".join(meta["engines"]))
     try:
         await worker.start()
     finally:
-        sweeper.cancel()
         engine.close()
         await queue.disconnect()
 

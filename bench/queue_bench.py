@@ -28,10 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from analysis_bench import positions  # noqa: E402
-
-from randomchess.server.analysis_api import analyse_job  # noqa: E402
-from randomchess.server.engine_service import QueueEngineService  # noqa: E402
+from analysis_bench import positions
+from randomchess.server.analysis_api import analyse_job
+from randomchess.server.engine_service import QueueEngineService
 
 
 def start_workers(redis: str, queue: str, n: int) -> list[subprocess.Popen[bytes]]:

@@ -111,14 +111,20 @@ def _config(engines: tuple[str, ...], lang: str) -> tuple[EngineConfig, str]:
 @click.option("--from", "first", type=click.IntRange(0), default=0, help="First setup number.")
 @click.option("--to", "last", type=click.IntRange(0), default=None,
               help="Last setup number (default: the variant's last).")
-@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Engine processes searching at once.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 512), default=1, show_default=True,
+              help="Engine processes searching at once (with --redis: setups in flight on "
+                   "the workers).")
+@click.option("--redis", "redis_url", default=None, metavar="URL",
+              help="Spread the setups over the engine workers (`randomchess worker`) of "
+                   "this Redis instead of searching here.")
+@click.option("--queue", "queue_name", default="randomchess-engine", show_default=True,
+              help="The engine workers' queue (with --redis).")
 @_db_opt
 @_lang_opt
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def evaluate_command(variant: str, depth: int, engines: tuple[str, ...], first: int,
-                     last: int | None, jobs: int, db: str | None, lang: str,
-                     quiet: bool) -> None:
+                     last: int | None, jobs: int, redis_url: str | None, queue_name: str,
+                     db: str | None, lang: str, quiet: bool) -> None:
     """Search every setup not stored yet and store each result as it comes."""
     from rich.console import Console
     from rich.progress import (
@@ -167,7 +173,13 @@ def evaluate_command(variant: str, depth: int, engines: tuple[str, ...], first: 
         finally:
             analyser.close()
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(jobs, len(todo)))]
+    if redis_url:
+        target: Any = lambda: _on_workers(redis_url, queue_name, choice, key, name, depth,
+                                          work, results, jobs)
+        threads = [threading.Thread(target=target, daemon=True)]
+    else:
+        threads = [threading.Thread(target=worker, daemon=True)
+                   for _ in range(min(jobs, len(todo)))]
     for t in threads:
         t.start()
     done = 0
@@ -194,6 +206,48 @@ def evaluate_command(variant: str, depth: int, engines: tuple[str, ...], first: 
     total = store.load(key, name, depth)
     console.print(text["done"].format(n=done, have=len(total.items), total=total.total,
                                       variant=key, engine=name, depth=depth))
+
+
+def _on_workers(redis_url: str, queue_name: str, choice: str, variant: str, engine: str,
+                depth: int, work: Queue[int], results: Queue[SetupEvaluation | BaseException],
+                in_flight: int) -> None:
+    """The setups of ``work`` as jobs of the engine queue, ``in_flight`` at a time, each
+    result put on ``results`` as it comes; a worker's death hands its setup to another
+    worker (the queue's re-delivery), and a score by another engine is refused."""
+    import asyncio
+
+    from randomchess.server.engine_service import QueueEngineService
+
+    async def run() -> None:
+        service = QueueEngineService(redis_url, queue_name)
+        await service.start()
+
+        async def lane() -> None:
+            while True:
+                try:
+                    n = work.get_nowait()
+                except Empty:
+                    return
+                out = await service.run_job("setup", choice, variant, n, depth,
+                                            key=f"setup:{variant}:{choice}:{depth}:{n}",
+                                            timeout_s=3600)
+                if out["engine"] != engine:
+                    raise AnalysisError(f"a worker evaluated with {out['engine']}, not "
+                                        f"{engine}: give the workers the same engine")
+                results.put(SetupEvaluation(int(out["number"]), out["cp"], out["mate"],
+                                            str(out["best"])))
+
+        try:
+            await asyncio.gather(*(lane() for _ in range(in_flight)))
+        finally:
+            await service.close()
+
+    try:
+        asyncio.run(run())
+    except BaseException as e:  # reported by the main thread
+        from randomchess.server.live import ApiError
+
+        results.put(AnalysisError(e.detail) if isinstance(e, ApiError) else e)
 
 
 def _stored(store: Any, variant: str, engine: str | None, depth: int | None) -> EvaluationSet:

@@ -54,6 +54,22 @@ def _job(kind: str, args: list[Any]) -> Any:
     return JOBS[kind](*args)
 
 
+_analysers: dict[tuple[str, str], Any] = {}
+
+
+def _setup(choice: str, variant: str, number: int, depth: int) -> dict[str, Any]:
+    """One setup of ``randomchess setups evaluate --redis``: its evaluation, and the name of
+    the engine that made it (the batch refuses another engine's score)."""
+    from randomchess.analysis.setup_eval import evaluate_setup
+    from randomchess.server.engine_pool import engine_config
+
+    analyser = _analysers.get((choice, variant))
+    if analyser is None:
+        analyser = _analysers[(choice, variant)] = engine_config().open(choice, variant)
+    result = evaluate_setup(analyser, variant, number, depth).as_dict()
+    return {**result, "engine": str(getattr(analyser, "name", "randomchess"))}
+
+
 def _ping() -> str:
     return "pong"
 
@@ -124,6 +140,10 @@ class EngineWorker:
     async def review(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
         return await self._run(ctx, _job, "review", args)
 
+    async def setup(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
+        """One setup of the setup-evaluation batch."""
+        return await self._run(ctx, _setup, *args)
+
     async def ping(self, ctx: dict[str, Any], *, args: list[Any] | None = None) -> Any:
         """An empty job: what the queue itself costs (bench/queue_bench.py)."""
         return {"pong": True, "worker": self.id}
@@ -181,7 +201,8 @@ async def run_worker(redis_url: str, concurrency: int = 1,
     queue = sweeping_queue(redis_url, queue_name, engine.id)
     await queue.connect()
     functions: Any = [("move", engine.move), ("analyse", engine.analyse),
-                      ("review", engine.review), ("ping", engine.ping),
+                      ("review", engine.review), ("setup", engine.setup),
+                      ("ping", engine.ping),
                       ("ping_pool", engine.ping_pool)]
     worker: Any = Worker(
         queue, functions=functions, id=engine.id, concurrency=engine.concurrency,

@@ -498,6 +498,8 @@ class GameService:
             raise ApiError(422, f"level must be 1..{MAXIMUM} ({MAXIMUM} = maximum)")
         engines = await self.engine.levels() if self.engine is not None else {}
         offered = levels_by_variant(engines).get(variant, [])
+        if not offered:
+            raise ApiError(422, f"the computer does not play {variant}")
         if level not in offered:
             raise ApiError(422, f"level {level} needs Stockfish or Fairy-Stockfish for this "
                                 f"variant, which this server does not have: levels "

@@ -82,3 +82,11 @@ def test_external_engines_are_read_once_per_process() -> None:
     assert levels_mod.levels_by_variant({})["mrc"] == list(range(1, 9))
     table = levels_mod.level_table({"mrc": ("fairy-stockfish", "Fairy-Stockfish 11")})
     assert [r["level"] for r in table["variants"]["mrc"]][-3:] == [9, 10, 11]  # type: ignore[index]
+
+
+def test_an_external_level_in_a_variant_the_computer_does_not_play_is_refused(
+        tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        r = c.post("/api/games", json={"variant": "chess8400", "opponent": "computer",
+                                       "level": 9})
+        assert r.status_code == 422 and "does not play" in r.json()["detail"], r.text

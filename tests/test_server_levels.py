@@ -87,6 +87,9 @@ def test_external_engines_are_read_once_per_process() -> None:
 def test_an_external_level_in_a_variant_the_computer_does_not_play_is_refused(
         tmp_path: Path) -> None:
     with database("sqlite", tmp_path) as url, client(url) as c:
-        r = c.post("/api/games", json={"variant": "chess8400", "opponent": "computer",
-                                       "level": 9})
+        from randomchess import get_variant
+
+        fen = get_variant("chess8400").default_fen
+        r = c.post("/api/games", json={"variant": "chess8400", "setup": fen,
+                                       "opponent": "computer", "level": 9})
         assert r.status_code == 422 and "does not play" in r.json()["detail"], r.text

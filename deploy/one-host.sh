@@ -35,7 +35,12 @@ engine_opts=()
 for e in ${RC_ENGINES:-}; do engine_opts+=(--engine "$e"); done
 
 health() {
-    curl -fsS "http://$HOST:$PORT/api/health" 2>/dev/null
+    local url="http://$HOST:$PORT/api/health"
+    if command -v curl >/dev/null; then
+        curl -fsS "$url" 2>/dev/null
+    else
+        python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' "$url" 2>/dev/null
+    fi
 }
 
 start() {

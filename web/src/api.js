@@ -60,6 +60,8 @@ export const describeInvite = (id, invite) =>
 export const postRematch = (id, token, setup) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, setup });
 export const getRematch = id => request('GET', `/api/games/${encodeURIComponent(id)}/rematch`);
+/** Rated or casual, the speed class and each side's rating change once rated (issue 18). */
+export const getRatings = id => request('GET', `/api/games/${encodeURIComponent(id)}/ratings`);
 
 /** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */
 export const joinGame = (id, invite) =>

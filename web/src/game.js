@@ -3,7 +3,7 @@
 // navigation, the clocks, the controls and the sounds — around the server's API.
 
 import {
-  follow, getGame, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
+  follow, getGame, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
 } from './api.js';
 import { h, clear, copyText, modal } from './dom.js';
 import { t, localizeLetters, delocalizeSan } from './i18n.js';
@@ -84,6 +84,8 @@ export function renderGame(root, id, go) {
   const topPlayer = h('div.player.top');
   const bottomPlayer = h('div.player.bottom');
   const banner = h('div.banner', { 'data-testid': 'result', hidden: true });
+  // After a rated game: each side's rating change (GET /api/games/{id}/ratings, issue 18).
+  const ratingsBox = h('div.rating-changes', { 'data-testid': 'rating-changes', hidden: true });
   const status = h('p.status', { 'data-testid': 'status' });
   const seatLine = h('p.seat', { 'data-testid': 'seat' });
   const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
@@ -113,7 +115,7 @@ export function renderGame(root, id, go) {
 
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, connection, seatLine, status, room, hint, castleBar, adjustBar,
+    h('aside.side', banner, ratingsBox, connection, seatLine, status, room, hint, castleBar, adjustBar,
       moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
@@ -174,6 +176,42 @@ export function renderGame(root, id, go) {
     if (prev && prev.moves.length !== s.moves.length) announceState(s);
     else if (prev && !isOver(prev) && isOver(s)) announceState(s);
     if (prev && prev.invite_open && !s.invite_open && !isOver(s) && seatHolder()) flash(t('friendJoined'));
+    if (isOver(s) && !ratingsAsked && s.result && s.result !== '*') {
+      ratingsAsked = true;
+      showRatings(0);
+    }
+  }
+
+  // The server rates a game just after it ends: ask again for a few seconds until it has.
+  let ratingsAsked = false;
+  async function showRatings(attempt) {
+    let r;
+    try {
+      r = await getRatings(id);
+    } catch {
+      r = null;
+    }
+    if (gone || !r) return;
+    ratingsBox.dataset.rated = String(!!r.rated); // what the server said (tests wait for it)
+    if (!r.rated) return;
+    clear(ratingsBox);
+    ratingsBox.hidden = false;
+    if (!r.changes.length) {
+      if (attempt >= 15) {
+        ratingsBox.hidden = true;
+        return;
+      }
+      ratingsBox.append(h('p.hint', t('ratingsPending')));
+      setTimeout(() => showRatings(attempt + 1), 1000);
+      return;
+    }
+    const signed = n => (n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0');
+    ratingsBox.append(h('h3', t('ratingChanges')), h('ul', r.changes.map(c =>
+      h(`li.${c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same'}`,
+        { 'data-testid': `rating-change-${c.color}` },
+        h(`span.dot.${c.color}`),
+        t('ratingChange', { player: c.player || t('anonymousPlayer'), before: c.before,
+          after: c.after, change: signed(c.change) })))));
   }
 
   function announceState(s) {

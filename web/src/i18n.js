@@ -205,6 +205,16 @@ const EN = {
   presets: 'Quick choice',
   premoveSet: 'Premove: {move}. Click the board to cancel.',
   castlingSquares: 'Castling',
+  navLobby: 'Lobby',
+  navAccount: 'Account',
+  ratingChanges: 'Rating changes',
+  ratingChange: '{player}: {before} → {after} ({change})',
+  ratingsPending: 'Rating the game…',
+  casualGame: 'Casual game: ratings do not change.',
+  anonymousPlayer: 'anonymous',
+  deadline: 'Move by {when}',
+  daysPerMove: '{days} days per move',
+  oneDayPerMove: '1 day per move',
 };
 
 const ES = {
@@ -411,6 +421,16 @@ const ES = {
   presets: 'Elección rápida',
   premoveSet: 'Prejugada: {move}. Toca el tablero para cancelarla.',
   castlingSquares: 'Enroque',
+  navLobby: 'Sala',
+  navAccount: 'Cuenta',
+  ratingChanges: 'Cambios de puntuación',
+  ratingChange: '{player}: {before} → {after} ({change})',
+  ratingsPending: 'Puntuando la partida…',
+  casualGame: 'Partida amistosa: las puntuaciones no cambian.',
+  anonymousPlayer: 'anónimo',
+  deadline: 'Juega antes del {when}',
+  daysPerMove: '{days} días por jugada',
+  oneDayPerMove: '1 día por jugada',
 };
 
 const TABLES = { en: EN, es: ES };

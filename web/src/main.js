@@ -41,7 +41,9 @@ function header() {
   return h('header.top',
     h('a.brand', { href: '/#/' }, 'randomchess'),
     h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler')),
-      h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis'))),
+      h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis')),
+      h('a', { href: '/#/lobby', 'data-testid': 'nav-lobby' }, t('navLobby')),
+      h('a', { href: '/#/account', 'data-testid': 'nav-account' }, t('navAccount'))),
     sel);
 }
 

@@ -9,7 +9,6 @@ submit).  The seat-token API of :mod:`api` reads no cookie and is unchanged.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 from typing import Any, Literal
@@ -33,6 +32,7 @@ from randomchess.server.api import CreateGameIn, CreateGameOut, SeatOut
 from randomchess.server.live import COLOR_NAMES, ApiError, LiveGame, hash_secret
 from randomchess.server.lobby import LOBBY, Lobby
 from randomchess.server.lobby import router as lobby_router
+from randomchess.server.ratelimit import Rule, TokenBuckets
 from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
 
@@ -42,55 +42,6 @@ SESSION_COOKIE = "rc_session"
 CSRF_COOKIE = "rc_csrf"
 CSRF_HEADER = "x-csrf-token"
 
-# Fixed-window counters kept in Redis, one atomic script per hit, so that every worker
-# sharing the Redis counts an address once.
-_WINDOW_LUA = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-"""
-
-
-class Limits:
-    """Attempts per key in a time window; in Redis when ``redis_url`` is set (shared by
-    all workers), else in this process.  A Redis failure falls back to this process."""
-
-    _PREFIX = "randomchess:rate:account:"
-
-    def __init__(self, redis_url: str | None) -> None:
-        self._local: dict[str, tuple[int, int]] = {}
-        self._redis: Any = None
-        self._script: Any = None
-        if redis_url:
-            import redis.asyncio as aioredis
-
-            self._redis = aioredis.from_url(redis_url, socket_timeout=2,
-                                            socket_connect_timeout=2)
-            self._script = self._redis.register_script(_WINDOW_LUA)
-
-    async def hit(self, key: str, limit: int, window_ms: int) -> bool:
-        """Count one attempt; False when ``key`` is over ``limit`` in this window."""
-        if self._script is not None:
-            try:
-                n = int(await self._script(keys=[self._PREFIX + key], args=[window_ms]))
-                return n <= limit
-            except Exception:
-                log.exception("redis rate limit failed; counting in this process")
-        now = now_ms()
-        start, n = self._local.get(key, (now, 0))
-        if now - start >= window_ms:
-            start, n = now, 0
-        if len(self._local) > 100_000:
-            self._local.clear()
-        self._local[key] = (start, n + 1)
-        return n + 1 <= limit
-
-    async def close(self) -> None:
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
-
-
 class Players:
     """What the account routes share in one process (``app.state.players``)."""
 
@@ -98,11 +49,13 @@ class Players:
         self.service = service
         store = service.store
         self.accounts = Accounts(store.engine, getattr(store, "_write_lock", None))
-        self.limits = Limits(service.settings.redis_url)
-        # (attempts, window in ms)
-        self.login_per_address = (10, 60_000)
-        self.login_per_name = (20, 15 * 60_000)
-        self.signup_per_address = (5, 60 * 60_000)
+        settings = service.settings
+        # The server's one rate-limit mechanism (ratelimit.py), in Redis when configured.
+        self.limits = TokenBuckets(settings.redis_url)
+        # (attempts, window in ms): a bucket of that many tokens refilled over the window
+        self.login_per_address = (settings.login_per_minute, 60_000)
+        self.login_per_name = (settings.account_attempts_per_15min, 15 * 60_000)
+        self.signup_per_address = (settings.signup_per_hour, 60 * 60_000)
 
     async def on_game_end(self, live: LiveGame) -> None:
         r = live.record
@@ -197,7 +150,8 @@ def _check_double_submit(request: Request) -> None:
 
 
 async def _limit(request: Request, key: str, rule: tuple[int, int]) -> None:
-    if not await _players(request).limits.hit(key, *rule):
+    if not await _players(request).limits.take(f"account:{key}", Rule.per_window(*rule),
+                                               now_ms()):
         raise ApiError(429, "too many attempts; wait a few minutes")
 
 

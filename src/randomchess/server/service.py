@@ -33,6 +33,7 @@ from randomchess.server.engine_service import EngineService, create_engine_servi
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
+from randomchess.server.ratelimit import RateLimiter, SharedRateLimiter
 from randomchess.server.settings import Settings
 from randomchess.server.store import GameRecord, Store, now_ms
 from randomchess.startpos import (
@@ -97,85 +98,14 @@ class _Stale(Exception):
     """The engine's move was for a position that no longer stands."""
 
 
-class RateLimiter:
-    """A token bucket per client: ``burst`` at once, ``per_minute`` sustained (this process)."""
-
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.rate = per_minute / 60_000  # tokens per ms
-        self.burst = float(burst)
-        self._buckets: dict[str, tuple[float, int]] = {}
-
-    async def allow(self, client: str, now: int) -> bool:
-        return self.allow_now(client, now)
-
-    def allow_now(self, client: str, now: int) -> bool:
-        tokens, last = self._buckets.get(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if len(self._buckets) > 100_000:  # forget idle clients rather than grow forever
-            self._buckets.clear()
-        if tokens < 1:
-            self._buckets[client] = (tokens, now)
-            return False
-        self._buckets[client] = (tokens - 1, now)
-        return True
-
-    async def close(self) -> None:
-        return None
-
-
-# The same token bucket, kept in Redis and updated atomically by one script, so every worker
-# (and host) sharing the Redis counts a client once.  Redis's own clock is used: the workers'
-# clocks may differ.
-_BUCKET_LUA = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens, last = tonumber(b[1]) or burst, tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - last) * rate)
-local ok = 0
-if tokens >= 1 then tokens = tokens - 1; ok = 1 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / math.max(rate, 1e-9)) + 1000)
-return ok
-"""
-
-
-class SharedRateLimiter(RateLimiter):
-    """:class:`RateLimiter` with its buckets in Redis (``redis_url``).  If Redis cannot be
-    reached the process's own buckets decide, and the failure is logged."""
-
-    _PREFIX = "randomchess:rate:create:"
-
-    def __init__(self, per_minute: float, burst: int, redis_url: str) -> None:
-        super().__init__(per_minute, burst)
-        import redis.asyncio as aioredis
-
-        self._redis: Any = aioredis.from_url(redis_url, socket_timeout=2,
-                                             socket_connect_timeout=2)
-        self._script: Any = self._redis.register_script(_BUCKET_LUA)
-
-    async def allow(self, client: str, now: int) -> bool:
-        try:
-            ok = await self._script(keys=[self._PREFIX + client],
-                                    args=[repr(self.rate), repr(self.burst)])
-        except Exception:
-            log.exception("redis rate limit failed; counting in this process")
-            return self.allow_now(client, now)
-        return bool(ok)
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self._redis.aclose()
-
-
 class GameService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store(settings.db_url, settings.db_timeout_s)
         self.hub = Hub(settings.redis_url)
         self.engine: EngineService | None = None
-        self.rate = RateLimiter(settings.create_per_minute, settings.create_burst) \
+        # The creation limit; every limit is a token bucket of randomchess.server.ratelimit.
+        self.rate: RateLimiter = RateLimiter(settings.create_per_minute, settings.create_burst) \
             if not settings.redis_url else \
             SharedRateLimiter(settings.create_per_minute, settings.create_burst,
                               settings.redis_url)

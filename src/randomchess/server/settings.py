@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     engine_movetime_ms: int = Field(1500, ge=1, le=600_000)
     create_per_minute: float = Field(20.0, ge=0)  # game creations per client, sustained
     create_burst: int = Field(10, ge=1)  # ... and in a burst
+    # The account limits (docs/accounts.md), token buckets like the creation limit:
+    login_per_minute: int = Field(10, ge=1)  # log-in attempts per client address
+    account_attempts_per_15min: int = Field(20, ge=1)  # log in, password, deletion per name
+    signup_per_hour: int = Field(5, ge=1)  # sign-ups per client address
     max_body_bytes: int = Field(16 * 1024, ge=256)
     # a request body must arrive whole within this (408)
     body_timeout_s: float = Field(10.0, gt=0)

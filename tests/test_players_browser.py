@@ -1,0 +1,155 @@
+"""The players' pages in a real browser (issue 18): the header's lobby and account links on a
+phone, the rating change on the game page after a rated game, the correspondence deadline on
+the clock, and the rating chart and statistics pages.  Skipped, loudly, like
+tests/test_web_browser.py when chromium or the bundle is missing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from web_support import launched_browser, running_server, shot, skip_without_browser, wait_board
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page, expect
+
+pytestmark = skip_without_browser
+
+PASSWORD = "a long enough password"
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(Path(tmp_path_factory.mktemp("players"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
+
+class Player:
+    """An account on the real server, driven over HTTP (its own cookie jar)."""
+
+    def __init__(self, server: str, name: str) -> None:
+        self.name = name
+        self.http = httpx.Client(base_url=server, timeout=10)
+        self.http.get("/api/account/csrf")
+        r = self.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+
+    def post(self, url: str, **kw: Any) -> httpx.Response:
+        headers = {"X-CSRF-Token": self.http.cookies.get("rc_csrf") or ""}
+        return self.http.post(url, headers=headers, **kw)
+
+    def cookies(self) -> list[dict[str, Any]]:
+        host = httpx.URL(str(self.http.base_url)).host
+        return [{"name": k, "value": v, "domain": host, "path": "/"}
+                for k, v in self.http.cookies.items()]
+
+
+def rated_game(a: Player, b: Player, **extra: Any) -> dict[str, Any]:
+    """A rated friend game, ``a`` White and ``b`` Black, both seats held by the accounts."""
+    body = {"variant": "chess", "opponent": "friend", "color": "white", "rated": True,
+            "clock": {"minutes": 3, "increment": 2}, **extra}
+    r = a.post("/api/account/games", json=body)
+    assert r.status_code == 201, r.text
+    game = r.json()
+    invite = game["invite_url"].rsplit("/", 1)[1]
+    joined = b.http.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+    r = b.post(f"/api/account/games/{game['id']}/claim", json={"token": joined["seat"]["token"]})
+    assert r.status_code == 200, r.text
+    return {"id": game["id"], "white": game["seat"]["token"], "black": joined["seat"]["token"]}
+
+
+def open_seat(page: Page, game_id: str, color: str, token: str) -> None:
+    page.goto("/#/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"rc-seat-{game_id}", json.dumps({"color": color, "token": token,
+                                                     "opponent": "friend"})])
+    page.goto(f"/#/game/{game_id}")
+    wait_board(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_header_links_fit_a_phone(browser: Browser, server: str, lang: str) -> None:
+    ctx = browser.new_context(base_url=server, **PHONE)
+    page = ctx.new_page()
+    try:
+        page.goto(f"/?lang={lang}#/")
+        names = {"en": ("Lobby", "Account"), "es": ("Sala", "Cuenta")}[lang]
+        for testid, name in zip(("nav-lobby", "nav-account"), names, strict=True):
+            link = page.locator(f"[data-testid={testid}]")
+            expect(link).to_have_text(name)
+            box = link.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        header = page.locator("header.top").bounding_box()
+        assert header is not None and header["width"] <= 390
+        shot(page, f"header-phone-{lang}")
+        page.click("[data-testid=nav-lobby]")
+        expect(page.locator("[data-testid=lobby]")).to_be_visible()
+        page.click("[data-testid=nav-account]")
+        expect(page.locator("[data-testid=account]")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_rating_change_shown_after_a_rated_game(browser: Browser, server: str,
+                                                lang: str) -> None:
+    a, b = Player(server, f"white-{lang}"), Player(server, f"black-{lang}")
+    game = rated_game(a, b)
+    ctx = browser.new_context(base_url=server, viewport={"width": 1000, "height": 800},
+                              bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        open_seat(page, game["id"], "white", game["white"])
+        page.goto(f"/?lang={lang}#/game/{game['id']}")
+        wait_board(page)
+        expect(page.locator("[data-testid=rating-changes]")).to_be_hidden()
+        r = b.http.post(f"/api/games/{game['id']}/resign", json={"token": game["black"]})
+        assert r.status_code == 200, r.text
+        changes = b.http.get(f"/api/games/{game['id']}/ratings").json()
+        box = page.locator("[data-testid=rating-changes]")
+        heading = {"en": "Rating changes", "es": "Cambios de puntuación"}[lang]
+        expect(box).to_contain_text(heading, timeout=20_000)
+        white = page.locator("[data-testid=rating-change-white]")
+        black = page.locator("[data-testid=rating-change-black]")
+        expect(white).to_contain_text(f"white-{lang}: 1500 → ")
+        changes = b.http.get(f"/api/games/{game['id']}/ratings").json()["changes"]
+        by = {c["color"]: c for c in changes}
+        assert by["white"]["change"] > 0 > by["black"]["change"]
+        expect(white).to_contain_text(f"(+{by['white']['change']})")
+        expect(black).to_contain_text(f"(-{-by['black']['change']})")
+        expect(black).to_contain_text(f"black-{lang}: 1500 → {by['black']['after']}")
+        shot(page, f"rating-change-{lang}")
+    finally:
+        ctx.close()
+
+
+def test_casual_game_shows_no_rating_change(browser: Browser, server: str) -> None:
+    a, b = Player(server, "casual-a"), Player(server, "casual-b")
+    game = rated_game(a, b, rated=False)
+    ctx = browser.new_context(base_url=server, bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        open_seat(page, game["id"], "white", game["white"])
+        b.http.post(f"/api/games/{game['id']}/resign", json={"token": game["black"]})
+        expect(page.locator("[data-testid=result]")).to_be_visible()
+        box = page.locator("[data-testid=rating-changes]")
+        expect(box).to_have_attribute("data-rated", "false")  # the page asked: casual
+        expect(box).to_be_hidden()
+    finally:
+        ctx.close()

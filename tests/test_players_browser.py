@@ -28,7 +28,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(Path(tmp_path_factory.mktemp("players"))) as url:
+    # Many sign-ups from one address (127.0.0.1): the sign-up limit is raised for the tests.
+    with running_server(Path(tmp_path_factory.mktemp("players")),
+                        RANDOMCHESS_SIGNUP_PER_HOUR="1000") as url:
         yield url
 
 

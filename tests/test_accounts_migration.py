@@ -4,6 +4,7 @@ local PostgreSQL (skipped, loudly, only when PostgreSQL is unreachable), and dow
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from alembic.config import Config
 from sqlalchemy import inspect, select, text
 
 from randomchess.server.accounts import Accounts
-from randomchess.server.store import MIGRATIONS, Store
+from randomchess.server.store import MIGRATIONS, GameRecord, Store
 from server_support import database
 from test_server_store import record
 
@@ -45,13 +46,22 @@ def _alembic(store: Store, action: str, revision: str) -> None:
         getattr(command, action)(cfg, revision)
 
 
+def insert_old(store: Store, rec: GameRecord) -> None:
+    """Insert a game with the columns of the schema before 0006 (no ``days_per_move``)."""
+    values = {f.name: getattr(rec, f.name) for f in fields(rec) if f.name != "days_per_move"}
+    with store.engine.begin() as conn:
+        conn.execute(text(f"INSERT INTO games ({', '.join(values)}) "
+                          f"VALUES ({', '.join(':' + k for k in values)})"), values)
+
+
 def test_upgrade_from_the_current_schema_with_data(db_url: str) -> None:
     store = Store(db_url)
     try:
         _alembic(store, "upgrade", "0001")  # the schema before accounts
         assert not NEW_TABLES & set(inspect(store.engine).get_table_names())
-        store.insert(record("old1", status="ended", result="1-0", termination="resignation"))
-        store.insert(record("old2"))
+        insert_old(store, record("old1", status="ended", result="1-0",
+                                 termination="resignation"))
+        insert_old(store, record("old2"))
         store.migrate()  # what the server does at start: up to head
         tables = set(inspect(store.engine).get_table_names())
         assert tables >= NEW_TABLES
@@ -78,10 +88,49 @@ def test_upgrade_from_the_current_schema_with_data(db_url: str) -> None:
         # And back down: the account tables go, the games stay.
         _alembic(store, "downgrade", "0001")
         assert not NEW_TABLES & set(inspect(store.engine).get_table_names())
-        assert store.load("old2") == record("old2")
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT id, status FROM games WHERE id = 'old2'")).one() \
+                == ("old2", "playing")
         store.migrate()
+        assert store.load("old2") == record("old2")
         with store.engine.connect() as conn:
             assert conn.execute(select(text("count(*)")).select_from(text("users"))
                                 ).scalar() == 0
+    finally:
+        store.close()
+
+
+def test_0006_correspondence_upgrade_with_data(db_url: str) -> None:
+    """0005 -> 0006 with games, terms and a seek in the tables: the new columns arrive empty
+    (no correspondence, no fresh setups) and the rows are kept; and back down."""
+    store = Store(db_url)
+    try:
+        _alembic(store, "upgrade", "0005")
+        insert_old(store, record("old1", status="ended", result="0-1", termination="checkmate"))
+        accounts = Accounts(store.engine)
+        uid = accounts.sign_up("alice", "a long password").session.user_id
+        with store.engine.begin() as conn:
+            conn.execute(text("INSERT INTO game_terms (game_id, rated, speed) "
+                              "VALUES ('old1', :t, 'blitz')"), {"t": True})
+            conn.execute(text(
+                "INSERT INTO seeks (id, user_id, variant, initial_ms, increment_ms, speed, "
+                "rated, created_at) VALUES ('s1', :u, 'chess960', 180000, 2000, 'blitz', "
+                ":f, 1)"), {"u": uid, "f": False})
+        _alembic(store, "upgrade", "0006")
+        assert store.load("old1") == record("old1", status="ended", result="0-1",
+                                            termination="checkmate")
+        with store.engine.connect() as conn:
+            days, fresh = conn.execute(text("SELECT days, fresh_setup FROM seeks")).one()
+            assert days is None and not fresh  # SQLite answers 0, PostgreSQL False
+            assert not conn.execute(text("SELECT fresh_setup FROM game_terms")).scalar()
+        # A correspondence game round-trips.
+        store.insert(record("corr", days_per_move=3, clock_initial_ms=3 * 86_400_000))
+        got = store.load("corr")
+        assert got is not None and got.days_per_move == 3
+        _alembic(store, "downgrade", "0005")
+        with store.engine.connect() as conn:
+            cols = {c["name"] for c in inspect(store.engine).get_columns("games")}
+            assert "days_per_move" not in cols
+            assert conn.execute(text("SELECT count(*) FROM seeks")).scalar() == 1
     finally:
         store.close()

@@ -45,6 +45,8 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[int] = mapped_column(BigInteger)
     updated_at: Mapped[int] = mapped_column(BigInteger)
+    # days per move of a correspondence game (migration 0006); None for any other game
+    days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     __table_args__ = (Index("ix_games_status", "status"),)
 

@@ -68,6 +68,7 @@ class GameRecord:
     version: int
     created_at: int
     updated_at: int
+    days_per_move: int | None = None  # a correspondence game's days per move (0006)
 
     def with_changes(self, changes: dict[str, Any]) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}

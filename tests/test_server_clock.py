@@ -24,7 +24,8 @@ def test_clocks_start_after_both_first_moves_and_add_increments(c: TestClient) -
     g = new_game(c, variant="chess", clock={"minutes": 1, "increment": 2})
     s = c.get(f"/api/games/{g['id']}").json()
     assert s["clocks"] == {"white": 60_000, "black": 60_000, "running": None,
-                           "initial": 60_000, "increment": 2_000}
+                           "initial": 60_000, "increment": 2_000, "days": None,
+                           "deadline": None}
     s = play(c, g, "e4", "e5")
     assert s["clocks"]["running"] == "white"
     assert 59_900 < s["clocks"]["white"] <= 60_000 and s["clocks"]["black"] == 60_000

@@ -52,7 +52,8 @@ def test_openapi_shows_the_real_state(db: str) -> None:
     terminations = schema["components"]["schemas"]["TerminationName"]["enum"]
     assert set(terminations) == set(TERMINATION_NAMES.values()) | {"aborted"}
     clocks = schema["components"]["schemas"]["ClockState"]["properties"]
-    assert set(clocks) == {"white", "black", "running", "initial", "increment"}
+    assert set(clocks) == {"white", "black", "running", "initial", "increment", "days",
+                           "deadline"}
 
 
 def test_real_states_validate_against_the_model(db: str) -> None:

@@ -70,7 +70,8 @@ SEATS = Table("game_seats", meta,
 TERMS = Table("game_terms", meta,
               Column("game_id", String(24), primary_key=True),
               Column("rated", Boolean, nullable=False),
-              Column("speed", String(16), nullable=False))
+              Column("speed", String(16), nullable=False),
+              Column("fresh_setup", Boolean, nullable=False, default=False))
 RATINGS = Table("ratings", meta,
                 Column("user_id", Integer, primary_key=True),
                 Column("variant", String(16), primary_key=True),
@@ -96,11 +97,14 @@ SEEKS = Table("seeks", meta,
               Column("number", Integer),
               Column("initial_ms", BigInteger, nullable=False),
               Column("increment_ms", BigInteger, nullable=False),
+              Column("days", Integer),  # days per move of a correspondence seek (0005)
               Column("speed", String(16), nullable=False),
               Column("rated", Boolean, nullable=False),
               Column("rating_min", Integer),
               Column("rating_max", Integer),
-              Column("created_at", BigInteger, nullable=False))
+              Column("created_at", BigInteger, nullable=False),
+              # every game from the seek (and its rematches) draws a new setup (0005)
+              Column("fresh_setup", Boolean, nullable=False, default=False))
 GAMES = Table("games", meta,
               Column("id", String(24), primary_key=True),
               Column("variant", String(16)), Column("number", Integer),

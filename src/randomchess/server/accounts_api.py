@@ -274,10 +274,9 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     a clock (computer and hot-seat games are never rated)."""
     s = await _changing(request)
     service = _players(request).service
-    clock = None
-    if body.clock is not None:
-        clock = (int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
-    speed = game_speed(*clock) if clock is not None else "unlimited"
+    clock, days = body.clock.terms() if body.clock is not None else (None, None)
+    speed = "correspondence" if days is not None else \
+        game_speed(*clock) if clock is not None else "unlimited"
     if body.rated and body.opponent != "friend":
         raise ApiError(422, "only games between two players can be rated")
     if body.rated and speed == "unlimited":
@@ -285,7 +284,7 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     if not await _allow_create(service, _client(request)):
         raise ApiError(429, "too many games created from this address; wait a minute")
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock)
+                               body.color, clock, days=days)
     gid = new.game.record.id
     accounts = _players(request).accounts
     await _run(accounts.set_terms, gid, body.rated, speed)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from randomchess.server import guards
 from randomchess.server.contract import STATE_ROUTE
@@ -22,9 +22,38 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+DAY_MS = 86_400_000
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)  # as accounts.ratings (the speed class)
+
+
 class ClockIn(_Strict):
-    minutes: float = Field(gt=0, le=600, description="initial time per side")
-    increment: float = Field(ge=0, le=600, description="seconds added after each move")
+    """A live clock (``minutes`` + ``increment``) or a correspondence one (``days`` per
+    move: each move must be made within that many days of the previous one)."""
+
+    minutes: float | None = Field(None, gt=0, le=600, description="initial time per side")
+    increment: float | None = Field(None, ge=0, le=600,
+                                    description="seconds added after each move")
+    days: int | None = Field(None, strict=True,
+                             description="days per move (correspondence): 1, 2, 3, 5, 7 "
+                                         "or 14, instead of minutes")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockIn:
+        if self.days is not None:
+            if self.days not in CORRESPONDENCE_DAYS:
+                raise ValueError(f"days per move are one of {CORRESPONDENCE_DAYS}")
+            if self.minutes is not None or self.increment is not None:
+                raise ValueError("a clock has either days per move or minutes and increment")
+        elif self.minutes is None or self.increment is None:
+            raise ValueError("a clock needs minutes and increment, or days per move")
+        return self
+
+    def terms(self) -> tuple[tuple[int, int], int | None]:
+        """((initial ms, increment ms), days per move or None).  A correspondence clock is
+        the days per move in ms, given again in full after every move."""
+        if self.days is not None:
+            return (self.days * DAY_MS, 0), self.days
+        return (int((self.minutes or 0) * 60_000), int((self.increment or 0) * 1000)), None
 
 
 class CreateGameIn(_Strict):
@@ -93,11 +122,9 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     service = _service(request)
     if not await service.rate.allow(_client(request), now_ms()):
         raise ApiError(429, "too many games created from this address; wait a minute")
-    clock = None
-    if body.clock is not None:
-        clock = (int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
+    clock, days = body.clock.terms() if body.clock is not None else (None, None)
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock)
+                               body.color, clock, days=days)
     invite_url = None
     if new.invite is not None:
         invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,

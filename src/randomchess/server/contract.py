@@ -60,6 +60,10 @@ class ClockState(BaseModel):
     running: ColourName | None = Field(description="whose clock runs; none before it starts")
     initial: int | None = Field(description="initial time per side, ms")
     increment: int | None = Field(description="added after each move, ms")
+    days: int | None = Field(description="correspondence only: days per move")
+    deadline: int | None = Field(
+        description="correspondence only: epoch ms by which the side to move must "
+                          "move (none before the clock starts)")
 
 
 class PlayersState(BaseModel):

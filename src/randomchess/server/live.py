@@ -211,12 +211,16 @@ class LiveGame:
         if clocks is None:
             return public
         r = self.record
-        return {**public, "clocks": {
+        out = {
             "white": clocks[0], "black": clocks[1],
             "running": None if r.clock_started_at is None or self.ended
             else COLOR_NAMES[self.turn],
             "initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
-        }}
+            # Correspondence: the days per move and the running side's deadline (epoch ms).
+            "days": r.days_per_move,
+            "deadline": None if r.days_per_move is None else self.flag_at(),
+        }
+        return {**public, "clocks": out}
 
     def state_json(self, now: int) -> str:
         return json.dumps(self.state(now), separators=(",", ":"))
@@ -296,14 +300,19 @@ class LiveGame:
         clock_entry = "-"
         if left is not None:
             mine = left[us]
-            if r.clock_started_at is not None:
+            if r.days_per_move is not None:
+                # Correspondence: the mover has its full days again for its next move.
+                mine = r.clock_initial_ms or 0
+            elif r.clock_started_at is not None:
                 mine += r.clock_increment_ms or 0
             both = [left[0], left[1]]
             both[us] = mine
             changes.update(white_ms=both[0], black_ms=both[1])
             clock_entry = str(mine)
-            # Clocks start once each side has made its first move (as on lichess).
-            changes["clock_started_at"] = now if len(self.moves) + 1 >= 2 else None
+            # Clocks start once each side has made its first move (as on lichess); a
+            # correspondence deadline runs from the start.
+            changes["clock_started_at"] = now if len(self.moves) + 1 >= 2 \
+                or r.days_per_move is not None else None
         if r.draw_offer is not None and r.draw_offer != COLOR_NAMES[us]:
             changes["draw_offer"] = None  # a move declines the opponent's offer
         pos = self.game.position
@@ -405,7 +414,8 @@ class LiveGame:
         }
         if r.white_ms is not None:
             changes.update(self._clocks_at_ply(keep, log))
-            changes["clock_started_at"] = now if keep >= 2 else None
+            changes["clock_started_at"] = now if keep >= 2 or r.days_per_move is not None \
+                else None
         return changes
 
     def _clocks_at_ply(self, ply: int, log: list[str]) -> dict[str, int]:

@@ -62,10 +62,9 @@ class Lobby:
         self.sockets: dict[WebSocket, int | None] = {}
 
     def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
-        initial = int(body.clock.minutes * 60_000)
-        increment = int(body.clock.increment * 1000)
+        (initial, increment), days = body.clock.terms()
         try:
-            speed = speed_class(initial, increment)
+            speed = speed_class(initial, increment, days)
         except RatingError as e:
             raise ApiError(422, str(e)) from None
         try:
@@ -84,7 +83,7 @@ class Lobby:
             conn.execute(insert(SEEKS).values(
                 id=sid, user_id=uid, target_id=target, variant=variant,
                 number=None if body.setup == "random" else body.setup, initial_ms=initial,
-                increment_ms=increment, speed=speed, rated=body.rated,
+                increment_ms=increment, days=days, speed=speed, rated=body.rated,
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
         return sid
 
@@ -101,8 +100,8 @@ class Lobby:
             out.append({"id": r.id, "player": r.name, "user_id": r.user_id,
                         "target_id": r.target_id, "variant": r.variant,
                         "setup": "random" if r.number is None else r.number,
-                        "clock": {"minutes": r.initial_ms / 60_000,
-                                  "increment": r.increment_ms / 1000},
+                        "clock": {"days": r.days} if r.days is not None else
+                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max})
@@ -242,7 +241,7 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     service = request.app.state.service
     new = await service.create(row["variant"], row["number"] if row["number"] is not None
                                else "random", "friend", None, "random",
-                               (row["initial_ms"], row["increment_ms"]))
+                               (row["initial_ms"], row["increment_ms"]), days=row["days"])
     gid = new.game.record.id
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
@@ -261,7 +260,7 @@ async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
     s = await _changing(request)
     lobby = _lobby(request)
     try:
-        speed = speed_class(int(body.clock.minutes * 60_000), int(body.clock.increment * 1000))
+        speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
     except RatingError as e:
         raise ApiError(422, str(e)) from None
     for sid in await anyio.to_thread.run_sync(lobby.find_quick, s.user_id, body.variant,

@@ -31,11 +31,15 @@ def export_pgn(live: LiveGame, site: str = "randomchess server") -> str:
         tags["SetupNumber"] = str(r.number)
         if live.game.variant.key == "mrc":
             tags["MRCId"] = str(r.number)  # RULES.md §4.7
-    if r.clock_initial_ms is not None:
+    if r.days_per_move is not None:
+        # Correspondence: the PGN standard's "moves/seconds" form, one move per so many days.
+        tags["TimeControl"] = f"1/{r.days_per_move * 86_400}"
+    elif r.clock_initial_ms is not None:
         tags["TimeControl"] = \
             f"{r.clock_initial_ms // 1000}+{(r.clock_increment_ms or 0) // 1000}"
     record = PgnGame.from_game(live.game, tags)
-    for node, entry in zip(record.moves, r.clock_log.split(), strict=False):
+    log = [] if r.days_per_move is not None else r.clock_log.split()  # no %clk: days reset
+    for node, entry in zip(record.moves, log, strict=False):
         if entry.isdigit():
             node.comment = f"[%clk {_clk(int(entry))}]"
     return write_game(record)

@@ -121,7 +121,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
     if r.clock_initial_ms is not None:
         clock = (r.clock_initial_ms, r.clock_increment_ms or 0)
     color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
-    new = await service.create(r.variant, setup, r.opponent, r.level, color, clock)
+    new = await service.create(r.variant, setup, r.opponent, r.level, color, clock,
+                               days=r.days_per_move)
     new_id = new.game.record.id
     out: dict[str, Any] = {"id": new_id, "seat": {"color": new.color, "token": new.token}}
     if new.invite is not None:

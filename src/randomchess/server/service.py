@@ -369,7 +369,10 @@ class GameService:
 
     # ----------------------------------------------------------------- creating
     async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
-                     color: str, clock: tuple[int, int] | None) -> NewGame:
+                     color: str, clock: tuple[int, int] | None,
+                     days: int | None = None) -> NewGame:
+        """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
+        in ms, and its deadline runs from the start, or from the friend's join)."""
         try:
             v = get_variant(variant)
         except ValueError as e:
@@ -405,8 +408,9 @@ class GameService:
             clock_initial_ms=clock[0] if clock else None,
             clock_increment_ms=clock[1] if clock else None,
             white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
-            clock_started_at=None, draw_offer=None, takeback_offer=None, version=0,
-            created_at=now, updated_at=now,
+            clock_started_at=now if days is not None and invite is None else None,
+            draw_offer=None, takeback_offer=None, version=0,
+            created_at=now, updated_at=now, days_per_move=days,
         )
         live = self._live(record)
         if live.game.outcome is not None:  # a start position that is already dead
@@ -448,9 +452,13 @@ class GameService:
                 raise ApiError(403, "wrong invitation for this game")
             color = "black" if r.black_token is None else "white"
             seat[:] = [color]
-            return {f"{color}_token": hash_secret(token), "invite_hash": None,
-                    "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING,
-                    "updated_at": now}
+            changes: dict[str, Any] = {
+                f"{color}_token": hash_secret(token), "invite_hash": None,
+                "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING,
+                "updated_at": now}
+            if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
+                changes["clock_started_at"] = now  # a correspondence deadline starts now
+            return changes
 
         await self.act(game_id, decide)
         return seat[0], token

@@ -21,6 +21,12 @@ const STRINGS = {
     changePassword: 'Change password', oldPassword: 'Current password',
     newPassword: 'New password', deleteAccount: 'Delete account (your games stay, anonymised)',
     passwordChanged: 'Password changed; other sessions were logged out.',
+    days: 'Correspondence', liveClock: 'no: a clock', perMove: '{days} d/move',
+    setupKind: 'Setup', setupRandom: 'random', setupPerGame: 'new random setup per game',
+    setupByNumber: 'by number', perGame: 'new setup per game',
+    chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
+    byColour: 'Results by colour', wins: 'wins', draws: 'draws', losses: 'losses',
+    profile: 'Profile',
   },
   es: {
     account: 'Cuenta', lobby: 'Sala', name: 'Nombre', password: 'Contraseña',
@@ -38,6 +44,12 @@ const STRINGS = {
     oldPassword: 'Contraseña actual', newPassword: 'Contraseña nueva',
     deleteAccount: 'Borrar la cuenta (tus partidas quedan, anónimas)',
     passwordChanged: 'Contraseña cambiada; se cerraron las demás sesiones.',
+    days: 'Por correspondencia', liveClock: 'no: con reloj', perMove: '{days} d/jugada',
+    setupKind: 'Posición', setupRandom: 'al azar', setupPerGame: 'nueva posición al azar en cada partida',
+    setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
+    chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
+    byColour: 'Resultados por color', wins: 'victorias', draws: 'tablas', losses: 'derrotas',
+    profile: 'Perfil',
   },
 };
 
@@ -219,7 +231,14 @@ async function start(root, go, state) {
     'data-testid': 'seek-minutes' });
   const increment = h('input', { type: 'number', value: '3', min: '0', step: 'any',
     'data-testid': 'seek-increment' });
+  const days = h('select', { 'data-testid': 'seek-days' },
+    h('option', { value: '' }, tr('liveClock')),
+    [1, 2, 3, 5, 7, 14].map(d => h('option', { value: String(d) }, tr('perMove', { days: d }))));
   const number = h('input', { type: 'number', min: '0', 'data-testid': 'seek-number' });
+  const setupKind = h('select', { 'data-testid': 'seek-setup' },
+    h('option', { value: 'random' }, tr('setupRandom')),
+    h('option', { value: 'new-per-game' }, tr('setupPerGame')),
+    h('option', { value: 'number' }, tr('setupByNumber')));
   const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
   const list = h('ul', { 'data-testid': 'seeks' });
   root.append(h('h1', tr('lobby')),
@@ -228,10 +247,13 @@ async function start(root, go, state) {
       onsubmit: async ev => {
         ev.preventDefault();
         try {
+          const setup = setupKind.value === 'number' || number.value !== ''
+            ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
           const res = await call('POST', '/api/lobby/seeks', {
-            variant: variant.value, rated: rated.checked,
-            setup: number.value === '' ? 'random' : Number(number.value),
-            clock: { minutes: Number(minutes.value), increment: Number(increment.value) },
+            variant: variant.value, rated: rated.checked, setup,
+            clock: days.value
+              ? { days: Number(days.value) }
+              : { minutes: Number(minutes.value), increment: Number(increment.value) },
           });
           state.mine.add(res.id);
         } catch (e) {
@@ -239,7 +261,8 @@ async function start(root, go, state) {
         }
       },
     }, h('h2', tr('newSeek')), variant, h('label', tr('minutes'), minutes),
-    h('label', tr('increment'), increment), h('label', tr('setupNumber'), number),
+    h('label', tr('increment'), increment), h('label', tr('days'), days),
+    h('label', tr('setupKind'), setupKind), h('label', tr('setupNumber'), number),
     h('label', rated, tr('rated')),
     h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post'))),
     h('h2', tr('openSeeks')), list, line);
@@ -250,9 +273,12 @@ async function start(root, go, state) {
     for (const s of seeks) {
       const own = s.player === user.name;
       if (own) state.mine.add(s.id);
+      const setupText = s.setup === 'random' ? tr('random')
+        : s.setup === 'new-per-game' ? tr('perGame') : `#${s.setup}`;
+      const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
+        : `${s.clock.minutes}+${s.clock.increment}`;
       const label = `${s.player} (${s.rating}${s.provisional ? '?' : ''}) ${s.variant} ${
-        s.setup === 'random' ? tr('random') : `#${s.setup}`} ${s.clock.minutes}+${
-        s.clock.increment} ${s.rated ? tr('rated') : tr('casual')}`;
+        setupText} ${clockText} ${s.rated ? tr('rated') : tr('casual')}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
           .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)

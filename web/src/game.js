@@ -6,7 +6,7 @@ import {
   follow, getGame, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
 } from './api.js';
 import { h, clear, copyText, modal } from './dom.js';
-import { t, localizeLetters, delocalizeSan } from './i18n.js';
+import { lang, t, localizeLetters, delocalizeSan } from './i18n.js';
 import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from './moves.js';
 import { createStore, soundFor } from './game/state.js';
 import { keyToNav, navigate, shownPly } from './game/nav.js';
@@ -315,6 +315,13 @@ export function renderGame(root, id, go) {
       const clockEl = h('span.clock', { 'data-testid': `clock-${color}`, 'data-color': color });
       el.append(h(`span.dot.${color}`), h('span.name', { 'data-testid': `player-${color}` }, playerName(color)),
         clockEl);
+      // Correspondence: the date and time by which the side to move must move.
+      const c = s.clocks;
+      if (c && c.days && c.deadline && c.running === color && !isOver(s)) {
+        const when = new Date(c.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' });
+        el.append(h('span.deadline', { 'data-testid': `deadline-${color}`, 'data-deadline': String(c.deadline) },
+          t('deadline', { when })));
+      }
     }
     tickClocks();
   }
@@ -346,6 +353,9 @@ export function renderGame(root, id, go) {
     else seatLine.textContent = t('you', { colour: colourName(seat.color) });
     seatLine.append(' · ', variantName(s.variant),
       s.number !== undefined && s.number !== null ? ` #${s.number}` : '');
+    if (s.clocks && s.clocks.days) {
+      seatLine.append(' · ', t(s.clocks.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: s.clocks.days }));
+    }
     const over = isOver(s);
     banner.hidden = !over;
     banner.textContent = over ? resultText(s) : '';

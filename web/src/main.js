@@ -1,4 +1,5 @@
-// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>]. Hash routes, so the server
+// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
+// #/account, #/lobby, #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
 import 'chessgroundx/assets/chessground.base.css';
@@ -117,7 +118,9 @@ async function renderJoin(main, id, code) {
       }
     }
   });
-  const clock = info.clock
+  const clock = info.clock && info.clock.days
+    ? t(info.clock.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: info.clock.days })
+    : info.clock
     ? t('joinClock', { minutes: info.clock.initial / 60000, increment: (info.clock.increment || 0) / 1000 })
     : t('unlimited');
   clear(main);

@@ -73,6 +73,9 @@ test('clock text and counting', () => {
   assert.equal(formatClock(3_723_000), '1:02:03');
   assert.equal(formatClock(9_450), '0:09.4');
   assert.equal(formatClock(-5), '0:00.0');
+  assert.equal(formatClock(3 * 86_400_000), '3d 00h'); // correspondence
+  assert.equal(formatClock(86_400_000 + 5 * 3_600_000 + 59 * 60_000), '1d 05h');
+  assert.equal(formatClock(86_399_000), '23:59:59');
   const base = { at: 1000, white: 60_000, black: 30_000 };
   assert.equal(clockLeft(base, 'white', 'white', 3000), 58_000);
   assert.equal(clockLeft(base, 'white', 'black', 3000), 30_000);

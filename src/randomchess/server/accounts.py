@@ -279,15 +279,30 @@ class Accounts:
         return None if uid is None else int(uid)
 
     # ----------------------------------------------------------------- seats
-    def set_terms(self, game_id: str, rated: bool, speed: str) -> None:
+    def set_terms(self, game_id: str, rated: bool, speed: str,
+                  fresh_setup: bool = False) -> None:
         with self._write() as conn:
-            conn.execute(insert(TERMS).values(game_id=game_id, rated=rated, speed=speed))
+            conn.execute(insert(TERMS).values(game_id=game_id, rated=rated, speed=speed,
+                                              fresh_setup=fresh_setup))
 
-    def terms(self, game_id: str) -> tuple[bool, str] | None:
+    def terms(self, game_id: str) -> tuple[bool, str, bool] | None:
+        """(rated, speed class, a new random setup every game) of a game made by an account
+        or the lobby; None for any other game."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(TERMS.c.rated, TERMS.c.speed)
+            row = conn.execute(select(TERMS.c.rated, TERMS.c.speed, TERMS.c.fresh_setup)
                                .where(TERMS.c.game_id == game_id)).first()
-        return None if row is None else (bool(row.rated), str(row.speed))
+        return None if row is None else (bool(row.rated), str(row.speed),
+                                         bool(row.fresh_setup))
+
+    def carry_over(self, old_id: str, new_id: str) -> None:
+        """A rematch of ``old_id``: the same terms, and each account's seat on the other
+        colour (colours are reversed)."""
+        terms = self.terms(old_id)
+        if terms is not None:
+            self.set_terms(new_id, *terms)
+        for color, uid in self.seats(old_id).items():
+            if uid is not None:
+                self.claim(new_id, ["black" if color == "white" else "white"], uid)
 
     def seats(self, game_id: str) -> dict[str, int | None]:
         with self.engine.connect() as conn:

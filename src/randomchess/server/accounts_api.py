@@ -355,6 +355,7 @@ async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
     await _players(request).service.current(game_id)  # 404 for an unknown game
     terms = await _run(accounts.terms, game_id)
     return {"rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
+            "fresh_setup": bool(terms and terms[2]),
             "changes": await _run(accounts.rating_changes, game_id)}
 
 

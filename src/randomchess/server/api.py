@@ -191,7 +191,8 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
         "id": game_id, "variant": r.variant, "number": r.number, "status": r.status,
         "invite_open": True, "color": "black" if r.black_token is None else "white",
         "clock": None if r.clock_initial_ms is None else
-        {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms},
+        {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
+         "days": r.days_per_move},
         "join": f"/api/games/{game_id}/join",
     }, headers={"Vary": "Accept", "Cache-Control": "no-store"})
 

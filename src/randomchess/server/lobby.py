@@ -36,7 +36,9 @@ LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
 class SeekIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     variant: str = Field("chess960", max_length=40)
-    setup: Literal["random"] | int = "random"
+    # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
+    # and every rematch of the game draws a new one too (the arbiter's way); or a number.
+    setup: Literal["random", "new-per-game"] | int = "random"
     clock: ClockIn
     rated: bool = False
     rating_min: int | None = Field(None, ge=0, le=4000)
@@ -69,7 +71,9 @@ class Lobby:
             raise ApiError(422, str(e)) from None
         try:
             variant = get_variant(body.variant).key
-            if body.setup != "random":
+            if body.setup == "new-per-game" and not get_variant(variant).is_random:
+                raise ValueError(f"{variant} has one setup: no new random setup per game")
+            if isinstance(body.setup, int):
                 v = get_variant(variant)
                 numbered_variant(v)
                 setup_from_number(v, body.setup)
@@ -82,7 +86,8 @@ class Lobby:
         with self.accounts._write() as conn:
             conn.execute(insert(SEEKS).values(
                 id=sid, user_id=uid, target_id=target, variant=variant,
-                number=None if body.setup == "random" else body.setup, initial_ms=initial,
+                number=body.setup if isinstance(body.setup, int) else None,
+                fresh_setup=body.setup == "new-per-game", initial_ms=initial,
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
         return sid
@@ -99,7 +104,8 @@ class Lobby:
             rating = self.accounts.rating_of(r.user_id, r.variant, r.speed)
             out.append({"id": r.id, "player": r.name, "user_id": r.user_id,
                         "target_id": r.target_id, "variant": r.variant,
-                        "setup": "random" if r.number is None else r.number,
+                        "setup": r.number if r.number is not None else
+                        "new-per-game" if r.fresh_setup else "random",
                         "clock": {"days": r.days} if r.days is not None else
                         {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
                         "speed": r.speed, "rated": bool(r.rated),
@@ -245,7 +251,8 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     gid = new.game.record.id
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
-    await anyio.to_thread.run_sync(accounts.set_terms, gid, bool(row["rated"]), row["speed"])
+    await anyio.to_thread.run_sync(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
+                                   bool(row["fresh_setup"]))
     await anyio.to_thread.run_sync(accounts.claim, gid, [new.color], row["user_id"])
     await anyio.to_thread.run_sync(accounts.claim, gid, [accepter], s.user_id)
     await _publish(request, started={"seek": sid, "game": gid})

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,7 +35,9 @@ class _TokenIn(BaseModel):
 
 
 class RematchIn(_TokenIn):
-    setup: Literal["same", "new"] = Field("same", description="the same start or a new draw")
+    setup: Literal["same", "new"] | None = Field(
+        None, description="the same start or a new draw; by default the same, except for a "
+                          "game whose seek asked for a new random setup per game")
 
 
 @dataclass
@@ -114,8 +117,14 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
     if not await service.rate.allow(request.client.host if request.client else "unknown",
                                     now_ms()):
         raise ApiError(429, "too many games created from this address; wait a minute")
+    players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
+    terms = None if players is None else \
+        await anyio.to_thread.run_sync(players.accounts.terms, game_id)
+    fresh = bool(terms and terms[2])
+    if fresh and body.setup == "same":
+        raise ApiError(409, "this game's seek asked for a new random setup per game")
     setup: int | str = "random"
-    if body.setup == "same":
+    if (body.setup or ("new" if fresh else "same")) == "same":
         setup = r.number if r.number is not None else r.start_fen
     clock = None
     if r.clock_initial_ms is not None:
@@ -124,6 +133,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
     new = await service.create(r.variant, setup, r.opponent, r.level, color, clock,
                                days=r.days_per_move)
     new_id = new.game.record.id
+    if players is not None:  # rated or casual, fresh setups and the accounts' seats carry over
+        await anyio.to_thread.run_sync(players.accounts.carry_over, game_id, new_id)
     out: dict[str, Any] = {"id": new_id, "seat": {"color": new.color, "token": new.token}}
     if new.invite is not None:
         out["invite_url"] = str(request.url_for("open_invite", game_id=new_id,

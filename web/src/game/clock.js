@@ -2,10 +2,14 @@
 // while connected and shown as unsynchronised (greyed, with a marker) while the connection is
 // down. formatClock is pure.
 
-/** 5:03, 1:02:03, or 0:09.4 under ten seconds. */
+/** 5:03, 1:02:03, 0:09.4 under ten seconds, or 2d 03h from a day up (correspondence). */
 export function formatClock(ms) {
   if (ms === null || ms === undefined) return '';
   const total = Math.max(0, ms);
+  if (total >= 86_400_000) {
+    const hours = Math.floor(total / 3_600_000);
+    return `${Math.floor(hours / 24)}d ${String(hours % 24).padStart(2, '0')}h`;
+  }
   const s = Math.floor(total / 1000);
   const m = Math.floor(s / 60);
   const rest = String(s % 60).padStart(2, '0');

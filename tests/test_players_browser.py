@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -155,3 +156,67 @@ def test_casual_game_shows_no_rating_change(browser: Browser, server: str) -> No
         expect(box).to_be_hidden()
     finally:
         ctx.close()
+
+
+def test_correspondence_per_game_seek_through_the_pages(browser: Browser, server: str) -> None:
+    """Alice posts a correspondence seek (3 days per move) with a new random setup per game;
+    Bob sees it live and accepts; the game page shows the days and the deadline, and after
+    the game the rematch offers only a new setup."""
+    from test_lobby_browser import sign_up
+
+    contexts = [browser.new_context(base_url=server, viewport={"width": 1000, "height": 800},
+                                    bypass_csp=True) for _ in range(2)]
+    alice, bob = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    for p in (alice, bob):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        sign_up(alice, "corr-alice")
+        sign_up(bob, "corr-bob")
+        alice.goto("/#/lobby")
+        bob.goto("/#/lobby")
+        alice.select_option("[data-testid=seek-days]", "3")
+        alice.select_option("[data-testid=seek-setup]", "new-per-game")
+        alice.click("[data-testid=seek-post]")
+        offer = bob.locator("[data-testid=seek]", has_text="corr-alice")
+        expect(offer).to_contain_text("3 d/move")
+        expect(offer).to_contain_text("new setup per game")
+        offer.locator("[data-testid=seek-accept]").click()
+        bob.wait_for_url(re.compile(r"#/game/"))
+        alice.wait_for_url(re.compile(r"#/game/"))
+        game_id = re.search(r"#/game/([^/?]+)", bob.url).group(1)  # type: ignore[union-attr]
+        wait_board(bob)
+        expect(bob.locator("[data-testid=seat]")).to_contain_text("3 days per move")
+        deadline = bob.locator("[data-testid=deadline-white]")
+        expect(deadline).to_contain_text("Move by")
+        state = httpx.get(f"{server}/api/games/{game_id}").json()
+        assert deadline.get_attribute("data-deadline") == str(state["clocks"]["deadline"])
+        expect(bob.locator("[data-testid=clock-white]")).to_have_text(re.compile(r"^2d 23h$"))
+        expect(bob.locator("[data-testid=clock-black]")).to_have_text("3d 00h")
+        shot(bob, "correspondence-game")
+        bob.goto(f"/?lang=es#/game/{game_id}")
+        wait_board(bob)
+        expect(bob.locator("[data-testid=deadline-white]")).to_contain_text("Juega antes del")
+        expect(bob.locator("[data-testid=seat]")).to_contain_text("3 días por jugada")
+        # Two moves, then Bob resigns; the rematch draws a new setup: "same" is not offered.
+        seats = {}
+        for p in (alice, bob):
+            seat = json.loads(p.evaluate(f"localStorage.getItem('rc-seat-{game_id}')"))
+            seats[seat["color"]] = seat["token"]
+        for move, color in (("e2e4", "white"), ("e7e5", "black")):
+            r = httpx.post(f"{server}/api/games/{game_id}/moves",
+                           json={"move": move, "token": seats[color]})
+            assert r.status_code == 200, r.text
+        expect(bob.locator("[data-testid=board]")).to_have_attribute("data-ply", "2")
+        bob.click("[data-testid=resign]")
+        bob.click("[data-testid=confirm-yes]")
+        expect(bob.locator("[data-testid=result]")).to_be_visible()
+        expect(bob.locator("[data-testid=rating-changes]")).to_have_attribute("data-rated",
+                                                                           "true")
+        bob.click("[data-testid=rematch]")
+        expect(bob.locator("[data-testid=rematch-new]")).to_be_visible()
+        expect(bob.locator("[data-testid=rematch-same]")).to_have_count(0)
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -184,6 +184,7 @@ export function renderGame(root, id, go) {
 
   // The server rates a game just after it ends: ask again for a few seconds until it has.
   let ratingsAsked = false;
+  let freshSetup = false; // the game's seek asked for a new random setup every game
   async function showRatings(attempt) {
     let r;
     try {
@@ -193,6 +194,7 @@ export function renderGame(root, id, go) {
     }
     if (gone || !r) return;
     ratingsBox.dataset.rated = String(!!r.rated); // what the server said (tests wait for it)
+    freshSetup = !!r.fresh_setup;
     if (!r.rated) return;
     clear(ratingsBox);
     ratingsBox.hidden = false;
@@ -540,11 +542,15 @@ export function renderGame(root, id, go) {
   }
 
   async function rematch() {
-    const choice = await modal(t('rematchTitle'), h('p', t('rematchHelp')), [
-      { label: t('cancel'), value: null, testid: 'confirm-no' },
-      { label: t('newSetup'), value: 'new', testid: 'rematch-new' },
-      { label: t('sameSetup'), value: 'same', primary: true, testid: 'rematch-same' },
-    ]);
+    const choice = await modal(t('rematchTitle'), h('p', t(freshSetup ? 'rematchFreshHelp' : 'rematchHelp')),
+      freshSetup ? [
+        { label: t('cancel'), value: null, testid: 'confirm-no' },
+        { label: t('newSetup'), value: 'new', primary: true, testid: 'rematch-new' },
+      ] : [
+        { label: t('cancel'), value: null, testid: 'confirm-no' },
+        { label: t('newSetup'), value: 'new', testid: 'rematch-new' },
+        { label: t('sameSetup'), value: 'same', primary: true, testid: 'rematch-same' },
+      ]);
     if (!choice) return;
     const res = await postRematch(id, seat.token, choice);
     enter(res, current().opponent);

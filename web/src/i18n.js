@@ -215,6 +215,7 @@ const EN = {
   deadline: 'Move by {when}',
   daysPerMove: '{days} days per move',
   oneDayPerMove: '1 day per move',
+  rematchFreshHelp: 'Colours reversed. This game was set up with a new random setup for every game: the rematch draws a new one.',
 };
 
 const ES = {
@@ -431,6 +432,7 @@ const ES = {
   deadline: 'Juega antes del {when}',
   daysPerMove: '{days} días por jugada',
   oneDayPerMove: '1 día por jugada',
+  rematchFreshHelp: 'Colores invertidos. Esta partida se pactó con una posición al azar nueva en cada partida: la revancha sortea otra.',
 };
 
 const TABLES = { en: EN, es: ES };

@@ -396,18 +396,48 @@ class Accounts:
                 out[color][key] += 1
         return out
 
+    def stats(self, uid: int) -> list[dict[str, Any]]:
+        """The account's finished games with a result, per variant and speed class (a game
+        without terms, claimed after play, takes the class of its clock): games, wins, draws,
+        losses, the score (a draw is half) and the same counts per colour."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(SEATS.c.color, GAMES.c.variant, GAMES.c.result, TERMS.c.speed,
+                       GAMES.c.clock_initial_ms, GAMES.c.clock_increment_ms)
+                .join(GAMES, GAMES.c.id == SEATS.c.game_id)
+                .outerjoin(TERMS, TERMS.c.game_id == SEATS.c.game_id)
+                .where(SEATS.c.user_id == uid, GAMES.c.status == "ended",
+                       GAMES.c.result.in_(("1-0", "0-1", "1/2-1/2")))).all()
+        groups: dict[tuple[str, str], dict[str, Any]] = {}
+        for r in rows:
+            speed = r.speed or game_speed(r.clock_initial_ms, r.clock_increment_ms)
+            g = groups.setdefault((r.variant, speed), {
+                "variant": r.variant, "speed": speed, "games": 0, "wins": 0, "draws": 0,
+                "losses": 0, **{c: {"wins": 0, "draws": 0, "losses": 0}
+                                for c in ("white", "black")}})
+            won = "1-0" if r.color == "white" else "0-1"
+            key = "draws" if r.result == "1/2-1/2" else "wins" if r.result == won else "losses"
+            g["games"] += 1
+            g[key] += 1
+            g[r.color][key] += 1
+        out = sorted(groups.values(), key=lambda g: (g["variant"], g["speed"]))
+        for g in out:
+            g["score"] = (g["wins"] + g["draws"] / 2) / g["games"]
+        return out
+
     def rating_history(self, uid: int) -> list[dict[str, Any]]:
         """Every rating change of the account, oldest first (the profile's chart)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(CHANGES.c.game_id, CHANGES.c.after, GAMES.c.variant, TERMS.c.speed,
-                       CHANGES.c.rated_at)
+                select(CHANGES.c.game_id, CHANGES.c.before, CHANGES.c.after, GAMES.c.variant,
+                       TERMS.c.speed, CHANGES.c.rated_at)
                 .join(GAMES, GAMES.c.id == CHANGES.c.game_id)
                 .join(TERMS, TERMS.c.game_id == CHANGES.c.game_id)
                 .where(CHANGES.c.user_id == uid)
                 .order_by(CHANGES.c.rated_at, CHANGES.c.game_id)).all()
         return [{"game": r.game_id, "variant": r.variant, "speed": r.speed,
-                 "rating": round(r.after), "at": r.rated_at} for r in rows]
+                 "before": round(r.before), "rating": round(r.after), "at": r.rated_at}
+                for r in rows]
 
     # ----------------------------------------------------------------- ratings
     def ratings(self, uid: int) -> list[dict[str, Any]]:

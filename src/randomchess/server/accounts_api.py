@@ -254,7 +254,8 @@ async def player(name: str, request: Request) -> dict[str, Any]:
         raise ApiError(404, "no such player")
     return {"name": name, "ratings": await _run(accounts.ratings, uid),
             "by_colour": await _run(accounts.by_colour, uid),
-            "history": await _run(accounts.rating_history, uid)}
+            "history": await _run(accounts.rating_history, uid),
+            "stats": await _run(accounts.stats, uid)}
 
 
 @router.get("/api/account/turn")

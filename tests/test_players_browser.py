@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -220,3 +221,62 @@ def test_correspondence_per_game_seek_through_the_pages(browser: Browser, server
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def finish(p: Player, game: dict[str, Any], loser: str | None) -> None:
+    """End the game: ``loser`` resigns, or (None) both agree a draw; wait until rated."""
+    if loser is None:
+        p.http.post(f"/api/games/{game['id']}/draw-offer", json={"token": game["white"]})
+        p.http.post(f"/api/games/{game['id']}/draw-accept", json={"token": game["black"]})
+    else:
+        p.http.post(f"/api/games/{game['id']}/resign", json={"token": game[loser]})
+    for _ in range(200):
+        if p.http.get(f"/api/games/{game['id']}/ratings").json()["changes"]:
+            return
+        time.sleep(0.05)
+    raise AssertionError("not rated")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_profile_chart_and_statistics_per_variant_and_speed(browser: Browser, server: str,
+                                                             lang: str) -> None:
+    a, b = Player(server, f"chart-a-{lang}"), Player(server, f"chart-b-{lang}")
+    # Blitz Chess960: win, loss, win, draw for Alice (White in the first three); one MRC bullet.
+    for loser, colour in (("black", "white"), ("white", "white"), ("black", "white"),
+                          (None, "black")):
+        white, black = (a, b) if colour == "white" else (b, a)
+        finish(a, rated_game(white, black, variant="chess960"), loser)
+    finish(a, rated_game(a, b, variant="mrc", clock={"minutes": 1, "increment": 0}), "white")
+    profile = a.http.get(f"/api/players/{a.name}").json()
+    blitz = [p["rating"] for p in profile["history"] if p["variant"] == "chess960"]
+    ctx = browser.new_context(base_url=server, viewport={"width": 900, "height": 900})
+    ctx.add_cookies(a.cookies())  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        page.goto("/#/account")
+        page.select_option("[data-testid=lang]", lang)  # kept in this browser
+        page.click("[data-testid=to-profile]")
+        expect(page.locator("[data-testid=profile-name]")).to_contain_text(a.name)
+        pair = page.locator("[data-testid=profile-pair]")
+        page.select_option("[data-testid=profile-pair]", "chess960/blitz")
+        points = page.locator("[data-testid=rating-chart] [data-testid=chart-point]")
+        expect(points).to_have_count(4)
+        assert [int(p.get_attribute("data-rating") or 0) for p in points.all()] == blitz
+        expect(page.locator("[data-testid=rating-now]")).to_contain_text(str(blitz[-1]))
+        # All: 4 games, 2 wins, 1 draw, 1 loss, 62%; as White 3 games (2 wins, 1 loss).
+        cells = {"en": ("Both colours", "As White", "As Black"),
+                 "es": ("Ambos colores", "Con blancas", "Con negras")}[lang]
+        expect(page.locator("[data-testid=stats-all]")).to_have_text(
+            re.compile(rf"{cells[0]}\s*4\s*2\s*1\s*1\s*63%"))
+        expect(page.locator("[data-testid=stats-white]")).to_have_text(
+            re.compile(rf"{cells[1]}\s*3\s*2\s*0\s*1\s*67%"))
+        expect(page.locator("[data-testid=stats-black]")).to_have_text(
+            re.compile(rf"{cells[2]}\s*1\s*0\s*1\s*0\s*50%"))
+        shot(page, f"profile-chart-{lang}")
+        pair.select_option("mrc/bullet")
+        expect(points).to_have_count(1)
+        expect(page.locator("[data-testid=stats-all]")).to_have_text(
+            re.compile(rf"{cells[0]}\s*1\s*0\s*0\s*1\s*0%"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 900
+    finally:
+        ctx.close()

@@ -25,8 +25,13 @@ const STRINGS = {
     setupKind: 'Setup', setupRandom: 'random', setupPerGame: 'new random setup per game',
     setupByNumber: 'by number', perGame: 'new setup per game',
     chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
-    byColour: 'Results by colour', wins: 'wins', draws: 'draws', losses: 'losses',
-    profile: 'Profile',
+    byColour: 'Results by colour', wins: 'Wins', draws: 'Draws', losses: 'Losses',
+    profile: 'Profile', gamesCount: '{n} rated games', variantSpeed: 'Variant and speed',
+    allStats: 'Every variant and speed', gamesShort: 'Games', score: 'Score',
+    allColours: 'Both colours', asWhite: 'As White', asBlack: 'As Black',
+    'speed.bullet': 'bullet', 'speed.blitz': 'blitz', 'speed.rapid': 'rapid',
+    'speed.classical': 'classical', 'speed.correspondence': 'correspondence',
+    'speed.unlimited': 'no clock',
   },
   es: {
     account: 'Cuenta', lobby: 'Sala', name: 'Nombre', password: 'Contraseña',
@@ -48,8 +53,13 @@ const STRINGS = {
     setupKind: 'Posición', setupRandom: 'al azar', setupPerGame: 'nueva posición al azar en cada partida',
     setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
     chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
-    byColour: 'Resultados por color', wins: 'victorias', draws: 'tablas', losses: 'derrotas',
-    profile: 'Perfil',
+    byColour: 'Resultados por color', wins: 'Victorias', draws: 'Tablas', losses: 'Derrotas',
+    profile: 'Perfil', gamesCount: '{n} partidas puntuables', variantSpeed: 'Variante y ritmo',
+    allStats: 'Todas las variantes y ritmos', gamesShort: 'Partidas', score: 'Puntos',
+    allColours: 'Ambos colores', asWhite: 'Con blancas', asBlack: 'Con negras',
+    'speed.bullet': 'bala', 'speed.blitz': 'blitz', 'speed.rapid': 'rápidas',
+    'speed.classical': 'clásicas', 'speed.correspondence': 'por correspondencia',
+    'speed.unlimited': 'sin reloj',
   },
 };
 
@@ -171,7 +181,9 @@ async function draw(root, go) {
   };
   root.append(
     h('h1', { 'data-testid': 'logged-in' }, tr('loggedInAs', { name: user.name })),
-    h('p', h('a', { href: '/#/lobby', 'data-testid': 'to-lobby' }, tr('lobby'))),
+    h('p', h('a', { href: '/#/lobby', 'data-testid': 'to-lobby' }, tr('lobby')), ' · ',
+      h('a', { href: `/#/players/${encodeURIComponent(user.name)}`, 'data-testid': 'to-profile' },
+        tr('profile'))),
     h('h2', tr('yourTurn')),
     turn.length
       ? h('ul', { 'data-testid': 'your-turn' }, turn.map(id =>

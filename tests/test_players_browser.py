@@ -280,3 +280,23 @@ def test_profile_chart_and_statistics_per_variant_and_speed(browser: Browser, se
         assert page.evaluate("document.documentElement.scrollWidth") <= 900
     finally:
         ctx.close()
+
+
+def test_correspondence_game_from_the_home_page(browser: Browser, server: str) -> None:
+    ctx = browser.new_context(base_url=server, bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        page.goto("/#/")
+        page.check("input[name=opponent][value=hotseat]")
+        page.select_option("[data-testid=days]", "7")
+        page.click("[data-testid=start]")
+        page.wait_for_url(re.compile(r"#/game/"))
+        wait_board(page)
+        expect(page.locator("[data-testid=seat]")).to_contain_text("7 days per move")
+        expect(page.locator("[data-testid=deadline-white]")).to_contain_text("Move by")
+        expect(page.locator("[data-testid=clock-black]")).to_have_text("7d 00h")
+        game_id = re.search(r"#/game/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+        state = httpx.get(f"{server}/api/games/{game_id}").json()
+        assert state["clocks"]["days"] == 7 and state["clocks"]["running"] == "white"
+    finally:
+        ctx.close()

@@ -118,12 +118,18 @@ export function renderHome(root, go) {
   };
   minutesIn.addEventListener('input', markPreset);
   incIn.addEventListener('input', markPreset);
+  // Correspondence (issue 18): days per move instead of a clock.
+  const daysIn = h('select', { name: 'days', 'data-testid': 'days' },
+    h('option', { value: '' }, t('noCorrespondence')),
+    [1, 2, 3, 5, 7, 14].map(d => h('option', { value: String(d), selected: String(d) === saved.days },
+      t(d === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: d }))));
   const clockBox = h('fieldset',
     h('legend', t('timeControl')),
     presetBar,
     h('label', minutesIn, ' ', t('minutes')), ' + ',
     h('label', incIn, ' ', t('increment')),
-    h('small.hint', ` (0 = ${t('unlimited')})`));
+    h('small.hint', ` (0 = ${t('unlimited')})`),
+    h('p', h('label', `${t('correspondence')}: `, daysIn)));
   markPreset();
 
   const value = name => form.elements[name].value;
@@ -224,10 +230,11 @@ export function renderHome(root, go) {
     if (opponent !== 'hotseat') spec.color = value('color');
     const minutes = Number(minutesIn.value) || 0;
     const increment = Number(incIn.value) || 0;
-    if (minutes > 0) spec.clock = { minutes, increment };
+    if (daysIn.value) spec.clock = { days: Number(daysIn.value) };
+    else if (minutes > 0) spec.clock = { minutes, increment };
     localStorage.setItem('rc-home', JSON.stringify({
       variant, opponent, color: value('color'), level: levelIn.value,
-      minutes: minutesIn.value, increment: incIn.value,
+      minutes: minutesIn.value, increment: incIn.value, days: daysIn.value,
     }));
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;

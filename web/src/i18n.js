@@ -215,6 +215,8 @@ const EN = {
   deadline: 'Move by {when}',
   daysPerMove: '{days} days per move',
   oneDayPerMove: '1 day per move',
+  correspondence: 'Correspondence',
+  noCorrespondence: 'no: the clock above',
   rematchFreshHelp: 'Colours reversed. This game was set up with a new random setup for every game: the rematch draws a new one.',
 };
 
@@ -432,6 +434,8 @@ const ES = {
   deadline: 'Juega antes del {when}',
   daysPerMove: '{days} días por jugada',
   oneDayPerMove: '1 día por jugada',
+  correspondence: 'Por correspondencia',
+  noCorrespondence: 'no: el reloj de arriba',
   rematchFreshHelp: 'Colores invertidos. Esta partida se pactó con una posición al azar nueva en cada partida: la revancha sortea otra.',
 };
 

@@ -517,7 +517,8 @@ def test_computer_and_hot_seat_games_are_never_rated(c: TestClient) -> None:
     accounts = c.app.state.players.accounts  # type: ignore[attr-defined]
     assert not accounts.rate_ended_game(game["id"], "chess", "0-1")
     assert c.get(f"/api/games/{game['id']}/ratings").json() == \
-        {"rated": False, "speed": "blitz", "fresh_setup": False, "changes": []}
+        {"rated": False, "speed": "blitz", "fresh_setup": False, "changes": [],
+         "players": {"white": "alice", "black": None}}
     assert a.get("/api/account/me").json()["ratings"] == []
 
 

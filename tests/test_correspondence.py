@@ -171,3 +171,28 @@ def test_pgn_time_control_and_rematch_keep_the_days(db: str) -> None:
         assert r.status_code == 200, r.text
         s = c.get(f"/api/games/{r.json()['id']}").json()
         assert s["clocks"]["days"] == 3 and s["clocks"]["running"] == "white"
+
+
+def test_your_turn_list_with_deadlines_nearest_first(db: str) -> None:
+    with client(db) as c:
+        a, b = user(c, "alice"), user(c, "bob")
+        ids = {}
+        for days in (7, 1):
+            r = a.post("/api/account/games", json={"variant": "chess", "opponent": "friend",
+                                                   "color": "white", "clock": {"days": days}})
+            game = r.json()
+            invite = game["invite_url"].rsplit("/", 1)[1]
+            joined = c.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
+            b.post(f"/api/account/games/{game['id']}/claim",
+                   json={"token": joined["seat"]["token"]})
+            ids[days] = game["id"]
+        turn = a.get("/api/account/turn").json()
+        assert turn["games"] == [ids[1], ids[7]]  # the nearest deadline first
+        d1, d7 = turn["details"]
+        assert (d1["days"], d7["days"], d1["color"]) == (1, 7, "white")
+        assert d7["deadline"] - d1["deadline"] > 6 * DAY - 5000
+        state = c.get(f"/api/games/{ids[1]}").json()
+        assert d1["deadline"] == state["clocks"]["deadline"]
+        assert b.get("/api/account/turn").json() == {"games": [], "details": []}
+        names = c.get(f"/api/games/{ids[7]}/ratings").json()["players"]
+        assert names == {"white": "alice", "black": "bob"}

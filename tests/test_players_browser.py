@@ -194,7 +194,21 @@ def test_correspondence_per_game_seek_through_the_pages(browser: Browser, server
         assert deadline.get_attribute("data-deadline") == str(state["clocks"]["deadline"])
         expect(bob.locator("[data-testid=clock-white]")).to_have_text(re.compile(r"^2d 23h$"))
         expect(bob.locator("[data-testid=clock-black]")).to_have_text("3d 00h")
+        # The account names are on the player lines, and White's "your turn" list has the
+        # game with its deadline.
+        names = httpx.get(f"{server}/api/games/{game_id}/ratings").json()["players"]
+        assert set(names.values()) == {"corr-alice", "corr-bob"}
+        for color in ("white", "black"):
+            expect(bob.locator(f"[data-testid=player-{color}]")).to_contain_text(names[color])
+        expect(bob.locator("[data-testid=player-white], [data-testid=player-black]")
+               .filter(has_text="corr-bob")).to_contain_text("(You)")
         shot(bob, "correspondence-game")
+        white_page = alice if names["white"] == "corr-alice" else bob
+        white_page.goto("/#/account")
+        expect(white_page.locator("[data-testid=your-turn]")).to_contain_text("chess960 #")
+        expect(white_page.locator("[data-testid=turn-deadline]")).to_contain_text("move by")
+        white_page.goto(f"/#/game/{game_id}")
+        wait_board(white_page)
         bob.goto(f"/?lang=es#/game/{game_id}")
         wait_board(bob)
         expect(bob.locator("[data-testid=deadline-white]")).to_contain_text("Juega antes del")

@@ -26,7 +26,7 @@ const STRINGS = {
     setupByNumber: 'by number', perGame: 'new setup per game',
     chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
     byColour: 'Results by colour', wins: 'Wins', draws: 'Draws', losses: 'Losses',
-    profile: 'Profile', gamesCount: '{n} rated games', variantSpeed: 'Variant and speed',
+    moveBy: 'move by {when}', profile: 'Profile', gamesCount: '{n} rated games', variantSpeed: 'Variant and speed',
     allStats: 'Every variant and speed', gamesShort: 'Games', score: 'Score',
     allColours: 'Both colours', asWhite: 'As White', asBlack: 'As Black',
     'speed.bullet': 'bullet', 'speed.blitz': 'blitz', 'speed.rapid': 'rapid',
@@ -54,7 +54,7 @@ const STRINGS = {
     setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
     chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
     byColour: 'Resultados por color', wins: 'Victorias', draws: 'Tablas', losses: 'Derrotas',
-    profile: 'Perfil', gamesCount: '{n} partidas puntuables', variantSpeed: 'Variante y ritmo',
+    moveBy: 'juega antes del {when}', profile: 'Perfil', gamesCount: '{n} partidas puntuables', variantSpeed: 'Variante y ritmo',
     allStats: 'Todas las variantes y ritmos', gamesShort: 'Partidas', score: 'Puntos',
     allColours: 'Ambos colores', asWhite: 'Con blancas', asBlack: 'Con negras',
     'speed.bullet': 'bala', 'speed.blitz': 'blitz', 'speed.rapid': 'rápidas',
@@ -147,7 +147,7 @@ async function draw(root, go) {
     return;
   }
   const games = (await call('GET', '/api/account/games')).games;
-  const turn = (await call('GET', '/api/account/turn')).games;
+  const turn = (await call('GET', '/api/account/turn')).details;
   const line = errorLine();
   const oldPw = h('input', { type: 'password', autocomplete: 'current-password',
     'data-testid': 'old-password' });
@@ -186,8 +186,12 @@ async function draw(root, go) {
         tr('profile'))),
     h('h2', tr('yourTurn')),
     turn.length
-      ? h('ul', { 'data-testid': 'your-turn' }, turn.map(id =>
-        h('li', h('a', { href: `#/game/${encodeURIComponent(id)}` }, id))))
+      ? h('ul', { 'data-testid': 'your-turn' }, turn.map(g =>
+        h('li', h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
+          `${g.variant}${g.number != null ? ` #${g.number}` : ''}`),
+        g.deadline ? h('span.hint', { 'data-testid': 'turn-deadline' }, ` · ${tr('moveBy', {
+          when: new Date(g.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) })}`)
+          : '')))
       : h('p', tr('noTurn')),
     h('h2', tr('ratings')),
     user.ratings.length

@@ -185,6 +185,7 @@ export function renderGame(root, id, go) {
   // The server rates a game just after it ends: ask again for a few seconds until it has.
   let ratingsAsked = false;
   let freshSetup = false; // the game's seek asked for a new random setup every game
+  let seatNames = {}; // {white, black}: the accounts holding the seats (issue 18)
   async function showRatings(attempt) {
     let r;
     try {
@@ -302,6 +303,8 @@ export function renderGame(root, id, go) {
     if (s.players && s.players[color] === 'computer') {
       return t('computerLevel', { level: s.level, strength: t(`strength.${s.level}`) });
     }
+    const account = seatNames[color];
+    if (account) return mine() === color ? `${account} (${t('youName')})` : account;
     if (hotseat() || !seatHolder()) return colourName(color);
     if (mine() === color) return `${t('youName')} (${colourName(color)})`;
     return `${s.opponent === 'friend' ? t('friendName') : colourName(color)} (${colourName(color)})`;
@@ -656,6 +659,11 @@ export function renderGame(root, id, go) {
       }
       render();
     });
+    getRatings(id).then(r => {
+      seatNames = (r && r.players) || {};
+      freshSetup = !!(r && r.fresh_setup);
+      render();
+    }, () => {});
     getRematch(id).then(r => {
       if (r && r.offer) {
         rematchOffer = r.offer;

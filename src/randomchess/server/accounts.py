@@ -112,7 +112,9 @@ GAMES = Table("games", meta,
               Column("termination", String(32)), Column("opponent", String(8)),
               Column("san", Text), Column("clock_initial_ms", BigInteger),
               Column("clock_increment_ms", BigInteger), Column("created_at", BigInteger),
-              Column("start_fen", Text), Column("moves", Text), Column("updated_at", BigInteger))
+              Column("start_fen", Text), Column("moves", Text), Column("updated_at", BigInteger),
+              Column("white_ms", BigInteger), Column("black_ms", BigInteger),
+              Column("clock_started_at", BigInteger), Column("days_per_move", Integer))
 
 
 class AccountError(ValueError):
@@ -365,21 +367,46 @@ class Accounts:
     def your_turn(self, uid: int) -> list[str]:
         """The account's unfinished games where one of its seats is to move, oldest first
         (the correspondence "your turn" list; any game with a seat of the account)."""
+        return [g["id"] for g in self.your_turn_details(uid)]
+
+    def your_turn_details(self, uid: int) -> list[dict[str, Any]]:
+        """:meth:`your_turn` with each game's variant, setup number, days per move and
+        deadline (epoch ms by which to move; None without a running clock), the nearest
+        deadline first, then the oldest."""
         games = GAMES
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(games.c.id, games.c.start_fen, games.c.moves, SEATS.c.color)
+                select(games.c.id, games.c.start_fen, games.c.moves, games.c.variant,
+                       games.c.number, games.c.white_ms, games.c.black_ms,
+                       games.c.clock_started_at, games.c.days_per_move, SEATS.c.color)
                 .join(SEATS, SEATS.c.game_id == games.c.id)
                 .where(SEATS.c.user_id == uid, games.c.status != "ended")
                 .order_by(games.c.updated_at, games.c.id)).all()
-        out: list[str] = []
+        out: list[dict[str, Any]] = []
         for r in rows:
             first = "white" if r.start_fen.split()[1] == "w" else "black"
             plies = len(r.moves.split())
             to_move = first if plies % 2 == 0 else ("black" if first == "white" else "white")
-            if r.color == to_move and r.id not in out:
-                out.append(r.id)
+            if r.color != to_move or any(g["id"] == r.id for g in out):
+                continue
+            left = r.white_ms if to_move == "white" else r.black_ms
+            deadline = None if r.clock_started_at is None or left is None \
+                else int(r.clock_started_at + left)
+            out.append({"id": r.id, "variant": r.variant, "number": r.number,
+                        "color": to_move, "days": r.days_per_move, "deadline": deadline})
+        order = {g["id"]: i for i, g in enumerate(out)}
+        out.sort(key=lambda g: (g["deadline"] is None, g["deadline"] or 0, order[g["id"]]))
         return out
+
+    def seat_names(self, game_id: str) -> dict[str, str | None]:
+        """The account name holding each seat of a game (None: no account)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SEATS.c.color, USERS.c.name)
+                                .outerjoin(USERS, USERS.c.id == SEATS.c.user_id)
+                                .where(SEATS.c.game_id == game_id)).all()
+        names: dict[str, str | None] = {"white": None, "black": None}
+        names.update({str(r.color): r.name for r in rows})
+        return names
 
     def by_colour(self, uid: int) -> dict[str, dict[str, int]]:
         """Finished games' results from the account's side, per colour."""

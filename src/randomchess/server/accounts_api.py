@@ -264,7 +264,8 @@ async def your_turn(request: Request) -> dict[str, Any]:
     s = await _session(request)
     if s is None:
         raise ApiError(401, "log in first")
-    return {"games": await _run(_players(request).accounts.your_turn, s.user_id)}
+    details = await _run(_players(request).accounts.your_turn_details, s.user_id)
+    return {"games": [g["id"] for g in details], "details": details}
 
 
 # --------------------------------------------------------------------- games
@@ -357,6 +358,7 @@ async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
     terms = await _run(accounts.terms, game_id)
     return {"rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
             "fresh_setup": bool(terms and terms[2]),
+            "players": await _run(accounts.seat_names, game_id),
             "changes": await _run(accounts.rating_changes, game_id)}
 
 
@@ -380,6 +382,7 @@ def install_accounts(app: FastAPI) -> None:
     players = Players(service)
     app.state.players = players
     service.end_hooks.append(players.on_game_end)
+    service.close_hooks.append(players.limits.close)
     app.include_router(router)
     lobby = Lobby(players.accounts)
     app.state.lobby = lobby

@@ -117,6 +117,8 @@ class GameService:
         self._started = False
         # Awaited (in the background) once per game, by the process that committed its end.
         self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
+        # Awaited at stop (the routers' own connections, e.g. the account rate limits').
+        self.close_hooks: list[Callable[[], Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -160,6 +162,9 @@ class GameService:
             await self.engine.close()
         await self.hub.stop()
         await self.rate.close()
+        for close in self.close_hooks:
+            with contextlib.suppress(Exception):
+                await close()
         with contextlib.suppress(Exception):
             await self._db(self.store.heartbeat, now_ms())
         self.store.close()

@@ -314,3 +314,59 @@ def test_correspondence_game_from_the_home_page(browser: Browser, server: str) -
         assert state["clocks"]["days"] == 7 and state["clocks"]["running"] == "white"
     finally:
         ctx.close()
+
+
+def test_setup_statistics_page_from_the_game_page_and_the_shuffler(browser: Browser,
+                                                                   server: str) -> None:
+    http = httpx.Client(base_url=server, timeout=10)
+    ends = [("e2e4", "black"), ("e2e4", "white"), ("d2d4", "black")]
+    ids = []
+    for first, loser in ends:
+        g = http.post("/api/games", json={"variant": "chess960", "setup": 612,
+                                          "opponent": "hotseat"}).json()
+        token = g["seat"]["token"]
+        assert http.post(f"/api/games/{g['id']}/moves",
+                         json={"move": first, "token": token}).status_code == 200
+        if loser == "white":
+            http.post(f"/api/games/{g['id']}/moves", json={"move": "a7a6", "token": token})
+        assert http.post(f"/api/games/{g['id']}/resign",
+                         json={"token": token}).status_code == 200
+        ids.append(g["id"])
+    expected = http.get("/api/setups/chess960/612/stats").json()
+    assert expected["games"] == 3
+    ctx = browser.new_context(base_url=server, bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"/#/game/{ids[0]}")
+        wait_board(page)
+        page.click("[data-testid=setup-stats-link]")
+        expect(page.locator("[data-testid=stats-title]")).to_contain_text("#612")
+        expect(page.locator("[data-testid=stats-games]")).to_have_text("3 finished games")
+        w, d, b = expected["white_wins"], expected["draws"], expected["black_wins"]
+        expect(page.locator("[data-testid=stats-results]")).to_have_text(
+            f"White wins {w} · draws {d} · Black wins {b}")
+        expect(page.locator("[data-testid=stats-score]")).to_contain_text(
+            f"{round(expected['white_score'] * 100)}%")
+        first = page.locator("[data-testid=stats-first-moves] li")
+        expect(first).to_have_count(len(expected["first_moves"]))
+        expect(first.first).to_have_text(
+            f"{expected['first_moves'][0]['san']} ({expected['first_moves'][0]['games']})")
+        expect(page.locator("[data-testid=stats-recent] li")).to_have_count(3)
+        shot(page, "setup-stats")
+        # Search another number: nothing played there yet; a bad number is refused.
+        page.fill("[data-testid=stats-number]", "613")
+        page.click("[data-testid=stats-go]")
+        expect(page.locator("[data-testid=stats-none]")).to_be_visible()
+        page.goto("/#/stats/chess960/960")
+        expect(page.locator("[data-testid=stats-error]")).to_contain_text("959")
+        page.goto("/?lang=es#/stats/chess960/612")
+        expect(page.locator("[data-testid=stats-games]")).to_have_text("3 partidas terminadas")
+        # The shuffler's cards link to their setup's page.
+        page.goto("/#/shuffler")
+        page.click("[data-testid=sh-draw]")
+        card = page.locator("[data-testid=setup-card]").first
+        number = card.locator("[data-testid=card-number]").inner_text()
+        card.locator("[data-testid=card-stats]").click()
+        expect(page.locator("[data-testid=stats-title]")).to_contain_text(f"#{number}")
+    finally:
+        ctx.close()

@@ -16,6 +16,8 @@ import { createSounds } from './game/sounds.js';
 import { createBoard } from './game/board.js';
 import { createMoveList } from './game/movelist.js';
 import { createControls } from './game/controls.js';
+import { statsHref } from './setupstats.js';
+import { SETUP_COUNT } from './setups.js';
 import { castlingOf, promotionOrder, variantInfo } from './variants.js';
 
 const LOW_TIME_MS = 10_000;
@@ -356,8 +358,10 @@ export function renderGame(root, id, go) {
     if (!seatHolder()) seatLine.textContent = t('spectator');
     else if (hotseat()) seatLine.textContent = t('hotseat');
     else seatLine.textContent = t('you', { colour: colourName(seat.color) });
-    seatLine.append(' · ', variantName(s.variant),
-      s.number !== undefined && s.number !== null ? ` #${s.number}` : '');
+    const numbered = s.number !== undefined && s.number !== null && SETUP_COUNT[s.variant];
+    seatLine.append(' · ', variantName(s.variant), numbered ? ' ' : '',
+      numbered ? h('a', { href: statsHref(s.variant, s.number), 'data-testid': 'setup-stats-link',
+        title: t('setupStats') }, `#${s.number}`) : s.number != null ? ` #${s.number}` : '');
     if (s.clocks && s.clocks.days) {
       seatLine.append(' · ', t(s.clocks.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: s.clocks.days }));
     }

@@ -14,6 +14,7 @@ import { renderAnalysis } from './analysis.js';
 import { renderTournament } from './tournament.js';
 import { renderAccount, renderLobby } from './account.js';
 import { renderPlayer } from './players.js';
+import { renderSetupStats } from './setupstats.js';
 import { describeInvite, joinGame, loadSeat, saveSeat } from './api.js';
 import { loadVariants } from './variants.js';
 
@@ -68,7 +69,10 @@ function route() {
   else if (path === '/shuffler') renderShuffler(main);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
-  else if (/^\/players\/[^/]+$/.test(path)) renderPlayer(main, decodeURIComponent(path.split('/')[2]));
+  else if (/^\/stats\/[^/]+\/[^/]+$/.test(path)) {
+    const [, , v, n] = path.split('/');
+    renderSetupStats(main, decodeURIComponent(v), decodeURIComponent(n), go);
+  } else if (/^\/players\/[^/]+$/.test(path)) renderPlayer(main, decodeURIComponent(path.split('/')[2]));
   else if (path === '/account' || path === '/lobby') page = (path === '/lobby' ? renderLobby : renderAccount)(main, go);
   else renderHome(main, go);
   // A new page starts at its top: the home form may have been scrolled (on a phone) and the

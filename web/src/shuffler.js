@@ -9,6 +9,7 @@ import {
   roundSetups, setupFen, toHex,
 } from './setups.js';
 import { diagram } from './diagram.js';
+import { statsHref } from './setupstats.js';
 
 function card(variant, number, label) {
   const rank = rankOf(variant, number);
@@ -24,7 +25,9 @@ function card(variant, number, label) {
     diagram(placement),
     h('p.small', `${t('castlingSquares')}: `,
       Object.entries(castling).map(([s, sq]) => `${s} ${localizeLetters(sq)}`).join(' · ')),
-    nine && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '');
+    nine && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '',
+    h('p.small.noprint', h('a', { href: statsHref(variant, number), 'data-testid': 'card-stats' },
+      t('setupStats'))));
 }
 
 export function renderShuffler(root) {

@@ -1,0 +1,74 @@
+// Per-setup statistics (issue 18, docs/accounts.md): #/stats/<variant>/<number> — this
+// server's finished games from one Chess960 or MRC setup (GET /api/setups/{variant}/{number}/
+// stats): how many, the results, White's score, the most common first moves and the latest
+// games; a search by setup number. Linked from the shuffler's cards and the game page.
+
+import { h, clear } from './dom.js';
+import { t, localizeLetters } from './i18n.js';
+import { SETUP_COUNT, rankOf, setupFen } from './setups.js';
+import { diagram } from './diagram.js';
+import { variantName } from './game.js';
+
+export const statsHref = (variant, number) =>
+  `/#/stats/${encodeURIComponent(variant)}/${encodeURIComponent(number)}`;
+
+export function renderSetupStats(main, variant, number, go) {
+  const root = h('section.setup-stats', { 'data-testid': 'setup-stats' });
+  main.append(root);
+  const n = Number(number);
+  const count = SETUP_COUNT[variant];
+  const search = h('form.stats-search', {
+    'data-testid': 'stats-search',
+    onsubmit: ev => {
+      ev.preventDefault();
+      go(`/stats/${sel.value}/${Number(num.value)}`);
+    },
+  });
+  const sel = h('select', { 'data-testid': 'stats-variant', 'aria-label': t('variant') },
+    Object.keys(SETUP_COUNT).map(v => h('option', { value: v, selected: v === variant }, variantName(v))));
+  const num = h('input', { type: 'number', min: '0', value: Number.isInteger(n) ? String(n) : '',
+    'data-testid': 'stats-number', 'aria-label': t('setupNumber') });
+  search.append(h('label', `${t('statsSearch')} `, sel, ' ', num), ' ',
+    h('button.secondary', { type: 'submit', 'data-testid': 'stats-go' }, t('statsGo')));
+  if (!count || !Number.isInteger(n) || n < 0 || n >= count) {
+    root.append(h('h1', t('setupStats')), search,
+      h('p.error', { role: 'alert', 'data-testid': 'stats-error' },
+        t('badNumber', { max: (count || 960) - 1 })));
+    return;
+  }
+  const rank = rankOf(variant, n);
+  const body = h('div', { 'data-testid': 'stats-body' }, h('p.hint', '…'));
+  root.append(h('h1', { 'data-testid': 'stats-title' }, t('statsTitle', { variant: variantName(variant), number: n })),
+    search,
+    h('div.stats-setup', diagram(setupFen(variant, rank), { small: true }),
+      h('p.rank', localizeLetters(rank))),
+    body);
+  (async () => {
+    let s;
+    try {
+      const res = await fetch(`/api/setups/${encodeURIComponent(variant)}/${n}/stats`, { cache: 'no-store' });
+      s = await res.json();
+      if (!res.ok) throw new Error(s.detail || `HTTP ${res.status}`);
+    } catch (e) {
+      clear(body).append(h('p.error', { role: 'alert' }, t('error', { reason: e.message })));
+      return;
+    }
+    clear(body);
+    if (!s.games) {
+      body.append(h('p', { 'data-testid': 'stats-none' }, t('statsNone')));
+      return;
+    }
+    body.append(
+      h('p', { 'data-testid': 'stats-games' }, t('statsGames', { n: s.games })),
+      h('p', { 'data-testid': 'stats-results' },
+        t('statsResults', { w: s.white_wins, d: s.draws, b: s.black_wins })),
+      s.white_score === null ? '' : h('p', { 'data-testid': 'stats-score' },
+        `${t('statsWhiteScore')}: ${Math.round(s.white_score * 100)}%`),
+      s.first_moves.length ? h('div', h('h2', t('statsFirstMoves')),
+        h('ol', { 'data-testid': 'stats-first-moves' }, s.first_moves.map(m =>
+          h('li', `${localizeLetters(m.san)} (${m.games})`)))) : '',
+      h('h2', t('statsRecent')),
+      h('ul', { 'data-testid': 'stats-recent' }, s.game_ids.slice(-20).reverse().map(id =>
+        h('li', h('a', { href: `/#/game/${encodeURIComponent(id)}` }, id)))));
+  })();
+}

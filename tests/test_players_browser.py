@@ -370,3 +370,43 @@ def test_setup_statistics_page_from_the_game_page_and_the_shuffler(browser: Brow
         expect(page.locator("[data-testid=stats-title]")).to_contain_text(f"#{number}")
     finally:
         ctx.close()
+
+
+def test_account_games_filtered_on_the_page(browser: Browser, server: str) -> None:
+    a, b, d = (Player(server, f"filter-{n}") for n in ("a", "b", "d"))
+    finish(a, rated_game(a, b, variant="chess960", setup=100), "black")  # a wins, #100
+    finish(a, rated_game(a, b, variant="chess960", setup=200), "white")  # a loses
+    finish(a, rated_game(a, d, variant="mrc"), None)  # a draws d, MRC
+    every = a.http.get("/api/account/games").json()["games"]
+    assert len(every) == 3
+    ctx = browser.new_context(base_url=server)
+    ctx.add_cookies(a.cookies())  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        page.goto("/#/account")
+        rows = page.locator("[data-testid=game-row]")
+        expect(rows).to_have_count(3)
+        page.select_option("[data-testid=filter-result]", "win")
+        page.click("[data-testid=filter-go]")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("#100")
+        page.select_option("[data-testid=filter-result]", "")
+        page.fill("[data-testid=filter-opponent]", "FILTER-D")  # any case
+        page.click("[data-testid=filter-go]")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("mrc")
+        page.fill("[data-testid=filter-opponent]", "")
+        page.fill("[data-testid=filter-number]", "200")
+        page.click("[data-testid=filter-go]")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("0-1")
+        page.fill("[data-testid=filter-number]", "300")
+        page.click("[data-testid=filter-go]")
+        expect(page.locator("[data-testid=no-games]")).to_be_visible()
+        page.fill("[data-testid=filter-number]", "")
+        page.select_option("[data-testid=filter-variant]", "chess960")
+        page.select_option("[data-testid=filter-speed]", "blitz")
+        page.click("[data-testid=filter-go]")
+        expect(rows).to_have_count(2)
+    finally:
+        ctx.close()

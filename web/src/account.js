@@ -26,6 +26,9 @@ const STRINGS = {
     setupByNumber: 'by number', perGame: 'new setup per game',
     chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
     byColour: 'Results by colour', wins: 'Wins', draws: 'Draws', losses: 'Losses',
+    any: 'any', variantLabel: 'Variant', speedLabel: 'Speed', resultLabel: 'Result',
+    opponentLabel: 'Opponent', numberLabel: 'Setup number', filter: 'Filter',
+    'result.win': 'won', 'result.draw': 'drawn', 'result.loss': 'lost',
     moveBy: 'move by {when}', profile: 'Profile', gamesCount: '{n} rated games', variantSpeed: 'Variant and speed',
     allStats: 'Every variant and speed', gamesShort: 'Games', score: 'Score',
     allColours: 'Both colours', asWhite: 'As White', asBlack: 'As Black',
@@ -54,6 +57,9 @@ const STRINGS = {
     setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
     chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
     byColour: 'Resultados por color', wins: 'Victorias', draws: 'Tablas', losses: 'Derrotas',
+    any: 'cualquiera', variantLabel: 'Variante', speedLabel: 'Ritmo', resultLabel: 'Resultado',
+    opponentLabel: 'Rival', numberLabel: 'Número de posición', filter: 'Filtrar',
+    'result.win': 'ganadas', 'result.draw': 'tablas', 'result.loss': 'perdidas',
     moveBy: 'juega antes del {when}', profile: 'Perfil', gamesCount: '{n} partidas puntuables', variantSpeed: 'Variante y ritmo',
     allStats: 'Todas las variantes y ritmos', gamesShort: 'Partidas', score: 'Puntos',
     allColours: 'Ambos colores', asWhite: 'Con blancas', asBlack: 'Con negras',
@@ -147,6 +153,8 @@ async function draw(root, go) {
     return;
   }
   const games = (await call('GET', '/api/account/games')).games;
+  const gamesList = h('div', { 'data-testid': 'games-list' });
+  paintGames(gamesList, games);
   const turn = (await call('GET', '/api/account/turn')).details;
   const line = errorLine();
   const oldPw = h('input', { type: 'password', autocomplete: 'current-password',
@@ -199,11 +207,8 @@ async function draw(root, go) {
         r.provisional ? '?' : ''} (±${r.rd})`)))
       : h('p', tr('noRatings')),
     h('h2', tr('games')),
-    games.length
-      ? h('ul', games.map(g => h('li', h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
-        `${g.variant}${g.number != null ? ` #${g.number}` : ''} ${g.speed || ''} ${
-          tr('vs', { name: g.opponent || tr('anonymous') })} ${g.result || ''}`))))
-      : h('p', tr('noGames')),
+    gamesFilter(line),
+    gamesList,
     h('button', { onclick: out('/api/account/logout'), 'data-testid': 'logout' }, tr('logOut')),
     h('button', { onclick: out('/api/account/logout-everywhere') }, tr('logOutEverywhere')),
     h('form', { onsubmit: changePassword }, h('h2', tr('changePassword')),
@@ -212,6 +217,54 @@ async function draw(root, go) {
       h('button', { type: 'button', onclick: deleteAccount, 'data-testid': 'delete-account' },
         tr('deleteAccount'))),
     line);
+}
+
+function paintGames(list, games) {
+  clear(list);
+  list.append(games.length
+    ? h('ul', games.map(g => h('li', { 'data-testid': 'game-row' },
+      h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
+        `${g.variant}${g.number != null ? ` #${g.number}` : ''} ${g.speed ? tr(`speed.${g.speed}`) : ''} ${
+          tr('vs', { name: g.opponent || tr('anonymous') })} ${g.result || ''}`))))
+    : h('p', { 'data-testid': 'no-games' }, tr('noGames')));
+}
+
+// The account's games with the filters of GET /api/account/games (variant, speed, result from
+// the account's side, opponent, setup number).
+function gamesFilter(line) {
+  const any = h('option', { value: '' }, tr('any'));
+  const variant = h('select', { name: 'variant', 'data-testid': 'filter-variant' }, any,
+    ['chess960', 'mrc', 'modern', 'chess'].map(v => h('option', { value: v }, v)));
+  const speed = h('select', { name: 'speed', 'data-testid': 'filter-speed' },
+    h('option', { value: '' }, tr('any')),
+    ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'].map(v =>
+      h('option', { value: v }, tr(`speed.${v}`))));
+  const result = h('select', { name: 'result', 'data-testid': 'filter-result' },
+    h('option', { value: '' }, tr('any')),
+    ['win', 'draw', 'loss'].map(v => h('option', { value: v }, tr(`result.${v}`))));
+  const opponent = h('input', { name: 'opponent', 'data-testid': 'filter-opponent', size: 10 });
+  const number = h('input', { name: 'number', type: 'number', min: '0', 'data-testid': 'filter-number' });
+  const form = h('form.filters', {
+    'data-testid': 'games-filter',
+    onsubmit: async ev => {
+      ev.preventDefault();
+      const q = new URLSearchParams();
+      for (const [k, el] of [['variant', variant], ['speed', speed], ['result', result],
+        ['opponent', opponent], ['number', number]]) {
+        if (el.value.trim() !== '') q.set(k, el.value.trim());
+      }
+      try {
+        const games = (await call('GET', `/api/account/games?${q}`)).games;
+        paintGames(form.parentNode.querySelector('[data-testid=games-list]'), games);
+      } catch (e) {
+        show(line, e);
+      }
+    },
+  }, h('label', `${tr('variantLabel')} `, variant), h('label', `${tr('speedLabel')} `, speed),
+  h('label', `${tr('resultLabel')} `, result), h('label', `${tr('opponentLabel')} `, opponent),
+  h('label', `${tr('numberLabel')} `, number),
+  h('button.secondary', { type: 'submit', 'data-testid': 'filter-go' }, tr('filter')));
+  return form;
 }
 
 // ------------------------------------------------------------------------- lobby page

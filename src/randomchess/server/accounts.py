@@ -97,13 +97,13 @@ SEEKS = Table("seeks", meta,
               Column("number", Integer),
               Column("initial_ms", BigInteger, nullable=False),
               Column("increment_ms", BigInteger, nullable=False),
-              Column("days", Integer),  # days per move of a correspondence seek (0005)
+              Column("days", Integer),  # days per move of a correspondence seek (0006)
               Column("speed", String(16), nullable=False),
               Column("rated", Boolean, nullable=False),
               Column("rating_min", Integer),
               Column("rating_max", Integer),
               Column("created_at", BigInteger, nullable=False),
-              # every game from the seek (and its rematches) draws a new setup (0005)
+              # every game from the seek (and its rematches) draws a new setup (0006)
               Column("fresh_setup", Boolean, nullable=False, default=False))
 GAMES = Table("games", meta,
               Column("id", String(24), primary_key=True),

@@ -410,3 +410,56 @@ def test_account_games_filtered_on_the_page(browser: Browser, server: str) -> No
         expect(rows).to_have_count(2)
     finally:
         ctx.close()
+
+
+def test_tournament_rated_round_claimed_from_the_personal_link(browser: Browser,
+                                                               server: str) -> None:
+    http = httpx.Client(base_url=server, timeout=10)
+    r = http.post("/api/tournaments", json={"name": "Link Open", "rounds": 1,
+                                            "variant": "chess960", "time_control": "300+3"})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in ("Ann", "Ben"):
+        http.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    http.post(f"/api/tournaments/{eid}/start", headers=auth)
+    http.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    [g] = http.post(f"/api/tournaments/{eid}/rounds/1/online", headers=auth,
+                    json={"rated": True}).json()["games"]
+    ann, ben = Player(server, "link-ann"), Player(server, "link-ben")
+    ctx = browser.new_context(base_url=server, bypass_csp=True)
+    ctx.add_cookies(ann.cookies())  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        page.goto(g["white"]["link"])  # the personal link: the seat, then the game
+        wait_board(page)
+        page.click("[data-testid=claim-seat]")
+        expect(page.locator("[data-testid=player-white]")).to_contain_text("link-ann (You)")
+        expect(page.locator("[data-testid=claim-seat]")).to_have_count(0)
+        invite = g["black"]["link"].rsplit("/", 1)[1]
+        black = ben.http.post(f"/api/games/{g['game_id']}/join",
+                              json={"invite": invite}).json()["seat"]["token"]
+        assert ben.post(f"/api/account/games/{g['game_id']}/claim",
+                        json={"token": black}).status_code == 200
+        white = json.loads(page.evaluate(f"localStorage.getItem('rc-seat-{g['game_id']}')"))
+        for move, token in (("e2e4", white["token"]), ("e7e5", black)):
+            assert httpx.post(f"{server}/api/games/{g['game_id']}/moves",
+                              json={"move": move, "token": token}).status_code == 200
+        ben.http.post(f"/api/games/{g['game_id']}/resign", json={"token": black})
+        expect(page.locator("[data-testid=rating-change-white]")).to_contain_text(
+            "link-ann: 1500 → ", timeout=20_000)
+        expect(page.locator("[data-testid=rating-change-black]")).to_contain_text("(-")
+    finally:
+        ctx.close()
+
+
+def test_no_claim_offered_without_an_account(browser: Browser, server: str) -> None:
+    g = httpx.post(f"{server}/api/games", json={"variant": "chess", "opponent": "friend",
+                                                "color": "white"}).json()
+    ctx = browser.new_context(base_url=server, bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        open_seat(page, g["id"], "white", g["seat"]["token"])
+        expect(page.locator("[data-testid=player-white]")).to_contain_text("You")
+        expect(page.locator("div.game")).to_have_attribute("data-claim", "no")  # decided
+        expect(page.locator("[data-testid=claim-seat]")).to_have_count(0)
+    finally:
+        ctx.close()

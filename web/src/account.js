@@ -110,6 +110,13 @@ async function me() {
   }
 }
 
+/** The logged-in account ({name, csrf, ratings}) or null. */
+export const currentUser = () => me();
+
+/** Give this browser's seat of a game to the logged-in account (POST .../claim). */
+export const claimSeat = (gameId, token) =>
+  call('POST', `/api/account/games/${encodeURIComponent(gameId)}/claim`, { token });
+
 function errorLine() {
   return h('p.error', { role: 'alert', 'data-testid': 'account-error' });
 }

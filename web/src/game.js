@@ -17,6 +17,7 @@ import { createBoard } from './game/board.js';
 import { createMoveList } from './game/movelist.js';
 import { createControls } from './game/controls.js';
 import { statsHref } from './setupstats.js';
+import { claimSeat, currentUser } from './account.js';
 import { SETUP_COUNT } from './setups.js';
 import { castlingOf, promotionOrder, variantInfo } from './variants.js';
 
@@ -624,6 +625,35 @@ export function renderGame(root, id, go) {
     return send(orig + dest);
   }
 
+  // A logged-in player whose seat no account holds may keep the game in the account (issue
+  // 18): it then follows the account to any browser, and a rated game between two accounts
+  // (a tournament's rated round) is rated.
+  async function offerClaim() {
+    const colours = hotseat() ? ['white', 'black'] : mine() ? [mine()] : [];
+    page.dataset.claim = 'no'; // decided (tests wait for it): 'offered' below
+    if (!seatHolder() || !colours.length || colours.some(c => seatNames[c]) || isOver(current())) return;
+    page.dataset.claim = 'asking';
+    const user = await currentUser().catch(() => null);
+    page.dataset.claim = 'no';
+    if (!user || gone) return;
+    page.dataset.claim = 'offered';
+    const button = h('button.secondary', { type: 'button', 'data-testid': 'claim-seat' }, t('claimSeat'));
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        await claimSeat(id, seat.token);
+        for (const c of colours) seatNames[c] = user.name;
+        button.remove();
+        flash(t('claimedSeat'));
+        render();
+      } catch (e) {
+        button.disabled = false;
+        flash(t('error', { reason: e.message }), true);
+      }
+    });
+    controls.tools.append(button);
+  }
+
   // ------------------------------------------------------------------ start-up
   let live = null;
   const pendingFlash = sessionStorage.getItem('rc-flash');
@@ -667,6 +697,7 @@ export function renderGame(root, id, go) {
       seatNames = (r && r.players) || {};
       freshSetup = !!(r && r.fresh_setup);
       render();
+      offerClaim();
     }, () => {});
     getRematch(id).then(r => {
       if (r && r.offer) {

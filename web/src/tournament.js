@@ -26,7 +26,7 @@ const TEXT = {
     pair: 'Pair next round', close: 'Close the event', round: 'Round', board: 'Board',
     white: 'White', black: 'Black', result: 'Result', setup: 'Setup', bye: 'bye',
     standings: 'Standings after round', rank: 'Rank', points: 'Points', watch: 'watch',
-    online: 'Play this round online', links: 'Personal links (send each player theirs)',
+    online: 'Play this round online', ratedRound: 'rated (for players who claim their seat with an account)', links: 'Personal links (send each player theirs)',
     enter: 'Enter', correct: 'Correct', reason: 'Reason for the correction',
     organiser: 'Organiser', hall: 'Playing hall view', verify: 'Verification',
     verified: 'Every round re-derives from the revealed salt.',
@@ -53,7 +53,7 @@ const TEXT = {
     pair: 'Emparejar la ronda siguiente', close: 'Cerrar el torneo', round: 'Ronda',
     board: 'Tablero', white: 'Blancas', black: 'Negras', result: 'Resultado',
     setup: 'Posición', bye: 'descanso', standings: 'Clasificación tras la ronda',
-    rank: 'Puesto', points: 'Puntos', watch: 'ver', online: 'Jugar esta ronda en línea',
+    rank: 'Puesto', points: 'Puntos', watch: 'ver', online: 'Jugar esta ronda en línea', ratedRound: 'puntuable (para quien guarde su plaza en su cuenta)',
     links: 'Enlaces personales (envíe a cada jugador el suyo)', enter: 'Anotar',
     correct: 'Corregir', reason: 'Motivo de la corrección', organiser: 'Organizador',
     hall: 'Vista para la sala de juego', verify: 'Verificación',
@@ -242,10 +242,14 @@ function organiserPanel(ev, secret, refresh) {
   if (ev.status === 'running') {
     if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', () => call('POST', `${api(ev.id)}/pair`, undefined, secret));
     if (ev.paired_rounds > 0) {
+      // Rated (issue 18): each game is rated once both players claim their seats with accounts.
+      const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
       button(tt('online'), 't-online', async () => {
-        const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`, undefined, secret);
+        const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`,
+          rated.checked ? { rated: true } : undefined, secret);
         return { links: out.games, round: out.round };
       });
+      buttons.append(h('label', rated, ` ${tt('ratedRound')}`), ' ');
     }
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', () => call('POST', `${api(ev.id)}/close`, undefined, secret));
   }

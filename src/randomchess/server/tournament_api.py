@@ -18,6 +18,7 @@ from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from randomchess.accounts.ratings import speed_class
 from randomchess.diagram import svg_diagram
 from randomchess.server.live import ApiError
 from randomchess.server.service import GameService
@@ -290,14 +291,26 @@ def _clock(time_control: str) -> tuple[int, int] | None:
     return int(m[1]) * 1000, int(m[2] or 0) * 1000
 
 
+class OnlineIn(_Strict):
+    # Rated in the event's variant and the speed class of its time control (docs/accounts.md):
+    # a game is rated when both players have claimed their seats with their accounts.
+    rated: bool = False
+
+
 @router.post("/{event_id}/rounds/{rnd}/online")
 async def open_online(event_id: str, rnd: int, request: Request,
+                      body: OnlineIn | None = None,
                       x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     """Open the round's games on the server; each player's personal link, shown once."""
     store = _organiser(request, event_id, x_organiser_secret)
     t: Tournament = _call(store.load, event_id)
     service: GameService = request.app.state.service
     clock = _clock(t.event.time_control)
+    rated = body is not None and body.rated
+    players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
+    if rated and (clock is None or players is None):
+        raise ApiError(422, "a rated round needs the event's time control as seconds+increment "
+                            "(e.g. 180+2)")
     links = []
     for b in t.round_boards(rnd):
         if b.is_bye or b.result is not None or b.game_id is not None:
@@ -306,6 +319,9 @@ async def open_online(event_id: str, rnd: int, request: Request,
         new = await service.create(t.event.variant, setup, "friend", None, "white", clock)
         game_id = new.game.record.id
         assert new.invite is not None
+        if rated and clock is not None and players is not None:
+            await run_in_threadpool(players.accounts.set_terms, game_id, True,
+                                    speed_class(*clock))
         _call(store.link_game, event_id, rnd, b.board, game_id)
         white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
         black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))

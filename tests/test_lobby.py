@@ -97,6 +97,7 @@ def test_challenge_only_for_the_named_player(c: TestClient) -> None:
     assert r.status_code == 201
     cid = r.json()["id"]
     assert listed(b) == [cid] and listed(a) == [cid]
+    assert [s["challenge"] for s in b.get("/api/lobby/seeks").json()["seeks"]] == [True]
     assert listed(d) == [] and cid not in listed(Browser(c))
     assert d.post(f"/api/lobby/seeks/{cid}/accept").status_code == 404
     assert b.post(f"/api/lobby/seeks/{cid}/accept").status_code == 200

@@ -463,3 +463,42 @@ def test_no_claim_offered_without_an_account(browser: Browser, server: str) -> N
         expect(page.locator("[data-testid=claim-seat]")).to_have_count(0)
     finally:
         ctx.close()
+
+
+def test_challenge_and_quick_pairing_through_the_lobby_page(browser: Browser,
+                                                            server: str) -> None:
+    from test_lobby_browser import sign_up
+
+    contexts = [browser.new_context(base_url=server, bypass_csp=True) for _ in range(3)]
+    alice, bob, dora = (ctx.new_page() for ctx in contexts)
+    try:
+        for page, name in ((alice, "chal-alice"), (bob, "chal-bob"), (dora, "chal-dora")):
+            sign_up(page, name)
+            page.goto("/#/lobby")
+        alice.fill("[data-testid=seek-opponent]", "CHAL-BOB")
+        alice.click("[data-testid=seek-post]")
+        offer = bob.locator("[data-testid=seek]", has_text="chal-alice")
+        expect(offer).to_contain_text("challenge: chal-alice")
+        expect(alice.locator("[data-testid=seek]", has_text="chal-alice")).to_be_visible()
+        expect(dora.locator("[data-testid=seek]", has_text="chal-alice")).to_have_count(0)
+        offer.locator("[data-testid=seek-accept]").click()
+        bob.wait_for_url(re.compile(r"#/game/"))
+        alice.wait_for_url(re.compile(r"#/game/"))
+        # Quick pairing: Dora finds nothing and waits with a seek; Alice, back in the lobby
+        # with another blitz clock, is paired with her, and both land in the game.
+        dora.select_option("[data-testid=seek-variant]", "mrc")
+        dora.click("[data-testid=quick-pair]")
+        alice.goto("/#/lobby")
+        expect(alice.locator("[data-testid=seek]", has_text="chal-dora")).to_be_visible()
+        alice.select_option("[data-testid=seek-variant]", "mrc")
+        alice.fill("[data-testid=seek-minutes]", "4")
+        alice.click("[data-testid=quick-pair]")
+        alice.wait_for_url(re.compile(r"#/game/"))
+        dora.wait_for_url(re.compile(r"#/game/"))
+        game_id = re.search(r"#/game/([^/?]+)", alice.url).group(1)  # type: ignore[union-attr]
+        assert game_id in dora.url
+        state = httpx.get(f"{server}/api/games/{game_id}").json()
+        assert state["variant"] == "mrc"
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -26,6 +26,8 @@ const STRINGS = {
     setupByNumber: 'by number', perGame: 'new setup per game',
     chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
     byColour: 'Results by colour', wins: 'Wins', draws: 'Draws', losses: 'Losses',
+    challengeName: 'Challenge a player (name; empty: an open seek)', quick: 'Quick pairing',
+    challenge: 'challenge',
     any: 'any', variantLabel: 'Variant', speedLabel: 'Speed', resultLabel: 'Result',
     opponentLabel: 'Opponent', numberLabel: 'Setup number', filter: 'Filter',
     'result.win': 'won', 'result.draw': 'drawn', 'result.loss': 'lost',
@@ -57,6 +59,8 @@ const STRINGS = {
     setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
     chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
     byColour: 'Resultados por color', wins: 'Victorias', draws: 'Tablas', losses: 'Derrotas',
+    challengeName: 'Retar a un jugador (nombre; vacío: propuesta abierta)',
+    quick: 'Emparejamiento rápido', challenge: 'reto',
     any: 'cualquiera', variantLabel: 'Variante', speedLabel: 'Ritmo', resultLabel: 'Resultado',
     opponentLabel: 'Rival', numberLabel: 'Número de posición', filter: 'Filtrar',
     'result.win': 'ganadas', 'result.draw': 'tablas', 'result.loss': 'perdidas',
@@ -317,6 +321,26 @@ async function start(root, go, state) {
     h('option', { value: 'number' }, tr('setupByNumber')));
   const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
   const list = h('ul', { 'data-testid': 'seeks' });
+  const challenge = h('input', { 'data-testid': 'seek-opponent', size: 12, autocomplete: 'off' });
+  const clock = () => (days.value
+    ? { days: Number(days.value) }
+    : { minutes: Number(minutes.value), increment: Number(increment.value) });
+  // Quick pairing: the oldest open seek of another player in this variant, speed class and
+  // rated or casual, whatever its exact clock; else this becomes an open seek.
+  const quickPair = async () => {
+    try {
+      const res = await call('POST', '/api/lobby/quick',
+        { variant: variant.value, clock: clock(), rated: rated.checked });
+      if (res.paired) {
+        saveSeat(res.id, { ...res.seat, opponent: 'friend' });
+        go(`/game/${encodeURIComponent(res.id)}`);
+      } else {
+        state.mine.add(res.seek);
+      }
+    } catch (e) {
+      show(line, e);
+    }
+  };
   root.append(h('h1', tr('lobby')),
     h('form', {
       'data-testid': 'seek-form',
@@ -325,12 +349,11 @@ async function start(root, go, state) {
         try {
           const setup = setupKind.value === 'number' || number.value !== ''
             ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
-          const res = await call('POST', '/api/lobby/seeks', {
-            variant: variant.value, rated: rated.checked, setup,
-            clock: days.value
-              ? { days: Number(days.value) }
-              : { minutes: Number(minutes.value), increment: Number(increment.value) },
-          });
+          const body = { variant: variant.value, rated: rated.checked, setup, clock: clock() };
+          const name = challenge.value.trim();
+          const res = name
+            ? await call('POST', '/api/lobby/challenges', { ...body, name })
+            : await call('POST', '/api/lobby/seeks', body);
           state.mine.add(res.id);
         } catch (e) {
           show(line, e);
@@ -339,8 +362,10 @@ async function start(root, go, state) {
     }, h('h2', tr('newSeek')), variant, h('label', tr('minutes'), minutes),
     h('label', tr('increment'), increment), h('label', tr('days'), days),
     h('label', tr('setupKind'), setupKind), h('label', tr('setupNumber'), number),
-    h('label', rated, tr('rated')),
-    h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post'))),
+    h('label', rated, tr('rated')), h('label', tr('challengeName'), challenge),
+    h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')), ' ',
+    h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },
+      tr('quick'))),
     h('h2', tr('openSeeks')), list, line);
 
   const paint = seeks => {
@@ -353,8 +378,9 @@ async function start(root, go, state) {
         : s.setup === 'new-per-game' ? tr('perGame') : `#${s.setup}`;
       const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
         : `${s.clock.minutes}+${s.clock.increment}`;
-      const label = `${s.player} (${s.rating}${s.provisional ? '?' : ''}) ${s.variant} ${
-        setupText} ${clockText} ${s.rated ? tr('rated') : tr('casual')}`;
+      const label = `${s.challenge ? `${tr('challenge')}: ` : ''}${s.player} (${s.rating}${
+        s.provisional ? '?' : ''}) ${s.variant} ${setupText} ${clockText} ${
+        s.rated ? tr('rated') : tr('casual')}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
           .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)

@@ -154,7 +154,8 @@ class Lobby:
 def view(event: dict[str, Any], uid: int | None) -> dict[str, Any]:
     """What one lobby socket is shown: open seeks, and challenges to or from its account;
     no account ids."""
-    seeks = [{k: v for k, v in s.items() if k not in ("user_id", "target_id")}
+    seeks = [{**{k: v for k, v in s.items() if k not in ("user_id", "target_id")},
+              "challenge": s["target_id"] is not None}
              for s in event["seeks"]
              if s["target_id"] is None or uid in (s["target_id"], s["user_id"])]
     out: dict[str, Any] = {"type": "seeks", "seeks": seeks}

@@ -502,3 +502,21 @@ def test_challenge_and_quick_pairing_through_the_lobby_page(browser: Browser,
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_players_pages_fit_a_phone(browser: Browser, server: str) -> None:
+    a = Player(server, "phone-player")
+    ctx = browser.new_context(base_url=server, **PHONE)
+    ctx.add_cookies(a.cookies())  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        for route, ready in (("/#/lobby", "seek-form"), ("/#/account", "games-filter"),
+                             (f"/#/players/{a.name}", "profile-name"),
+                             ("/#/stats/mrc/8226", "stats-title")):
+            page.goto(route)
+            page.locator(f"[data-testid={ready}]").wait_for()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (route, width)
+        shot(page, "stats-phone")
+    finally:
+        ctx.close()

@@ -520,3 +520,31 @@ def test_players_pages_fit_a_phone(browser: Browser, server: str) -> None:
         shot(page, "stats-phone")
     finally:
         ctx.close()
+
+
+def test_organiser_opens_a_rated_round_from_the_tournament_page(browser: Browser,
+                                                                server: str) -> None:
+    http = httpx.Client(base_url=server, timeout=10)
+    r = http.post("/api/tournaments", json={"name": "Box Open", "rounds": 1,
+                                            "variant": "chess960", "time_control": "600+5"})
+    eid, secret = r.json()["id"], r.json()["organiser_secret"]
+    auth = {"X-Organiser-Secret": secret}
+    for name in ("Ann", "Ben"):
+        http.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    http.post(f"/api/tournaments/{eid}/start", headers=auth)
+    http.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    ctx = browser.new_context(base_url=server)
+    page = ctx.new_page()
+    try:
+        page.goto("/#/")
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
+        page.goto(f"/#/tournament/{eid}")
+        page.check("[data-testid=t-online-rated]")
+        page.click("[data-testid=t-online]")
+        link = page.locator("[data-testid=t-link-1-white]")
+        expect(link).to_be_visible()
+        game_id = (link.get_attribute("href") or "").split("/")[-2]
+        terms = http.get(f"/api/games/{game_id}/ratings").json()
+        assert (terms["rated"], terms["speed"]) == (True, "rapid")
+    finally:
+        ctx.close()

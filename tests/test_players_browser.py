@@ -203,6 +203,10 @@ def test_correspondence_per_game_seek_through_the_pages(browser: Browser, server
         expect(bob.locator("[data-testid=player-white], [data-testid=player-black]")
                .filter(has_text="corr-bob")).to_contain_text("(You)")
         shot(bob, "correspondence-game")
+        bob.click("[data-testid=profile-white]")
+        expect(bob.locator("[data-testid=profile-name]")).to_contain_text(names["white"])
+        bob.go_back()
+        wait_board(bob)
         white_page = alice if names["white"] == "corr-alice" else bob
         white_page.goto("/#/account")
         expect(white_page.locator("[data-testid=your-turn]")).to_contain_text("chess960 #")

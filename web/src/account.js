@@ -396,7 +396,8 @@ async function start(root, go, state) {
             }
           },
         }, tr('accept'));
-      list.append(h('li', { 'data-testid': 'seek' }, label, ' ', act));
+      list.append(h('li', { 'data-testid': 'seek' }, label, ' ', act, ' ',
+        h('a.small', { href: `/#/players/${encodeURIComponent(s.player)}` }, tr('profile'))));
     }
   };
   const connect = () => {

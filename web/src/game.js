@@ -321,7 +321,10 @@ export function renderGame(root, id, go) {
       clear(el);
       el.classList.toggle('active', !isOver(s) && s.to_move === color);
       const clockEl = h('span.clock', { 'data-testid': `clock-${color}`, 'data-color': color });
-      el.append(h(`span.dot.${color}`), h('span.name', { 'data-testid': `player-${color}` }, playerName(color)),
+      const account = seatNames[color];
+      el.append(h(`span.dot.${color}`), h('span.name', { 'data-testid': `player-${color}` },
+        account ? h('a', { href: `/#/players/${encodeURIComponent(account)}`, 'data-testid': `profile-${color}` },
+          playerName(color)) : playerName(color)),
         clockEl);
       // Correspondence: the date and time by which the side to move must move.
       const c = s.clocks;

@@ -114,15 +114,15 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
         if existing.by == me:
             raise ApiError(409, "you have already offered a rematch")
         return await _accept(request, live, body.token)
-    if not await service.rate.allow(request.client.host if request.client else "unknown",
-                                    now_ms()):
-        raise ApiError(429, "too many games created from this address; wait a minute")
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
     terms = None if players is None else \
         await anyio.to_thread.run_sync(players.accounts.terms, game_id)
     fresh = bool(terms and terms[2])
     if fresh and body.setup == "same":
         raise ApiError(409, "this game's seek asked for a new random setup per game")
+    if not await service.rate.allow(request.client.host if request.client else "unknown",
+                                    now_ms()):
+        raise ApiError(429, "too many games created from this address; wait a minute")
     setup: int | str = "random"
     if (body.setup or ("new" if fresh else "same")) == "same":
         setup = r.number if r.number is not None else r.start_fen

@@ -100,3 +100,39 @@ def test_the_model_refuses_what_the_server_never_sends(db: str) -> None:
                 {"to_move": "red"}):
         with pytest.raises(ValueError):
             GameState.model_validate({**state, **bad})
+
+
+# ------------------------------------------------------------------ typed changes (issue 12)
+def test_the_store_speaks_the_contract_enums(tmp_path: Path) -> None:
+    """A record read back from the database carries the enums, not bare strings, and the
+    changes an action hands the store are a declared shape: every key a column the store
+    may set, and typed as the record types it."""
+    import typing
+
+    from randomchess.server.store import GameChanges, GameRecord, Store
+
+    hints = typing.get_type_hints(GameRecord)
+    assert hints["status"] is GameStatus
+    assert hints["termination"] == TerminationName | None
+    changes = typing.get_type_hints(GameChanges)
+    assert set(changes) == set(hints) - {"id", "created_at"}
+    for name, kind in changes.items():
+        assert kind == hints[name], name
+    assert GameChanges.__total__ is False
+
+    db = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with client(db) as c:
+        g = new_game(c)
+        c.post(f"/api/games/{g['id']}/resign", json={"token": g["seat"]["token"]})
+    store = Store(db)
+    try:
+        record = store.load(g["id"])
+        assert record is not None
+        assert type(record.status) is GameStatus and record.status is GameStatus.ENDED
+        assert type(record.termination) is TerminationName
+        assert record.termination is TerminationName.RESIGNATION
+        playing = store.unfinished()
+        assert all(type(r.status) is GameStatus for r in playing)
+    finally:
+        store.close()
+

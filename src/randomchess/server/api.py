@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from randomchess.server import guards
-from randomchess.server.contract import STATE_ROUTE
+from randomchess.server.contract import STATE_ROUTE, GameAction
 from randomchess.server.live import ApiError, LiveGame, hash_secret
 from randomchess.server.service import ACTIONS, GameService
 from randomchess.server.store import now_ms
@@ -124,7 +124,7 @@ async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> Response:
                                                   body.move))
 
 
-def _action_route(action: str) -> None:
+def _action_route(action: GameAction) -> None:
     async def endpoint(game_id: str, body: TokenIn, request: Request) -> Response:
         return _state(await _service(request).perform(game_id, action, body.token))
 

@@ -10,7 +10,7 @@ field it does not declare.  The status and termination strings are the enums her
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,12 @@ TERMINATION_NAMES: dict[Termination, TerminationName] = {
     t: TerminationName[t.name] for t in Termination}
 
 ColourName = Literal["white", "black"]
+
+# What a seat may do to a game (``GameService.perform``; one POST route and one WebSocket
+# message type each).
+GameAction = Literal["move", "draw-claim", "draw-offer", "resign", "draw-accept",
+                     "draw-decline", "takeback-offer", "takeback-accept", "takeback-decline"]
+GAME_ACTIONS: tuple[GameAction, ...] = get_args(GameAction)
 Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
 

@@ -23,7 +23,7 @@ from randomchess.pieces import Color
 from randomchess.server.contract import STATE_ROUTE, GameStatus, TerminationName
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
 from randomchess.server.service import GameService
-from randomchess.server.store import now_ms
+from randomchess.server.store import GameChanges, now_ms
 
 router = APIRouter()
 
@@ -61,7 +61,7 @@ def _public(offer: Offer | None) -> dict[str, Any] | None:
     return None if offer is None else {"by": offer.by, "id": offer.new_id}
 
 
-def abort_changes(g: LiveGame, colors: set[Color], now: int) -> dict[str, Any]:
+def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
     """End the game without a result while a side has not moved yet."""
     if not colors:
         raise ApiError(403, "wrong token for this game")

@@ -84,9 +84,9 @@ def test_friend_rematch_offer_accept(c: TestClient) -> None:
         assert r.status_code == 200
         mine = r.json()
         assert mine["seat"]["color"] == "black" and "/invite/" in mine["invite_url"]
-        pushed = ws.receive_json()["game"]
-        assert pushed["rematch"] == {"by": "white", "id": mine["id"]}
-        assert "invite" not in str(pushed["rematch"])
+        pushed = ws.receive_json()  # its own frame (contract.RematchFrame)
+        assert pushed == {"type": "rematch", "offer": {"by": "white", "id": mine["id"]}}
+        assert "invite" not in str(pushed)
     assert c.get(f"/api/games/{gid}/rematch").json()["offer"]["id"] == mine["id"]
     assert c.post(f"/api/games/{gid}/rematch",
                   json={"token": white}).status_code == 409  # offered already

@@ -10,7 +10,7 @@ field it does not declare.  The status and termination strings are the enums her
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -105,6 +105,83 @@ class GameState(BaseModel):
     claimable: list[TerminationName] = Field(
         description="draws the side to move may claim now without naming a move")
     version: int = Field(description="grows with every change; older states are stale")
+
+
+# --------------------------------------------------------------------- WebSocket frames
+# ``/ws/games/{id}`` (docs/server.md): the server pushes a ``state`` frame on every change (the
+# first on connecting), a ``rematch`` frame when a rematch offer of the ended game appears or
+# goes, and answers the sender alone with ``pong`` or ``error``.  The client sends a
+# :class:`ClientFrame`.  The pushes are built as plain dicts on the fast path (``state_frame``
+# and friends); a test validates real ones against these models.
+
+class StateFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["state"]
+    game: GameState
+
+
+class RematchOffer(BaseModel):
+    """A rematch the side ``by`` offered after this game; ``id`` is the new game's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    by: ColourName
+    id: str
+
+
+class RematchFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["rematch"]
+    offer: RematchOffer | None = Field(description="none: the offer was answered or is gone")
+
+
+class ErrorFrame(BaseModel):
+    """A refused or unreadable client frame (or a game that cannot be read): the HTTP status
+    the same request would get and the reason.  Nothing was changed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["error"]
+    status: int
+    detail: str
+
+
+class PongFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["pong"]
+
+
+ServerFrame = Annotated[StateFrame | RematchFrame | ErrorFrame | PongFrame,
+                        Field(discriminator="type")]
+
+
+class ClientFrame(BaseModel):
+    """What a client sends: an action for a seat (``token``; ``move`` for ``move`` and a
+    ``draw-claim`` with a move), ``state`` (send me the state) or ``ping``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: GameAction | Literal["state", "ping"]
+    token: str | None = Field(None, max_length=128)
+    move: str | None = Field(None, max_length=32)
+
+
+def state_frame(state: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "state", "game": state}
+
+
+def rematch_frame(offer: RematchOffer | None) -> dict[str, Any]:
+    return {"type": "rematch", "offer": None if offer is None else offer.model_dump()}
+
+
+def error_frame(status: int, detail: str) -> dict[str, Any]:
+    return {"type": "error", "status": status, "detail": detail}
+
+
+PONG_FRAME: dict[str, Any] = {"type": "pong"}
 
 
 # For a route that answers with the state: the schema is documented, the body is the

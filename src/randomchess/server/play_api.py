@@ -20,7 +20,13 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.pieces import Color
-from randomchess.server.contract import STATE_ROUTE, GameStatus, TerminationName
+from randomchess.server.contract import (
+    STATE_ROUTE,
+    GameStatus,
+    RematchOffer,
+    TerminationName,
+    rematch_frame,
+)
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
 from randomchess.server.service import GameService
 from randomchess.server.store import GameChanges, now_ms
@@ -57,8 +63,9 @@ def _service(request: Request) -> GameService:
     return service
 
 
-def _public(offer: Offer | None) -> dict[str, Any] | None:
-    return None if offer is None else {"by": offer.by, "id": offer.new_id}
+def _public(offer: Offer | None) -> RematchOffer | None:
+    return None if offer is None else RematchOffer.model_validate({"by": offer.by,
+                                                                   "id": offer.new_id})
 
 
 def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
@@ -83,13 +90,15 @@ async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
 
 
 async def _publish(service: GameService, live: LiveGame, offer: Offer | None) -> None:
-    await service.hub.publish(live.record.id, {**live.state(now_ms()), "rematch": _public(offer)})
+    # Its own frame: the game's state does not change with an offer (contract.RematchFrame).
+    await service.hub.publish_frame(live.record.id, rematch_frame(_public(offer)))
 
 
 @router.get("/api/games/{game_id}/rematch")
 async def rematch_offer(game_id: str, request: Request) -> dict[str, Any]:
     await _service(request).load(game_id)  # 404 for no such game
-    return {"offer": _public(_offers(request).get(game_id))}
+    offer = _public(_offers(request).get(game_id))
+    return {"offer": None if offer is None else offer.model_dump()}
 
 
 @router.post("/api/games/{game_id}/rematch")

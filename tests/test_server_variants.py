@@ -40,3 +40,33 @@ def test_variants_endpoint_matches_the_variant_data(tmp_path: Path) -> None:
     mrc = next(d for d in data if d["key"] == "mrc")
     assert mrc["adjustment_partners"] == ["k", "m", "n", "q", "r"]
     assert mrc["setup"]["symmetry"] == "reverse" and mrc["setup"]["numbering"] == "mrc"
+
+
+def test_every_random_variant_starts_with_setup_random(tmp_path: Path) -> None:
+    """Issue 12: ``setup: "random"`` must work for every variant whose metadata says its
+    setups are random, numbered (Chess960, MRC) or not (Capablanca Random, Pseudo-MRC,
+    Chess8400, PMRC): a legal start array of that variant, drawn by the server."""
+    from randomchess.position import Position
+
+    with client(f"sqlite:///{tmp_path / 'g.sqlite3'}") as c:
+        data = c.get("/api/variants").json()
+        random_ones = [d for d in data if d["setup"]["random"]]
+        assert {"caparandom", "pseudo-mrc", "chess8400", "pmrc"} <= {
+            d["key"] for d in random_ones}
+        for d in random_ones:
+            v = get_variant(d["key"])
+            ranks = set()
+            for _ in range(6):
+                r = c.post("/api/games", json={"variant": d["key"], "setup": "random",
+                                               "opponent": "hotseat"})
+                assert r.status_code == 201, (d["key"], r.text)
+                s = c.get(f"/api/games/{r.json()['id']}").json()
+                assert s["variant"] == d["key"] and s["moves"] == []
+                placement = s["start_fen"].split()[0].split("/")
+                white = placement[-1]
+                assert v.is_setup(white), (d["key"], white)
+                assert s["start_fen"] == v.setup_fen(white)
+                Position(s["start_fen"], v)  # the one validation gate accepts it
+                assert (s["number"] is None) == (d["setup"]["numbering"] is None)
+                ranks.add(white)
+            assert len(ranks) > 1, d["key"]  # drawn, not one fixed array

@@ -528,3 +528,32 @@ def test_setup_from_fen_bounds_counts_and_reads_ascii_digits(fen: str) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000
+
+
+def test_random_rank_is_uniform_over_the_arrays_of_unnumbered_variants() -> None:
+    """``random_rank`` (the server's draw for Capablanca Random, Pseudo-MRC, Chess8400,
+    PMRC): every result an array of the variant, uniform over them (checked on Chess960,
+    whose 960 arrays the numbering lists, and on Chess8400's king file)."""
+    import random
+
+    from randomchess.variants import get_variant
+
+    rng = random.Random(12)
+    draws = 960 * 40
+    counts = Counter(startpos.chess960_number(startpos.random_rank("chess960", rng))
+                     for _ in range(draws))
+    assert _chi_square(counts, 960, draws) < _chi_square_critical(959)
+    for key in ("caparandom", "pseudo-mrc", "chess8400", "pmrc"):
+        v = get_variant(key)
+        assert all(v.is_setup(startpos.random_rank(v, rng)) for _ in range(200))
+    # Chess8400: how often the king stands on each file, against a count of all arrays.
+    v = get_variant("chess8400")
+    arrays = list(v.setups())
+    assert len(arrays) == 8400
+    by_file = Counter(r.index("K") for r in arrays)
+    draws = 9_000
+    seen = Counter(startpos.random_rank(v, rng).index("K") for _ in range(draws))
+    chi = sum((seen[f] - draws * n / 8400) ** 2 / (draws * n / 8400) for f, n in by_file.items())
+    assert chi < _chi_square_critical(len(by_file) - 1)
+    with pytest.raises(startpos.SetupPoolError):
+        startpos.random_rank("chess")

@@ -91,14 +91,20 @@ def square_box(page: Page, square: str) -> tuple[float, float]:
 
 
 def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str) -> None:
-    """The variant menu is the server's list of engine-playable variants, Capablanca's two
-    entries included, named in both languages."""
-    served = [v["key"] for v in api(server, "GET", "/api/variants") if v["engine"]]
+    """The variant menu is the server's list of variants, Capablanca's two entries included,
+    named in both languages; the computer is offered for those its engine plays."""
+    variants = api(server, "GET", "/api/variants")
+    served = [v["key"] for v in variants]
     page.goto("/")
     options = page.eval_on_selector_all("[data-testid=variant] option",
                                         "els => els.map(e => e.value)")
     assert options == served
-    assert {"capablanca", "caparandom"} <= set(options)
+    assert {"capablanca", "caparandom", "pmrc"} <= set(options)
+    for v in variants:
+        page.select_option("[data-testid=variant]", v["key"])
+        computer = page.locator("input[name=opponent][value=computer]")
+        assert computer.is_disabled() == (not v["engine"]), v["key"]
+        expect(page.locator("[data-testid=no-engine]")).to_be_visible(visible=not v["engine"])
     page.select_option("[data-testid=variant]", "capablanca")
     expect(page.locator("[data-testid=preview-rank]")).to_have_text("RNABQKBCNR")
     # The preview diagram is 10 files wide.
@@ -213,3 +219,23 @@ def test_capablanca_letters_in_spanish(browser: Browser, server: str, errors: li
     finally:
         pg.context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_every_random_variant_starts_from_the_home_form_with_a_random_setup(
+        page: Page, server: str) -> None:
+    """Issue 12: "random" works for every variant whose metadata says its setups are random,
+    numbered or not (the server draws Capablanca Random's, Pseudo-MRC's, Chess8400's and
+    PMRC's arrays); the board drawn has the variant's size and its start array."""
+    from randomchess.variants import get_variant
+
+    for v in api(server, "GET", "/api/variants"):
+        if not v["setup"]["random"]:
+            continue
+        new_game(page, v["key"], "hotseat")
+        state = game_state(page)
+        assert state["variant"] == v["key"] and state["ply"] == 0
+        white = state["start_fen"].split()[0].split("/")[-1]
+        assert get_variant(v["key"]).is_setup(white), (v["key"], white)
+        assert (board_attr(page, "files"), board_attr(page, "ranks")) == (
+            str(v["files"]), str(v["ranks"]))
+        assert board_attr(page, "fen") == state["start_fen"]

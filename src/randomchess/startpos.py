@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import re
 import secrets
 import unicodedata
@@ -60,6 +61,7 @@ __all__ = [
     "parse_rank",
     "parse_salt",
     "parse_salt_file",
+    "random_rank",
     "round_setups",
     "setup_count",
     "setup_from_fen",
@@ -498,6 +500,31 @@ class SetupPool:
 def draw_random(pool: SetupPool, count: int = 1) -> list[NumberedSetup]:
     """``count`` independent uniform draws from ``pool`` using :func:`secrets.randbelow`."""
     return [pool.setup(secrets.randbelow(len(pool))) for _ in range(count)]
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def random_rank(variant: str | Variant, rng: random.Random | None = None) -> str:
+    """White's back rank of a random variant drawn uniformly from all its start arrays,
+    numbered or not (Capablanca Random's 48,000 have no numbering to draw from).
+
+    The army is shuffled (every permutation equally likely, so every distinct array too) until
+    the array follows the variant's setup rules: rejection keeps the draw uniform over the
+    arrays that do.  At least one array in ten passes for every registered variant, so no
+    table of the arrays is built.  The source is the operating system's (``secrets``) unless
+    ``rng`` is given.
+    """
+    v = get_variant(variant)
+    if not v.is_random:
+        raise SetupPoolError(f"{v.key} has one fixed start array, not random ones")
+    source = rng if rng is not None else _SYSTEM_RANDOM
+    pieces = list(v.army)
+    while True:
+        source.shuffle(pieces)
+        rank = "".join(pieces)
+        if v.is_setup(rank):
+            return rank
 
 
 _SEED_DOMAIN = b"randomchess-seed-v1"

@@ -9,7 +9,7 @@ import {
   SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf,
 } from './setups.js';
 import { diagram } from './diagram.js';
-import { playableVariants, setupPlacement, variantInfo } from './variants.js';
+import { allVariants, playableVariants, setupPlacement, variantInfo } from './variants.js';
 import { variantName } from './game.js';
 
 // The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
@@ -41,8 +41,9 @@ export function renderHome(root, go) {
   const error = h('p.error', { role: 'alert' });
   let drawn = null; // {variant, number} of the current random draw
 
+  // Every variant the server plays; the computer is offered for those its engine plays.
   const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
-    playableVariants().map(v => h('option', { value: v.key,
+    allVariants().map(v => h('option', { value: v.key,
       selected: v.key === (saved.variant || 'chess960') }, variantName(v.key))));
   const numberIn = h('input', {
     type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
@@ -90,7 +91,8 @@ export function renderHome(root, go) {
     h('legend', t('opponent')),
     ['computer', 'friend', 'hotseat'].map(o =>
       radio('opponent', o, t(`opponent.${o}`), o === (saved.opponent || 'computer'))),
-    h('label.level', t('level'), ' ', levelIn, ' ', levelOut));
+    h('label.level', t('level'), ' ', levelIn, ' ', levelOut),
+    h('p.note', { 'data-testid': 'no-engine', hidden: true }, t('noEngine')));
   const colourBox = h('fieldset',
     h('legend', t('colour')),
     ['white', 'black', 'random'].map(c => radio('color', c, t(`colour.${c}`), c === (saved.color || 'white'))));
@@ -174,6 +176,10 @@ export function renderHome(root, go) {
     numberIn.max = String((SETUP_COUNT[variant] || 1) - 1);
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random';
+    const computerRadio = opponentBox.querySelector('input[value=computer]');
+    computerRadio.disabled = !info.engine;
+    if (!info.engine && computerRadio.checked) opponentBox.querySelector('input[value=friend]').checked = true;
+    opponentBox.querySelector('[data-testid=no-engine]').hidden = info.engine;
     levelIn.closest('label').hidden = value('opponent') !== 'computer';
     fitLevels();
     colourBox.hidden = value('opponent') === 'hotseat';

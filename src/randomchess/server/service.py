@@ -39,6 +39,7 @@ from randomchess.startpos import (
     SetupPool,
     draw_random,
     numbered_variant,
+    random_rank,
     setup_from_fen,
     setup_from_number,
 )
@@ -591,9 +592,11 @@ def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
                 raise ApiError(422, "bad setup: a setup number is written with the digits 0-9")
             setup = int(setup.strip())
         if setup == "random":
-            if v.is_random:
+            if v.numbering is not None:
                 chosen = draw_random(SetupPool(v))[0]
                 return chosen.number, chosen.fen
+            if v.is_random:  # random arrays without numbers (Capablanca Random, PMRC ...)
+                return None, v.setup_fen(random_rank(v))
             return None, v.setup_fen(v.fixed_rank or "")
         if isinstance(setup, int):
             numbered_variant(v)

@@ -136,3 +136,19 @@ def test_the_store_speaks_the_contract_enums(tmp_path: Path) -> None:
     finally:
         store.close()
 
+
+
+def test_the_typed_dicts_name_exactly_the_models_fields() -> None:
+    """The server builds states and frames as TypedDicts (checked by mypy) and documents them
+    as pydantic models (checked against real JSON): both must name the same fields."""
+    from randomchess.server import contract as k
+
+    pairs = [(k.GameStateDict, k.GameState), (k.ClockDict, k.ClockState),
+             (k.StateFrameDict, k.StateFrame), (k.RematchFrameDict, k.RematchFrame),
+             (k.RematchOfferDict, k.RematchOffer), (k.ErrorFrameDict, k.ErrorFrame),
+             (k.PongFrameDict, k.PongFrame)]
+    for typed, model in pairs:
+        assert set(typed.__annotations__) == set(model.model_fields), typed.__name__
+        assert typed.__required_keys__ == frozenset(model.model_fields), typed.__name__
+    players = k.GameState.model_fields["players"].annotation
+    assert players is k.PlayersState

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -15,6 +15,7 @@ from randomchess.server.contract import (
     STATE_ROUTE,
     ClientFrame,
     GameAction,
+    ServerFrameDict,
     error_frame,
     state_frame,
 )
@@ -243,7 +244,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 raise WebSocketDisconnect(message.get("code", 1000))
             text = message.get("text")
             if text is None:  # a binary frame: refused, the socket serves on
-                reply: dict[str, Any] | None = error_frame(
+                reply: ServerFrameDict | None = error_frame(
                     422, "binary frames are not accepted: send JSON text")
             else:
                 reply = await _ws_message(service, game_id, text, limit)
@@ -256,7 +257,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 
 async def _ws_message(service: GameService, game_id: str, text: str,
-                      limit: int) -> dict[str, Any] | None:
+                      limit: int) -> ServerFrameDict | None:
     """Handle one client frame; the answer to the sender only (state goes to all)."""
     if len(text) > limit:
         return error_frame(413, "message too large")

@@ -10,7 +10,7 @@ field it does not declare.  The status and termination strings are the enums her
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, TypedDict, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -107,6 +107,44 @@ class GameState(BaseModel):
     version: int = Field(description="grows with every change; older states are stale")
 
 
+# The same shapes as the server code builds them (plain dicts on the fast path, serialised
+# once): mypy checks every field ``LiveGame.state`` writes, and tests/test_server_contract.py
+# that these name exactly the models' fields.
+class ClockDict(TypedDict):
+    white: int
+    black: int
+    running: str | None
+    initial: int | None
+    increment: int | None
+
+
+class GameStateDict(TypedDict):
+    id: str
+    variant: str
+    number: int | None
+    start_fen: str
+    fen: str
+    moves: list[str]
+    san: list[str]
+    status: GameStatus
+    result: str | None
+    termination: TerminationName | None
+    winner: str | None
+    clocks: ClockDict | None
+    to_move: str
+    legal_moves: list[str]
+    check: bool
+    ply: int
+    opponent: str
+    level: int | None
+    players: dict[str, str]
+    invite_open: bool
+    draw_offer: str | None
+    takeback_offer: str | None
+    claimable: list[TerminationName]
+    version: int
+
+
 # --------------------------------------------------------------------- WebSocket frames
 # ``/ws/games/{id}`` (docs/server.md): the server pushes a ``state`` frame on every change (the
 # first on connecting), a ``rematch`` frame when a rematch offer of the ended game appears or
@@ -169,19 +207,48 @@ class ClientFrame(BaseModel):
     move: str | None = Field(None, max_length=32)
 
 
-def state_frame(state: dict[str, Any]) -> dict[str, Any]:
+class StateFrameDict(TypedDict):
+    type: Literal["state"]
+    game: GameStateDict
+
+
+class RematchOfferDict(TypedDict):
+    by: str
+    id: str
+
+
+class RematchFrameDict(TypedDict):
+    type: Literal["rematch"]
+    offer: RematchOfferDict | None
+
+
+class ErrorFrameDict(TypedDict):
+    type: Literal["error"]
+    status: int
+    detail: str
+
+
+class PongFrameDict(TypedDict):
+    type: Literal["pong"]
+
+
+ServerFrameDict = StateFrameDict | RematchFrameDict | ErrorFrameDict | PongFrameDict
+
+
+def state_frame(state: GameStateDict) -> StateFrameDict:
     return {"type": "state", "game": state}
 
 
-def rematch_frame(offer: RematchOffer | None) -> dict[str, Any]:
-    return {"type": "rematch", "offer": None if offer is None else offer.model_dump()}
+def rematch_frame(offer: RematchOffer | None) -> RematchFrameDict:
+    return {"type": "rematch",
+            "offer": None if offer is None else {"by": offer.by, "id": offer.id}}
 
 
-def error_frame(status: int, detail: str) -> dict[str, Any]:
+def error_frame(status: int, detail: str) -> ErrorFrameDict:
     return {"type": "error", "status": status, "detail": detail}
 
 
-PONG_FRAME: dict[str, Any] = {"type": "pong"}
+PONG_FRAME: PongFrameDict = {"type": "pong"}
 
 
 # For a route that answers with the state: the schema is documented, the body is the

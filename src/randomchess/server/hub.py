@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from randomchess.server.contract import state_frame
+from randomchess.server.contract import GameStateDict, ServerFrameDict, state_frame
 
 log = logging.getLogger("randomchess.server")
 _CHANNEL = "randomchess:games"
@@ -70,11 +70,11 @@ class Hub:
     def watchers(self, game_id: str) -> int:
         return len(self._sockets.get(game_id, ()))
 
-    async def publish(self, game_id: str, state: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, state: GameStateDict) -> None:
         """Send ``state`` to every socket watching ``game_id`` (in every worker)."""
         await self.publish_frame(game_id, state_frame(state))
 
-    async def publish_frame(self, game_id: str, frame: dict[str, Any]) -> None:
+    async def publish_frame(self, game_id: str, frame: ServerFrameDict) -> None:
         """Send ``frame`` (a ``contract.ServerFrame``) to every socket watching ``game_id``
         (in every worker)."""
         text = json.dumps(frame, separators=(",", ":"))

@@ -15,14 +15,18 @@ import hmac
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from randomchess.errors import RandomChessError
 from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
-from randomchess.server.contract import TERMINATION_NAMES, GameStatus, TerminationName
+from randomchess.server.contract import (
+    TERMINATION_NAMES,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
 from randomchess.server.store import GameChanges, GameRecord
 
 COLOR_NAMES = ("white", "black")
@@ -68,7 +72,7 @@ class LiveGame:
         self.game = Game(record.start_fen, record.variant, automatic_draws=automatic_draws)
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
-        self._public: dict[str, Any] | None = None
+        self._public: GameStateDict | None = None
         self.sync(record)
 
     @property
@@ -181,7 +185,7 @@ class LiveGame:
             out.append(TERMINATION_NAMES[Termination.FIFTY_MOVES])
         return out
 
-    def _public_state(self) -> dict[str, Any]:
+    def _public_state(self) -> GameStateDict:
         # Everything but the clocks depends on the version only: built once per version.
         if self._public is None:
             r = self.record
@@ -204,7 +208,7 @@ class LiveGame:
             }
         return self._public
 
-    def state(self, now: int) -> dict[str, Any]:
+    def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
         public = self._public_state()
         clocks = self.clocks_at(now)

@@ -28,7 +28,13 @@ from randomchess.engine.evaluate import evaluate, is_drawish_material
 from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
-from randomchess.server.contract import GAME_ACTIONS, GameAction, GameStatus, TerminationName
+from randomchess.server.contract import (
+    GAME_ACTIONS,
+    GameAction,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
 from randomchess.server.engine_service import EngineService, create_engine_service
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
@@ -305,7 +311,7 @@ class GameService:
             live = await self.load(game_id)
         return live
 
-    async def state(self, game_id: str) -> dict[str, Any]:
+    async def state(self, game_id: str) -> GameStateDict:
         return (await self.current(game_id)).state(now_ms())
 
     async def pgn(self, game_id: str, site: str) -> str:

@@ -152,3 +152,19 @@ def test_the_typed_dicts_name_exactly_the_models_fields() -> None:
         assert typed.__required_keys__ == frozenset(model.model_fields), typed.__name__
     players = k.GameState.model_fields["players"].annotation
     assert players is k.PlayersState
+
+
+def test_openapi_shows_the_rematch_answers(db: str) -> None:
+    """The rematch routes answer declared shapes: the new game's seat, and the offer."""
+    with client(db) as c:
+        schema = c.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in ("/api/games/{game_id}/rematch", "/api/games/{game_id}/rematch-accept"):
+        assert _schema_ref(paths[path]["post"]["responses"]) == \
+            "#/components/schemas/CreateGameOut", path
+    for method, path in (("get", "/api/games/{game_id}/rematch"),
+                         ("post", "/api/games/{game_id}/rematch-decline")):
+        assert _schema_ref(paths[path][method]["responses"]) == \
+            "#/components/schemas/RematchOfferOut", path
+    offer = schema["components"]["schemas"]["RematchOfferOut"]["properties"]["offer"]
+    assert {"$ref": "#/components/schemas/RematchOffer"} in offer["anyOf"]

@@ -20,6 +20,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.pieces import Color
+from randomchess.server.api import CreateGameOut, SeatOut
 from randomchess.server.contract import (
     STATE_ROUTE,
     GameStatus,
@@ -94,15 +95,22 @@ async def _publish(service: GameService, live: LiveGame, offer: Offer | None) ->
     await service.hub.publish_frame(live.record.id, rematch_frame(_public(offer)))
 
 
-@router.get("/api/games/{game_id}/rematch")
-async def rematch_offer(game_id: str, request: Request) -> dict[str, Any]:
+class RematchOfferOut(BaseModel):
+    offer: RematchOffer | None = Field(description="none: no rematch is offered")
+
+
+_SEAT_ROUTE: dict[str, Any] = {"response_model": CreateGameOut,
+                               "response_model_exclude_none": True}
+
+
+@router.get("/api/games/{game_id}/rematch", response_model=RematchOfferOut)
+async def rematch_offer(game_id: str, request: Request) -> RematchOfferOut:
     await _service(request).load(game_id)  # 404 for no such game
-    offer = _public(_offers(request).get(game_id))
-    return {"offer": None if offer is None else offer.model_dump()}
+    return RematchOfferOut(offer=_public(_offers(request).get(game_id)))
 
 
-@router.post("/api/games/{game_id}/rematch")
-async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch", **_SEAT_ROUTE)
+async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGameOut:
     """A new game with colours reversed.  Against the computer or on one screen it starts at
     once; in a friend game the other side is offered it (accept with ``rematch-accept``)."""
     service = _service(request)
@@ -132,16 +140,16 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
     color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
     new = await service.create(r.variant, setup, r.opponent, r.level, color, clock)
     new_id = new.game.record.id
-    out: dict[str, Any] = {"id": new_id, "seat": {"color": new.color, "token": new.token}}
+    out = CreateGameOut(id=new_id, seat=SeatOut.model_validate(
+        {"color": new.color, "token": new.token}))
     if new.invite is not None:
-        out["invite_url"] = str(request.url_for("open_invite", game_id=new_id,
-                                                invite=new.invite))
+        out.invite_url = str(request.url_for("open_invite", game_id=new_id, invite=new.invite))
         offer = offers[game_id] = Offer(me, new_id, new.invite)
         await _publish(service, live, offer)
     return out
 
 
-async def _accept(request: Request, live: LiveGame, token: str) -> dict[str, Any]:
+async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut:
     service = _service(request)
     offers = _offers(request)
     offer = offers.get(live.record.id)
@@ -155,17 +163,18 @@ async def _accept(request: Request, live: LiveGame, token: str) -> dict[str, Any
     color, new_token = await service.join(offer.new_id, offer.invite)
     del offers[live.record.id]
     await _publish(service, live, None)
-    return {"id": offer.new_id, "seat": {"color": color, "token": new_token}}
+    return CreateGameOut(id=offer.new_id,
+                         seat=SeatOut.model_validate({"color": color, "token": new_token}))
 
 
-@router.post("/api/games/{game_id}/rematch-accept")
-async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch-accept", **_SEAT_ROUTE)
+async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> CreateGameOut:
     """Take the seat of the rematch the other side offered; answers the new game's seat."""
     return await _accept(request, await _service(request).load(game_id), body.token)
 
 
-@router.post("/api/games/{game_id}/rematch-decline")
-async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch-decline", response_model=RematchOfferOut)
+async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> RematchOfferOut:
     service = _service(request)
     live = await service.load(game_id)
     offer = _offers(request).get(game_id)
@@ -176,4 +185,4 @@ async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> dic
         raise ApiError(409, "there is no rematch offer to answer")
     del _offers(request)[game_id]
     await _publish(service, live, None)
-    return {"offer": None}
+    return RematchOfferOut(offer=None)

@@ -135,3 +135,19 @@ def test_client_frames_are_the_model_the_server_reads() -> None:
     assert ok.type == "move"
     with pytest.raises(ValueError):
         ClientFrame.model_validate({"type": "move", "move": "e4", "colour": "white"})
+
+
+def test_the_frame_for_an_unknown_game_is_an_error_model(c: TestClient) -> None:
+    with c.websocket_connect("/ws/games/nope") as ws:
+        model, _raw = _frame(ws)
+    assert isinstance(model, ErrorFrame) and model.status == 404
+
+
+def test_a_computer_move_is_pushed_as_a_state_model(c: TestClient) -> None:
+    made = c.post("/api/games", json={"variant": "chess", "opponent": "computer",
+                                      "color": "black", "level": 1}).json()
+    with c.websocket_connect(f"/ws/games/{made['id']}") as ws:
+        model, _ = _frame(ws)
+        while model.game.ply < 1:  # the computer (White) moves by itself
+            model, _ = _frame(ws)
+    assert isinstance(model, StateFrame) and model.game.players.white == "computer"

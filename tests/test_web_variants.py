@@ -105,6 +105,10 @@ def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str
         computer = page.locator("input[name=opponent][value=computer]")
         assert computer.is_disabled() == (not v["engine"]), v["key"]
         expect(page.locator("[data-testid=no-engine]")).to_be_visible(visible=not v["engine"])
+        # "Draw again" only where the page draws itself (numbered or none at all).
+        if v["setup"]["random"]:
+            expect(page.locator("[data-testid=redraw]")).to_be_visible(
+                visible=bool(v["setup"]["count"]))
     page.select_option("[data-testid=variant]", "capablanca")
     expect(page.locator("[data-testid=preview-rank]")).to_have_text("RNABQKBCNR")
     # The preview diagram is 10 files wide.

@@ -176,7 +176,8 @@ export function renderHome(root, go) {
     fenIn.hidden = fixed || mode !== 'fen';
     numberIn.max = String((setupCount(info) || 1) - 1);
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
-    form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random';
+    // "Draw again" only where this page draws (numbered arrays); the server draws the others.
+    form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);
     const computerRadio = opponentBox.querySelector('input[value=computer]');
     computerRadio.disabled = !info.engine;
     if (!info.engine && computerRadio.checked) opponentBox.querySelector('input[value=friend]').checked = true;

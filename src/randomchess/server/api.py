@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response

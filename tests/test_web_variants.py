@@ -272,7 +272,8 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
         page.fill("[data-testid=sh-count]", "2")
         page.fill("[data-testid=sh-seed]", "cards")
         page.click("[data-testid=sh-draw]")
-        page.locator("[data-testid=card-number]").nth(1).wait_for()
+        # The draw is asynchronous: wait for this variant's cards, not the previous ones.
+        page.locator(f"[data-testid=setup-card][data-variant='{key}']").nth(1).wait_for()
         want = draw_seeded(SetupPool(key), "cards", 2)
         cards = _cards(page)
         assert [c["number"] for c in cards] == [s.number for s in want]
@@ -299,7 +300,7 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
     other.fill("[data-testid=sh-count]", "3")
     other.fill("[data-testid=sh-seed]", "42")
     other.click("[data-testid=sh-draw]")
-    other.locator("[data-testid=card-number]").nth(2).wait_for()
+    other.locator("[data-testid=setup-card][data-variant='chess960']").nth(2).wait_for()
     # docs/shuffler.md §6's seed-42 draw starts with 635; excluded, the pool and tag differ.
     got = [c["number"] for c in _cards(other)]
     assert 635 not in got and got != [635, 930, 895]

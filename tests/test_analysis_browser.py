@@ -138,7 +138,7 @@ def test_mrc_setup_number_and_pasted_pgn(page: Page) -> None:
     page.fill("[data-testid=setup-number]", "8226")
     page.click("[data-testid=load]")
     page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
-                           ".classList.contains('board9')")
+                           ".dataset.files === '9'")
     page.fill("[data-testid=setup-number]", "")
     page.fill("[data-testid=paste]", "1. e4 e5 2. Cf3 Cc6 *")  # Spanish letters
     page.click("[data-testid=load]")
@@ -186,7 +186,7 @@ def test_analysis_page_under_the_servers_csp(browser: Browser, server: str) -> N
           if "Content Security Policy" in m.text else None)
     try:
         pg.goto("/#/analysis?variant=mrc&setup=8226")
-        pg.locator("[data-testid=analysis-board].board9").wait_for()
+        pg.locator("[data-testid=analysis-board][data-files='9']").wait_for()
         pg.click("[data-testid=engine-toggle]")
         pg.locator("[data-testid=line-1]").wait_for(timeout=60_000)
         assert pg.locator("[data-testid=line-1] .pv").inner_text().strip()
@@ -215,3 +215,59 @@ def test_the_game_page_and_the_header_lead_to_the_analysis_board(page: Page,
     link.click()
     page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
                            "?.dataset.ply === '0'")
+
+
+CAPA_CASTLE = "r4k3r/1P8/10/10/10/10/10/R4K3R w KQq - 0 1"
+
+
+def _cell(page: Page, square: str) -> tuple[float, float]:
+    """The centre of ``square``, a little off, from the board's box and its files and ranks."""
+    box = page.locator("[data-testid=analysis-board] cg-board").bounding_box()
+    assert box is not None
+    files = int(str(page.get_attribute("[data-testid=analysis-board]", "data-files")))
+    ranks = int(str(page.get_attribute("[data-testid=analysis-board]", "data-ranks")))
+    f, r = ord(square[0]) - ord("a"), int(square[1:]) - 1
+    w, h = box["width"] / files, box["height"] / ranks
+    return box["x"] + (f + 0.4) * w, box["y"] + (ranks - 1 - r + 0.6) * h
+
+
+def test_capablanca_castling_and_board_on_the_analysis_board(page: Page) -> None:
+    """The analysis board takes board size, castling squares and promotion order from the
+    variant metadata, not from the board's width (issue 12): on Capablanca Random's 10x8
+    board the king castles by being dropped on i1 (the rook goes to h1), the board is drawn
+    10 by 8, and a promotion picks the server's first choice."""
+    from urllib.parse import quote
+
+    page.goto(f"/#/analysis?variant=caparandom&fen={quote(CAPA_CASTLE)}")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           "?.dataset.fen && window.rcAnalysis && window.rcAnalysis.info")
+    board = page.locator("[data-testid=analysis-board] cg-board").bounding_box()
+    assert board is not None
+    assert abs(board["width"] / board["height"] - 10 / 8) < 0.02, board
+    # Each piece is one tenth of the board wide (the CSS grid follows the metadata).
+    piece = page.locator("[data-testid=analysis-board] piece.white.k-piece").bounding_box()
+    assert piece is not None and abs(piece["width"] - board["width"] / 10) < 2, piece
+    dests = page.evaluate("[...window.rcAnalysis.ground.state.movable.dests.get('f1')]")
+    assert "i1" in dests and "c1" in dests, dests
+    x0, y0 = _cell(page, "f1")
+    x1, y1 = _cell(page, "i1")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=5)
+    page.mouse.move(x1, y1, steps=5)
+    page.mouse.up()
+    _wait_ply(page, 1)
+    fen = str(page.get_attribute("[data-testid=analysis-board]", "data-fen"))
+    assert fen.split()[0].split("/")[-1] == "R6RK1", fen
+    assert page.evaluate("window.rcAnalysis.current.uci") == "f1j1"
+    # Black replies, then the pawn promotes: the server's first choice is the queen.
+    page.evaluate("window.rcAnalysis.play('f8e8')")
+    _wait_ply(page, 2)
+    x0, y0 = _cell(page, "b7")
+    x1, y1 = _cell(page, "b8")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=5)
+    page.mouse.up()
+    _wait_ply(page, 3)
+    assert page.evaluate("window.rcAnalysis.current.uci") == "b7b8q"

@@ -101,3 +101,71 @@ def test_the_model_refuses_what_the_server_never_sends(db: str) -> None:
                 {"to_move": "red"}):
         with pytest.raises(ValueError):
             GameState.model_validate({**state, **bad})
+
+
+# ------------------------------------------------------------------ typed changes (issue 12)
+def test_the_store_speaks_the_contract_enums(tmp_path: Path) -> None:
+    """A record read back from the database carries the enums, not bare strings, and the
+    changes an action hands the store are a declared shape: every key a column the store
+    may set, and typed as the record types it."""
+    import typing
+
+    from randomchess.server.store import GameChanges, GameRecord, Store
+
+    hints = typing.get_type_hints(GameRecord)
+    assert hints["status"] is GameStatus
+    assert hints["termination"] == TerminationName | None
+    changes = typing.get_type_hints(GameChanges)
+    assert set(changes) == set(hints) - {"id", "created_at"}
+    for name, kind in changes.items():
+        assert kind == hints[name], name
+    assert GameChanges.__total__ is False
+
+    db = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with client(db) as c:
+        g = new_game(c)
+        c.post(f"/api/games/{g['id']}/resign", json={"token": g["seat"]["token"]})
+    store = Store(db)
+    try:
+        record = store.load(g["id"])
+        assert record is not None
+        assert type(record.status) is GameStatus and record.status is GameStatus.ENDED
+        assert type(record.termination) is TerminationName
+        assert record.termination is TerminationName.RESIGNATION
+        playing = store.unfinished()
+        assert all(type(r.status) is GameStatus for r in playing)
+    finally:
+        store.close()
+
+
+
+def test_the_typed_dicts_name_exactly_the_models_fields() -> None:
+    """The server builds states and frames as TypedDicts (checked by mypy) and documents them
+    as pydantic models (checked against real JSON): both must name the same fields."""
+    from randomchess.server import contract as k
+
+    pairs = [(k.GameStateDict, k.GameState), (k.ClockDict, k.ClockState),
+             (k.StateFrameDict, k.StateFrame), (k.RematchFrameDict, k.RematchFrame),
+             (k.RematchOfferDict, k.RematchOffer), (k.ErrorFrameDict, k.ErrorFrame),
+             (k.PongFrameDict, k.PongFrame)]
+    for typed, model in pairs:
+        assert set(typed.__annotations__) == set(model.model_fields), typed.__name__
+        assert typed.__required_keys__ == frozenset(model.model_fields), typed.__name__
+    players = k.GameState.model_fields["players"].annotation
+    assert players is k.PlayersState
+
+
+def test_openapi_shows_the_rematch_answers(db: str) -> None:
+    """The rematch routes answer declared shapes: the new game's seat, and the offer."""
+    with client(db) as c:
+        schema = c.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in ("/api/games/{game_id}/rematch", "/api/games/{game_id}/rematch-accept"):
+        assert _schema_ref(paths[path]["post"]["responses"]) == \
+            "#/components/schemas/CreateGameOut", path
+    for method, path in (("get", "/api/games/{game_id}/rematch"),
+                         ("post", "/api/games/{game_id}/rematch-decline")):
+        assert _schema_ref(paths[path][method]["responses"]) == \
+            "#/components/schemas/RematchOfferOut", path
+    offer = schema["components"]["schemas"]["RematchOfferOut"]["properties"]["offer"]
+    assert {"$ref": "#/components/schemas/RematchOffer"} in offer["anyOf"]

@@ -528,3 +528,65 @@ def test_setup_from_fen_bounds_counts_and_reads_ascii_digits(fen: str) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000
+
+
+def test_random_rank_is_uniform_over_the_arrays_of_unnumbered_variants() -> None:
+    """``random_rank`` (the server's draw for Capablanca Random, Pseudo-MRC, Chess8400,
+    PMRC): every result an array of the variant, uniform over them (checked on Chess960,
+    whose 960 arrays the numbering lists, and on Chess8400's king file)."""
+    import random
+
+    from randomchess.variants import get_variant
+
+    rng = random.Random(12)
+    draws = 960 * 40
+    counts = Counter(startpos.chess960_number(startpos.random_rank("chess960", rng))
+                     for _ in range(draws))
+    assert _chi_square(counts, 960, draws) < _chi_square_critical(959)
+    for key in ("caparandom", "pseudo-mrc", "chess8400", "pmrc"):
+        v = get_variant(key)
+        assert all(v.is_setup(startpos.random_rank(v, rng)) for _ in range(200))
+    # Chess8400: how often the king stands on each file, against a count of all arrays.
+    v = get_variant("chess8400")
+    arrays = list(v.setups())
+    assert len(arrays) == 8400
+    by_file = Counter(r.index("K") for r in arrays)
+    draws = 9_000
+    seen = Counter(startpos.random_rank(v, rng).index("K") for _ in range(draws))
+    chi = sum((seen[f] - draws * n / 8400) ** 2 / (draws * n / 8400) for f, n in by_file.items())
+    assert chi < _chi_square_critical(len(by_file) - 1)
+    with pytest.raises(startpos.SetupPoolError):
+        startpos.random_rank("chess")
+
+
+def test_numbering_follows_the_variant_entry_not_its_key() -> None:
+    """Issue 12: the setup family and numbering live in ``Variant``.  An entry numbered with
+    Scharnagl's or the MRC scheme under another key is numbered, pooled and read back by
+    its numbering; the standard array a pool may leave out is its ``startpos_rank``."""
+    from dataclasses import replace
+
+    from randomchess.variants import VariantDefinitionError, get_variant
+
+    fischer = replace(get_variant("chess960"), key="fischer-test", pgn_name="Fischer Test",
+                      aliases=())
+    assert startpos.setup_count(fischer) == 960
+    assert setup_from_number(fischer, 518).rank == "RNBQKBNR"
+    assert startpos.setup_from_rank(fischer, "BBQNNRKR").number == 0
+    assert SetupPool(fischer, exclude_standard=True).excluded == (518,)
+    assert SetupPool(fischer).tag == "fischer-test:any:-"
+    with pytest.raises(startpos.SetupPoolError):
+        SetupPool(fischer, "same")
+    assert "bishops_same_colour" not in setup_from_number(fischer, 0).as_dict()
+    modern = replace(get_variant("mrc"), key="mrc-test", pgn_name="MRC Test", aliases=(),
+                     startpos_rank="RNBQKMBNR")
+    assert startpos.setup_count(modern) == MRC_SETUPS
+    pool = SetupPool(modern, "same", exclude_standard=True)
+    assert pool.excluded == (startpos.mrc_number("RNBQKMBNR"),)
+    assert len(pool) == 6720 - 1
+    assert "bishops_same_colour" in setup_from_number(modern, 0).as_dict()
+    # A numbering that cannot count the entry's arrays is refused when the entry is built.
+    with pytest.raises(VariantDefinitionError):
+        replace(get_variant("caparandom"), key="capa-test", numbering="scharnagl")
+    with pytest.raises(VariantDefinitionError):
+        replace(get_variant("pseudo-mrc"), key="chess8400-test", numbering="mrc",
+                bishops_opposite=True)

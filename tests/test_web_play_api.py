@@ -73,6 +73,20 @@ def test_rematch_against_the_computer_reverses_colours(c: TestClient, setup: str
                   json={"token": "x", "setup": setup}).status_code == 403
 
 
+@pytest.mark.parametrize("variant", ["caparandom", "pmrc"])
+def test_rematch_with_a_new_setup_in_an_unnumbered_random_variant(c: TestClient,
+                                                                  variant: str) -> None:
+    """A new setup for a variant whose arrays have no numbers is a fresh server draw (it was
+    a 422: "random" knew only Chess960 and MRC)."""
+    g = new_game(c, variant=variant, opponent="hotseat")
+    tok = g["seat"]["token"]
+    c.post(f"/api/games/{g['id']}/resign", json={"token": tok})
+    r = c.post(f"/api/games/{g['id']}/rematch", json={"token": tok, "setup": "new"})
+    assert r.status_code == 200, r.text
+    s = c.get(f"/api/games/{r.json()['id']}").json()
+    assert s["variant"] == variant and s["number"] is None and s["moves"] == []
+
+
 def test_friend_rematch_offer_accept(c: TestClient) -> None:
     g, white, black = _friends(c, variant="mrc", setup=8226)
     gid = g["id"]
@@ -84,9 +98,9 @@ def test_friend_rematch_offer_accept(c: TestClient) -> None:
         assert r.status_code == 200
         mine = r.json()
         assert mine["seat"]["color"] == "black" and "/invite/" in mine["invite_url"]
-        pushed = ws.receive_json()["game"]
-        assert pushed["rematch"] == {"by": "white", "id": mine["id"]}
-        assert "invite" not in str(pushed["rematch"])
+        pushed = ws.receive_json()  # its own frame (contract.RematchFrame)
+        assert pushed == {"type": "rematch", "offer": {"by": "white", "id": mine["id"]}}
+        assert "invite" not in str(pushed)
     assert c.get(f"/api/games/{gid}/rematch").json()["offer"]["id"] == mine["id"]
     assert c.post(f"/api/games/{gid}/rematch",
                   json={"token": white}).status_code == 409  # offered already

@@ -91,14 +91,24 @@ def square_box(page: Page, square: str) -> tuple[float, float]:
 
 
 def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str) -> None:
-    """The variant menu is the server's list of engine-playable variants, Capablanca's two
-    entries included, named in both languages."""
-    served = [v["key"] for v in api(server, "GET", "/api/variants") if v["engine"]]
+    """The variant menu is the server's list of variants, Capablanca's two entries included,
+    named in both languages; the computer is offered for those its engine plays."""
+    variants = api(server, "GET", "/api/variants")
+    served = [v["key"] for v in variants]
     page.goto("/")
     options = page.eval_on_selector_all("[data-testid=variant] option",
                                         "els => els.map(e => e.value)")
     assert options == served
-    assert {"capablanca", "caparandom"} <= set(options)
+    assert {"capablanca", "caparandom", "pmrc"} <= set(options)
+    for v in variants:
+        page.select_option("[data-testid=variant]", v["key"])
+        computer = page.locator("input[name=opponent][value=computer]")
+        assert computer.is_disabled() == (not v["engine"]), v["key"]
+        expect(page.locator("[data-testid=no-engine]")).to_be_visible(visible=not v["engine"])
+        # "Draw again" only where the page draws itself (numbered or none at all).
+        if v["setup"]["random"]:
+            expect(page.locator("[data-testid=redraw]")).to_be_visible(
+                visible=bool(v["setup"]["count"]))
     page.select_option("[data-testid=variant]", "capablanca")
     expect(page.locator("[data-testid=preview-rank]")).to_have_text("RNABQKBCNR")
     # The preview diagram is 10 files wide.
@@ -213,3 +223,85 @@ def test_capablanca_letters_in_spanish(browser: Browser, server: str, errors: li
     finally:
         pg.context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_every_random_variant_starts_from_the_home_form_with_a_random_setup(
+        page: Page, server: str) -> None:
+    """Issue 12: "random" works for every variant whose metadata says its setups are random,
+    numbered or not (the server draws Capablanca Random's, Pseudo-MRC's, Chess8400's and
+    PMRC's arrays); the board drawn has the variant's size and its start array."""
+    from randomchess.variants import get_variant
+
+    for v in api(server, "GET", "/api/variants"):
+        if not v["setup"]["random"]:
+            continue
+        new_game(page, v["key"], "hotseat")
+        state = game_state(page)
+        assert state["variant"] == v["key"] and state["ply"] == 0
+        white = state["start_fen"].split()[0].split("/")[-1]
+        assert get_variant(v["key"]).is_setup(white), (v["key"], white)
+        assert (board_attr(page, "files"), board_attr(page, "ranks")) == (
+            str(v["files"]), str(v["ranks"]))
+        assert board_attr(page, "fen") == state["start_fen"]
+
+
+def _cards(page: Page) -> list[dict[str, Any]]:
+    return page.eval_on_selector_all("[data-testid=setup-card]", """cards => cards.map(c => ({
+        number: Number(c.querySelector('[data-testid=card-number]').textContent),
+        rank: c.querySelector('[data-testid=card-rank]').textContent,
+        squares: c.querySelectorAll('.diagram .sq').length,
+        castling: c.querySelector('[data-testid=card-castling]').textContent}))""")
+
+
+def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: str) -> None:
+    """The shuffler offers the numbered variants the server serves and draws 8x8 and 9x9
+    cards as startpos.py does: rank, diagram of the variant's board, castling squares.  With
+    the metadata changed in flight (castling files, the standard array's number) the page
+    follows it: it keeps no table of its own (issue 12)."""
+    from randomchess.startpos import SetupPool, draw_seeded
+
+    variants = api(server, "GET", "/api/variants")
+    page.goto("/#/shuffler")
+    options = page.eval_on_selector_all("[data-testid=sh-variant] option",
+                                        "els => els.map(e => e.value)")
+    assert options == [v["key"] for v in variants if v["setup"]["count"]]
+    for key, files, ranks, castling in (("chess960", 8, 8, "O-O Kg1 Rf1 · O-O-O Kc1 Rd1"),
+                                        ("mrc", 9, 9, "O-O-Og Kg1 Rf1 · O-O-Oc Kc1 Rd1")):
+        page.select_option("[data-testid=sh-variant]", key)
+        assert page.locator("[data-testid=sh-bishops]").is_disabled() == (key != "mrc")
+        page.fill("[data-testid=sh-count]", "2")
+        page.fill("[data-testid=sh-seed]", "cards")
+        page.click("[data-testid=sh-draw]")
+        # The draw is asynchronous: wait for this variant's cards, not the previous ones.
+        page.locator(f"[data-testid=setup-card][data-variant='{key}']").nth(1).wait_for()
+        want = draw_seeded(SetupPool(key), "cards", 2)
+        cards = _cards(page)
+        assert [c["number"] for c in cards] == [s.number for s in want]
+        assert [c["rank"] for c in cards] == [s.rank for s in want]
+        assert all(c["squares"] == files * ranks for c in cards)
+        assert all(c["castling"] == f"Castling: {castling}" for c in cards), cards
+
+    # The same page with metadata that says otherwise.
+    edited = json.loads(json.dumps(variants))
+    mrc = next(v for v in edited if v["key"] == "mrc")
+    mrc["castling_far_side"].update(king_file="h", rook_file="g")
+    chess960 = next(v for v in edited if v["key"] == "chess960")
+    chess960["setup"]["standard_number"] = 635
+    other = page.context.new_page()
+    other.route("**/api/variants", lambda route: route.fulfill(json=edited))
+    other.goto("/#/shuffler")
+    other.select_option("[data-testid=sh-variant]", "mrc")
+    other.fill("[data-testid=sh-seed]", "cards")
+    other.click("[data-testid=sh-draw]")
+    other.locator("[data-testid=card-number]").first.wait_for()
+    assert _cards(other)[0]["castling"] == "Castling: O-O-Og Kh1 Rg1 · O-O-Oc Kc1 Rd1"
+    other.select_option("[data-testid=sh-variant]", "chess960")
+    other.check("[data-testid=sh-exclude]")
+    other.fill("[data-testid=sh-count]", "3")
+    other.fill("[data-testid=sh-seed]", "42")
+    other.click("[data-testid=sh-draw]")
+    other.locator("[data-testid=setup-card][data-variant='chess960']").nth(2).wait_for()
+    # docs/shuffler.md §6's seed-42 draw starts with 635; excluded, the pool and tag differ.
+    got = [c["number"] for c in _cards(other)]
+    assert 635 not in got and got != [635, 930, 895]
+    other.close()

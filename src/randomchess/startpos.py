@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import re
 import secrets
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -27,7 +28,7 @@ from typing import Literal
 from randomchess.errors import LanguageError, NotASetupError, RandomChessError
 from randomchess.geometry import FILE_LETTERS
 from randomchess.pieces import KIND_BY_LETTER, KIND_BY_SPANISH_LETTER, PIECE_TYPES
-from randomchess.variants import Variant, get_variant
+from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numbered_variant_keys
 
 __all__ = [
     "CHESS960_SETUPS",
@@ -60,6 +61,7 @@ __all__ = [
     "parse_rank",
     "parse_salt",
     "parse_salt_file",
+    "random_rank",
     "round_setups",
     "setup_count",
     "setup_from_fen",
@@ -84,8 +86,8 @@ _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2)
 # Which of those pairs put both bishops on one colour (files of equal parity on rank 1).
 _MRC_SAME_COLOUR_PAIR = tuple((i + j) % 2 == 0 for i, j in _MRC_BISHOP_PAIRS)
 
-_NUMBERED = {"chess960": CHESS960_SETUPS, "mrc": MRC_SETUPS}
-_STANDARD = {"chess960": ORTHODOX_NUMBER, "mrc": MAURA_NUMBER}
+# How many arrays each numbering (``Variant.numbering``) counts.
+_COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS}
 
 
 class SetupNumberError(RandomChessError):
@@ -135,6 +137,10 @@ def _finish(squares: list[str], knights: int) -> str:
 def chess960_rank(number: int) -> str:
     """White's back rank (a-file first) of Chess960 setup ``number`` (Scharnagl, §2.4)."""
     _check_number(number, CHESS960_SETUPS, "chess960")
+    return _scharnagl_rank(number)
+
+
+def _scharnagl_rank(number: int) -> str:
     squares = [""] * 8
     n, light = divmod(number, 4)
     squares[2 * light + 1] = "B"  # b, d, f, h
@@ -148,6 +154,10 @@ def chess960_rank(number: int) -> str:
 def mrc_rank(number: int) -> str:
     """White's back rank (a-file first) of MRC setup ``number`` (project MRC-Id, §4.8)."""
     _check_number(number, MRC_SETUPS, "mrc")
+    return _mrc_rank(number)
+
+
+def _mrc_rank(number: int) -> str:
     squares = [""] * 9
     n, pair = divmod(number, 36)
     for i in _MRC_BISHOP_PAIRS[pair]:
@@ -197,7 +207,10 @@ def _why_not(variant: Variant, rank: str) -> str:
 
 def chess960_number(rank: str) -> int:
     """The Scharnagl number of Chess960 back rank ``rank`` (``NotASetupError`` if none)."""
-    rank = _checked_rank(get_variant("chess960"), rank)
+    return _scharnagl_number(_checked_rank(get_variant("chess960"), rank))
+
+
+def _scharnagl_number(rank: str) -> int:
     bishops = [i for i, c in enumerate(rank) if c == "B"]
     light = next(i for i in bishops if i % 2 == 1) // 2
     dark = next(i for i in bishops if i % 2 == 0) // 2
@@ -214,7 +227,10 @@ def _restore(rank: str, removed: Iterable[int]) -> list[str]:
 
 def mrc_number(rank: str) -> int:
     """The project MRC-Id of MRC back rank ``rank`` (``NotASetupError`` if none)."""
-    rank = _checked_rank(get_variant("mrc"), rank)
+    return _mrc_number(_checked_rank(get_variant("mrc"), rank))
+
+
+def _mrc_number(rank: str) -> int:
     bishops = tuple(i for i, c in enumerate(rank) if c == "B")
     pair = _MRC_BISHOP_PAIRS.index((bishops[0], bishops[1]))
     squares = _restore(rank, bishops)
@@ -223,19 +239,31 @@ def mrc_number(rank: str) -> int:
     return ((_knight_row(squares) * 6 + minister) * 7 + queen) * 36 + pair
 
 
+# Each numbering's two directions, for arrays already checked to be the variant's.
+_RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
+                                                   "mrc": _mrc_rank}
+_NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
+                                                     "mrc": _mrc_number}
+
+
 def numbered_variant(variant: str | Variant) -> Variant:
-    """``variant`` if its setups are numbered here (Chess960, MRC); ``SetupNumberError`` if not."""
+    """``variant`` if its setups are numbered (``Variant.numbering``: Chess960, MRC);
+    ``SetupNumberError`` if not."""
     v = get_variant(variant)
-    if v.key not in _NUMBERED:
-        raise SetupNumberError(
-            f"{v.key} setups are not numbered; numbered variants: {', '.join(_NUMBERED)}"
-        )
+    if v.numbering is None:
+        raise SetupNumberError(f"{v.key} setups are not numbered; numbered variants: "
+                               f"{', '.join(numbered_variant_keys())}")
     return v
+
+
+def _numbering(v: Variant) -> Numbering:
+    assert v.numbering is not None  # numbered_variant(v) has checked it
+    return v.numbering
 
 
 def setup_count(variant: str | Variant) -> int:
     """How many setups the numbered ``variant`` has (960 or 15,120)."""
-    return _NUMBERED[numbered_variant(variant).key]
+    return _COUNTS[_numbering(numbered_variant(variant))]
 
 
 # --- letters -------------------------------------------------------------------------------
@@ -314,7 +342,7 @@ class NumberedSetup:
             "fen": self.fen,
             "castling": self.castling(),
         }
-        if self.variant.key == "mrc":
+        if not self.variant.bishops_opposite:  # MRC: the bishops may share a colour
             out["bishops_same_colour"] = self.bishops_same_colour
         return out
 
@@ -322,14 +350,14 @@ class NumberedSetup:
 def setup_from_number(variant: str | Variant, number: int) -> NumberedSetup:
     """Setup ``number`` of ``variant`` (``SetupNumberError`` when out of range)."""
     v = numbered_variant(variant)
-    rank = chess960_rank(number) if v.key == "chess960" else mrc_rank(number)
-    return NumberedSetup(v, number, rank)
+    _check_number(number, setup_count(v), v.key)
+    return NumberedSetup(v, number, _RANK_OF[_numbering(v)](number))
 
 
 def setup_from_rank(variant: str | Variant, rank: str) -> NumberedSetup:
     """The numbered setup whose White back rank is ``rank`` (``NotASetupError`` if none)."""
     v = numbered_variant(variant)
-    number = chess960_number(rank) if v.key == "chess960" else mrc_number(rank)
+    number = _NUMBER_OF[_numbering(v)](_checked_rank(v, rank))
     return NumberedSetup(v, number, rank.strip())
 
 
@@ -377,7 +405,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
         raise NotASetupError(f"ranks of different lengths in {fields[0]!r}")
     size = f"{files}x{len(rows)}"
     if variant is None:
-        by_size = {"8x8": "chess960", "9x9": "mrc"}
+        by_size = {f"{n.files}x{n.ranks}": n for n in reversed(VARIANTS.values())
+                   if n.numbering is not None}
         if size not in by_size:
             raise NotASetupError(f"a {size} board is neither Chess960 (8x8) nor MRC (9x9)")
         variant = by_size[size]
@@ -451,7 +480,7 @@ class SetupPool:
         if bishops not in ("any", "same", "opposite"):
             raise SetupPoolError(
                 f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
-        if bishops != "any" and self.variant.key != "mrc":
+        if bishops != "any" and self.variant.numbering != "mrc":
             raise SetupPoolError(f"the bishop filter applies to MRC only ({self.variant.key} "
                              "setups always have opposite-coloured bishops)")
         self.bishops: BishopFilter = bishops
@@ -459,7 +488,12 @@ class SetupPool:
 
     @property
     def excluded(self) -> tuple[int, ...]:
-        return (_STANDARD[self.variant.key],) if self.exclude_standard else ()
+        if not self.exclude_standard:
+            return ()
+        # The orthodox array (Chess960 518) or Maura's (MRC 8226): ``position startpos``.
+        standard = self.variant.startpos_rank
+        assert standard is not None  # every random variant names one (variants.py)
+        return (_NUMBER_OF[_numbering(self.variant)](standard),)
 
     @cached_property
     def numbers(self) -> tuple[int, ...]:
@@ -498,6 +532,31 @@ class SetupPool:
 def draw_random(pool: SetupPool, count: int = 1) -> list[NumberedSetup]:
     """``count`` independent uniform draws from ``pool`` using :func:`secrets.randbelow`."""
     return [pool.setup(secrets.randbelow(len(pool))) for _ in range(count)]
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def random_rank(variant: str | Variant, rng: random.Random | None = None) -> str:
+    """White's back rank of a random variant drawn uniformly from all its start arrays,
+    numbered or not (Capablanca Random's 48,000 have no numbering to draw from).
+
+    The army is shuffled (every permutation equally likely, so every distinct array too) until
+    the array follows the variant's setup rules: rejection keeps the draw uniform over the
+    arrays that do.  At least one array in ten passes for every registered variant, so no
+    table of the arrays is built.  The source is the operating system's (``secrets``) unless
+    ``rng`` is given.
+    """
+    v = get_variant(variant)
+    if not v.is_random:
+        raise SetupPoolError(f"{v.key} has one fixed start array, not random ones")
+    source = rng if rng is not None else _SYSTEM_RANDOM
+    pieces = list(v.army)
+    while True:
+        source.shuffle(pieces)
+        rank = "".join(pieces)
+        if v.is_setup(rank):
+            return rank
 
 
 _SEED_DOMAIN = b"randomchess-seed-v1"

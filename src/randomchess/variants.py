@@ -48,6 +48,11 @@ CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
 # (§4.8), or none (the arrays are drawn uniformly but carry no number).
 Numbering = Literal["scharnagl", "mrc"]
+# The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
+NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
+    "scharnagl": (8, "RNBQKBNR", True),
+    "mrc": (9, "RNBMKQBNR", False),
+}
 PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
 
@@ -267,6 +272,12 @@ def _check_variant(v: Variant) -> None:
         fail("only a fixed variant has a random version")
     if v.numbering is not None and not v.is_random:
         fail("only random variants are numbered")
+    if v.numbering is not None:
+        files, army, opposite = NUMBERING_ARRAYS[v.numbering]
+        if (v.files, sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
+                files, sorted(army), opposite, ()):
+            fail(f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
+                 f"with {'opposite' if opposite else 'any'} bishops, not this army's")
 
 
 _STANDARD_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)

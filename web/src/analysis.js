@@ -8,6 +8,8 @@ import { Chessground } from 'chessgroundx';
 import { h, clear, copyText } from './dom.js';
 import { lang, localizeLetters } from './i18n.js';
 import { classify, dimensionsOf, parseUci, piecesOf } from './moves.js';
+import { allVariants, castlingOf, promotionOrder, variantInfo } from './variants.js';
+import { variantName } from './game.js';
 import { renderChart } from './analysis_chart.js';
 import './analysis.css';
 
@@ -109,6 +111,7 @@ export function renderAnalysis(root, go, query) {
   let kinds = { dests: new Map(), castles: [], adjustments: [], promotions: new Map() };
 
   const boardEl = h('div.board', { 'data-testid': 'analysis-board' });
+  const boardWrap = h('div.board-wrap', boardEl);
   const barFill = h('div.evalbar-white', { 'data-testid': 'evalbar-white' });
   const bar = h('div.evalbar', { 'data-testid': 'evalbar', title: tr('evalFor') }, barFill);
   const figure = h('span.evalfigure', { 'data-testid': 'eval' });
@@ -133,7 +136,7 @@ export function renderAnalysis(root, go, query) {
   const pasteIn = h('textarea', { 'data-testid': 'paste', rows: 3, placeholder: tr('pastePgn'),
     'aria-label': tr('pastePgn') });
   const variantSel = h('select', { 'data-testid': 'analysis-variant', 'aria-label': tr('variant') },
-    ['chess', 'chess960', 'modern', 'mrc'].map(v => h('option', { value: v, selected: v === variant }, v)));
+    allVariants().map(v => h('option', { value: v.key, selected: v.key === variant }, variantName(v.key))));
   const numberIn = h('input', { type: 'number', min: '1', 'data-testid': 'setup-number',
     placeholder: tr('setupNumber'), 'aria-label': tr('setupNumber') });
   const loadForm = h('form.load', { onsubmit: ev => { ev.preventDefault(); loadFromForm(); } },
@@ -143,7 +146,7 @@ export function renderAnalysis(root, go, query) {
   const reviewBox = h('section.review', { 'data-testid': 'review' });
 
   const page = h('div.game.analysis',
-    h('div.board-col', h('div.analysis-board-row', bar, h('div.board-wrap', boardEl))),
+    h('div.board-col', h('div.analysis-board-row', bar, boardWrap)),
     h('aside.side',
       h('h2', tr('title'), gameId ? ` · ${tr('fromGame', { id: gameId })}` : ''),
       h('div.engine-row', engineSel, multipvSel, toggle, figure, depthEl),
@@ -184,12 +187,19 @@ export function renderAnalysis(root, go, query) {
 
   function render() {
     if (!info) return;
-    const { width, height } = dimensionsOf(info.fen);
-    boardEl.classList.toggle('board9', width === 9);
+    // Board size, castling squares and promotion order from the variant's metadata
+    // (GET /api/variants), as on the game page; the FEN's size only when it has none.
+    const meta = variantInfo(variant);
+    const { width, height } = meta ? { width: meta.files, height: meta.ranks } : dimensionsOf(info.fen);
+    boardWrap.style.setProperty('--files', String(width));
+    boardWrap.style.setProperty('--ranks', String(height));
+    boardEl.classList.toggle('dark-corner', (orientation === 'white' ? height : width) % 2 === 1);
+    boardEl.dataset.files = String(width);
+    boardEl.dataset.ranks = String(height);
     boardEl.dataset.fen = info.fen;
     boardEl.dataset.ply = String(pathOf(current).length);
     const pieces = piecesOf(info.fen);
-    kinds = classify(info.legal_moves, pieces, width);
+    kinds = classify(info.legal_moves, pieces, width, meta ? castlingOf(meta) : undefined);
     const last = current.uci && parseUci(current.uci);
     const resized = ground.state.dimensions.width !== width ||
       ground.state.dimensions.height !== height;
@@ -209,7 +219,8 @@ export function renderAnalysis(root, go, query) {
   function onUserMove(orig, dest) {
     const promos = kinds.promotions.get(orig + dest);
     if (promos) {
-      const pick = ['q', 'm', 'r', 'b', 'n'].find(p => promos.includes(p)) || promos[0];
+      const meta = variantInfo(variant);
+      const pick = (meta ? promotionOrder(meta) : []).find(p => promos.includes(p)) || promos[0];
       return playUci(orig + dest + pick);
     }
     const castle = kinds.castles.find(c => c.king === orig && (c.rook === dest ||

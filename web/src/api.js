@@ -120,7 +120,8 @@ export function follow(id, onState, onStatus, onMessage) {
       } catch {
         return;
       }
-      // The server pushes {type: 'state', game: <GameState>} (server/contract.py).
+      // The server pushes {type: 'state', game: <GameState>}, {type: 'rematch', offer} and
+      // answers with {type: 'pong'} or {type: 'error', status, detail} (server/contract.py).
       const state = msg && msg.type === 'state' ? msg.game : null;
       if (state) onState(state);
       else if (onMessage) onMessage(msg);

@@ -168,7 +168,6 @@ export function renderGame(root, id, go) {
   function received(s) {
     const prev = previous;
     previous = s;
-    if (s.rematch !== undefined) rematchOffer = s.rematch;
     const w = s.clocks && typeof s.clocks.white === 'number' ? s.clocks.white : null;
     const b = s.clocks && typeof s.clocks.black === 'number' ? s.clocks.black : null;
     clockBase = w === null && b === null ? null : { at: performance.now(), white: w, black: b };
@@ -695,6 +694,12 @@ export function renderGame(root, id, go) {
           black: clockLeft(clockBase, running, 'black', now) };
       }
       render();
+    }, msg => {
+      // A rematch offer of this (ended) game appeared or went: its own frame, not a state.
+      if (msg && msg.type === 'rematch') {
+        rematchOffer = msg.offer || null;
+        render();
+      }
     });
     getRatings(id).then(r => {
       seatNames = (r && r.players) || {};

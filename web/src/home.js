@@ -6,20 +6,21 @@ import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
 import { errorKey } from './game/messages.js';
 import {
-  SETUP_COUNT, SetupPool, bishopsSameColour, drawRandom, numberOf, rankOf,
+  SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
 } from './setups.js';
 import { diagram } from './diagram.js';
-import { playableVariants, setupPlacement, variantInfo } from './variants.js';
+import { allVariants, playableVariants, setupPlacement, variantInfo } from './variants.js';
 import { variantName } from './game.js';
 
 // The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
 // mrc #8226): a random variant on the same board with the same army whose numbering this page
-// implements (setups.js), or null (Capablanca's arrays are not numbered).
+// implements (setups.js), or null (Capablanca's arrays are not numbered). All from the
+// server's metadata.
 function numberedFamily(info) {
   const sameArmy = v => [...v.setup.army].sort().join('') === [...info.setup.army].sort().join('');
-  const family = [info, ...playableVariants()].find(v => v.setup.random && v.setup.numbering &&
-    SETUP_COUNT[v.key] && v.files === info.files && v.ranks === info.ranks && sameArmy(v));
-  return family ? family.key : null;
+  const family = [info, ...playableVariants()].find(v => v.setup.random && isNumbered(v) &&
+    v.files === info.files && v.ranks === info.ranks && sameArmy(v));
+  return family || null;
 }
 const fixedNumbers = new Map();
 function fixedNumber(info) {
@@ -41,8 +42,9 @@ export function renderHome(root, go) {
   const error = h('p.error', { role: 'alert' });
   let drawn = null; // {variant, number} of the current random draw
 
+  // Every variant the server plays; the computer is offered for those its engine plays.
   const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
-    playableVariants().map(v => h('option', { value: v.key,
+    allVariants().map(v => h('option', { value: v.key,
       selected: v.key === (saved.variant || 'chess960') }, variantName(v.key))));
   const numberIn = h('input', {
     type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
@@ -90,7 +92,8 @@ export function renderHome(root, go) {
     h('legend', t('opponent')),
     ['computer', 'friend', 'hotseat'].map(o =>
       radio('opponent', o, t(`opponent.${o}`), o === (saved.opponent || 'computer'))),
-    h('label.level', t('level'), ' ', levelIn, ' ', levelOut));
+    h('label.level', t('level'), ' ', levelIn, ' ', levelOut),
+    h('p.note', { 'data-testid': 'no-engine', hidden: true }, t('noEngine')));
   const colourBox = h('fieldset',
     h('legend', t('colour')),
     ['white', 'black', 'random'].map(c => radio('color', c, t(`colour.${c}`), c === (saved.color || 'white'))));
@@ -147,25 +150,25 @@ export function renderHome(root, go) {
       if (!fen) return { error: t('badFen') };
       const rows = fen.split(' ')[0].split('/');
       const rank = rows[rows.length - 1].toUpperCase();
-      const number = /^[A-Z]+$/.test(rank) ? numberOf(variant, rank) : null;
+      const number = /^[A-Z]+$/.test(rank) ? numberOf(info, rank) : null;
       return { fen, rank: /^[A-Z]+$/.test(rank) ? rank : null, number };
     }
     if (!numbered(info)) return { server: true }; // random arrays without numbers
     if (mode === 'number') {
       const n = Number(numberIn.value);
-      if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= SETUP_COUNT[variant]) {
-        return { error: t('badNumber', { max: SETUP_COUNT[variant] - 1 }) };
+      if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info)) {
+        return { error: t('badNumber', { max: setupCount(info) - 1 }) };
       }
-      return { rank: rankOf(variant, n), number: n };
+      return { rank: rankOf(info, n), number: n };
     }
     if (!drawn || drawn.variant !== variant) {
-      drawn = { variant, number: drawRandom(new SetupPool(variant)) };
+      drawn = { variant, number: drawRandom(new SetupPool(info)) };
     }
-    return { rank: rankOf(variant, drawn.number), number: drawn.number };
+    return { rank: rankOf(info, drawn.number), number: drawn.number };
   }
 
   // Setups this page can number and draw itself (setups.js); others are drawn by the server.
-  const numbered = info => !!(info.setup.numbering && SETUP_COUNT[info.key]);
+  const numbered = info => isNumbered(info);
 
   function update() {
     const variant = variantSel.value;
@@ -177,9 +180,14 @@ export function renderHome(root, go) {
     numberRadio.disabled = !numbered(info);
     numberIn.hidden = fixed || value('setup') !== 'number';
     fenIn.hidden = fixed || mode !== 'fen';
-    numberIn.max = String((SETUP_COUNT[variant] || 1) - 1);
+    numberIn.max = String((setupCount(info) || 1) - 1);
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
-    form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random';
+    // "Draw again" only where this page draws (numbered arrays); the server draws the others.
+    form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);
+    const computerRadio = opponentBox.querySelector('input[value=computer]');
+    computerRadio.disabled = !info.engine;
+    if (!info.engine && computerRadio.checked) opponentBox.querySelector('input[value=friend]').checked = true;
+    opponentBox.querySelector('[data-testid=no-engine]').hidden = info.engine;
     levelIn.closest('label').hidden = value('opponent') !== 'computer';
     fitLevels();
     colourBox.hidden = value('opponent') === 'hotseat';

@@ -2,8 +2,12 @@
 // implementation of src/randomchess/startpos.py (the reference), so arbiters can draw and
 // check setups in the browser. tests/test_web_browser.py compares the two.
 
-export const SETUP_COUNT = { chess960: 960, mrc: 15120 };
-export const STANDARD_NUMBER = { chess960: 518, mrc: 8226 };
+// The facts of each variant (how many numbered setups, the standard array's number, whether
+// the bishop filter applies, board size, symmetry) come from the server's metadata
+// (GET /api/variants, `info` below, issue 12); only the two numbering schemes themselves are
+// written here, keyed by the metadata's `setup.numbering`.
+
+import { setupPlacement } from './variants.js';
 
 function pairs(n) {
   const out = [];
@@ -26,16 +30,10 @@ function finish(squares, knights) {
   return squares.join('');
 }
 
-function checkNumber(variant, number) {
-  if (!Number.isInteger(number) || number < 0 || number >= SETUP_COUNT[variant]) {
-    throw Object.assign(new RangeError(`${variant} setups are numbered 0-${SETUP_COUNT[variant] - 1}`), { key: 'err.badSetup' });
-  }
-}
-
-/** White's back rank (a-file first, English letters) of setup `number`. */
-export function rankOf(variant, number) {
-  checkNumber(variant, number);
-  if (variant === 'chess960') {
+// The numbering schemes, by the name the server gives them (variants.py `Numbering`).
+const SCHEMES = {
+  // Scharnagl's 0-959 (RULES.md §2.4)
+  scharnagl(number) {
     const squares = Array(8).fill('');
     let n = number;
     squares[2 * (n % 4) + 1] = 'B';
@@ -44,22 +42,50 @@ export function rankOf(variant, number) {
     n = Math.floor(n / 4);
     fill(squares, n % 6, 'Q');
     return finish(squares, Math.floor(n / 6));
+  },
+  // The project's MRC-Id 0-15,119 (RULES.md §4.8)
+  mrc(number) {
+    const squares = Array(9).fill('');
+    let n = number;
+    for (const i of MRC_BISHOP_PAIRS[n % 36]) squares[i] = 'B';
+    n = Math.floor(n / 36);
+    fill(squares, n % 7, 'Q');
+    n = Math.floor(n / 7);
+    fill(squares, n % 6, 'M');
+    return finish(squares, Math.floor(n / 6));
+  },
+};
+
+const notNumbered = info => Object.assign(
+  new Error(`${info ? info.key : 'this variant'} setups are not numbered`), { key: 'err.notNumbered' });
+
+/** Whether this page can number `info`'s setups: the server numbers them with a scheme
+ * written here. */
+export const isNumbered = info =>
+  !!(info && info.setup && info.setup.count && SCHEMES[info.setup.numbering]);
+
+/** How many numbered setups `info` has (0 when it has no numbering). */
+export const setupCount = info => (isNumbered(info) ? info.setup.count : 0);
+
+function checkNumber(info, number) {
+  if (!isNumbered(info)) throw notNumbered(info);
+  const count = info.setup.count;
+  if (!Number.isInteger(number) || number < 0 || number >= count) {
+    throw Object.assign(new RangeError(`${info.key} setups are numbered 0-${count - 1}`), { key: 'err.badSetup' });
   }
-  const squares = Array(9).fill('');
-  let n = number;
-  for (const i of MRC_BISHOP_PAIRS[n % 36]) squares[i] = 'B';
-  n = Math.floor(n / 36);
-  fill(squares, n % 7, 'Q');
-  n = Math.floor(n / 7);
-  fill(squares, n % 6, 'M');
-  return finish(squares, Math.floor(n / 6));
 }
 
-/** The number of back rank `rank` in `variant` (by search: at most 15,120 ranks), or null. */
-export function numberOf(variant, rank) {
-  const count = SETUP_COUNT[variant];
-  if (!count) return null;
-  for (let n = 0; n < count; n++) if (rankOf(variant, n) === rank) return n;
+/** White's back rank (a-file first, English letters) of `info`'s setup `number`. */
+export function rankOf(info, number) {
+  checkNumber(info, number);
+  return SCHEMES[info.setup.numbering](number);
+}
+
+/** The number of back rank `rank` in `info`'s numbering (by search), or null. */
+export function numberOf(info, rank) {
+  if (!isNumbered(info)) return null;
+  const scheme = SCHEMES[info.setup.numbering];
+  for (let n = 0; n < info.setup.count; n++) if (scheme(n) === rank) return n;
   return null;
 }
 
@@ -68,27 +94,23 @@ export function bishopsSameColour(rank) {
   return b.length === 2 && (b[0] + b[1]) % 2 === 0;
 }
 
-/** The start FEN of back rank `rank` (castling as Shredder file letters, RULES.md §2.5, §4.9). */
-export function setupFen(variant, rank) {
-  const nine = rank.length === 9;
-  const black = nine ? [...rank].reverse().join('').toLowerCase() : rank.toLowerCase();
-  const p = nine ? 'ppppppppp' : 'pppppppp';
-  const empty = nine ? '9' : '8';
-  const rows = [black, p, ...Array(rank.length - 4).fill(empty), p.toUpperCase(), rank];
-  return rows.join('/');
-}
+/** The start placement of back rank `rank` on `info`'s board (Black's array mirrored or
+ * reversed as the variant's symmetry says). */
+export const setupFen = (info, rank) => setupPlacement(info, rank);
 
 // ------------------------------------------------------------------- pools and draws
 export class SetupPool {
-  constructor(variant, bishops = 'any', excludeStandard = false) {
-    if (!SETUP_COUNT[variant]) throw Object.assign(new Error(`${variant} setups are not numbered`), { key: 'err.notNumbered' });
-    if (bishops !== 'any' && variant !== 'mrc') throw Object.assign(new Error('the bishop filter is for MRC only'), { key: 'err.bishopFilter' });
-    this.variant = variant;
+  constructor(info, bishops = 'any', excludeStandard = false) {
+    if (!isNumbered(info)) throw notNumbered(info);
+    if (bishops !== 'any' && !info.setup.bishop_filter) throw Object.assign(new Error(`the bishop filter does not apply to ${info.key}`), { key: 'err.bishopFilter' });
+    if (bishops !== 'any' && info.setup.numbering !== 'mrc') throw Object.assign(new Error('the bishop filter needs the MRC numbering'), { key: 'err.bishopFilter' });
+    this.variant = info.key;
+    this.info = info;
     this.bishops = bishops;
     this.excludeStandard = excludeStandard;
-    const excluded = excludeStandard ? STANDARD_NUMBER[variant] : -1;
+    const excluded = excludeStandard && info.setup.standard_number !== null ? info.setup.standard_number : -1;
     this.numbers = [];
-    for (let n = 0; n < SETUP_COUNT[variant]; n++) {
+    for (let n = 0; n < info.setup.count; n++) {
       if (n === excluded) continue;
       if (bishops !== 'any') {
         const [i, j] = MRC_BISHOP_PAIRS[n % 36];
@@ -96,7 +118,7 @@ export class SetupPool {
       }
       this.numbers.push(n);
     }
-    this.tag = `${variant}:${bishops}:${excludeStandard ? excluded : '-'}`;
+    this.tag = `${info.key}:${bishops}:${excluded >= 0 ? excluded : '-'}`;
   }
 }
 

@@ -5,34 +5,47 @@ import { h, clear } from './dom.js';
 import { errorKey } from './game/messages.js';
 import { t, localizeLetters } from './i18n.js';
 import {
-  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, newSalt, rankOf,
-  roundSetups, setupFen, toHex,
+  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, isNumbered, newSalt,
+  rankOf, roundSetups, setupFen, toHex,
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
+import { allVariants, castlingOf, variantInfo } from './variants.js';
+import { variantName } from './game.js';
+import { balancePanel, evaluationLine } from './setup_eval.js';
 
-function card(variant, number, label) {
-  const rank = rankOf(variant, number);
-  const nine = rank.length === 9;
-  const placement = setupFen(variant, rank);
-  const castling = nine
-    ? { 'O-O-Og': 'Kg1 Rf1', 'O-O-Oc': 'Kc1 Rd1' }
-    : { 'O-O': 'Kg1 Rf1', 'O-O-O': 'Kc1 Rd1' };
-  return h('article.card', { 'data-testid': 'setup-card' },
+const FILES = 'abcdefghijklmnop';
+
+// The castling squares of `info` on White's first rank, as the metadata gives them.
+function castlingSquares(info) {
+  const { a, h: far } = castlingOf(info);
+  const sq = f => `${FILES[f]}1`;
+  return [[info.castling_far_side.san, far], [info.castling_a_side.san, a]]
+    .map(([san, side]) => [san, `K${sq(side.king)} R${sq(side.rook)}`]);
+}
+
+function card(info, number, label) {
+  const rank = rankOf(info, number);
+  const placement = setupFen(info, rank);
+  return h('article.card', { 'data-testid': 'setup-card', 'data-variant': info.key },
     label ? h('h3', label) : '',
-    h('p.num', `${t(`variant.${variant}`)} #`, h('strong', { 'data-testid': 'card-number' }, String(number))),
+    h('p.num', `${variantName(info.key)} #`, h('strong', { 'data-testid': 'card-number' }, String(number))),
     h('p.rank', { 'data-testid': 'card-rank' }, localizeLetters(rank)),
     diagram(placement),
-    h('p.small', `${t('castlingSquares')}: `,
-      Object.entries(castling).map(([s, sq]) => `${s} ${localizeLetters(sq)}`).join(' · ')),
-    nine && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '',
-    h('p.small.noprint', h('a', { href: statsHref(variant, number), 'data-testid': 'card-stats' },
+    h('p.small', { 'data-testid': 'card-castling' }, `${t('castlingSquares')}: `,
+      castlingSquares(info).map(([s, sq]) => `${s} ${localizeLetters(sq)}`).join(' · ')),
+    info.adjustment_partners.length && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '',
+    isNumbered(info) ? evaluationLine(info.key, number) : '',
+    h('p.small.noprint', h('a', { href: statsHref(info.key, number), 'data-testid': 'card-stats' },
       t('setupStats'))));
 }
 
 export function renderShuffler(root) {
+  // The numbered variants the server serves (GET /api/variants).
+  const numbered = allVariants().filter(isNumbered);
   const variantSel = h('select', { 'data-testid': 'sh-variant' },
-    ['chess960', 'mrc'].map(v => h('option', { value: v }, t(`variant.${v}`))));
+    numbered.map(v => h('option', { value: v.key }, variantName(v.key))));
+  const selected = () => variantInfo(variantSel.value);
   const bishopsSel = h('select', { 'data-testid': 'sh-bishops' },
     ['any', 'same', 'opposite'].map(b => h('option', { value: b }, t(`bishops.${b}`))));
   const exclude = h('input', { type: 'checkbox', 'data-testid': 'sh-exclude' });
@@ -42,11 +55,23 @@ export function renderShuffler(root) {
   const err = h('p.error', { role: 'alert' });
 
   const pool = () => {
-    const v = variantSel.value;
-    return new SetupPool(v, v === 'mrc' ? bishopsSel.value : 'any', exclude.checked);
+    const info = selected();
+    return new SetupPool(info, info.setup.bishop_filter ? bishopsSel.value : 'any', exclude.checked);
   };
-  const sync = () => (bishopsSel.disabled = variantSel.value !== 'mrc');
+  const sync = () => (bishopsSel.disabled = !selected() || !selected().setup.bishop_filter);
   variantSel.addEventListener('change', sync);
+  // The variant's setup evaluations (issue 17): a click on a number shows that setup's card.
+  const balance = h('div.noprint', { 'data-testid': 'sh-balance-box' });
+  const showBalance = () => {
+    clear(balance);
+    const info = selected();
+    if (!info || !isNumbered(info)) return;
+    balance.append(balancePanel(info.key, num => {
+      err.textContent = '';
+      clear(out).append(card(info, num, ''));
+    }));
+  };
+  variantSel.addEventListener('change', showBalance);
 
   async function draw() {
     err.textContent = '';
@@ -57,7 +82,7 @@ export function renderShuffler(root) {
       const numbers = seed.value
         ? await drawSeeded(p, seed.value, n)
         : Array.from({ length: n }, () => drawRandom(p));
-      numbers.forEach((num, i) => out.append(card(p.variant, num, n > 1 ? `${i + 1}` : '')));
+      numbers.forEach((num, i) => out.append(card(p.info, num, n > 1 ? `${i + 1}` : '')));
     } catch (e) {
       err.textContent = t(e.key || errorKey(e));
     }
@@ -91,7 +116,7 @@ export function renderShuffler(root) {
       if (!Number.isInteger(b) || b < 1) throw Object.assign(new Error('a round has at least one board'), { key: 'err.badBoards' });
       const numbers = await roundSetups(fromHex(salt.value), event.value, r, b, p, perBoard.checked);
       const shown = perBoard.checked ? numbers : numbers.slice(0, 1);
-      shown.forEach((num, i) => out.append(card(p.variant, num,
+      shown.forEach((num, i) => out.append(card(p.info, num,
         `${event.value} · ${t('round')} ${r}${perBoard.checked ? ` · ${t('board')} ${i + 1}` : ''}`)));
     } catch (e) {
       err.textContent = t(e.key || errorKey(e));
@@ -125,6 +150,7 @@ export function renderShuffler(root) {
       h('button.primary', { type: 'button', 'data-testid': 'sh-derive', onclick: derive }, t('drawRound'))),
     err,
     h('button.secondary.noprint', { type: 'button', onclick: () => window.print() }, t('print')),
-    out));
+    out, balance));
   sync();
+  showBalance();
 }

@@ -34,7 +34,7 @@ from randomchess.server.lobby import LOBBY, Lobby
 from randomchess.server.lobby import router as lobby_router
 from randomchess.server.ratelimit import Rule, TokenBuckets
 from randomchess.server.service import GameService
-from randomchess.server.store import now_ms
+from randomchess.server.store import GameChanges, now_ms
 
 log = logging.getLogger("randomchess.server.accounts")
 
@@ -328,8 +328,13 @@ async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
         raise ApiError(403, "this account holds no seat in that game")
     token = secrets.token_urlsafe(32)
 
-    def decide(_g: LiveGame, now: int) -> dict[str, Any]:
-        return {**{f"{c}_token": hash_secret(token) for c in colors}, "updated_at": now}
+    def decide(_g: LiveGame, now: int) -> GameChanges:
+        changes: GameChanges = {"updated_at": now}
+        if "white" in colors:
+            changes["white_token"] = hash_secret(token)
+        if "black" in colors:
+            changes["black_token"] = hash_secret(token)
+        return changes
 
     await players.service.act(game_id, decide)
     color = "both" if len(colors) == 2 else colors[0]

@@ -10,9 +10,17 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from randomchess.server import guards
-from randomchess.server.contract import STATE_ROUTE
+from randomchess.server.contract import (
+    PONG_FRAME,
+    STATE_ROUTE,
+    ClientFrame,
+    GameAction,
+    ServerFrameDict,
+    error_frame,
+    state_frame,
+)
 from randomchess.server.live import ApiError, LiveGame, hash_secret
-from randomchess.server.service import ACTIONS, GameService
+from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
 
 _TOKEN = Field(min_length=1, max_length=128)
@@ -151,7 +159,7 @@ async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> Response:
                                                   body.move))
 
 
-def _action_route(action: str) -> None:
+def _action_route(action: GameAction) -> None:
     async def endpoint(game_id: str, body: TokenIn, request: Request) -> Response:
         return _state(await _service(request).perform(game_id, action, body.token))
 
@@ -240,39 +248,32 @@ async def levels(request: Request) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------- WebSocket
-class WsIn(_Strict):
-    type: Literal["move", "resign", "draw-offer", "draw-accept", "draw-decline", "draw-claim",
-                  "takeback-offer", "takeback-accept", "takeback-decline", "state", "ping"]
-    token: str | None = Field(None, max_length=128)
-    move: str | None = Field(None, max_length=32)
-
-
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     """Pushes ``{"type": "state", "game": ...}`` on every change, starting with the current
-    state; accepts actions ``{"type": "move", "move": ..., "token": ...}``."""
+    state; accepts actions ``{"type": "move", "move": ..., "token": ...}``.  Every frame is a
+    model of ``contract`` (``ServerFrame``, ``ClientFrame``)."""
     service: GameService = websocket.app.state.service
     limit: int = websocket.app.state.settings.max_body_bytes
     await websocket.accept()
     try:
         state = await service.state(game_id)
     except ApiError as e:
-        await websocket.send_json({"type": "error", "status": e.status, "detail": e.detail})
+        await websocket.send_json(error_frame(e.status, e.detail))
         # 4404: no such game; 1013: try again later (the database is down).
         await websocket.close(code=4404 if e.status == 404 else 1013)
         return
     service.hub.add(game_id, websocket)
     try:
-        await websocket.send_json({"type": "state", "game": state})
+        await websocket.send_json(state_frame(state))
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(message.get("code", 1000))
             text = message.get("text")
             if text is None:  # a binary frame: refused, the socket serves on
-                reply: dict[str, Any] | None = {
-                    "type": "error", "status": 422,
-                    "detail": "binary frames are not accepted: send JSON text"}
+                reply: ServerFrameDict | None = error_frame(
+                    422, "binary frames are not accepted: send JSON text")
             else:
                 reply = await _ws_message(service, game_id, text, limit)
             if reply is not None:
@@ -284,27 +285,25 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 
 async def _ws_message(service: GameService, game_id: str, text: str,
-                      limit: int) -> dict[str, Any] | None:
-    """Handle one client message; the answer to the sender only (state goes to all)."""
+                      limit: int) -> ServerFrameDict | None:
+    """Handle one client frame; the answer to the sender only (state goes to all)."""
     if len(text) > limit:
-        return {"type": "error", "status": 413, "detail": "message too large"}
+        return error_frame(413, "message too large")
     try:
-        msg = WsIn.model_validate(guards.loads(text))
+        msg = ClientFrame.model_validate(guards.loads(text))
     except (ValueError, ValidationError) as e:
-        return {"type": "error", "status": 422, "detail": f"bad message: {e}"}
+        return error_frame(422, f"bad message: {e}")
     if msg.type == "ping":
-        return {"type": "pong"}
+        return PONG_FRAME
     if msg.type == "state":
         try:
-            return {"type": "state", "game": await service.state(game_id)}
+            return state_frame(await service.state(game_id))
         except ApiError as e:
-            return {"type": "error", "status": e.status, "detail": e.detail}
-    assert msg.type in ACTIONS
+            return error_frame(e.status, e.detail)
     if msg.token is None:
-        return {"type": "error", "status": 403, "detail": "a seat token is required"}
+        return error_frame(403, "a seat token is required")
     try:
         await service.perform(game_id, msg.type, msg.token, msg.move)
     except ApiError as e:
-        return {"type": "error", "status": e.status, "detail": e.detail}
+        return error_frame(e.status, e.detail)
     return None
-

@@ -10,7 +10,7 @@ field it does not declare.  The status and termination strings are the enums her
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypedDict, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,12 @@ TERMINATION_NAMES: dict[Termination, TerminationName] = {
     t: TerminationName[t.name] for t in Termination}
 
 ColourName = Literal["white", "black"]
+
+# What a seat may do to a game (``GameService.perform``; one POST route and one WebSocket
+# message type each).
+GameAction = Literal["move", "draw-claim", "draw-offer", "resign", "draw-accept",
+                     "draw-decline", "takeback-offer", "takeback-accept", "takeback-decline"]
+GAME_ACTIONS: tuple[GameAction, ...] = get_args(GameAction)
 Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
 
@@ -103,6 +109,152 @@ class GameState(BaseModel):
     claimable: list[TerminationName] = Field(
         description="draws the side to move may claim now without naming a move")
     version: int = Field(description="grows with every change; older states are stale")
+
+
+# The same shapes as the server code builds them (plain dicts on the fast path, serialised
+# once): mypy checks every field ``LiveGame.state`` writes, and tests/test_server_contract.py
+# that these name exactly the models' fields.
+class ClockDict(TypedDict):
+    white: int
+    black: int
+    running: str | None
+    initial: int | None
+    increment: int | None
+    days: int | None
+    deadline: int | None
+
+
+class GameStateDict(TypedDict):
+    id: str
+    variant: str
+    number: int | None
+    start_fen: str
+    fen: str
+    moves: list[str]
+    san: list[str]
+    status: GameStatus
+    result: str | None
+    termination: TerminationName | None
+    winner: str | None
+    clocks: ClockDict | None
+    to_move: str
+    legal_moves: list[str]
+    check: bool
+    ply: int
+    opponent: str
+    level: int | None
+    players: dict[str, str]
+    invite_open: bool
+    draw_offer: str | None
+    takeback_offer: str | None
+    claimable: list[TerminationName]
+    version: int
+
+
+# --------------------------------------------------------------------- WebSocket frames
+# ``/ws/games/{id}`` (docs/server.md): the server pushes a ``state`` frame on every change (the
+# first on connecting), a ``rematch`` frame when a rematch offer of the ended game appears or
+# goes, and answers the sender alone with ``pong`` or ``error``.  The client sends a
+# :class:`ClientFrame`.  The pushes are built as plain dicts on the fast path (``state_frame``
+# and friends); a test validates real ones against these models.
+
+class StateFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["state"]
+    game: GameState
+
+
+class RematchOffer(BaseModel):
+    """A rematch the side ``by`` offered after this game; ``id`` is the new game's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    by: ColourName
+    id: str
+
+
+class RematchFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["rematch"]
+    offer: RematchOffer | None = Field(description="none: the offer was answered or is gone")
+
+
+class ErrorFrame(BaseModel):
+    """A refused or unreadable client frame (or a game that cannot be read): the HTTP status
+    the same request would get and the reason.  Nothing was changed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["error"]
+    status: int
+    detail: str
+
+
+class PongFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["pong"]
+
+
+ServerFrame = Annotated[StateFrame | RematchFrame | ErrorFrame | PongFrame,
+                        Field(discriminator="type")]
+
+
+class ClientFrame(BaseModel):
+    """What a client sends: an action for a seat (``token``; ``move`` for ``move`` and a
+    ``draw-claim`` with a move), ``state`` (send me the state) or ``ping``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: GameAction | Literal["state", "ping"]
+    token: str | None = Field(None, max_length=128)
+    move: str | None = Field(None, max_length=32)
+
+
+class StateFrameDict(TypedDict):
+    type: Literal["state"]
+    game: GameStateDict
+
+
+class RematchOfferDict(TypedDict):
+    by: str
+    id: str
+
+
+class RematchFrameDict(TypedDict):
+    type: Literal["rematch"]
+    offer: RematchOfferDict | None
+
+
+class ErrorFrameDict(TypedDict):
+    type: Literal["error"]
+    status: int
+    detail: str
+
+
+class PongFrameDict(TypedDict):
+    type: Literal["pong"]
+
+
+ServerFrameDict = StateFrameDict | RematchFrameDict | ErrorFrameDict | PongFrameDict
+
+
+def state_frame(state: GameStateDict) -> StateFrameDict:
+    return {"type": "state", "game": state}
+
+
+def rematch_frame(offer: RematchOffer | None) -> RematchFrameDict:
+    return {"type": "rematch",
+            "offer": None if offer is None else {"by": offer.by, "id": offer.id}}
+
+
+def error_frame(status: int, detail: str) -> ErrorFrameDict:
+    return {"type": "error", "status": status, "detail": detail}
+
+
+PONG_FRAME: PongFrameDict = {"type": "pong"}
 
 
 # For a route that answers with the state: the schema is documented, the body is the

@@ -16,6 +16,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from randomchess.server.contract import GameStateDict, ServerFrameDict, state_frame
+
 log = logging.getLogger("randomchess.server")
 _CHANNEL = "randomchess:games"
 
@@ -68,9 +70,14 @@ class Hub:
     def watchers(self, game_id: str) -> int:
         return len(self._sockets.get(game_id, ()))
 
-    async def publish(self, game_id: str, state: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, state: GameStateDict) -> None:
         """Send ``state`` to every socket watching ``game_id`` (in every worker)."""
-        text = json.dumps({"type": "state", "game": state}, separators=(",", ":"))
+        await self.publish_frame(game_id, state_frame(state))
+
+    async def publish_frame(self, game_id: str, frame: ServerFrameDict) -> None:
+        """Send ``frame`` (a ``contract.ServerFrame``) to every socket watching ``game_id``
+        (in every worker)."""
+        text = json.dumps(frame, separators=(",", ":"))
         if self._redis is not None:
             try:
                 await self._redis.publish(_CHANNEL, json.dumps({"game": game_id, "text": text}))

@@ -15,15 +15,20 @@ import hmac
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from randomchess.errors import RandomChessError
 from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
-from randomchess.server.contract import TERMINATION_NAMES, GameStatus, TerminationName
-from randomchess.server.store import GameRecord
+from randomchess.server.contract import (
+    TERMINATION_NAMES,
+    ClockDict,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
+from randomchess.server.store import GameChanges, GameRecord
 
 COLOR_NAMES = ("white", "black")
 COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
@@ -51,7 +56,7 @@ def _matches(secret: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
 
 
-def _ending(outcome: Outcome) -> dict[str, Any]:
+def _ending(outcome: Outcome) -> GameChanges:
     return {"status": GameStatus.ENDED, "result": outcome.result(),
             "termination": TERMINATION_NAMES[outcome.termination]}
 
@@ -68,7 +73,7 @@ class LiveGame:
         self.game = Game(record.start_fen, record.variant, automatic_draws=automatic_draws)
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
-        self._public: dict[str, Any] | None = None
+        self._public: GameStateDict | None = None
         self.sync(record)
 
     @property
@@ -181,7 +186,7 @@ class LiveGame:
             out.append(TERMINATION_NAMES[Termination.FIFTY_MOVES])
         return out
 
-    def _public_state(self) -> dict[str, Any]:
+    def _public_state(self) -> GameStateDict:
         # Everything but the clocks depends on the version only: built once per version.
         if self._public is None:
             r = self.record
@@ -204,14 +209,14 @@ class LiveGame:
             }
         return self._public
 
-    def state(self, now: int) -> dict[str, Any]:
+    def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
         public = self._public_state()
         clocks = self.clocks_at(now)
         if clocks is None:
             return public
         r = self.record
-        out = {
+        out: ClockDict = {
             "white": clocks[0], "black": clocks[1],
             "running": None if r.clock_started_at is None or self.ended
             else COLOR_NAMES[self.turn],
@@ -239,7 +244,7 @@ class LiveGame:
             raise ApiError(409, f"the game is over ({self.record.result}, "
                                 f"{self.record.termination})")
 
-    def _charged(self, now: int) -> dict[str, Any]:
+    def _charged(self, now: int) -> GameChanges:
         """Clock columns with the running side charged up to ``now`` and stopped."""
         left = self.clocks_at(now)
         if left is None:
@@ -247,11 +252,11 @@ class LiveGame:
         return {"white_ms": max(0, left[0]), "black_ms": max(0, left[1]),
                 "clock_started_at": None}
 
-    def ending_changes(self, outcome: Outcome, now: int) -> dict[str, Any]:
+    def ending_changes(self, outcome: Outcome, now: int) -> GameChanges:
         return {**self._charged(now), **_ending(outcome), "draw_offer": None,
                 "takeback_offer": None, "updated_at": now}
 
-    def due_changes(self, now: int) -> dict[str, Any] | None:
+    def due_changes(self, now: int) -> GameChanges | None:
         """An ending owed before anything else happens: the running side's flag has fallen
         by ``now`` (FIDE 6.9), or the game reached an ending the record does not show yet
         (a start position that is already dead, a setting changed since it was stored)."""
@@ -281,7 +286,7 @@ class LiveGame:
 
     # ----------------------------------------------------------------- actions
     def move_changes(self, colors: set[Color], text: str, now: int,
-                     claim: bool = False) -> dict[str, Any]:
+                     claim: bool = False) -> GameChanges:
         """Play ``text`` for a seat; with ``claim`` the move is written as a draw claim
         (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
         self._live()
@@ -295,7 +300,7 @@ class LiveGame:
             raise ApiError(409, "no draw to claim with that move (threefold repetition or "
                                 "fifty-move rule)")
         r = self.record
-        changes: dict[str, Any] = {"updated_at": now, "takeback_offer": None}
+        changes: GameChanges = {"updated_at": now, "takeback_offer": None}
         left = self.clocks_at(now)
         clock_entry = "-"
         if left is not None:
@@ -307,7 +312,7 @@ class LiveGame:
                 mine += r.clock_increment_ms or 0
             both = [left[0], left[1]]
             both[us] = mine
-            changes.update(white_ms=both[0], black_ms=both[1])
+            changes.update({"white_ms": both[0], "black_ms": both[1]})
             clock_entry = str(mine)
             # Clocks start once each side has made its first move (as on lichess); a
             # correspondence deadline runs from the start.
@@ -321,27 +326,27 @@ class LiveGame:
         with self._trying() as game:
             end = game.claim_draw(move) if claim else game.push(move)
             fen = game.position.fen()
-        changes.update(fen=fen, moves=" ".join([*self.moves, uci]),
-                       san=" ".join([*self.sans, written]),
-                       clock_log=" ".join([*r.clock_log.split(), clock_entry]))
+        changes.update({"fen": fen, "moves": " ".join([*self.moves, uci]),
+                        "san": " ".join([*self.sans, written]),
+                        "clock_log": " ".join([*r.clock_log.split(), clock_entry])})
         if r.status == GameStatus.WAITING and r.invite_hash is None:
             changes["status"] = GameStatus.PLAYING
         if end is not None:
-            changes.update(_ending(end), clock_started_at=None, draw_offer=None)
+            changes.update({**_ending(end), "clock_started_at": None, "draw_offer": None})
         return changes
 
-    def resign_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def resign_changes(self, colors: set[Color], now: int) -> GameChanges:
         """FIDE 5.1.2: a loss, or a draw when the opponent cannot checkmate."""
         self._live()
         loser = self._acting(colors)
         with self._trying() as game:
             return self.ending_changes(game.resign(loser), now)
 
-    def agreement_changes(self, now: int) -> dict[str, Any]:
+    def agreement_changes(self, now: int) -> GameChanges:
         with self._trying() as game:
             return self.ending_changes(game.agree_draw(), now)
 
-    def draw_offer_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def draw_offer_changes(self, colors: set[Color], now: int) -> GameChanges:
         self._live()
         me = self._acting(colors)
         offer = self.record.draw_offer
@@ -362,16 +367,16 @@ class LiveGame:
             raise ApiError(409, f"you cannot answer your own {what} offer")
         return offerer ^ 1
 
-    def draw_accept_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def draw_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
         self._answering(colors, self.record.draw_offer, "draw")
         return self.agreement_changes(now)
 
-    def draw_decline_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def draw_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
         self._answering(colors, self.record.draw_offer, "draw")
         return {"draw_offer": None, "updated_at": now}
 
     def draw_claim_changes(self, colors: set[Color], now: int,
-                           move: str | None) -> dict[str, Any]:
+                           move: str | None) -> GameChanges:
         """FIDE 9.2/9.3: only the side to move claims, now or with the move it names.  An
         incorrect claim is refused and changes nothing (no FIDE time penalty online)."""
         self._live()
@@ -389,7 +394,7 @@ class LiveGame:
                                     "capture or pawn move")
             return self.ending_changes(outcome, now)
 
-    def takeback_changes(self, requester: Color, now: int) -> dict[str, Any]:
+    def takeback_changes(self, requester: Color, now: int) -> GameChanges:
         """Undo ``requester``'s last move (and the reply to it, if any)."""
         n = len(self.moves)
         plies = 0
@@ -406,7 +411,7 @@ class LiveGame:
             fen = game.position.fen()
         keep = n - plies
         log = r.clock_log.split()
-        changes: dict[str, Any] = {
+        changes: GameChanges = {
             "fen": fen, "moves": " ".join(self.moves[:keep]),
             "san": " ".join(self.sans[:keep]),
             "clock_log": " ".join(log[:keep]),
@@ -418,7 +423,7 @@ class LiveGame:
                 else None
         return changes
 
-    def _clocks_at_ply(self, ply: int, log: list[str]) -> dict[str, int]:
+    def _clocks_at_ply(self, ply: int, log: list[str]) -> GameChanges:
         """Both clocks as they stood when ply ``ply`` was reached: each side's time after
         its last move before it (the ``clock_log``), or the initial time.  A takeback puts
         them back there, as lichess does, so taken-back moves cannot farm increments."""
@@ -431,7 +436,7 @@ class LiveGame:
                 left[mover] = int(log[i])
         return {"white_ms": left[WHITE], "black_ms": left[BLACK]}
 
-    def takeback_offer_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def takeback_offer_changes(self, colors: set[Color], now: int) -> GameChanges:
         self._live()
         me = self._acting(colors)
         if len(colors) == 2:  # hot seat: the player at the board takes back the last move
@@ -443,10 +448,10 @@ class LiveGame:
             raise ApiError(409, "you have already asked to take back")
         return {"takeback_offer": COLOR_NAMES[me], "updated_at": now}
 
-    def takeback_accept_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def takeback_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
         me = self._answering(colors, self.record.takeback_offer, "takeback")
         return self.takeback_changes(me ^ 1, now)
 
-    def takeback_decline_changes(self, colors: set[Color], now: int) -> dict[str, Any]:
+    def takeback_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
         self._answering(colors, self.record.takeback_offer, "takeback")
         return {"takeback_offer": None, "updated_at": now}

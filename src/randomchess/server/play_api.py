@@ -21,10 +21,17 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.pieces import Color
-from randomchess.server.contract import STATE_ROUTE, GameStatus, TerminationName
+from randomchess.server.api import CreateGameOut, SeatOut
+from randomchess.server.contract import (
+    STATE_ROUTE,
+    GameStatus,
+    RematchOffer,
+    TerminationName,
+    rematch_frame,
+)
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
 from randomchess.server.service import GameService
-from randomchess.server.store import now_ms
+from randomchess.server.store import GameChanges, now_ms
 
 router = APIRouter()
 
@@ -60,11 +67,12 @@ def _service(request: Request) -> GameService:
     return service
 
 
-def _public(offer: Offer | None) -> dict[str, Any] | None:
-    return None if offer is None else {"by": offer.by, "id": offer.new_id}
+def _public(offer: Offer | None) -> RematchOffer | None:
+    return None if offer is None else RematchOffer.model_validate({"by": offer.by,
+                                                                   "id": offer.new_id})
 
 
-def abort_changes(g: LiveGame, colors: set[Color], now: int) -> dict[str, Any]:
+def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
     """End the game without a result while a side has not moved yet."""
     if not colors:
         raise ApiError(403, "wrong token for this game")
@@ -86,17 +94,26 @@ async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
 
 
 async def _publish(service: GameService, live: LiveGame, offer: Offer | None) -> None:
-    await service.hub.publish(live.record.id, {**live.state(now_ms()), "rematch": _public(offer)})
+    # Its own frame: the game's state does not change with an offer (contract.RematchFrame).
+    await service.hub.publish_frame(live.record.id, rematch_frame(_public(offer)))
 
 
-@router.get("/api/games/{game_id}/rematch")
-async def rematch_offer(game_id: str, request: Request) -> dict[str, Any]:
+class RematchOfferOut(BaseModel):
+    offer: RematchOffer | None = Field(description="none: no rematch is offered")
+
+
+_SEAT_ROUTE: dict[str, Any] = {"response_model": CreateGameOut,
+                               "response_model_exclude_none": True}
+
+
+@router.get("/api/games/{game_id}/rematch", response_model=RematchOfferOut)
+async def rematch_offer(game_id: str, request: Request) -> RematchOfferOut:
     await _service(request).load(game_id)  # 404 for no such game
-    return {"offer": _public(_offers(request).get(game_id))}
+    return RematchOfferOut(offer=_public(_offers(request).get(game_id)))
 
 
-@router.post("/api/games/{game_id}/rematch")
-async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch", **_SEAT_ROUTE)
+async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGameOut:
     """A new game with colours reversed.  Against the computer or on one screen it starts at
     once; in a friend game the other side is offered it (accept with ``rematch-accept``)."""
     service = _service(request)
@@ -135,16 +152,16 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> dict[str, 
     new_id = new.game.record.id
     if players is not None:  # rated or casual, fresh setups and the accounts' seats carry over
         await anyio.to_thread.run_sync(players.accounts.carry_over, game_id, new_id)
-    out: dict[str, Any] = {"id": new_id, "seat": {"color": new.color, "token": new.token}}
+    out = CreateGameOut(id=new_id, seat=SeatOut.model_validate(
+        {"color": new.color, "token": new.token}))
     if new.invite is not None:
-        out["invite_url"] = str(request.url_for("open_invite", game_id=new_id,
-                                                invite=new.invite))
+        out.invite_url = str(request.url_for("open_invite", game_id=new_id, invite=new.invite))
         offer = offers[game_id] = Offer(me, new_id, new.invite)
         await _publish(service, live, offer)
     return out
 
 
-async def _accept(request: Request, live: LiveGame, token: str) -> dict[str, Any]:
+async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut:
     service = _service(request)
     offers = _offers(request)
     offer = offers.get(live.record.id)
@@ -158,17 +175,18 @@ async def _accept(request: Request, live: LiveGame, token: str) -> dict[str, Any
     color, new_token = await service.join(offer.new_id, offer.invite)
     del offers[live.record.id]
     await _publish(service, live, None)
-    return {"id": offer.new_id, "seat": {"color": color, "token": new_token}}
+    return CreateGameOut(id=offer.new_id,
+                         seat=SeatOut.model_validate({"color": color, "token": new_token}))
 
 
-@router.post("/api/games/{game_id}/rematch-accept")
-async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch-accept", **_SEAT_ROUTE)
+async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> CreateGameOut:
     """Take the seat of the rematch the other side offered; answers the new game's seat."""
     return await _accept(request, await _service(request).load(game_id), body.token)
 
 
-@router.post("/api/games/{game_id}/rematch-decline")
-async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/rematch-decline", response_model=RematchOfferOut)
+async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> RematchOfferOut:
     service = _service(request)
     live = await service.load(game_id)
     offer = _offers(request).get(game_id)
@@ -179,4 +197,4 @@ async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> dic
         raise ApiError(409, "there is no rematch offer to answer")
     del _offers(request)[game_id]
     await _publish(service, live, None)
-    return {"offer": None}
+    return RematchOfferOut(offer=None)

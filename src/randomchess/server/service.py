@@ -28,18 +28,25 @@ from randomchess.engine.evaluate import evaluate, is_drawish_material
 from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
-from randomchess.server.contract import GameStatus
+from randomchess.server.contract import (
+    GAME_ACTIONS,
+    GameAction,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
 from randomchess.server.engine_service import EngineService, create_engine_service
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
 from randomchess.server.ratelimit import RateLimiter, SharedRateLimiter
 from randomchess.server.settings import Settings
-from randomchess.server.store import GameRecord, Store, now_ms
+from randomchess.server.store import GameChanges, GameRecord, Store, now_ms
 from randomchess.startpos import (
     SetupPool,
     draw_random,
     numbered_variant,
+    random_rank,
     setup_from_fen,
     setup_from_number,
 )
@@ -47,7 +54,7 @@ from randomchess.variants import get_variant
 
 log = logging.getLogger("randomchess.server")
 T = TypeVar("T")
-Decide = Callable[[LiveGame, int], dict[str, Any]]
+Decide = Callable[[LiveGame, int], GameChanges]
 
 _CACHE_SIZE = 4096
 _LOCK_STRIPES = 256
@@ -239,7 +246,7 @@ class GameService:
             live = await self.load(game_id)
         return live
 
-    async def state(self, game_id: str) -> dict[str, Any]:
+    async def state(self, game_id: str) -> GameStateDict:
         return (await self.current(game_id)).state(now_ms())
 
     async def pgn(self, game_id: str, site: str) -> str:
@@ -279,18 +286,19 @@ class GameService:
                 # Watchers hear of it while the mover is answered: a slow socket must not
                 # hold the answer (each state carries its version, so order is recoverable).
                 self._spawn(self.hub.publish(game_id, live.state(now_ms())))
-                if live.ended and before.status != "ended":
+                if live.ended and before.status != GameStatus.ENDED:
                     for hook in self.end_hooks:
                         self._spawn(hook(live))
                 if due is not None:
                     r = live.record
                     why = "time is up: the game ended on time" \
-                        if r.termination == "time forfeit" else f"the game ended by {r.termination}"
+                        if r.termination == TerminationName.TIME_FORFEIT \
+                        else f"the game ended by {r.termination}"
                     raise ApiError(409, f"{why} before that ({r.result})")
                 return live
         raise ApiError(409, "the game is changing too fast; try again")
 
-    async def _update(self, game_id: str, version: int, changes: dict[str, Any]) -> bool:
+    async def _update(self, game_id: str, version: int, changes: GameChanges) -> bool:
         pending = self.store.submit_update(game_id, version, changes)
         if pending is None:
             return await self._db(self.store.update, game_id, version, changes)
@@ -357,7 +365,7 @@ class GameService:
             if uci is None:
                 return
 
-            def decide(g: LiveGame, now: int) -> dict[str, Any]:
+            def decide(g: LiveGame, now: int) -> GameChanges:
                 if g.record.version != key[1]:
                     raise _Stale
                 return g.move_changes({color}, uci, now)
@@ -449,7 +457,7 @@ class GameService:
         token = secrets.token_urlsafe(32)
         seat: list[str] = []
 
-        def decide(g: LiveGame, now: int) -> dict[str, Any]:
+        def decide(g: LiveGame, now: int) -> GameChanges:
             r = g.record
             if r.invite_hash is None:
                 raise ApiError(409, "this invitation has already been used")
@@ -457,10 +465,13 @@ class GameService:
                 raise ApiError(403, "wrong invitation for this game")
             color = "black" if r.black_token is None else "white"
             seat[:] = [color]
-            changes: dict[str, Any] = {
-                f"{color}_token": hash_secret(token), "invite_hash": None,
-                "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING,
-                "updated_at": now}
+            changes: GameChanges = {
+                "invite_hash": None, "updated_at": now,
+                "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING}
+            if color == "black":
+                changes["black_token"] = hash_secret(token)
+            else:
+                changes["white_token"] = hash_secret(token)
             if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
                 changes["clock_started_at"] = now  # a correspondence deadline starts now
             return changes
@@ -469,10 +480,10 @@ class GameService:
         return seat[0], token
 
     # ----------------------------------------------------------------- player actions
-    async def perform(self, game_id: str, action: str, token: str,
+    async def perform(self, game_id: str, action: GameAction, token: str,
                       move: str | None = None) -> LiveGame:
         """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token."""
-        def decide(g: LiveGame, now: int) -> dict[str, Any]:
+        def decide(g: LiveGame, now: int) -> GameChanges:
             colors = g.colors_of(token)
             if not colors:
                 raise ApiError(403, "wrong token for this game")
@@ -497,7 +508,7 @@ class GameService:
         return await self.act(game_id, decide)
 
 
-_SIMPLE_ACTIONS: dict[str, Callable[[LiveGame, set[Color], int], dict[str, Any]]] = {
+_SIMPLE_ACTIONS: dict[GameAction, Callable[[LiveGame, set[Color], int], GameChanges]] = {
     "resign": LiveGame.resign_changes,
     "draw-accept": LiveGame.draw_accept_changes,
     "draw-decline": LiveGame.draw_decline_changes,
@@ -505,10 +516,11 @@ _SIMPLE_ACTIONS: dict[str, Callable[[LiveGame, set[Color], int], dict[str, Any]]
     "takeback-accept": LiveGame.takeback_accept_changes,
     "takeback-decline": LiveGame.takeback_decline_changes,
 }
-ACTIONS = ("move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS)
+ACTIONS: tuple[GameAction, ...] = GAME_ACTIONS
+assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}
 
 
-def _no_action(g: LiveGame, now: int) -> dict[str, Any]:
+def _no_action(g: LiveGame, now: int) -> GameChanges:
     raise ApiError(409, "nothing to do")
 
 
@@ -527,9 +539,11 @@ def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
                 raise ApiError(422, "bad setup: a setup number is written with the digits 0-9")
             setup = int(setup.strip())
         if setup == "random":
-            if v.is_random:
+            if v.numbering is not None:
                 chosen = draw_random(SetupPool(v))[0]
                 return chosen.number, chosen.fen
+            if v.is_random:  # random arrays without numbers (Capablanca Random, PMRC ...)
+                return None, v.setup_fen(random_rank(v))
             return None, v.setup_fen(v.fixed_rank or "")
         if isinstance(setup, int):
             numbered_variant(v)

@@ -17,7 +17,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from alembic import command
 from alembic.config import Config
@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 
+from randomchess.server.contract import GameStatus, TerminationName
 from randomchess.server.models import Base, GameRow, ServerState
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -49,9 +50,9 @@ class GameRecord:
     moves: str
     san: str
     clock_log: str
-    status: str
+    status: GameStatus
     result: str | None
-    termination: str | None
+    termination: TerminationName | None
     opponent: str
     level: int | None
     computer_color: str | None
@@ -70,13 +71,57 @@ class GameRecord:
     updated_at: int
     days_per_move: int | None = None  # a correspondence game's days per move (0006)
 
-    def with_changes(self, changes: dict[str, Any]) -> GameRecord:
+    def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values.update(changes)
         return GameRecord(**values)
 
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> GameRecord:
+        """The record of a ``games`` row in ``_COLUMNS`` order, its status and termination
+        read as the contract's enums (the database holds their strings)."""
+        values = list(row)
+        values[_STATUS] = GameStatus(values[_STATUS])
+        if values[_TERMINATION] is not None:
+            values[_TERMINATION] = TerminationName(values[_TERMINATION])
+        return cls(*values)
+
+
+class GameChanges(TypedDict, total=False):
+    """The columns one committed action sets (``live`` decides them, ``service`` commits them
+    through :meth:`Store.update`): any subset of the record's fields but ``id`` and
+    ``created_at``, typed as the record types them.  ``version`` is the store's to set."""
+
+    variant: str
+    number: int | None
+    start_fen: str
+    fen: str
+    moves: str
+    san: str
+    clock_log: str
+    status: GameStatus
+    result: str | None
+    termination: TerminationName | None
+    opponent: str
+    level: int | None
+    computer_color: str | None
+    white_token: str | None
+    black_token: str | None
+    invite_hash: str | None
+    clock_initial_ms: int | None
+    clock_increment_ms: int | None
+    white_ms: int | None
+    black_ms: int | None
+    clock_started_at: int | None
+    draw_offer: str | None
+    takeback_offer: str | None
+    version: int
+    updated_at: int
+
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
+_STATUS = _COLUMNS.index("status")
+_TERMINATION = _COLUMNS.index("termination")
 
 
 def make_engine(url: str, timeout_s: float = 5.0) -> Engine:
@@ -360,9 +405,9 @@ class Store:
             cur.close()
         finally:
             conn.close()  # back to the pool, which ends the read transaction
-        return None if row is None else GameRecord(*row)
+        return None if row is None else GameRecord.from_row(row)
 
-    def update(self, game_id: str, version: int, changes: dict[str, Any]) -> bool:
+    def update(self, game_id: str, version: int, changes: GameChanges) -> bool:
         """Apply ``changes`` and bump the version if the row is still at ``version``, in one
         committed transaction; False (and nothing written) if another writer got there
         first."""
@@ -372,7 +417,7 @@ class Store:
         return self._write(sql, params) == 1
 
     def submit_update(self, game_id: str, version: int,
-                      changes: dict[str, Any]) -> Future[int] | None:
+                      changes: GameChanges) -> Future[int] | None:
         """:meth:`update` without a thread to wait in, where the store has a writer thread
         of its own (SQLite, PostgreSQL): a future of the row count (1 when applied), resolved
         once committed.  None where the caller should run :meth:`update` in a thread."""
@@ -381,7 +426,7 @@ class Store:
         return self._group.submit(*self._update_statement(game_id, version, changes), game_id)
 
     def _update_statement(self, game_id: str, version: int,
-                          changes: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+                          changes: GameChanges) -> tuple[str, tuple[Any, ...]]:
         names = tuple(changes)
         sql = self._updates.get(names)
         if sql is None:
@@ -412,8 +457,9 @@ class Store:
 
     def unfinished(self) -> list[GameRecord]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_GAMES).where(_GAMES.c.status != "ended")).all()
-        return [GameRecord(**r._mapping) for r in rows]
+            rows = conn.execute(
+                select(_GAMES).where(_GAMES.c.status != GameStatus.ENDED.value)).all()
+        return [GameRecord.from_row(tuple(r._mapping[c] for c in _COLUMNS)) for r in rows]
 
     def ping(self) -> None:
         """One round trip to the database (``GET /api/health``)."""
@@ -461,7 +507,8 @@ class Store:
                 return 0
             rows = conn.execute(
                 select(_GAMES.c.id, _GAMES.c.clock_started_at, _GAMES.c.version)
-                .where(_GAMES.c.status != "ended", _GAMES.c.clock_started_at.is_not(None))
+                .where(_GAMES.c.status != GameStatus.ENDED.value,
+                       _GAMES.c.clock_started_at.is_not(None))
             ).all()
             for gid, started, version in rows:
                 # Time up to the last heartbeat is charged; the outage is not.

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from randomchess.geometry import FILE_LETTERS
 from randomchess.pieces import KIND_BY_LETTER, PAWN, PIECE_TYPES, PieceKind
+from randomchess.startpos import SetupPool, SetupPoolError, setup_count
 from randomchess.variants import VARIANTS, Variant
 
 
@@ -45,6 +46,12 @@ class SetupFamily(BaseModel):
     symmetry: str  # "mirror" or "reverse" (Black's array)
     bishops_opposite: bool
     opposite_colours: list[str]
+    # Numbered families only (else none / false): how many setups, the number of the
+    # standard array ("exclude the standard array" leaves it out of a pool) and whether a
+    # pool may keep only same- or opposite-coloured bishops (docs/shuffler.md).
+    count: int | None
+    standard_number: int | None
+    bishop_filter: bool
 
 
 class VariantInfo(BaseModel):
@@ -85,8 +92,22 @@ def _side(v: Variant, a_side: bool) -> CastlingSide:
                         rook_file=FILE_LETTERS[rook])
 
 
+def _numbering(v: Variant) -> tuple[int | None, int | None, bool]:
+    if v.numbering is None:
+        return None, None, False
+    try:
+        SetupPool(v, "same")
+    except SetupPoolError:
+        bishop_filter = False
+    else:
+        bishop_filter = True
+    excluded = SetupPool(v, exclude_standard=True).excluded
+    return setup_count(v), excluded[0] if excluded else None, bishop_filter
+
+
 def variant_info(v: Variant) -> VariantInfo:
     """The browser-facing description of ``v``."""
+    count, standard, bishop_filter = _numbering(v)
     return VariantInfo(
         key=v.key, name=v.pgn_name, aliases=list(v.aliases), files=v.files, ranks=v.ranks,
         file_letters=FILE_LETTERS[: v.files],
@@ -100,6 +121,7 @@ def variant_info(v: Variant) -> VariantInfo:
             default_rank=v.fixed_rank or v.startpos_rank or "", army=v.army,
             numbering=v.numbering, symmetry=v.symmetry, bishops_opposite=v.bishops_opposite,
             opposite_colours=list(v.opposite_colours),
+            count=count, standard_number=standard, bishop_filter=bishop_filter,
         ),
         default_fen=v.default_fen, engine=v.engine,
     )

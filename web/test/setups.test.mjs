@@ -1,0 +1,79 @@
+// setups.js takes every variant fact from the server's metadata (GET /api/variants; here its
+// copy web/test/variants.json, which tests/test_server_variants.py keeps equal to what the
+// server serves): counts, standard numbers, the bishop filter, board and symmetry. Only the
+// numbering schemes are written in the browser, and they agree with startpos.py.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+globalThis.location = { search: '' };
+globalThis.navigator = { language: 'en' };
+globalThis.document = { documentElement: {} };
+
+const {
+  SetupPool, drawSeeded, isNumbered, numberOf, rankOf, setupCount, setupFen,
+} = await import('../src/setups.js');
+
+const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.url)));
+const info = key => VARIANTS.find(v => v.key === key);
+
+test('the numbered variants are the ones the metadata numbers', () => {
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc']);
+  assert.equal(setupCount(info('chess960')), 960);
+  assert.equal(setupCount(info('mrc')), 15120);
+  assert.equal(setupCount(info('caparandom')), 0);
+});
+
+test('ranks and numbers agree with startpos.py', () => {
+  assert.equal(rankOf(info('chess960'), 518), 'RNBQKBNR');
+  assert.equal(rankOf(info('chess960'), 0), 'BBQNNRKR');
+  assert.equal(rankOf(info('mrc'), 8226), 'RNBMKQBNR');
+  assert.equal(numberOf(info('chess960'), 'RNBQKBNR'), 518);
+  assert.equal(numberOf(info('mrc'), 'RNBMKQBNR'), 8226);
+  assert.equal(numberOf(info('caparandom'), 'RNABQKBCNR'), null);
+});
+
+test('the standard array excluded and the pool tag come from the metadata', () => {
+  const p = new SetupPool(info('chess960'), 'any', true);
+  assert.equal(p.numbers.length, 959);
+  assert.ok(!p.numbers.includes(518));
+  assert.equal(p.tag, 'chess960:any:518');
+  const m = new SetupPool(info('mrc'), 'same', true);
+  assert.equal(m.numbers.length, 6719); // Maura's array has same-coloured bishops
+  assert.equal(m.tag, 'mrc:same:8226');
+  assert.equal(new SetupPool(info('mrc'), 'opposite').numbers.length, 8400);
+  // A different served fact changes the pool: nothing is taken from a table of its own.
+  const edited = structuredClone(info('chess960'));
+  edited.setup.standard_number = 7;
+  const q = new SetupPool(edited, 'any', true);
+  assert.ok(q.numbers.includes(518) && !q.numbers.includes(7));
+  assert.equal(q.tag, 'chess960:any:7');
+  edited.setup.count = 10;
+  assert.throws(() => rankOf(edited, 10), e => e.key === 'err.badSetup');
+});
+
+test('seeded draws match docs/shuffler.md §6', async () => {
+  assert.deepEqual(await drawSeeded(new SetupPool(info('chess960')), '42', 3), [635, 930, 895]);
+  assert.deepEqual(await drawSeeded(new SetupPool(info('mrc'), 'same', true), 'abc', 3),
+    [6519, 3298, 1773]);
+});
+
+test('bad requests get typed errors', () => {
+  assert.throws(() => new SetupPool(info('chess960'), 'same'), e => e.key === 'err.bishopFilter');
+  assert.throws(() => new SetupPool(info('caparandom')), e => e.key === 'err.notNumbered');
+  assert.throws(() => rankOf(info('pmrc'), 0), e => e.key === 'err.notNumbered');
+  assert.throws(() => rankOf(info('chess960'), 960), e => e.key === 'err.badSetup');
+  assert.throws(() => rankOf(info('chess960'), 1.5), e => e.key === 'err.badSetup');
+});
+
+test('start placements follow the served board and symmetry', () => {
+  assert.equal(setupFen(info('chess960'), 'RNBQKBNR'),
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+  assert.equal(setupFen(info('mrc'), 'RNBMKQBNR'),
+    'rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR');
+  assert.equal(setupFen(info('pseudo-mrc'), 'RNBMKQBNR'),
+    'rnbmkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR');
+  assert.equal(setupFen(info('pmrc'), 'RNBQKMNBR'),
+    'rnbqkmnbr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBQKMNBR');
+});

@@ -18,7 +18,7 @@ import { createMoveList } from './game/movelist.js';
 import { createControls } from './game/controls.js';
 import { statsHref } from './setupstats.js';
 import { claimSeat, currentUser } from './account.js';
-import { SETUP_COUNT } from './setups.js';
+import { isNumbered } from './setups.js';
 import { castlingOf, promotionOrder, variantInfo } from './variants.js';
 
 const LOW_TIME_MS = 10_000;
@@ -361,7 +361,7 @@ export function renderGame(root, id, go) {
     if (!seatHolder()) seatLine.textContent = t('spectator');
     else if (hotseat()) seatLine.textContent = t('hotseat');
     else seatLine.textContent = t('you', { colour: colourName(seat.color) });
-    const numbered = s.number !== undefined && s.number !== null && SETUP_COUNT[s.variant];
+    const numbered = s.number !== undefined && s.number !== null && isNumbered(variantInfo(s.variant));
     seatLine.append(' · ', variantName(s.variant), numbered ? ' ' : '',
       numbered ? h('a', { href: statsHref(s.variant, s.number), 'data-testid': 'setup-stats-link',
         title: t('setupStats') }, `#${s.number}`) : s.number != null ? ` #${s.number}` : '');

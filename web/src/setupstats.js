@@ -5,7 +5,8 @@
 
 import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
-import { SETUP_COUNT, rankOf, setupFen } from './setups.js';
+import { isNumbered, rankOf, setupCount, setupFen } from './setups.js';
+import { allVariants, variantInfo } from './variants.js';
 import { diagram } from './diagram.js';
 import { variantName } from './game.js';
 
@@ -16,7 +17,9 @@ export function renderSetupStats(main, variant, number, go) {
   const root = h('section.setup-stats', { 'data-testid': 'setup-stats' });
   main.append(root);
   const n = Number(number);
-  const count = SETUP_COUNT[variant];
+  // The numbered variants and their counts come from GET /api/variants (issue 12).
+  const info = variantInfo(variant);
+  const count = setupCount(info);
   const search = h('form.stats-search', {
     'data-testid': 'stats-search',
     onsubmit: ev => {
@@ -25,7 +28,7 @@ export function renderSetupStats(main, variant, number, go) {
     },
   });
   const sel = h('select', { 'data-testid': 'stats-variant', 'aria-label': t('variant') },
-    Object.keys(SETUP_COUNT).map(v => h('option', { value: v, selected: v === variant }, variantName(v))));
+    allVariants().filter(isNumbered).map(v => h('option', { value: v.key, selected: v.key === variant }, variantName(v.key))));
   const num = h('input', { type: 'number', min: '0', value: Number.isInteger(n) ? String(n) : '',
     'data-testid': 'stats-number', 'aria-label': t('setupNumber') });
   search.append(h('label', `${t('statsSearch')} `, sel, ' ', num), ' ',
@@ -36,11 +39,11 @@ export function renderSetupStats(main, variant, number, go) {
         t('badNumber', { max: (count || 960) - 1 })));
     return;
   }
-  const rank = rankOf(variant, n);
+  const rank = rankOf(info, n);
   const body = h('div', { 'data-testid': 'stats-body' }, h('p.hint', '…'));
   root.append(h('h1', { 'data-testid': 'stats-title' }, t('statsTitle', { variant: variantName(variant), number: n })),
     search,
-    h('div.stats-setup', diagram(setupFen(variant, rank), { small: true }),
+    h('div.stats-setup', diagram(setupFen(info, rank), { small: true }),
       h('p.rank', localizeLetters(rank))),
     body);
   (async () => {

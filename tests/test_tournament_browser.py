@@ -177,3 +177,37 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
     finally:
         for c in contexts:
             c.close()
+
+
+def test_a_result_chosen_before_the_page_refreshes_is_still_entered(browser: Browser,
+                                                                     server: str) -> None:
+    """The organiser page refreshes itself every 5 s (live standings).  A refresh used to
+    rebuild the pairing table and drop a result chosen in its menu but not yet entered: the
+    organiser's click on Enter then did nothing (seen as a timeout of the workflow test on a
+    loaded machine).  Choose, look elsewhere for longer than a refresh, then enter."""
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
+    try:
+        o = ctx.new_page()
+        o.goto("/#/tournament/new")
+        o.fill("[data-testid=t-name]", "Refresh Cup")
+        o.fill("input[name=rounds]", "1")
+        o.click("[data-testid=t-create]")
+        o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
+        for i, name in enumerate(("Ana", "Ben")):
+            o.fill("[data-testid=t-player-name]", name)
+            o.click("[data-testid=t-add]")
+            o.wait_for_function(f"document.querySelectorAll('details ol li').length === {i + 1}")
+        o.click("[data-testid=t-start]")
+        o.click("[data-testid=t-pair]")
+        o.wait_for_selector("[data-testid=t-round-1]")
+        o.select_option("[data-testid=t-select-1-1]", "1-0")
+        o.click("[data-testid=t-title]")  # the menu loses the focus
+        o.wait_for_timeout(6_500)  # at least one refresh
+        assert o.input_value("[data-testid=t-select-1-1]") == "1-0"
+        o.click("[data-testid=t-enter-1-1]")
+        o.wait_for_function(
+            "document.querySelector('[data-testid=t-result-1-1]').textContent === '1-0'",
+            timeout=15_000)
+    finally:
+        ctx.close()

@@ -152,6 +152,10 @@ function setupFigure(ev, round, board = 1) {
     h('figcaption', b.setup != null ? `${tt('setup')} ${b.setup}: ${b.rank[l] || b.rank.en}` : ''));
 }
 
+// Results chosen in a board's menu but not entered yet, by "event:round:board": the page
+// refreshes itself every 5 s and must not drop them (the organiser's Enter did nothing).
+const chosen = new Map();
+
 function pairingTable(ev, round, secret, refresh) {
   const rows = round.boards.map(b => {
     const cells = [
@@ -161,8 +165,11 @@ function pairingTable(ev, round, secret, refresh) {
       h('td', b.game_id ? h('a', { href: `#/game/${encodeURIComponent(b.game_id)}` }, tt('watch')) : ''),
     ];
     if (secret && !b.bye && ev.status !== 'closed') {
+      const key = `${ev.id}:${round.round}:${b.board}`;
       const sel = h('select', { 'aria-label': tt('result'), 'data-testid': `t-select-${round.round}-${b.board}` },
         ['', '1-0', '0-1', '1/2', '+-', '-+', '--'].map(v => h('option', { value: v }, v)));
+      if (chosen.has(key)) sel.value = chosen.get(key);
+      sel.addEventListener('change', () => (sel.value ? chosen.set(key, sel.value) : chosen.delete(key)));
       const button = h('button', { type: 'button', 'data-testid': `t-enter-${round.round}-${b.board}` }, b.result ? tt('correct') : tt('enter'));
       button.addEventListener('click', async () => {
         if (!sel.value) return;
@@ -172,7 +179,11 @@ function pairingTable(ev, round, secret, refresh) {
           if (!why) return;
           body.reason = why;
         }
-        await act(() => call('POST', `${api(ev.id)}/results`, body, secret), refresh);
+        await act(async () => {
+          const out = await call('POST', `${api(ev.id)}/results`, body, secret);
+          chosen.delete(key);
+          return out;
+        }, refresh);
       });
       cells.push(h('td', sel, ' ', button));
     }
@@ -273,15 +284,18 @@ function renderEvent(main, id) {
   let links = null;
   let linksRound = 0;
   const secret = localStorage.getItem(secretKey(id));
-  const refresh = async out => {
+  const refresh = async (out, auto = false) => {
     if (out && out.links) { links = out.links; linksRound = out.round; }
     let ev;
     try {
       ev = await call('GET', api(id));
     } catch (e) {
+      if (auto) return; // a missed automatic refresh: the next one comes in 5 s
       clear(main).append(h('p.error', `${tt('error')}: ${e.message}`));
       return;
     }
+    // Someone started typing or choosing while the answer was on its way: keep the page.
+    if (auto && main.querySelector('select:focus, input:focus')) return;
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(...[
       h('h1', { 'data-testid': 't-title' }, ev.name),
@@ -307,7 +321,8 @@ function renderEvent(main, id) {
     ].filter(Boolean));
   };
   refresh();
-  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(); }, 5000);
+  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(undefined, true); }, 5000);
+  // (A refresh keeps the menus' chosen results: see `chosen` above.)
   return { destroy: () => clearInterval(timer) };
 }
 

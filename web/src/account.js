@@ -5,6 +5,7 @@
 import { h, clear } from './dom.js';
 import { lang } from './i18n.js';
 import { saveSeat } from './api.js';
+import { allVariants } from './variants.js';
 
 const STRINGS = {
   en: {
@@ -245,7 +246,7 @@ function paintGames(list, games) {
 function gamesFilter(line) {
   const any = h('option', { value: '' }, tr('any'));
   const variant = h('select', { name: 'variant', 'data-testid': 'filter-variant' }, any,
-    ['chess960', 'mrc', 'modern', 'chess'].map(v => h('option', { value: v }, v)));
+    allVariants().map(v => h('option', { value: v.key }, v.key)));  // GET /api/variants
   const speed = h('select', { name: 'speed', 'data-testid': 'filter-speed' },
     h('option', { value: '' }, tr('any')),
     ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'].map(v =>
@@ -306,7 +307,7 @@ async function start(root, go, state) {
   }
   const line = errorLine();
   const variant = h('select', { 'data-testid': 'seek-variant' },
-    ['chess960', 'mrc', 'chess'].map(v => h('option', { value: v }, v)));
+    allVariants().map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, v.key)));  // GET /api/variants
   const minutes = h('input', { type: 'number', value: '5', min: '0.25', step: 'any',
     'data-testid': 'seek-minutes' });
   const increment = h('input', { type: 'number', value: '3', min: '0', step: 'any',

@@ -8,6 +8,8 @@
 
 import { h, clear } from './dom.js';
 import { lang } from './i18n.js';
+import { allVariants } from './variants.js';
+import { isNumbered } from './setups.js';
 import { saveSeat } from './api.js';
 import './tournament.css';
 
@@ -89,7 +91,11 @@ function field(label, input) {
 
 function renderNew(main, go) {
   const name = h('input', { name: 'name', required: true, maxlength: 120, 'data-testid': 't-name' });
-  const variant = h('select', { name: 'variant' }, ['chess960', 'mrc', 'chess', 'modern'].map(v => h('option', { value: v }, v)));
+  // Variants a tournament can use (GET /api/variants): numbered setups, drawn per round, or
+  // one fixed start position.
+  const variant = h('select', { name: 'variant' }, allVariants()
+    .filter(v => isNumbered(v) || !v.setup.random)
+    .map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, v.key)));
   const system = h('select', { name: 'system' }, ['swiss', 'rr', 'drr'].map(v => h('option', { value: v }, tt(v))));
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5 });
   const tc = h('input', { name: 'time_control', placeholder: '5400+30' });

@@ -29,9 +29,10 @@ from typing import Any
 from randomchess.analysis.core import Analyser, AnalysisError, Limit
 from randomchess.position import Position
 from randomchess.startpos import setup_count, setup_from_number
-from randomchess.variants import get_variant
+from randomchess.variants import get_variant, numbered_variant_keys
 
-EVALUATED_VARIANTS = ("chess960", "mrc")
+# The numbered variants (``Variant.numbering``): those whose setups can be listed and evaluated.
+EVALUATED_VARIANTS = numbered_variant_keys()
 MATE_PAWNS = 100  # a forced mate, as a figure for sorting and bands
 FORMAT = "randomchess-setup-evaluations/1"
 

@@ -32,8 +32,6 @@ from randomchess.tournament.errors import TournamentError
 from randomchess.tournament.model import Event
 from randomchess.variants import get_variant
 
-NUMBERED = ("chess960", "mrc")
-
 
 class EventPool(SetupPool):
     """A :class:`SetupPool` that also leaves out the numbers in ``also_excluded``."""
@@ -49,7 +47,8 @@ class EventPool(SetupPool):
 
 
 def is_numbered(variant: str) -> bool:
-    return get_variant(variant).key in NUMBERED
+    """Whether the variant's setups are numbered (``Variant.numbering``), so drawn."""
+    return get_variant(variant).numbering is not None
 
 
 def pool_for(event: Event, used: Iterable[int] = ()) -> EventPool:

@@ -22,8 +22,15 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from randomchess.startpos import (
+    SetupNumberError,
+    SetupPool,
+    SetupPoolError,
+    new_salt,
+    setup_from_number,
+    verify_commitment,
+)
 from randomchess.startpos import commitment as make_commitment
-from randomchess.startpos import new_salt, setup_from_number, verify_commitment
 from randomchess.tournament import berger, setups
 from randomchess.tournament.errors import (
     CorrectionError,
@@ -234,8 +241,12 @@ class TournamentStore:
                                   f"{', '.join(SETUP_POLICIES)}")
         if bishops not in ("any", "same", "opposite"):
             raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}")
-        if bishops != "any" and v.key != "mrc":
-            raise TournamentError("the bishop filter applies to MRC only")
+        if bishops != "any":
+            try:  # the setup pool knows where the bishop filter applies (MRC's numbering)
+                SetupPool(v, "same")
+            except (SetupPoolError, SetupNumberError):
+                raise TournamentError(
+                    f"the bishop filter does not apply to {v.key} setups") from None
         if initial_colour not in ("white", "black"):
             raise TournamentError(f"initial colour must be white or black, not "
                                   f"{initial_colour!r}")

@@ -101,7 +101,8 @@ class GameState(BaseModel):
     check: bool
     ply: int
     opponent: Literal["computer", "friend", "hotseat"]
-    level: int | None = Field(description="the computer's level, 1..8")
+    level: int | None = Field(description="the computer's level: 1..8 our engine; 9, 10 and "
+                                          "11 (maximum) an external one (GET /api/levels)")
     players: PlayersState
     invite_open: bool = Field(description="the friend's invite link is still unused")
     draw_offer: ColourName | None

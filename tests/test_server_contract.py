@@ -170,16 +170,3 @@ def test_openapi_shows_the_rematch_answers(db: str) -> None:
     offer = schema["components"]["schemas"]["RematchOfferOut"]["properties"]["offer"]
     assert {"$ref": "#/components/schemas/RematchOffer"} in offer["anyOf"]
 
-
-def test_game_changes_name_record_fields_with_the_records_types() -> None:
-    """``GameChanges`` repeats ``GameRecord``'s fields (a TypedDict cannot be derived from a
-    dataclass): every key must be a record field, typed as the record types it."""
-    import dataclasses
-
-    from randomchess.server.store import GameChanges, GameRecord
-
-    record = {f.name: str(f.type) for f in dataclasses.fields(GameRecord)}
-    changes = {k: getattr(v, "__forward_arg__", str(v))
-               for k, v in GameChanges.__annotations__.items()}
-    assert set(changes) <= set(record) - {"id", "created_at"}
-    assert {k: record[k] for k in changes} == changes

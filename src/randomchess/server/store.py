@@ -117,6 +117,7 @@ class GameChanges(TypedDict, total=False):
     takeback_offer: str | None
     version: int
     updated_at: int
+    days_per_move: int | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import statistics
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -79,9 +78,6 @@ class EvaluationSet:
     @property
     def complete(self) -> bool:
         return len(self.items) == self.total
-
-    def missing(self) -> list[int]:
-        return [n for n in range(self.total) if n not in self.items]
 
     def digest(self) -> str:
         """SHA-256 of the set's canonical text (variant, engine, depth, every score)."""
@@ -204,12 +200,6 @@ def _search(analyser: Analyser, key: str, number: int, depth: int) -> SetupEvalu
     best = lines[0]
     return SetupEvaluation(number, best.score.cp, best.score.mate,
                            best.pv[0] if best.pv else "")
-
-
-def evaluate_many(analyser: Analyser, variant: str, numbers: Iterable[int], depth: int
-                  ) -> Iterator[SetupEvaluation]:
-    for n in numbers:
-        yield evaluate_setup(analyser, variant, n, depth)
 
 
 def shipped_path(variant: str) -> Path:

@@ -64,6 +64,10 @@ class EngineSpec:
     command: list[str]
     options: dict[str, str] = field(default_factory=dict)
     reads_adjustment: bool = True  # False: send positions after a BAR as a plain FEN
+    # A fixed time per move for this engine whatever the match's control (0: the match's):
+    # the level calibration gives the server's per-move time to our levels and a shorter
+    # one to the strength-limited anchors.
+    movetime_ms: int = 0
 
     @classmethod
     def parse(cls, text: str, options: dict[str, str] | None = None) -> EngineSpec:
@@ -234,9 +238,10 @@ def play_game(
         side = pos.turn
         engine = engines[side]
         command = _position_command(engine, start, game.moves, plain_start, variant)
-        if tc.movetime_ms:
-            go = f"go movetime {tc.movetime_ms}"
-            timeout = tc.movetime_ms / 1000 * 3 + 10
+        movetime = engine.spec.movetime_ms or tc.movetime_ms
+        if movetime:
+            go = f"go movetime {movetime}"
+            timeout = movetime / 1000 * 3 + 10
         else:
             go = (f"go wtime {max(clocks[0], 1)} btime {max(clocks[1], 1)} "
                   f"winc {tc.inc_ms} binc {tc.inc_ms}")
@@ -249,7 +254,7 @@ def play_game(
             termination = f"{engine.spec.name} failed"
             break
         used = int((time.monotonic() - t0) * 1000)
-        if not tc.movetime_ms:
+        if not movetime:
             clocks[side] += tc.inc_ms - used
             if clocks[side] < -time_grace_ms:
                 outcome = game.flag(side)

@@ -13,7 +13,7 @@ file — the figures the server's level labels show.
 The players, at the server's conditions (``Settings.engine_movetime_ms``, 1.5 s a move with no
 clock):
 
-* ``L1`` … ``L8``: our engine at ``Skill Level`` N, 1.5 s a move (levels 1–4 stop earlier at
+* ``L1`` … ``L8``: our engine at ``Skill Level`` N, 1.5 s a move (levels 1-4 stop earlier at
   their depth and node limits);
 * ``L9``, ``L10``, ``L11``: the server's external levels — Stockfish with the options
   :data:`randomchess.analysis.levels.EXTERNAL_LEVELS` gives it, 1.5 s a move;
@@ -41,7 +41,12 @@ from typing import Any
 from randomchess.analysis.levels import EXTERNAL_LEVELS
 from randomchess.engine.calibration import PRIOR_DRAWS, load, ratings_from
 from randomchess.engine.match import (
-    EngineSpec, MatchGame, MatchScore, TimeControl, game_pgn, run_match,
+    EngineSpec,
+    MatchGame,
+    MatchScore,
+    TimeControl,
+    game_pgn,
+    run_match,
 )
 from randomchess.server.settings import Settings
 

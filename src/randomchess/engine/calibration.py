@@ -4,7 +4,7 @@ Every level plays Chess960 matches at the server's conditions against Stockfish 
 ``UCI_LimitStrength`` / ``UCI_Elo`` (the anchors: their rating is fixed at the nominal
 ``UCI_Elo``) and against its neighbouring levels (the chain that reaches the levels below
 Stockfish's lowest setting, 1350).  :func:`fit` finds the ratings that make the observed
-scores most likely under the Elo model (Bradley–Terry on the 400-point logistic scale, a draw
+scores most likely under the Elo model (Bradley-Terry on the 400-point logistic scale, a draw
 counted as half a win), with one **virtual draw** per pairing as a prior so that a clean sweep
 gives a finite figure (BayesElo's device; it pulls each estimate a little towards its
 opponents).  The margin is 1.96 standard errors from the curvature of the likelihood.
@@ -122,7 +122,7 @@ def _check_connected(pairings: list[Pairing], anchors: dict[str, float],
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """``a x = b`` by Gaussian elimination with partial pivoting."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda i: abs(m[i][col]))
         m[col], m[pivot] = m[pivot], m[col]

@@ -34,6 +34,9 @@ EXTERNAL_LEVELS: dict[int, ExternalLevel] = {
 }
 
 _players: dict[tuple[str, int], UciEngine] = {}
+# The start FEN of the game each player last moved in: another game gets a ``ucinewgame``
+# first, so no hash crosses from one setup to the next (it did for Fairy-Stockfish on 9x9).
+_started: dict[tuple[str, int], str] = {}
 
 
 def engine_for(config: EngineConfig, variant_key: str) -> str | None:
@@ -76,6 +79,9 @@ def external_move(config: EngineConfig, variant_key: str, fen: str, moves: list[
     for text in moves:
         pos.push_uci(text)
     engine = _player(config, name, level)
+    if _started.get((name, level)) != fen:
+        engine.new_game()
+        _started[(name, level)] = fen
     lines = engine.analyse(pos, Limit(movetime=max(20, movetime_ms)))
     if not lines:
         raise AnalysisError("no legal move")
@@ -87,6 +93,7 @@ def close_players() -> None:
     for engine in _players.values():
         engine.close()
     _players.clear()
+    _started.clear()
 
 
 # --------------------------------------------------------------------- which levels exist

@@ -86,6 +86,17 @@ def _engine(name: str, variant: str) -> Analyser:
     return engine
 
 
+# The start FEN each cached engine last analysed a position of: another setup gets a
+# ``ucinewgame`` first (Fairy-Stockfish carried its hash from one 9x9 setup into the next).
+_started: dict[tuple[str, str], str] = {}
+
+
+def _fresh(analyser: Analyser, key: tuple[str, str], start_fen: str) -> None:
+    if _started.get(key) != start_fen:
+        analyser.new_game()
+        _started[key] = start_fen
+
+
 def _position(variant: str, fen: str, moves: list[str]) -> Position:
     pos = Position(fen, get_variant(variant))
     for text in moves:
@@ -100,6 +111,7 @@ def analyse_job(variant: str, fen: str, moves: list[str], engine: str, depth: in
     try:
         pos = _position(variant, fen, moves)
         analyser = _engine(engine, variant)
+        _fresh(analyser, (engine, variant), fen)
         lines = analyser.analyse(pos, Limit(depth=depth, movetime=movetime), multipv)
     except EngineUnavailableError as exc:
         return {"error": exc.message("en"), "error_es": exc.message("es"), "status": 409}

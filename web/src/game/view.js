@@ -1,0 +1,341 @@
+// The game page's view (issue 11, lichess's ui/ shape): builds the page once and redraws it
+// from the controller's view() (ctrl.js) — the board from the newest state, the side panel,
+// the player lines and clocks — and shows the controller's dialogs. Event handlers only call
+// controller actions; nothing here decides what the player may do.
+
+import { h, clear, modal } from '../dom.js';
+import { lang, t, localizeLetters } from '../i18n.js';
+import { keyToNav } from './nav.js';
+import { formatClock } from './clock.js';
+import { createMoveList } from './movelist.js';
+import { createControls } from './controls.js';
+import { statsHref } from '../setupstats.js';
+
+const colourName = c => t(`colour.${c}`);
+const CLOCK_TICK_MS = 200;
+
+/** The "No such game" page (defect 3): no board, no retries, a way home. */
+export function renderNotFound(root, { used = false, id = null } = {}) {
+  clear(root);
+  root.append(h('section.notfound', { 'data-testid': 'not-found' },
+    h('h1', t(used ? 'err.inviteUsed' : 'notFoundTitle')),
+    h('p', t(used ? 'inviteUsedHelp' : 'notFoundHelp')),
+    h('p.actions',
+      used && id ? h('a.button.secondary', { href: `/#/game/${encodeURIComponent(id)}`,
+        'data-testid': 'watch-link' }, t('watchGame')) : '',
+      h('a.button.primary', { href: '/#/', 'data-testid': 'home-link' }, t('goHome')))));
+}
+
+/**
+ * The page of the game `ctrl` controls, appended to `root`. links: {pgn, pgnName, analysis}.
+ * Returns {boardEl, attach(board), redraw(board), tick(), ask(kind, data), destroy()}: the
+ * board (board.js) is made on boardEl and attached before the first redraw.
+ */
+export function createGameView(root, ctrl, links) {
+  let board = null;
+  let ground = null;
+  let torn = false; // replaced by the "No such game" page
+  let drawnShapes = null;
+  let drawnRatings = null;
+
+  const boardEl = h('div.board', { 'data-testid': 'board' });
+  const boardWrap = h('div.board-wrap', boardEl);
+  const topPlayer = h('div.player.top');
+  const bottomPlayer = h('div.player.bottom');
+  const banner = h('div.banner', { 'data-testid': 'result', hidden: true });
+  // After a rated game: each side's rating change (GET /api/games/{id}/ratings, issue 18).
+  const ratingsBox = h('div.rating-changes', { 'data-testid': 'rating-changes', hidden: true });
+  const status = h('p.status', { 'data-testid': 'status' });
+  const seatLine = h('p.seat', { 'data-testid': 'seat' });
+  const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
+    t('disconnected'));
+  const room = h('div.invite', { 'data-testid': 'waiting-room', hidden: true });
+  const hint = h('div.hint-box', { 'data-testid': 'hint', hidden: true });
+  const castleBar = h('div.controls.castle', { 'data-testid': 'castle-controls' });
+  const adjustBar = h('div.controls.adjust', { 'data-testid': 'adjust-controls' });
+  const message = h('p.message', { role: 'alert', 'data-testid': 'message' });
+  const announce = h('p.sr-only', { 'aria-live': 'polite', 'data-testid': 'announce' });
+  const moveList = createMoveList(where => ctrl.navigate(where), ply => ctrl.pick(ply));
+  const sanIn = h('input', {
+    type: 'text', 'aria-label': t('typeMove'), placeholder: t('typeMove'), autocomplete: 'off',
+    autocapitalize: 'off', spellcheck: 'false', 'data-testid': 'san-input',
+  });
+  const sanForm = h('form.san', {
+    onsubmit: async ev => {
+      ev.preventDefault();
+      if (await ctrl.sendText(sanIn.value)) sanIn.value = '';
+    },
+  }, sanIn, h('button.secondary', { type: 'submit' }, t('send')));
+  const controls = createControls(name => ctrl.action(name));
+  controls.tools.append(
+    h('a.button.secondary', { href: links.pgn, download: links.pgnName, 'data-testid': 'pgn' }, t('pgn')),
+    // The analysis board opens a spectator's copy of this game (web/src/analysis.js).
+    h('a.button.secondary', { href: links.analysis, 'data-testid': 'analyse-game' }, t('analyseGame')));
+  const claimButton = h('button.secondary', { type: 'button', 'data-testid': 'claim-seat',
+    onclick: () => ctrl.claimSeat() }, t('claimSeat'));
+
+  const page = h('div.game',
+    h('div.board-col', topPlayer, boardWrap, bottomPlayer),
+    h('aside.side', banner, ratingsBox, connection, seatLine, status, room, hint, castleBar, adjustBar,
+      moveList.el, sanForm, controls.el, message, controls.tools, announce));
+  root.append(page);
+
+  // ------------------------------------------------------------------ drawing
+  function drawBoard(b) {
+    // Board geometry for the CSS (style.css: squares, checkerboard, aspect ratio).
+    boardWrap.style.setProperty('--files', String(b.width));
+    boardWrap.style.setProperty('--ranks', String(b.height));
+    boardEl.classList.toggle('dark-corner', b.darkCorner);
+    boardEl.dataset.files = String(b.width);
+    boardEl.dataset.ranks = String(b.height);
+    boardEl.dataset.fen = b.fen;
+    boardEl.dataset.ply = String(b.total);
+    boardEl.dataset.shown = String(b.shown);
+    boardEl.dataset.live = String(b.live);
+    const resized = ground.state.dimensions.width !== b.width || ground.state.dimensions.height !== b.height;
+    ground.set({
+      dimensions: { width: b.width, height: b.height },
+      fen: b.placement,
+      orientation: b.orientation,
+      turnColor: b.turnColor,
+      lastMove: b.lastMove,
+      check: b.check,
+      viewOnly: b.viewOnly,
+      movable: b.movable,
+      premovable: b.premovable,
+    });
+    if (!b.keepPremove && ground.state.premovable.current) ground.cancelPremove();
+    if (resized) ground.redrawAll(); // rebuilds the board's DOM: only when its size changes
+    board.refresh();
+    if (b.playPremove && ground.state.premovable.current) {
+      // After this redraw: the premove is played as a move of ours (it goes through ctrl.move).
+      setTimeout(() => {
+        if (ctrl.canPlayPremove()) ground.playPremove();
+      });
+    }
+  }
+
+  function drawMessage(m) {
+    message.textContent = m.text;
+    message.classList.toggle('error', m.error);
+    if (m.kind) message.dataset.kind = m.kind;
+  }
+
+  function drawRatings(r) {
+    if (r.rated !== null) ratingsBox.dataset.rated = String(r.rated); // tests wait for it
+    ratingsBox.hidden = r.shown === 'hidden';
+    const key = r.shown === 'changes' ? JSON.stringify(r.changes) : r.shown;
+    if (drawnRatings === key) return;
+    drawnRatings = key;
+    clear(ratingsBox);
+    if (r.shown === 'pending') ratingsBox.append(h('p.hint', t('ratingsPending')));
+    if (r.shown !== 'changes') return;
+    const signed = n => (n > 0 ? `+${n}` : n < 0 ? `-${-n}` : '±0');
+    ratingsBox.append(h('h3', t('ratingChanges')), h('ul', r.changes.map(c =>
+      h(`li.${c.change > 0 ? 'up' : c.change < 0 ? 'down' : 'same'}`,
+        { 'data-testid': `rating-change-${c.color}` },
+        h(`span.dot.${c.color}`),
+        t('ratingChange', { player: c.player || t('anonymousPlayer'), before: c.before,
+          after: c.after, change: signed(c.change) })))));
+  }
+
+  function drawClaim(c) {
+    if (c.stage) page.dataset.claim = c.stage; // decided (tests wait for it)
+    claimButton.disabled = c.busy;
+    if (c.button && !claimButton.isConnected) controls.tools.append(claimButton);
+    if (!c.button && claimButton.isConnected) claimButton.remove();
+  }
+
+  function drawSeat(v) {
+    const st = v.seat;
+    seatLine.textContent = st.text;
+    seatLine.append(' · ', st.variantName, st.numbered ? ' ' : '',
+      st.numbered ? h('a', { href: statsHref(st.variant, st.number), 'data-testid': 'setup-stats-link',
+        title: t('setupStats') }, `#${st.number}`) : st.number !== null ? ` #${st.number}` : '');
+    if (st.days) seatLine.append(' · ', t(st.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: st.days }));
+  }
+
+  function drawRoom(r) {
+    room.hidden = !r;
+    if (!r || room.firstChild) return;
+    const abs = new URL(r.url, location.origin).href;
+    const inp = h('input', { type: 'text', readonly: true, value: abs, 'data-testid': 'invite-url' });
+    room.append(h('h3', t('waitingTitle')),
+      h('p', t('waitingHelp', { colour: colourName(r.friend) })),
+      h('div.copyrow', inp, h('button.primary', { type: 'button', 'data-testid': 'copy-invite',
+        onclick: () => ctrl.copy(abs, inp) }, t('copy'))));
+  }
+
+  // Castling and the adjustment are explained once per browser, not in a dialog every time.
+  function drawHint(which) {
+    hint.hidden = !which;
+    if (!which || hint.dataset.which === which) return;
+    hint.dataset.which = which;
+    clear(hint);
+    hint.append(h('p', t(which === 'castle' ? 'castleHint' : 'adjustHint')),
+      h('button.secondary', { type: 'button', 'data-testid': 'hint-ok',
+        onclick: () => ctrl.dismissHint(which) }, t('gotIt')));
+  }
+
+  function drawBars(v) {
+    clear(castleBar);
+    clear(adjustBar);
+    if (v.castles) {
+      castleBar.append(h('span.label', t('castle')));
+      for (const c of v.castles) {
+        castleBar.append(h('button.secondary', {
+          type: 'button', disabled: c.disabled, 'data-testid': `castle-${c.san}`, title: c.title,
+          onclick: () => ctrl.castle(c.side),
+        }, c.san));
+      }
+    }
+    if (v.adjustments) {
+      adjustBar.append(h('span.label', t('adjust')));
+      for (const a of v.adjustments) {
+        adjustBar.append(h('button.secondary', {
+          type: 'button', disabled: a.disabled, 'data-testid': `adjust-${a.bishop}${a.partner}`,
+          onclick: () => ctrl.adjust(a.bishop, a.partner),
+        }, a.label));
+      }
+    }
+  }
+
+  function drawPlayers(players) {
+    for (const p of players) {
+      const el = p.place === 'top' ? topPlayer : bottomPlayer;
+      clear(el);
+      el.classList.toggle('active', p.active);
+      const clockEl = h('span.clock', { 'data-testid': `clock-${p.color}`, 'data-color': p.color });
+      el.append(h(`span.dot.${p.color}`), h('span.name', { 'data-testid': `player-${p.color}` },
+        p.account ? h('a', { href: `/#/players/${encodeURIComponent(p.account)}`,
+          'data-testid': `profile-${p.color}` }, p.name) : p.name),
+      clockEl);
+      if (p.deadline) {
+        const when = new Date(p.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' });
+        el.append(h('span.deadline', { 'data-testid': `deadline-${p.color}`, 'data-deadline': String(p.deadline) },
+          t('deadline', { when })));
+      }
+    }
+  }
+
+  function tick() {
+    const c = ctrl.clocks();
+    if (!c || torn) return;
+    for (const el of page.querySelectorAll('.clock')) {
+      const { ms, low, synced } = c[el.dataset.color];
+      el.textContent = ms === null ? '' : formatClock(ms);
+      el.classList.toggle('low', low);
+      el.classList.toggle('unsynced', !synced && ms !== null);
+      el.dataset.synced = String(synced);
+      el.title = synced ? '' : t('unsynced');
+    }
+  }
+  const ticker = setInterval(tick, CLOCK_TICK_MS);
+
+  /** Draw the controller's view(); `withBoard` false leaves the board as it is. */
+  function redraw(withBoard = true) {
+    if (torn) return;
+    const v = ctrl.view();
+    if (v.gone) {
+      torn = true;
+      board.destroy();
+      renderNotFound(root);
+      return;
+    }
+    drawMessage(v.message);
+    drawRatings(v.ratings);
+    drawClaim(v.claim);
+    announce.textContent = v.announce;
+    if (!v.state) return;
+    if (withBoard) drawBoard(v.board);
+    if (drawnShapes !== v.shapes) {
+      drawnShapes = v.shapes;
+      ground.setAutoShapes(v.shapes);
+    }
+    drawSeat(v);
+    banner.hidden = v.banner === null;
+    banner.textContent = v.banner || '';
+    connection.hidden = v.connected;
+    status.textContent = v.status;
+    drawRoom(v.room);
+    drawBars(v);
+    drawHint(v.hint);
+    moveList.update(v.moves.san, v.moves.shown);
+    sanForm.hidden = !v.sanInput;
+    controls.update(v.controls);
+    drawPlayers(v.players);
+    tick();
+  }
+
+  // ------------------------------------------------------------------ dialogs
+  function ask(kind, data) {
+    if (kind === 'resign') {
+      return modal(t('resign'), h('p', t('confirmResign')), [
+        { label: t('cancel'), value: false, testid: 'confirm-no' },
+        { label: t('resign'), value: true, primary: true, testid: 'confirm-yes' },
+      ]);
+    }
+    if (kind === 'rematch') {
+      return modal(t('rematchTitle'), h('p', t(data.fresh ? 'rematchFreshHelp' : 'rematchHelp')),
+        data.fresh ? [
+          { label: t('cancel'), value: null, testid: 'confirm-no' },
+          { label: t('newSetup'), value: 'new', primary: true, testid: 'rematch-new' },
+        ] : [
+          { label: t('cancel'), value: null, testid: 'confirm-no' },
+          { label: t('newSetup'), value: 'new', testid: 'rematch-new' },
+          { label: t('sameSetup'), value: 'same', primary: true, testid: 'rematch-same' },
+        ]);
+    }
+    if (kind === 'promotion') {
+      return modal(t('promoteTo'), h('div'), data.options.map(p => ({
+        value: p, testid: `promo-${p}`,
+        content: [h(`span.pc.${data.color}.${p}-piece`), h('span', t(`piece.${p}`))],
+      })));
+    }
+    if (kind === 'adjust') {
+      const a = data.adjustment;
+      const partner = t(`piece.${a.role}`).toLowerCase();
+      const san = `${localizeLetters('B')}=${localizeLetters(a.role.toUpperCase())}`;
+      return modal(t('adjust'), h('div',
+        h('p.preview', { 'data-testid': 'adjust-preview' },
+          t('adjustPreview', { san, from: a.bishop, to: a.partner, partner })),
+        h('p.why', t('adjustWhy'))), [
+        { label: t('cancel'), value: false, testid: 'confirm-no' },
+        { label: t('confirm'), value: true, primary: true, testid: 'confirm-yes' },
+      ]);
+    }
+    return Promise.resolve(null);
+  }
+
+  // ------------------------------------------------------------------ keys
+  const onKey = ev => {
+    if (ev.target.closest && ev.target.closest('input, textarea, select, [role=dialog]')) return;
+    // Typing a move anywhere on the page starts keyboard move entry.
+    if (ev.key.length === 1 && /[a-pA-Z0-9]/.test(ev.key) && !ev.ctrlKey && !ev.metaKey &&
+        !ev.altKey && !sanForm.hidden) {
+      sanIn.focus();
+      return;
+    }
+    const where = keyToNav(ev.key);
+    if (!where || !ctrl.state) return;
+    ev.preventDefault();
+    ctrl.navigate(where);
+  };
+  document.addEventListener('keydown', onKey);
+
+  return {
+    boardEl,
+    attach(b) {
+      board = b;
+      ground = b.ground;
+    },
+    redraw,
+    tick,
+    ask,
+    destroy() {
+      clearInterval(ticker);
+      document.removeEventListener('keydown', onKey);
+      if (!torn && board) board.destroy();
+    },
+  };
+}

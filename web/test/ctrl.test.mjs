@@ -55,7 +55,7 @@ class ApiError extends Error {
 
 /** A controller over fake dependencies; `answers(kind, data)` answers its dialogs. */
 function harness({ first = state(1), seat = WHITE, answers = () => null, storage = new Map(),
-  getGame } = {}) {
+  getGame, overrides = {} } = {}) {
   const calls = { postMove: [], postAction: [], postRematch: [], asks: [], redraws: [], sounds: [],
     saveSeat: [], go: [], follow: 0, closed: 0 };
   const moves = []; // one deferred answer per postMove
@@ -88,6 +88,7 @@ function harness({ first = state(1), seat = WHITE, answers = () => null, storage
     saveSeat: (id, s) => calls.saveSeat.push([id, s]),
     claimSeat: async () => ({}),
     currentUser: async () => null,
+    ...overrides,
   };
   let muted = false;
   const ctrl = createGameCtrl({
@@ -366,4 +367,62 @@ test('an info message goes after four seconds; an error stays', async () => {
   hx.ctrl.flash('broken', true);
   hx.advance(10_000);
   assert.equal(hx.ctrl.view().message.text, 'broken');
+});
+
+test('after a rated game the rating changes are asked for until the server has them', async () => {
+  const answers = [
+    { rated: false, players: {}, fresh_setup: false, changes: [] }, // at load: who plays
+    { rated: true, players: {}, fresh_setup: false, changes: [] }, // just ended: not yet rated
+    { rated: true, players: {}, fresh_setup: false,
+      changes: [{ color: 'white', player: 'ann', before: 1500, after: 1512, change: 12 }] },
+  ];
+  let asked = 0;
+  const hx = await started({ overrides: { getRatings: async () => answers[Math.min(asked++, 2)] } });
+  assert.equal(asked, 1);
+  assert.equal(hx.ctrl.view().ratings.rated, null); // the load's question is not the result's
+  hx.ws().onState(state(2, { status: 'ended', result: '0-1', winner: 'black',
+    termination: 'resignation', legal_moves: [] }));
+  await settle();
+  assert.equal(asked, 2);
+  assert.deepEqual(hx.ctrl.view().ratings, { rated: true, shown: 'pending', changes: [] });
+  assert.equal(hx.ctrl.view().banner, 'Black wins — resignation');
+  hx.advance(999);
+  await settle();
+  assert.equal(asked, 2);
+  hx.advance(1); // a second later: asked again
+  await settle();
+  assert.equal(asked, 3);
+  assert.equal(hx.ctrl.view().ratings.shown, 'changes');
+  assert.equal(hx.ctrl.view().ratings.changes[0].after, 1512);
+  hx.ws().onState(state(3, { status: 'ended', result: '0-1', legal_moves: [] }));
+  await settle();
+  assert.equal(asked, 3); // once per game
+});
+
+test('a logged-in player whose seat no account holds is offered to keep the game', async () => {
+  let refuse = false;
+  const claimed = [];
+  const hx = await started({ overrides: {
+    currentUser: async () => ({ name: 'ann' }),
+    claimSeat: async (id, token) => {
+      claimed.push([id, token]);
+      if (refuse) throw new Error('no');
+    },
+  } });
+  await settle();
+  assert.deepEqual(hx.ctrl.view().claim, { stage: 'offered', button: true, busy: false });
+  refuse = true;
+  await hx.ctrl.claimSeat();
+  assert.deepEqual(hx.ctrl.view().claim, { stage: 'offered', button: true, busy: false });
+  assert.equal(hx.ctrl.view().message.error, true);
+  refuse = false;
+  await hx.ctrl.claimSeat();
+  assert.deepEqual(claimed, [['g1', 'tok-w'], ['g1', 'tok-w']]);
+  assert.equal(hx.ctrl.view().claim.button, false);
+  const white = hx.ctrl.view().players.find(p => p.color === 'white');
+  assert.deepEqual([white.name, white.account], ['ann (You)', 'ann']);
+  const held = await started({ overrides: { currentUser: async () => ({ name: 'ann' }),
+    getRatings: async () => ({ rated: false, players: { white: 'ann' }, changes: [] }) } });
+  await settle();
+  assert.deepEqual(held.ctrl.view().claim, { stage: 'no', button: false, busy: false });
 });

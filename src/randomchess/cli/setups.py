@@ -245,7 +245,7 @@ def _on_workers(redis_url: str, queue_name: str, choice: str, variant: str, engi
     try:
         asyncio.run(run())
     except BaseException as e:  # reported by the main thread
-        from randomchess.server.live import ApiError
+        from randomchess.server.errors import ApiError
 
         results.put(AnalysisError(e.detail) if isinstance(e, ApiError) else e)
 

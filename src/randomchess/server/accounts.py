@@ -40,6 +40,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from randomchess.accounts.ratings import Rating, RatingError, rate_game, speed_class
+from randomchess.server.errors import ApiError
 from randomchess.server.live import hash_secret
 from randomchess.server.store import now_ms
 
@@ -117,13 +118,9 @@ GAMES = Table("games", meta,
               Column("clock_started_at", BigInteger), Column("days_per_move", Integer))
 
 
-class AccountError(ValueError):
-    """A refused account request: HTTP status and the reason shown to the client."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+class AccountError(ApiError, ValueError):
+    """A refused account request: HTTP status and the catalogue's code, as
+    :class:`ApiError` (the routes let it through as it is)."""
 
 
 @dataclass(frozen=True)
@@ -151,14 +148,13 @@ def _dummy_hash() -> str:
 
 def check_name(name: str) -> str:
     if not NAME_RE.fullmatch(name):
-        raise AccountError(422, "a name is 3 to 20 letters, digits, '-' or '_', "
-                                "starting with a letter or digit")
+        raise AccountError(422, "account.bad_name")
     return name
 
 
 def check_password(password: str) -> str:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise AccountError(422, f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise AccountError(422, "account.bad_password", low=MIN_PASSWORD, high=MAX_PASSWORD)
     return password
 
 
@@ -194,7 +190,7 @@ class Accounts:
                     created_at=now_ms())).inserted_primary_key[0]
                 return self._open_session(conn, int(uid), name)
         except IntegrityError:
-            raise AccountError(409, "that name is taken") from None
+            raise AccountError(409, "account.name_taken") from None
 
     def log_in(self, name: str, password: str) -> NewSession:
         """A new session for the right name and password.  Unknown names cost one Argon2
@@ -204,7 +200,7 @@ class Accounts:
                                .where(USERS.c.name_key == name.lower()[:64])).first()
         ok = _verify(row.password_hash if row is not None else _dummy_hash(), password)
         if row is None or not ok:
-            raise AccountError(401, "wrong name or password")
+            raise AccountError(401, "account.wrong_login")
         if _hasher.check_needs_rehash(row.password_hash):
             with self._write() as conn:
                 conn.execute(update(USERS).where(USERS.c.id == row.id)
@@ -252,7 +248,7 @@ class Accounts:
         """Every session of the account ends; this client gets a new one."""
         check_password(new)
         if not self._password_ok(s.user_id, old):
-            raise AccountError(403, "wrong password")
+            raise AccountError(403, "account.wrong_password")
         digest = _hasher.hash(new)
         with self._write() as conn:
             conn.execute(update(USERS).where(USERS.c.id == s.user_id)
@@ -263,7 +259,7 @@ class Accounts:
     def delete_account(self, s: Session, password: str) -> None:
         """The user, sessions and ratings go; the games stay, their seats anonymised."""
         if not self._password_ok(s.user_id, password):
-            raise AccountError(403, "wrong password")
+            raise AccountError(403, "account.wrong_password")
         with self._write() as conn:
             conn.execute(update(SEATS).where(SEATS.c.user_id == s.user_id).values(user_id=None))
             conn.execute(update(CHANGES).where(CHANGES.c.user_id == s.user_id)
@@ -320,7 +316,7 @@ class Accounts:
             for color in colors:
                 if color in held:
                     if held[color] != uid:
-                        raise AccountError(409, "another account holds that seat")
+                        raise AccountError(409, "seat.taken")
                     continue
                 conn.execute(insert(SEATS).values(game_id=game_id, color=color, user_id=uid))
 

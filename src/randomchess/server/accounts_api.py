@@ -29,7 +29,8 @@ from randomchess.server.accounts import (
     setup_statistics,
 )
 from randomchess.server.api import CreateGameIn, CreateGameOut, SeatOut
-from randomchess.server.live import COLOR_NAMES, ApiError, LiveGame, hash_secret
+from randomchess.server.errors import ApiError
+from randomchess.server.live import COLOR_NAMES, LiveGame, hash_secret
 from randomchess.server.lobby import LOBBY, Lobby
 from randomchess.server.lobby import router as lobby_router
 from randomchess.server.ratelimit import Rule, TokenBuckets
@@ -111,8 +112,8 @@ def _client(request: Request) -> str:
 async def _run(fn: Any, *args: Any) -> Any:
     try:
         return await anyio.to_thread.run_sync(fn, *args)
-    except AccountError as e:
-        raise ApiError(e.status, e.detail) from None
+    except AccountError as e:  # an ApiError: answered as it is, without the traceback
+        raise e from None
 
 
 def _set_cookies(request: Request, response: Response, new: NewSession) -> None:
@@ -138,21 +139,21 @@ async def _changing(request: Request) -> Session:
     """The session of a cookie-authenticated state change, its CSRF token checked."""
     s = await _session(request)
     if s is None:
-        raise ApiError(401, "log in first")
+        raise ApiError(401, "account.login_required")
     if not same_secret(request.headers.get(CSRF_HEADER), s.csrf):
-        raise ApiError(403, "missing or wrong CSRF token")
+        raise ApiError(403, "account.csrf")
     return s
 
 
 def _check_double_submit(request: Request) -> None:
     if not same_secret(request.headers.get(CSRF_HEADER), request.cookies.get(CSRF_COOKIE)):
-        raise ApiError(403, "missing or wrong CSRF token")
+        raise ApiError(403, "account.csrf")
 
 
 async def _limit(request: Request, key: str, rule: tuple[int, int]) -> None:
     if not await _players(request).limits.take(f"account:{key}", Rule.per_window(*rule),
                                                now_ms()):
-        raise ApiError(429, "too many attempts; wait a few minutes")
+        raise ApiError(429, "rate.too_many_attempts")
 
 
 async def _allow_create(service: GameService, client: str) -> bool:
@@ -241,7 +242,7 @@ async def delete_account(body: PasswordIn, request: Request, response: Response)
 async def me(request: Request) -> dict[str, Any]:
     s = await _session(request)
     if s is None:
-        raise ApiError(401, "not logged in")
+        raise ApiError(401, "account.not_logged_in")
     ratings = await _run(_players(request).accounts.ratings, s.user_id)
     return {**_me(s), "ratings": ratings}
 
@@ -251,7 +252,7 @@ async def player(name: str, request: Request) -> dict[str, Any]:
     accounts = _players(request).accounts
     uid = await _run(accounts.user_id, name[:64])
     if uid is None:
-        raise ApiError(404, "no such player")
+        raise ApiError(404, "player.not_found")
     return {"name": name, "ratings": await _run(accounts.ratings, uid),
             "by_colour": await _run(accounts.by_colour, uid),
             "history": await _run(accounts.rating_history, uid),
@@ -263,7 +264,7 @@ async def your_turn(request: Request) -> dict[str, Any]:
     """The account's unfinished games where it is to move."""
     s = await _session(request)
     if s is None:
-        raise ApiError(401, "log in first")
+        raise ApiError(401, "account.login_required")
     details = await _run(_players(request).accounts.your_turn_details, s.user_id)
     return {"games": [g["id"] for g in details], "details": details}
 
@@ -280,11 +281,11 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     speed = "correspondence" if days is not None else \
         game_speed(*clock) if clock is not None else "unlimited"
     if body.rated and body.opponent != "friend":
-        raise ApiError(422, "only games between two players can be rated")
+        raise ApiError(422, "game.rated_needs_two_players")
     if body.rated and speed == "unlimited":
-        raise ApiError(422, "a rated game needs a clock")
+        raise ApiError(422, "game.rated_needs_clock")
     if not await _allow_create(service, _client(request)):
-        raise ApiError(429, "too many games created from this address; wait a minute")
+        raise ApiError(429, "rate.too_many_games")
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
                                body.color, clock, days=days)
     gid = new.game.record.id
@@ -308,10 +309,10 @@ async def claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]
     live = await players.service.current(game_id)
     colors = [COLOR_NAMES[c] for c in sorted(live.colors_of(body.token))]
     if not colors:
-        raise ApiError(403, "wrong token for this game")
+        raise ApiError(403, "seat.wrong_token")
     terms = await _run(players.accounts.terms, game_id)
     if terms is not None and terms[0] and live.ended:
-        raise ApiError(409, "a rated game's seats are claimed before it ends")
+        raise ApiError(409, "seat.claim_too_late")
     await _run(players.accounts.claim, game_id, colors, s.user_id)
     return {"id": game_id, "colors": colors}
 
@@ -325,7 +326,7 @@ async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
     seats = await _run(players.accounts.seats, game_id)
     colors = [c for c in COLOR_NAMES if seats.get(c) == s.user_id]
     if not colors:
-        raise ApiError(403, "this account holds no seat in that game")
+        raise ApiError(403, "seat.not_held")
     token = secrets.token_urlsafe(32)
 
     def decide(_g: LiveGame, now: int) -> GameChanges:
@@ -349,7 +350,7 @@ async def my_games(request: Request, variant: str | None = Query(None, max_lengt
                    number: int | None = None) -> dict[str, Any]:
     s = await _session(request)
     if s is None:
-        raise ApiError(401, "log in first")
+        raise ApiError(401, "account.login_required")
     games = await _run(_players(request).accounts.games, s.user_id, variant, speed, result,
                        opponent, number)
     return {"games": games}
@@ -375,7 +376,7 @@ async def setup_stats(variant: str, number: int, request: Request) -> dict[str, 
     try:
         key = get_variant(variant[:40]).key
     except ValueError as e:
-        raise ApiError(404, str(e)) from None
+        raise ApiError.wrap(404, e) from None
     stats: dict[str, Any] = await _run(setup_statistics, _players(request).accounts.engine,
                                        key, number)
     return stats

@@ -36,7 +36,7 @@ from randomchess.analysis.review import Review, annotate, annotated_pgn, review_
 from randomchess.errors import RandomChessError
 from randomchess.pgn import PgnError, PgnGame, parse_game, write_game
 from randomchess.position import Position
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError, error_body, job_error, lang_of_scope
 from randomchess.server.store import now_ms
 from randomchess.startpos import setup_from_number
 from randomchess.variants import get_variant
@@ -114,9 +114,9 @@ def analyse_job(variant: str, fen: str, moves: list[str], engine: str, depth: in
         _fresh(analyser, (engine, variant), fen)
         lines = analyser.analyse(pos, Limit(depth=depth, movetime=movetime), multipv)
     except EngineUnavailableError as exc:
-        return {"error": exc.message("en"), "error_es": exc.message("es"), "status": 409}
+        return job_error(exc, 409)
     except (RandomChessError, ValueError) as exc:
-        return {"error": str(exc), "status": 422}
+        return job_error(exc)
     name = getattr(analyser, "id_name", analyser.name)
     return {"engine": name, "fen": pos.fen(), "turn": "white" if pos.turn == 0 else "black",
             "lines": [ln.as_dict() for ln in lines]}
@@ -126,13 +126,13 @@ def review_job(pgn: str, engine: str, depth: int, movetime: int) -> dict[str, An
     try:
         game = parse_game(pgn)
         if game.error is not None:
-            return {"error": str(game.error), "status": 422}
+            return job_error(game.error)
         review = review_game(game, _engine(engine, game.variant.key),
                              Limit(depth=depth, movetime=movetime))
     except EngineUnavailableError as exc:
-        return {"error": exc.message("en"), "error_es": exc.message("es"), "status": 409}
+        return job_error(exc, 409)
     except (RandomChessError, ValueError) as exc:
-        return {"error": str(exc), "status": 422}
+        return job_error(exc)
     return review.as_dict()
 
 
@@ -169,8 +169,8 @@ class _Pool:
             except Exception as exc:  # a worker died (BrokenProcessPool): start afresh
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None
-                raise ApiError(503, f"the analysis worker failed ({exc.__class__.__name__})"
-                               ) from None
+                raise ApiError(503, "analysis.worker_failed",
+                               name=exc.__class__.__name__) from None
 
 
 _pool = _Pool()
@@ -183,7 +183,7 @@ def _service_of(app: Any) -> Any:
 
 def _checked(result: dict[str, Any]) -> dict[str, Any]:
     if "error" in result:
-        raise ApiError(int(result.get("status", 422)), str(result["error"]))
+        raise ApiError.from_job(result)
     return result
 
 
@@ -225,7 +225,7 @@ def _start_fen(body: AnalysisIn | PositionIn) -> str:
         variant = get_variant(body.variant)
         if body.setup is not None:
             if body.fen is not None:
-                raise ApiError(422, "give a fen or a setup number, not both")
+                raise ApiError(422, "analysis.fen_and_setup")
             return setup_from_number(variant.key, body.setup).fen
         fen = body.fen or variant.start_fen
         Position(fen, variant)
@@ -233,7 +233,7 @@ def _start_fen(body: AnalysisIn | PositionIn) -> str:
     except ApiError:
         raise
     except (RandomChessError, ValueError) as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError.wrap(422, exc) from None
 
 
 def _limits(depth: int, movetime: int, default_depth: int, cap_ms: int) -> tuple[int, int]:
@@ -290,7 +290,7 @@ async def position(body: PositionIn) -> dict[str, Any]:
     try:
         return await asyncio.to_thread(position_info, body.variant, fen, body.moves)
     except (RandomChessError, ValueError) as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError.wrap(422, exc) from None
 
 
 class PgnIn(_Strict):
@@ -303,7 +303,7 @@ async def read_pgn(body: PgnIn) -> dict[str, Any]:
     try:
         game = await asyncio.to_thread(parse_game, body.pgn)
     except PgnError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError.wrap(422, exc) from None
     pos = game.start_position()
     moves = []
     for m in game.mainline():
@@ -324,6 +324,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
     as ``{"type": "lines", "depth": d, ...}`` after each depth, then ``{"type": "done"}``;
     ``{"type": "stop"}`` (or a new ``analyse``) ends it."""
     await websocket.accept()
+    lang = lang_of_scope(websocket.scope)
     task: asyncio.Task[None] | None = None
 
     async def run(body: AnalysisIn, seq: int) -> None:
@@ -344,7 +345,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
             await websocket.send_json({"type": "done", "seq": seq})
         except ApiError as exc:
             await websocket.send_json({"type": "error", "seq": seq, "status": exc.status,
-                                       "detail": exc.detail})
+                                       **exc.body(lang)})
 
     seq = 0
     try:
@@ -354,7 +355,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                 msg = WsAnalysisIn.model_validate(json.loads(text))
             except (ValueError, ValidationError) as exc:
                 await websocket.send_json({"type": "error", "status": 422,
-                                           "detail": f"bad message: {exc}"})
+                                           **error_body("frame.invalid", lang, reason=exc)})
                 continue
             if task is not None and not task.done():
                 task.cancel()
@@ -363,7 +364,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                 continue
             if msg.position is None:
                 await websocket.send_json({"type": "error", "status": 422,
-                                           "detail": "analyse needs a position"})
+                                           **error_body("frame.no_position", lang)})
                 continue
             seq += 1
             task = asyncio.create_task(run(msg.position, seq))
@@ -469,7 +470,7 @@ async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONRes
         return JSONResponse({"status": "running"}, status_code=202)
     stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
     if stored is None:
-        raise ApiError(404, "this game has no review yet")
+        raise ApiError(404, "review.none")
     return stored
 
 
@@ -504,17 +505,17 @@ async def get_review_pgn(game_id: str, request: Request,
     pgn, moves = await _game_pgn(request, game_id)
     stored = await asyncio.to_thread(_load_review, _engine_of(request), game_id)
     if stored is None:
-        raise ApiError(404, "this game has no review yet")
+        raise ApiError(404, "review.none")
     game: PgnGame = parse_game(pgn)
     review = Review.from_dict(stored["review"])
     covered = len(review.plies)
     if covered > len(game.moves) or stored["moves"] != moves.split()[:covered]:
-        raise ApiError(409, "the game changed since its review; review it again")
+        raise ApiError(409, "review.stale")
     game.moves = game.moves[:covered] if covered < len(game.moves) else game.moves
     try:
         text = annotated_pgn(game, review, lang)
     except AnalysisError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError.wrap(409, exc) from None
     return PlainTextResponse(
         text, media_type="application/x-chess-pgn",
         headers={"Content-Disposition":

@@ -19,7 +19,8 @@ from randomchess.server.contract import (
     error_frame,
     state_frame,
 )
-from randomchess.server.live import ApiError, LiveGame, hash_secret
+from randomchess.server.errors import ApiError, Lang, error_body, lang_of_scope
+from randomchess.server.live import LiveGame, hash_secret
 from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
 
@@ -129,7 +130,7 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     """Start a game; the answer holds the creator's seat token (shown once)."""
     service = _service(request)
     if not await service.rate.allow(_client(request), now_ms()):
-        raise ApiError(429, "too many games created from this address; wait a minute")
+        raise ApiError(429, "rate.too_many_games")
     clock, days = body.clock.terms() if body.clock is not None else (None, None)
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
                                body.color, clock, days=days)
@@ -192,9 +193,9 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
     live = await _service(request).load(game_id)
     r = live.record
     if r.invite_hash is None:
-        raise ApiError(409, "this invitation has already been used")
+        raise ApiError(409, "invite.used")
     if not hmac.compare_digest(hash_secret(invite), r.invite_hash):
-        raise ApiError(403, "wrong invitation for this game")
+        raise ApiError(403, "invite.wrong")
     return JSONResponse({
         "id": game_id, "variant": r.variant, "number": r.number, "status": r.status,
         "invite_open": True, "color": "black" if r.black_token is None else "white",
@@ -256,10 +257,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     service: GameService = websocket.app.state.service
     limit: int = websocket.app.state.settings.max_body_bytes
     await websocket.accept()
+    lang = lang_of_scope(websocket.scope)
     try:
         state = await service.state(game_id)
     except ApiError as e:
-        await websocket.send_json(error_frame(e.status, e.detail))
+        await websocket.send_json(error_frame(e.status, e.body(lang)))
         # 4404: no such game; 1013: try again later (the database is down).
         await websocket.close(code=4404 if e.status == 404 else 1013)
         return
@@ -273,9 +275,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             text = message.get("text")
             if text is None:  # a binary frame: refused, the socket serves on
                 reply: ServerFrameDict | None = error_frame(
-                    422, "binary frames are not accepted: send JSON text")
+                    422, error_body("frame.binary", lang))
             else:
-                reply = await _ws_message(service, game_id, text, limit)
+                reply = await _ws_message(service, game_id, text, limit, lang)
             if reply is not None:
                 await websocket.send_json(reply)
     except WebSocketDisconnect:
@@ -284,26 +286,26 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         service.hub.discard(game_id, websocket)
 
 
-async def _ws_message(service: GameService, game_id: str, text: str,
-                      limit: int) -> ServerFrameDict | None:
+async def _ws_message(service: GameService, game_id: str, text: str, limit: int,
+                      lang: Lang = "en") -> ServerFrameDict | None:
     """Handle one client frame; the answer to the sender only (state goes to all)."""
     if len(text) > limit:
-        return error_frame(413, "message too large")
+        return error_frame(413, error_body("frame.too_large", lang))
     try:
         msg = ClientFrame.model_validate(guards.loads(text))
     except (ValueError, ValidationError) as e:
-        return error_frame(422, f"bad message: {e}")
+        return error_frame(422, error_body("frame.invalid", lang, reason=e))
     if msg.type == "ping":
         return PONG_FRAME
     if msg.type == "state":
         try:
             return state_frame(await service.state(game_id))
         except ApiError as e:
-            return error_frame(e.status, e.detail)
+            return error_frame(e.status, e.body(lang))
     if msg.token is None:
-        return error_frame(403, "a seat token is required")
+        return error_frame(403, error_body("seat.token_required", lang))
     try:
         await service.perform(game_id, msg.type, msg.token, msg.move)
     except ApiError as e:
-        return error_frame(e.status, e.detail)
+        return error_frame(e.status, e.body(lang))
     return None

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -21,8 +22,8 @@ from randomchess.server.accounts_api import install_accounts
 from randomchess.server.analysis_api import router as analysis_router
 from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
-from randomchess.server.guards import TOO_DEEP, too_deep
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError, error_body, lang_of_scope
+from randomchess.server.guards import MAX_JSON_DEPTH, too_deep
 from randomchess.server.play_api import router as play_router
 from randomchess.server.service import GameService
 from randomchess.server.settings import Settings
@@ -91,11 +92,14 @@ class BodyLimit:
                         return
         except TimeoutError:
             await JSONResponse(
-                {"detail": f"request body not received within {self.timeout_s:g} s"},
+                error_body("request.body_timeout", lang_of_scope(scope),
+                           seconds=self.timeout_s),
                 status_code=408, headers={"Connection": "close"})(scope, receive, send)
             return
         if too_deep(body):  # before the JSON parser recurses into it
-            await JSONResponse({"detail": TOO_DEEP}, status_code=422)(scope, receive, send)
+            await JSONResponse(error_body("request.too_deep", lang_of_scope(scope),
+                                          levels=MAX_JSON_DEPTH),
+                               status_code=422)(scope, receive, send)
             return
         sent = False
 
@@ -117,7 +121,8 @@ def _replay(message: Message) -> Receive:
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    response = JSONResponse({"detail": "request body too large"}, status_code=413)
+    response = JSONResponse(error_body("request.too_large", lang_of_scope(scope)),
+                            status_code=413)
     await response(scope, receive, send)
 
 
@@ -198,20 +203,39 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     index = static / "index.html" if static is not None else None
     app.state.index_html = index if index is not None and index.is_file() else None
 
+    # Every error body is the catalogue's (server/errors.py): code, detail in the request's
+    # language, detail_en and detail_es.
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         headers = {"Retry-After": "1"} if exc.status == 503 else None
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
+        return JSONResponse(dict(exc.body(lang_of_scope(request.scope))),
+                            status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [
             {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
             for e in exc.errors()
         ]
+        # pydantic's messages are English; the Spanish text names the fields.
         reason = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
-        return JSONResponse({"detail": reason or "invalid request", "errors": errors},
-                            status_code=422)
+        fields = ", ".join(".".join(map(str, e["loc"])) for e in errors)
+        body = error_body("request.invalid", lang_of_scope(request.scope),
+                          reason=reason or "invalid request", fields=fields or "-")
+        return JSONResponse({**body, "errors": errors}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals: an unknown route (404), a wrong method (405).
+        lang = lang_of_scope(request.scope)
+        if exc.status_code == 404:
+            body = error_body("http.not_found", lang)
+        elif exc.status_code == 405:
+            body = error_body("http.method_not_allowed", lang)
+        else:
+            body = error_body("http.error", lang, reason=str(exc.detail),
+                              http_status=exc.status_code)
+        return JSONResponse(dict(body), status_code=exc.status_code, headers=exc.headers)
 
     app.include_router(router)
     app.include_router(variants_router)

@@ -25,6 +25,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
+from randomchess.server.errors import error_body, lang_of_scope
+
 try:  # optional: brotli is a dependency, but gzip alone serves every browser
     import brotli as _brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover
@@ -160,10 +162,12 @@ class FrontEndAssets:
         path: str = scope["path"]
         headers = Headers(scope=scope)
         if method not in ("GET", "HEAD"):
-            response: Response = JSONResponse({"detail": "method not allowed"},
+            response: Response = JSONResponse(error_body("http.method_not_allowed",
+                                                         lang_of_scope(scope)),
                                               status_code=405, headers={"Allow": "GET, HEAD"})
         elif path.startswith(("/api/", "/ws/")) or path in ("/api", "/ws"):
-            response = JSONResponse({"detail": "Not Found"}, status_code=404)
+            response = JSONResponse(error_body("http.not_found", lang_of_scope(scope)),
+                                    status_code=404)
         else:
             target = None if path.endswith("/") else self._file(path)
             if target is not None:
@@ -174,7 +178,8 @@ class FrontEndAssets:
             else:
                 page = self.index()
                 if page is None:
-                    response = JSONResponse({"detail": "Not Found"}, status_code=404)
+                    response = JSONResponse(error_body("http.not_found", lang_of_scope(scope)),
+                                            status_code=404)
                 else:
                     response = self.response(page, headers, False, method == "HEAD")
         await response(scope, receive, send)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, TypedDict, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.game import Termination
+from randomchess.server.errors import ErrorBody
 
 
 class GameStatus(enum.StrEnum):
@@ -184,13 +185,17 @@ class RematchFrame(BaseModel):
 
 class ErrorFrame(BaseModel):
     """A refused or unreadable client frame (or a game that cannot be read): the HTTP status
-    the same request would get and the reason.  Nothing was changed."""
+    the same request would get, the error's code and its reason.  Nothing was changed."""
 
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["error"]
     status: int
-    detail: str
+    code: str = Field(description="stable: one of the catalogue's codes (docs/server.md)")
+    detail: str = Field(description="the reason in the connection's language (?lang=es or "
+                                    "Accept-Language), English by default")
+    detail_en: str
+    detail_es: str
 
 
 class PongFrame(BaseModel):
@@ -232,7 +237,10 @@ class RematchFrameDict(TypedDict):
 class ErrorFrameDict(TypedDict):
     type: Literal["error"]
     status: int
+    code: str
     detail: str
+    detail_en: str
+    detail_es: str
 
 
 class PongFrameDict(TypedDict):
@@ -251,8 +259,9 @@ def rematch_frame(offer: RematchOffer | None) -> RematchFrameDict:
             "offer": None if offer is None else {"by": offer.by, "id": offer.id}}
 
 
-def error_frame(status: int, detail: str) -> ErrorFrameDict:
-    return {"type": "error", "status": status, "detail": detail}
+def error_frame(status: int, body: ErrorBody) -> ErrorFrameDict:
+    return {"type": "error", "status": status, "code": body["code"], "detail": body["detail"],
+            "detail_en": body["detail_en"], "detail_es": body["detail_es"]}
 
 
 PONG_FRAME: PongFrameDict = {"type": "pong"}

@@ -32,7 +32,7 @@ from randomchess.server.engine_pool import (
     known_level,
     move_budget_ms,
 )
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError
 
 log = logging.getLogger("randomchess.server")
 
@@ -302,8 +302,7 @@ class QueueEngineService:
         if not self._info.get("workers"):
             await self._refresh()
             if not self._info.get("workers"):
-                raise ApiError(503, "no engine worker is connected; start one with "
-                                    "`randomchess worker --redis URL`")
+                raise ApiError(503, "engine.no_worker")
         asked = time.time()
         wait = timeout_s if timeout_s is not None else 60.0
         try:
@@ -315,13 +314,12 @@ class QueueEngineService:
             if isinstance(exc, ApiError):
                 raise
             log.warning("engine queue: %s", exc)
-            raise ApiError(503, "the engine queue (Redis) is not reachable; try again in a "
-                                "moment") from None
+            raise ApiError(503, "engine.queue_down") from None
         if job is None:
-            raise ApiError(503, f"no engine worker answered within {wait:g} s")
+            raise ApiError(503, "engine.timeout", seconds=wait)
         if job.status != "complete":
-            raise ApiError(503, f"the engine worker failed ({job.status}: "
-                                f"{str(job.error or '').strip().splitlines()[-1:]})")
+            raise ApiError(503, "engine.worker_failed", job=job.status,
+                           error=str(job.error or '').strip().splitlines()[-1:])
         self.latency.add((time.time() - asked) * 1000)
         return job.result
 

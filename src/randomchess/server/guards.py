@@ -8,14 +8,13 @@ import json
 import re
 from typing import Any
 
-from randomchess.server.live import ApiError
+from randomchess.server.errors import CATALOGUE, ApiError
 
 # Game ids are ``secrets.token_urlsafe(9)`` (12 characters); the column holds 24.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
-BAD_GAME_ID = "no such game: a game id is 1 to 24 letters, digits, '-' or '_'"
 
 MAX_JSON_DEPTH = 32
-TOO_DEEP = f"JSON nested too deeply (more than {MAX_JSON_DEPTH} levels)"
+TOO_DEEP = CATALOGUE["request.too_deep"][0].format(levels=MAX_JSON_DEPTH)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -23,7 +22,7 @@ _BRACKET = re.compile(r"[\[\]{}]")
 def check_game_id(game_id: str) -> None:
     """404 with the reason unless ``game_id`` has the format of a game id."""
     if GAME_ID.fullmatch(game_id) is None:
-        raise ApiError(404, BAD_GAME_ID)
+        raise ApiError(404, "game.bad_id")
 
 
 def json_depth(text: str | bytes | bytearray) -> int:

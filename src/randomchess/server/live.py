@@ -28,6 +28,7 @@ from randomchess.server.contract import (
     GameStatus,
     TerminationName,
 )
+from randomchess.server.errors import COLOR_WORDS, ApiError, ErrorCode
 from randomchess.server.store import GameChanges, GameRecord
 
 COLOR_NAMES = ("white", "black")
@@ -36,15 +37,8 @@ RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
 
 # The API's names of the terminations (contract.TerminationName; docs/server.md) and back.
 _TERMINATIONS: dict[str, Termination] = {name: t for t, name in TERMINATION_NAMES.items()}
-
-
-class ApiError(Exception):
-    """A refused request: HTTP status and the reason shown to the client."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+_DRAW_REFUSALS: tuple[ErrorCode, ErrorCode] = ("draw.no_offer", "draw.own_offer")
+_TAKEBACK_REFUSALS: tuple[ErrorCode, ErrorCode] = ("takeback.no_offer", "takeback.own_offer")
 
 
 def hash_secret(secret: str) -> str:
@@ -234,15 +228,15 @@ class LiveGame:
     def _acting(self, colors: set[Color]) -> Color:
         """The colour a seat acts as: its own, or the side to move for the hot seat."""
         if not colors:
-            raise ApiError(403, "wrong token for this game")
+            raise ApiError(403, "seat.wrong_token")
         if len(colors) == 1:
             return next(iter(colors))
         return self.turn
 
     def _live(self) -> None:
         if self.ended:
-            raise ApiError(409, f"the game is over ({self.record.result}, "
-                                f"{self.record.termination})")
+            raise ApiError(409, "game.over", result=self.record.result,
+                           termination=self.record.termination)
 
     def _charged(self, now: int) -> GameChanges:
         """Clock columns with the running side charged up to ``now`` and stopped."""
@@ -273,7 +267,7 @@ class LiveGame:
     def parse_move(self, text: str) -> Move:
         """UCI first (``e2e4``, ``e1h1``), then SAN in either language; 409 with the reason."""
         if not isinstance(text, str) or not text.strip() or len(text) > 32:
-            raise ApiError(409, "illegal move: empty or overlong move text")
+            raise ApiError(409, "move.empty")
         pos = self.game.position
         try:
             return pos.parse_uci(text.strip())
@@ -282,7 +276,7 @@ class LiveGame:
                 return parse_san(pos, text, None)
             except RandomChessError as san_error:
                 reason = san_error if text.strip()[0].isupper() or "-" in text else uci_error
-                raise ApiError(409, f"illegal move {text!r}: {reason}") from None
+                raise ApiError.wrap(409, reason, "move.sent", move=text) from None
 
     # ----------------------------------------------------------------- actions
     def move_changes(self, colors: set[Color], text: str, now: int,
@@ -291,14 +285,13 @@ class LiveGame:
         (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
         self._live()
         if not colors:
-            raise ApiError(403, "wrong token for this game")
+            raise ApiError(403, "seat.wrong_token")
         us = self.turn
         if us not in colors:
-            raise ApiError(409, f"not your turn: {COLOR_NAMES[us]} to move")
+            raise ApiError(409, "turn.not_yours", color=COLOR_WORDS[COLOR_NAMES[us]])
         move = self.parse_move(text)
         if claim and not self.game.can_claim_draw(move):
-            raise ApiError(409, "no draw to claim with that move (threefold repetition or "
-                                "fifty-move rule)")
+            raise ApiError(409, "claim.bad_move")
         r = self.record
         changes: GameChanges = {"updated_at": now, "takeback_offer": None}
         left = self.clocks_at(now)
@@ -353,26 +346,29 @@ class LiveGame:
         if offer == COLOR_NAMES[me ^ 1]:
             return self.agreement_changes(now)
         if offer == COLOR_NAMES[me]:
-            raise ApiError(409, "you have already offered a draw")
+            raise ApiError(409, "draw.already_offered")
         return {"draw_offer": COLOR_NAMES[me], "updated_at": now}
 
-    def _answering(self, colors: set[Color], offer: str | None, what: str) -> Color:
+    def _answering(self, colors: set[Color], offer: str | None,
+                   refusals: tuple[ErrorCode, ErrorCode]) -> Color:
+        """The colour answering ``offer``; ``refusals``: the codes for no offer and for the
+        offerer's own answer."""
         self._live()
         if not colors:
-            raise ApiError(403, "wrong token for this game")
+            raise ApiError(403, "seat.wrong_token")
         if offer is None:
-            raise ApiError(409, f"there is no {what} offer to answer")
+            raise ApiError(409, refusals[0])
         offerer = COLOR_BY_NAME[offer]
         if offerer ^ 1 not in colors:
-            raise ApiError(409, f"you cannot answer your own {what} offer")
+            raise ApiError(409, refusals[1])
         return offerer ^ 1
 
     def draw_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
-        self._answering(colors, self.record.draw_offer, "draw")
+        self._answering(colors, self.record.draw_offer, _DRAW_REFUSALS)
         return self.agreement_changes(now)
 
     def draw_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
-        self._answering(colors, self.record.draw_offer, "draw")
+        self._answering(colors, self.record.draw_offer, _DRAW_REFUSALS)
         return {"draw_offer": None, "updated_at": now}
 
     def draw_claim_changes(self, colors: set[Color], now: int,
@@ -381,17 +377,15 @@ class LiveGame:
         incorrect claim is refused and changes nothing (no FIDE time penalty online)."""
         self._live()
         if not colors:
-            raise ApiError(403, "wrong token for this game")
+            raise ApiError(403, "seat.wrong_token")
         if self.turn not in colors:
-            raise ApiError(409, "only the player to move may claim a draw")
+            raise ApiError(409, "claim.not_your_turn")
         if move is not None:
             return self.move_changes(colors, move, now, claim=True)
         with self._trying() as game:
             outcome = game.claim_draw()
             if outcome is None:
-                raise ApiError(409, "no draw to claim: the position has not occurred three "
-                                    "times and fewer than 50 moves were made without a "
-                                    "capture or pawn move")
+                raise ApiError(409, "claim.none")
             return self.ending_changes(outcome, now)
 
     def takeback_changes(self, requester: Color, now: int) -> GameChanges:
@@ -403,7 +397,7 @@ class LiveGame:
         elif n >= 2 and self.turn == requester:
             plies = 2
         if plies == 0:
-            raise ApiError(409, "there is no move of yours to take back")
+            raise ApiError(409, "takeback.none")
         r = self.record
         with self._trying() as game:
             for _ in range(plies):
@@ -445,13 +439,13 @@ class LiveGame:
             return self.takeback_changes(me, now)
         self.takeback_changes(me, now)  # 409 now if there is nothing to take back
         if self.record.takeback_offer == COLOR_NAMES[me]:
-            raise ApiError(409, "you have already asked to take back")
+            raise ApiError(409, "takeback.already_asked")
         return {"takeback_offer": COLOR_NAMES[me], "updated_at": now}
 
     def takeback_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
-        me = self._answering(colors, self.record.takeback_offer, "takeback")
+        me = self._answering(colors, self.record.takeback_offer, _TAKEBACK_REFUSALS)
         return self.takeback_changes(me ^ 1, now)
 
     def takeback_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
-        self._answering(colors, self.record.takeback_offer, "takeback")
+        self._answering(colors, self.record.takeback_offer, _TAKEBACK_REFUSALS)
         return {"takeback_offer": None, "updated_at": now}

@@ -24,7 +24,7 @@ from sqlalchemy import (
 from randomchess.accounts.ratings import RatingError, speed_class
 from randomchess.server.accounts import SEEKS, USERS, Accounts, Session
 from randomchess.server.api import ClockIn
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError
 from randomchess.server.store import now_ms
 from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
@@ -68,7 +68,7 @@ class Lobby:
         try:
             speed = speed_class(initial, increment, days)
         except RatingError as e:
-            raise ApiError(422, str(e)) from None
+            raise ApiError.wrap(422, e) from None
         try:
             variant = get_variant(body.variant).key
             if body.setup == "new-per-game" and not get_variant(variant).is_random:
@@ -78,10 +78,10 @@ class Lobby:
                 numbered_variant(v)
                 setup_from_number(v, body.setup)
         except ValueError as e:
-            raise ApiError(422, f"bad seek: {e}") from None
+            raise ApiError.wrap(422, e, "seek.bad") from None
         if body.rating_min is not None and body.rating_max is not None and \
                 body.rating_min > body.rating_max:
-            raise ApiError(422, "the rating range is empty")
+            raise ApiError(422, "seek.empty_range")
         sid = secrets.token_urlsafe(9)
         with self.accounts._write() as conn:
             conn.execute(insert(SEEKS).values(
@@ -207,7 +207,7 @@ async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
     lobby = _lobby(request)
     target = await anyio.to_thread.run_sync(lobby.accounts.user_id, body.name)
     if target is None or target == s.user_id:
-        raise ApiError(404, "no such player to challenge")
+        raise ApiError(404, "player.not_found_to_challenge")
     sid = await anyio.to_thread.run_sync(lobby.add, s.user_id, body, target)
     await _publish(request)
     return {"id": sid}
@@ -217,7 +217,7 @@ async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
 async def cancel_seek(sid: str, request: Request) -> None:
     s = await _changing(request)
     if not await anyio.to_thread.run_sync(_lobby(request).remove, sid, s.user_id):
-        raise ApiError(404, "no such seek of yours")
+        raise ApiError(404, "seek.not_yours")
     await _publish(request)
 
 
@@ -232,19 +232,19 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     all_ = {x["id"]: x for x in await anyio.to_thread.run_sync(lobby.all)}
     seek = all_.get(sid)
     if seek is None:
-        raise ApiError(404, "that seek is gone")
+        raise ApiError(404, "seek.gone")
     if seek["user_id"] == s.user_id:
-        raise ApiError(409, "that is your own seek")
+        raise ApiError(409, "seek.own")
     if seek["target_id"] not in (None, s.user_id):
-        raise ApiError(404, "that seek is gone")
+        raise ApiError(404, "seek.gone")
     mine = await anyio.to_thread.run_sync(lobby.accounts.rating_of, s.user_id,
                                           seek["variant"], seek["speed"])
     if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
             (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
-        raise ApiError(403, "your rating is outside this seek's range")
+        raise ApiError(403, "seek.rating_outside")
     row = await anyio.to_thread.run_sync(lobby.take, sid)
     if row is None:
-        raise ApiError(404, "that seek is gone")
+        raise ApiError(404, "seek.gone")
     service = request.app.state.service
     new = await service.create(row["variant"], row["number"] if row["number"] is not None
                                else "random", "friend", None, "random",
@@ -270,7 +270,7 @@ async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
     try:
         speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
     except RatingError as e:
-        raise ApiError(422, str(e)) from None
+        raise ApiError.wrap(422, e) from None
     for sid in await anyio.to_thread.run_sync(lobby.find_quick, s.user_id, body.variant,
                                               speed, body.rated):
         try:

@@ -29,7 +29,8 @@ from randomchess.server.contract import (
     TerminationName,
     rematch_frame,
 )
-from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame
+from randomchess.server.errors import ApiError
+from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame
 from randomchess.server.service import GameService
 from randomchess.server.store import GameChanges, now_ms
 
@@ -75,11 +76,12 @@ def _public(offer: Offer | None) -> RematchOffer | None:
 def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
     """End the game without a result while a side has not moved yet."""
     if not colors:
-        raise ApiError(403, "wrong token for this game")
+        raise ApiError(403, "seat.wrong_token")
     if g.ended:
-        raise ApiError(409, f"the game is over ({g.record.result}, {g.record.termination})")
+        raise ApiError(409, "game.over", result=g.record.result,
+                       termination=g.record.termination)
     if len(g.moves) >= 2:
-        raise ApiError(409, "too late to abort: both sides have moved (resign or offer a draw)")
+        raise ApiError(409, "game.too_late_to_abort")
     return {"status": GameStatus.ENDED, "result": "*", "termination": TerminationName.ABORTED,
             "draw_offer": None, "takeback_offer": None, "clock_started_at": None,
             "invite_hash": None, "updated_at": now}
@@ -121,25 +123,25 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
     r = live.record
     colors = live.colors_of(body.token)
     if not colors:
-        raise ApiError(403, "wrong token for this game")
+        raise ApiError(403, "seat.wrong_token")
     if not live.ended:
-        raise ApiError(409, "the game is not over yet")
+        raise ApiError(409, "game.not_over")
     offers = _offers(request)
     me = COLOR_NAMES[next(iter(colors))] if len(colors) == 1 else "both"
     existing = offers.get(game_id)
     if existing is not None:
         if existing.by == me:
-            raise ApiError(409, "you have already offered a rematch")
+            raise ApiError(409, "rematch.already_offered")
         return await _accept(request, live, body.token)
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
     terms = None if players is None else \
         await anyio.to_thread.run_sync(players.accounts.terms, game_id)
     fresh = bool(terms and terms[2])
     if fresh and body.setup == "same":
-        raise ApiError(409, "this game's seek asked for a new random setup per game")
+        raise ApiError(409, "rematch.fixed_setup")
     if not await service.rate.allow(request.client.host if request.client else "unknown",
                                     now_ms()):
-        raise ApiError(429, "too many games created from this address; wait a minute")
+        raise ApiError(429, "rate.too_many_games")
     setup: int | str = "random"
     if (body.setup or ("new" if fresh else "same")) == "same":
         setup = r.number if r.number is not None else r.start_fen
@@ -166,12 +168,12 @@ async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut
     offers = _offers(request)
     offer = offers.get(live.record.id)
     if offer is None:
-        raise ApiError(409, "there is no rematch offer to answer")
+        raise ApiError(409, "rematch.no_offer")
     colors = live.colors_of(token)
     if not colors:
-        raise ApiError(403, "wrong token for this game")
+        raise ApiError(403, "seat.wrong_token")
     if COLOR_BY_NAME[offer.by] in colors:
-        raise ApiError(409, "you cannot answer your own rematch offer")
+        raise ApiError(409, "rematch.own_offer")
     color, new_token = await service.join(offer.new_id, offer.invite)
     del offers[live.record.id]
     await _publish(service, live, None)
@@ -192,9 +194,9 @@ async def rematch_decline(game_id: str, body: _TokenIn, request: Request) -> Rem
     offer = _offers(request).get(game_id)
     colors = live.colors_of(body.token)
     if not colors:
-        raise ApiError(403, "wrong token for this game")
+        raise ApiError(403, "seat.wrong_token")
     if offer is None or COLOR_BY_NAME[offer.by] in colors:
-        raise ApiError(409, "there is no rematch offer to answer")
+        raise ApiError(409, "rematch.no_offer")
     del _offers(request)[game_id]
     await _publish(service, live, None)
     return RematchOfferOut(offer=None)

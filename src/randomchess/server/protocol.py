@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import os
 from typing import Any
 
+from randomchess.server.errors import error_body
+
+# English: the head that would say which language was not received.
+_TIMEOUT_BODY = json.dumps(error_body("request.head_timeout")).encode() + b"\n"
 _TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
-                b"Connection: close\r\nContent-Length: 49\r\n\r\n"
-                b'{"detail": "request head not received in time"}\n')
+                b"Connection: close\r\nContent-Length: " + str(len(_TIMEOUT_BODY)).encode() +
+                b"\r\n\r\n" + _TIMEOUT_BODY)
 
 
 @functools.cache

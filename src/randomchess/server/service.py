@@ -36,9 +36,10 @@ from randomchess.server.contract import (
     TerminationName,
 )
 from randomchess.server.engine_service import EngineService, create_engine_service
+from randomchess.server.errors import ApiError
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
-from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, ApiError, LiveGame, hash_secret
+from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame, hash_secret
 from randomchess.server.ratelimit import RateLimiter, SharedRateLimiter
 from randomchess.server.settings import Settings
 from randomchess.server.store import GameChanges, GameRecord, Store, now_ms
@@ -72,11 +73,8 @@ class NewGame:
     invite: str | None
 
 
-DB_DOWN = "the database is not available; try again in a moment"
-
-
 def _db_timeout(seconds: float) -> ApiError:
-    return ApiError(503, f"the database did not answer within {seconds:g} s; try again")
+    return ApiError(503, "db.timeout", seconds=seconds)
 
 
 def _db_errors() -> tuple[type[BaseException], ...]:
@@ -205,7 +203,7 @@ class GameService:
             raise _db_timeout(self.settings.db_timeout_s) from None
         except DB_ERRORS as e:
             log.warning("database error: %s", e)
-            raise ApiError(503, DB_DOWN) from None
+            raise ApiError(503, "db.down") from None
 
     async def ping(self) -> None:
         await self._db(self.store.ping)
@@ -226,7 +224,7 @@ class GameService:
         check_game_id(game_id)  # before the driver sees it (PostgreSQL refuses NUL bytes)
         record = await self._db(self.store.load, game_id)
         if record is None:
-            raise ApiError(404, "no such game")
+            raise ApiError(404, "game.not_found")
         cached = self._cache.get(game_id)
         if cached is None:
             return self._remember(self._live(record))
@@ -291,12 +289,12 @@ class GameService:
                         self._spawn(hook(live))
                 if due is not None:
                     r = live.record
-                    why = "time is up: the game ended on time" \
-                        if r.termination == TerminationName.TIME_FORFEIT \
-                        else f"the game ended by {r.termination}"
-                    raise ApiError(409, f"{why} before that ({r.result})")
+                    if r.termination == TerminationName.TIME_FORFEIT:
+                        raise ApiError(409, "game.time_up", result=r.result)
+                    raise ApiError(409, "game.ended_before", termination=r.termination,
+                                   result=r.result)
                 return live
-        raise ApiError(409, "the game is changing too fast; try again")
+        raise ApiError(409, "game.busy")
 
     async def _update(self, game_id: str, version: int, changes: GameChanges) -> bool:
         pending = self.store.submit_update(game_id, version, changes)
@@ -312,7 +310,7 @@ class GameService:
             raise _db_timeout(self.settings.db_timeout_s) from None
         except DB_ERRORS as e:
             log.warning("database error: %s", e)
-            raise ApiError(503, DB_DOWN) from None
+            raise ApiError(503, "db.down") from None
 
     def _schedule(self, live: LiveGame) -> None:
         """Arm the flag timer and wake the engine when the computer is to move."""
@@ -389,7 +387,7 @@ class GameService:
         try:
             v = get_variant(variant)
         except ValueError as e:
-            raise ApiError(422, str(e)) from None
+            raise ApiError.wrap(422, e) from None
         number, start_fen = _resolve_setup(v.key, setup)
         if opponent == "computer" and level is not None:
             await self.check_level(v.key, level)
@@ -442,15 +440,14 @@ class GameService:
         if 1 <= level <= 8:
             return
         if not 1 <= level <= MAXIMUM:
-            raise ApiError(422, f"level must be 1..{MAXIMUM} ({MAXIMUM} = maximum)")
+            raise ApiError(422, "level.out_of_range", maximum=MAXIMUM)
         engines = await self.engine.levels() if self.engine is not None else {}
         offered = levels_by_variant(engines).get(variant, [])
         if not offered:
-            raise ApiError(422, f"the computer does not play {variant}")
+            raise ApiError(422, "level.no_computer", variant=variant)
         if level not in offered:
-            raise ApiError(422, f"level {level} needs Stockfish or Fairy-Stockfish for this "
-                                f"variant, which this server does not have: levels "
-                                f"{offered[0]}..{offered[-1]} are offered (GET /api/levels)")
+            raise ApiError(422, "level.needs_engine", level=level, low=offered[0],
+                           high=offered[-1])
 
     async def join(self, game_id: str, invite: str) -> tuple[str, str]:
         """Claim the invited seat: its colour and a fresh token (once only)."""
@@ -460,9 +457,9 @@ class GameService:
         def decide(g: LiveGame, now: int) -> GameChanges:
             r = g.record
             if r.invite_hash is None:
-                raise ApiError(409, "this invitation has already been used")
+                raise ApiError(409, "invite.used")
             if not secrets.compare_digest(hash_secret(invite), r.invite_hash):
-                raise ApiError(403, "wrong invitation for this game")
+                raise ApiError(403, "invite.wrong")
             color = "black" if r.black_token is None else "white"
             seat[:] = [color]
             changes: GameChanges = {
@@ -486,10 +483,10 @@ class GameService:
         def decide(g: LiveGame, now: int) -> GameChanges:
             colors = g.colors_of(token)
             if not colors:
-                raise ApiError(403, "wrong token for this game")
+                raise ApiError(403, "seat.wrong_token")
             if action == "move":
                 if move is None:
-                    raise ApiError(422, "missing move")
+                    raise ApiError(422, "move.missing")
                 return g.move_changes(colors, move, now)
             if action == "draw-claim":
                 return g.draw_claim_changes(colors, now, move)
@@ -502,7 +499,7 @@ class GameService:
                 return changes
             handler = _SIMPLE_ACTIONS.get(action)
             if handler is None:
-                raise ApiError(404, f"unknown action {action!r}")
+                raise ApiError(404, "game.unknown_action", action=action)
             return handler(g, colors, now)
 
         return await self.act(game_id, decide)
@@ -521,7 +518,7 @@ assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}
 
 
 def _no_action(g: LiveGame, now: int) -> GameChanges:
-    raise ApiError(409, "nothing to do")
+    raise ApiError(409, "game.nothing_to_do")
 
 
 def _computer_accepts_draw(pos: Position, plies: int) -> bool:
@@ -536,7 +533,7 @@ def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
         if isinstance(setup, str) and setup.strip().isdigit():
             # str.isdigit() also takes '²' and other scripts' digits: ASCII only (issue 13).
             if not setup.strip().isascii():
-                raise ApiError(422, "bad setup: a setup number is written with the digits 0-9")
+                raise ApiError(422, "setup.ascii_digits")
             setup = int(setup.strip())
         if setup == "random":
             if v.numbering is not None:
@@ -551,9 +548,9 @@ def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
             return chosen.number, chosen.fen
         pos = Position(setup, v)
     except ValueError as e:
-        raise ApiError(422, f"bad setup: {e}") from None
+        raise ApiError.wrap(422, e, "setup.bad") from None
     if not pos.legal_moves():
-        raise ApiError(422, "bad setup: the side to move has no legal move")
+        raise ApiError(422, "setup.no_legal_move")
     fen = pos.fen()
     number = None
     if v.is_random:

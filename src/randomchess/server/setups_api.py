@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from randomchess.analysis.setup_eval import EVALUATED_VARIANTS, EvaluationSet, shipped
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError
 from randomchess.startpos import setup_count, setup_from_number
 from randomchess.variants import get_variant
 
@@ -23,13 +23,13 @@ def _evaluations(variant: str) -> tuple[str, EvaluationSet]:
     try:
         key = get_variant(variant).key
     except (KeyError, ValueError):
-        raise ApiError(404, f"unknown variant {variant!r}") from None
+        raise ApiError(404, "evaluations.unknown_variant", variant=variant) from None
     if key not in EVALUATED_VARIANTS:
-        raise ApiError(404, f"setup evaluations exist for {', '.join(EVALUATED_VARIANTS)}, "
-                            f"not {key}")
+        raise ApiError(404, "evaluations.not_evaluated",
+                       variants=", ".join(EVALUATED_VARIANTS), variant=key)
     evals = shipped(key)
     if evals is None:
-        raise ApiError(404, f"no setup evaluations are installed for {key}")
+        raise ApiError(404, "evaluations.not_installed", variant=key)
     return key, evals
 
 
@@ -47,7 +47,8 @@ def setup_evaluation(variant: str, number: int) -> dict[str, Any]:
     among all setups by balance (1 = the most balanced)."""
     key, evals = _evaluations(variant)
     if not 0 <= number < setup_count(key):
-        raise ApiError(404, f"{number} is not a {key} setup (0-{setup_count(key) - 1})")
+        raise ApiError(404, "setup.out_of_range", number=number, variant=key,
+                       last=setup_count(key) - 1)
     e = evals.items.get(number)
     return {
         "variant": key, "number": number, "fen": setup_from_number(key, number).fen,

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from randomchess.accounts.ratings import speed_class
 from randomchess.diagram import svg_diagram
-from randomchess.server.live import ApiError
+from randomchess.server.errors import ApiError
 from randomchess.server.service import GameService
 from randomchess.server.store import now_ms
 from randomchess.startpos import setup_from_number
@@ -99,14 +99,14 @@ def _call(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
     except errors.TournamentError as e:
-        raise ApiError(_STATUS.get(type(e), 422), str(e)) from None
+        raise ApiError.wrap(_STATUS.get(type(e), 422), e) from None
 
 
 def _organiser(request: Request, event_id: str, secret: str | None) -> TournamentStore:
     store = _store(request)
     _call(store.load, event_id)  # 404 first
     if not secret or not store.check_organiser(event_id, secret):
-        raise ApiError(403, "this needs the event's organiser secret")
+        raise ApiError(403, "tournament.organiser_only")
     return store
 
 
@@ -167,7 +167,7 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
     service: GameService = request.app.state.service
     client = request.client.host if request.client else "unknown"
     if not await service.rate.allow(client, now_ms()):
-        raise ApiError(429, "too many events created from this address; wait a minute")
+        raise ApiError(429, "rate.too_many_events")
     store = _store(request)
     created = await run_in_threadpool(lambda: _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,
@@ -195,7 +195,7 @@ def setup_svg(event_id: str, rnd: int, request: Request, board: int = 1,
     games = [b for b in t.round_boards(rnd) if not b.is_bye]
     chosen = next((b for b in games if b.board == board), None)
     if chosen is None:
-        raise ApiError(404, f"round {rnd} has no game on board {board}")
+        raise ApiError(404, "tournament.no_board", round=rnd, board=board)
     title = f"{t.event.name} round {rnd}" + (f" setup {chosen.setup}" if chosen.setup else "")
     return Response(svg_diagram(chosen.fen, lang=lang, title=title),
                     media_type="image/svg+xml")
@@ -215,7 +215,7 @@ def export(event_id: str, fmt_: str, request: Request,
     if fmt_ == "pgn":
         return Response(pgn(t, store.online_moves, site=str(request.base_url)),
                         media_type="application/x-chess-pgn")
-    raise ApiError(404, f"no export format {fmt_!r}; use trf, pgn, csv or html")
+    raise ApiError(404, "tournament.no_format", format=fmt_)
 
 
 @router.get("/{event_id}/verify")
@@ -309,8 +309,7 @@ async def open_online(event_id: str, rnd: int, request: Request,
     rated = body is not None and body.rated
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
     if rated and (clock is None or players is None):
-        raise ApiError(422, "a rated round needs the event's time control as seconds+increment "
-                            "(e.g. 180+2)")
+        raise ApiError(422, "tournament.rated_needs_clock")
     links = []
     for b in t.round_boards(rnd):
         if b.is_bye or b.result is not None or b.game_id is not None:

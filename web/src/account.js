@@ -4,7 +4,7 @@
 
 import { h, clear } from './dom.js';
 import { lang } from './i18n.js';
-import { saveSeat } from './api.js';
+import { refusal, saveSeat } from './api.js';
 import { allVariants } from './variants.js';
 
 const STRINGS = {
@@ -98,11 +98,7 @@ async function call(method, path, body) {
   } catch {
     data = { detail: text };
   }
-  if (!res.ok) {
-    const err = new Error(typeof data?.detail === 'string' ? data.detail : `HTTP ${res.status}`);
-    err.status = res.status;
-    throw err;
-  }
+  if (!res.ok) throw refusal(data, res.status);
   return data;
 }
 

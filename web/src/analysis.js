@@ -11,6 +11,7 @@ import { classify, dimensionsOf, parseUci, piecesOf } from './moves.js';
 import { allVariants, castlingOf, promotionOrder, variantInfo } from './variants.js';
 import { variantName } from './game.js';
 import { renderChart } from './analysis_chart.js';
+import { localReason, refusal } from './api.js';
 import './analysis.css';
 
 const TEXT = {
@@ -54,18 +55,14 @@ async function post(path, body) {
   const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === 'string' ? data.detail : `HTTP ${res.status}`);
+  if (!res.ok) throw refusal(data, res.status);
   return data;
 }
 
 async function get(path) {
   const res = await fetch(path);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(typeof data.detail === 'string' ? data.detail : `HTTP ${res.status}`);
-    err.status = res.status;
-    throw err;
-  }
+  if (!res.ok) throw refusal(data, res.status);
   return data;
 }
 
@@ -322,7 +319,7 @@ export function renderAnalysis(root, go, query) {
       const msg = JSON.parse(ev.data);
       if (msg.seq !== undefined && msg.seq !== seq) return;
       if (msg.type === 'lines') showLines(msg);
-      else if (msg.type === 'error') flash(tr('bad', { reason: msg.detail }));
+      else if (msg.type === 'error') flash(tr('bad', { reason: localReason(msg, msg.status) }));
       else if (msg.type === 'done') depthEl.dataset.done = 'true';
     };
     return socket;

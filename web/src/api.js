@@ -3,10 +3,29 @@
 import { lang } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(status, reason) {
+  constructor(status, reason, body = null) {
     super(reason);
     this.status = status;
+    // The server's stable error code and its text in both languages (docs/server.md).
+    this.code = body && typeof body.code === 'string' ? body.code : null;
+    this.detailEn = body && typeof body.detail_en === 'string' ? body.detail_en : null;
+    this.detailEs = body && typeof body.detail_es === 'string' ? body.detail_es : null;
   }
+}
+
+/**
+ * An error body's reason in the language `language` ('en' or 'es'): the server's
+ * detail_es/detail_en when it gave them, else its detail (or whatever field a proxy used).
+ */
+export function localReason(body, status, language = lang()) {
+  if (body && language === 'es' && typeof body.detail_es === 'string') return body.detail_es;
+  if (body && language !== 'es' && typeof body.detail_en === 'string') return body.detail_en;
+  return reasonOf(body, status);
+}
+
+/** An Error for a refused fetch: message in the page's language, .status and .code. */
+export function refusal(body, status) {
+  return new ApiError(status, localReason(body, status), body);
 }
 
 function reasonOf(body, status) {
@@ -32,7 +51,7 @@ async function request(method, path, body, headers = {}) {
   } catch {
     data = { detail: text };
   }
-  if (!res.ok) throw new ApiError(res.status, reasonOf(data, res.status));
+  if (!res.ok) throw refusal(data, res.status);
   return data;
 }
 

@@ -5,6 +5,7 @@
 import { h, clear } from './dom.js';
 import { tr } from './account.js';
 import { variantName } from './game.js';
+import { refusal } from './api.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'];
@@ -62,7 +63,7 @@ export function renderPlayer(main, name) {
     try {
       const res = await fetch(`/api/players/${encodeURIComponent(name)}`, { cache: 'no-store' });
       data = await res.json();
-      if (!res.ok) throw new Error(data.detail || `HTTP ${res.status}`);
+      if (!res.ok) throw refusal(data, res.status);
     } catch (e) {
       root.append(h('p.error', { role: 'alert', 'data-testid': 'profile-error' },
         tr('error', { reason: e.message })));

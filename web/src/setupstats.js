@@ -9,6 +9,7 @@ import { isNumbered, rankOf, setupCount, setupFen } from './setups.js';
 import { allVariants, variantInfo } from './variants.js';
 import { diagram } from './diagram.js';
 import { variantName } from './game.js';
+import { refusal } from './api.js';
 
 export const statsHref = (variant, number) =>
   `/#/stats/${encodeURIComponent(variant)}/${encodeURIComponent(number)}`;
@@ -51,7 +52,7 @@ export function renderSetupStats(main, variant, number, go) {
     try {
       const res = await fetch(`/api/setups/${encodeURIComponent(variant)}/${n}/stats`, { cache: 'no-store' });
       s = await res.json();
-      if (!res.ok) throw new Error(s.detail || `HTTP ${res.status}`);
+      if (!res.ok) throw refusal(s, res.status);
     } catch (e) {
       clear(body).append(h('p.error', { role: 'alert' }, t('error', { reason: e.message })));
       return;

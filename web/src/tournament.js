@@ -10,7 +10,7 @@ import { h, clear } from './dom.js';
 import { lang } from './i18n.js';
 import { allVariants } from './variants.js';
 import { isNumbered } from './setups.js';
-import { saveSeat } from './api.js';
+import { refusal, saveSeat } from './api.js';
 import './tournament.css';
 
 const TEXT = {
@@ -81,7 +81,7 @@ async function call(method, path, body, secret) {
   if (secret) headers['X-Organiser-Secret'] = secret;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === 'string' ? data.detail : `HTTP ${res.status}`);
+  if (!res.ok) throw refusal(data, res.status);
   return data;
 }
 

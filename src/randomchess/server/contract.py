@@ -260,8 +260,7 @@ def rematch_frame(offer: RematchOffer | None) -> RematchFrameDict:
 
 
 def error_frame(status: int, body: ErrorBody) -> ErrorFrameDict:
-    return {"type": "error", "status": status, "code": body["code"], "detail": body["detail"],
-            "detail_en": body["detail_en"], "detail_es": body["detail_es"]}
+    return {"type": "error", "status": status, **body}
 
 
 PONG_FRAME: PongFrameDict = {"type": "pong"}

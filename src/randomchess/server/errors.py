@@ -460,7 +460,7 @@ def lang_of(query: str | None, accept_language: str | None) -> Lang:
     if query:
         return "es" if query.strip().lower().startswith("es") else "en"
     best, best_q = "", 0.0
-    for i, item in enumerate((accept_language or "").split(",")[:16]):
+    for item in (accept_language or "").split(",")[:16]:
         tag, _, rest = item.strip().partition(";")
         q = 1.0
         for param in rest.split(";"):
@@ -470,8 +470,10 @@ def lang_of(query: str | None, accept_language: str | None) -> Lang:
                     q = float(value)
                 except ValueError:
                     q = 0.0
+        if q <= 0:  # q=0 (or unreadable): "not acceptable"
+            continue
         # Equal q: the earlier wins (browsers list in order of preference).
-        if q > best_q or (q == best_q and i == 0):
+        if q > best_q:
             best, best_q = tag.strip().lower(), q
     return "es" if best.split("-")[0] == "es" else "en"
 
@@ -492,3 +494,21 @@ def lang_of_scope(scope: Mapping[str, Any]) -> Lang:
 def catalogue_codes() -> tuple[str, ...]:
     """Every code of :data:`ErrorCode` (for the docs' list and its test)."""
     return get_args(ErrorCode)
+
+
+def markdown_table() -> str:
+    """The code list of docs/server.md (a test keeps the two equal)."""
+    rows = ["| code | English | Spanish |", "| --- | --- | --- |"]
+    for code in catalogue_codes():
+        en, es = CATALOGUE[code]
+        rows.append(f"| `{code}` | {_cell(en)} | {_cell(es)} |")
+    rows += ["", "Wrapped texts around a lower layer's `{reason}` (the code is the exception's):",
+             "", "| context | English | Spanish |", "| --- | --- | --- |"]
+    for name, (en, es) in CONTEXTS.items():
+        rows.append(f"| {name} | {_cell(en)} | {_cell(es)} |")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'")
+

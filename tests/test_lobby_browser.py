@@ -124,7 +124,9 @@ def test_account_and_lobby_pages_under_the_csp(browser: Browser, server: str) ->
         page.fill("[data-testid=name]", "carol")
         page.fill("[data-testid=password]", "the new password")
         page.click("[data-testid=login]")
-        expect(page.locator("[data-testid=account-error]")).to_contain_text("wrong name")
+        # The server's reason in the page's language (its detail_es: code account.wrong_login).
+        expect(page.locator("[data-testid=account-error]")).to_contain_text(
+            "nombre o contraseña incorrectos")
         assert violations == []
     finally:
         ctx.close()

@@ -40,7 +40,9 @@ def test_players_and_spectators_get_every_change(c: TestClient) -> None:
         # The spectator has no token: refused, nothing pushed.
         spectator.send_json({"type": "move", "move": "Nf3"})
         assert spectator.receive_json() == {
-            "type": "error", "status": 403, "detail": "a seat token is required"}
+            "type": "error", "status": 403, "code": "seat.token_required",
+            "detail": "a seat token is required", "detail_en": "a seat token is required",
+            "detail_es": "hace falta el token de un asiento"}
         spectator.send_json({"type": "move", "move": "Nf3", "token": "guess"})
         assert spectator.receive_json()["status"] == 403
         player.send_json({"type": "move", "move": "Ke3", "token": tok})

@@ -72,7 +72,7 @@ class Lobby:
         try:
             variant = get_variant(body.variant).key
             if body.setup == "new-per-game" and not get_variant(variant).is_random:
-                raise ValueError(f"{variant} has one setup: no new random setup per game")
+                raise ApiError(422, "seek.no_fresh_setup", variant=variant)
             if isinstance(body.setup, int):
                 v = get_variant(variant)
                 numbered_variant(v)

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from randomchess.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError
-from randomchess.server.contract import ErrorFrame
+from randomchess.server.contract import ApiErrorOut, ErrorFrame
 from randomchess.server.errors import (
     CATALOGUE,
     CONTEXTS,
@@ -222,6 +222,7 @@ def test_http_refusals_carry_code_and_both_texts(c: TestClient) -> None:
     g = new_game(c, variant="chess960", setup=518)
     gid, tok = g["id"], g["seat"]["token"]
     body = _coded(c.get("/api/games/nosuchgame1"), 404, "game.not_found")
+    ApiErrorOut.model_validate(body)
     assert body["detail"] == body["detail_en"] == "no such game"
     assert body["detail_es"] == "no existe esa partida"
     _coded(c.get("/api/games/bad%20id"), 404, "game.bad_id")
@@ -240,9 +241,20 @@ def test_http_refusals_carry_code_and_both_texts(c: TestClient) -> None:
                   headers={"Content-Type": "application/json"}), 413, "request.too_large")
 
 
+def test_the_openapi_schema_declares_the_error_body(c: TestClient) -> None:
+    schema = c.get("/openapi.json").json()
+    ref = {"$ref": "#/components/schemas/ApiErrorOut"}
+    create = schema["paths"]["/api/games"]["post"]["responses"]
+    assert create["4XX"]["content"]["application/json"]["schema"] == ref
+    assert "422" not in create  # FastAPI's own validation schema is not what is sent
+    assert set(schema["components"]["schemas"]["ApiErrorOut"]["properties"]) == {
+        "code", "detail", "detail_en", "detail_es", "errors"}
+
+
 def test_validation_errors_are_coded(c: TestClient) -> None:
     r = c.post("/api/games", json={"variant": "chess960", "nonsense": 1})
     body = _coded(r, 422, "request.invalid")
+    ApiErrorOut.model_validate(body)
     assert "nonsense" in body["detail"] and "nonsense" in body["detail_es"]
     assert body["errors"] and body["errors"][0]["loc"][-1] == "nonsense"
 
@@ -271,6 +283,16 @@ def test_not_your_turn_names_the_colour_in_both_languages(c: TestClient) -> None
     body = _coded(r, 409, "turn.not_yours")
     assert body["detail_en"] == "not your turn: white to move"
     assert body["detail"] == body["detail_es"] == "no es tu turno: juegan las blancas"
+
+
+def test_the_ending_is_named_in_both_languages(c: TestClient) -> None:
+    g = new_game(c, variant="chess960", setup=518)
+    tok = g["seat"]["token"]
+    assert c.post(f"/api/games/{g['id']}/resign", json={"token": tok}).status_code == 200
+    body = _coded(c.post(f"/api/games/{g['id']}/moves", json={"move": "e4", "token": tok}),
+                  409, "game.over")
+    assert body["detail_en"] == "the game is over (0-1, resignation)"
+    assert body["detail_es"] == "la partida ha terminado (0-1, abandono)"
 
 
 def _frame(ws: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
 
 const { MESSAGES } = await import('../src/i18n.js');
-const { CODES, errorKey } = await import('../src/game/messages.js');
+const { CODES, errorKey, errorMessage } = await import('../src/game/messages.js');
 const { ApiError, localReason, refusal } = await import('../src/api.js');
 
 const body = (code, en, es) => ({ code, detail: en, detail_en: en, detail_es: es });
@@ -56,4 +56,16 @@ test('the reason shown is the server text in the page language', () => {
   assert.equal(localReason({ detail: 'no such game' }, 404, 'es'), 'no such game');
   assert.equal(localReason(null, 502, 'es'), 'HTTP 502');
   assert.equal(refusal(b, 404).message, 'no such game'); // this test runs in English
+});
+
+test('a code the page has no message for shows the server reason, in the page language', () => {
+  const t = key => `t(${key})`;
+  const es = refusal(body('seek.own', 'that is your own seek', 'esa búsqueda es tuya'), 409);
+  es.message = localReason(body('seek.own', 'that is your own seek', 'esa búsqueda es tuya'), 409, 'es');
+  assert.equal(errorMessage(es, t), 'esa búsqueda es tuya');
+  // A code the page knows: its own short message.
+  assert.equal(errorMessage(refusal(body('move.illegal', 'illegal move', 'x'), 409), t), 't(err.illegal)');
+  // No code (an older server, a proxy): the key from the text or the status.
+  assert.equal(errorMessage(new ApiError(502, 'Bad Gateway'), t), 't(err.server)');
+  assert.equal(errorMessage(new TypeError('Failed to fetch'), t), 't(err.offline)');
 });

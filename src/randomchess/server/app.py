@@ -22,6 +22,7 @@ from randomchess.server.accounts_api import install_accounts
 from randomchess.server.analysis_api import router as analysis_router
 from randomchess.server.api import router
 from randomchess.server.assets import FrontEndAssets
+from randomchess.server.contract import ERROR_RESPONSES
 from randomchess.server.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.guards import MAX_JSON_DEPTH, too_deep
 from randomchess.server.play_api import router as play_router
@@ -195,6 +196,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await service.stop()
 
     app = FastAPI(title="randomchess", version=_version(), lifespan=lifespan,
+                  responses=ERROR_RESPONSES,
                   summary="Play Chess960 and Modern Random Chess against the computer "
                           "or a friend")
     app.state.service = service

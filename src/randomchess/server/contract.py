@@ -198,6 +198,28 @@ class ErrorFrame(BaseModel):
     detail_es: str
 
 
+class ApiErrorOut(BaseModel):
+    """Every refusal's body, HTTP status 4xx or 5xx (docs/server.md, errors)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(description="stable: one of the catalogue's codes (docs/server.md)")
+    detail: str = Field(description="the reason in the request's language (?lang=es or "
+                                    "Accept-Language), English by default")
+    detail_en: str
+    detail_es: str
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="request.invalid only: pydantic's errors (loc, msg, type)")
+
+
+# Declared for every route (FastAPI's own 422 schema is not what the server answers).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ApiErrorOut, "description": "Refused; nothing was changed"},
+    "5XX": {"model": ApiErrorOut, "description": "The database or the engines did not "
+                                                 "answer; try again"},
+}
+
+
 class PongFrame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

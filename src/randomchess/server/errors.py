@@ -43,6 +43,22 @@ class Bilingual(NamedTuple):
 
 
 COLOR_WORDS = {"white": Bilingual("white", "blancas"), "black": Bilingual("black", "negras")}
+# The API's termination names (contract.TerminationName) in Spanish, for the texts that name
+# one; the English is the name itself.
+_TERMINATIONS_ES = {
+    "checkmate": "jaque mate", "stalemate": "ahogado", "dead position": "posición muerta",
+    "fivefold repetition": "quíntuple repetición",
+    "seventy-five-move rule": "regla de las setenta y cinco jugadas",
+    "threefold repetition": "triple repetición",
+    "fifty-move rule": "regla de las cincuenta jugadas", "resignation": "abandono",
+    "agreement": "mutuo acuerdo", "time forfeit": "tiempo agotado", "aborted": "anulación",
+}
+
+
+def termination_words(name: str | None) -> Bilingual:
+    """A stored termination name in both languages (the name itself where unknown)."""
+    text = str(name)
+    return Bilingual(text, _TERMINATIONS_ES.get(text, text))
 
 # Every code the API answers with.  The Literal lets mypy check each raise site; a test
 # checks it names exactly the catalogue's keys.

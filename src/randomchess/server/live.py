@@ -28,7 +28,7 @@ from randomchess.server.contract import (
     GameStatus,
     TerminationName,
 )
-from randomchess.server.errors import COLOR_WORDS, ApiError, ErrorCode
+from randomchess.server.errors import COLOR_WORDS, ApiError, ErrorCode, termination_words
 from randomchess.server.store import GameChanges, GameRecord
 
 COLOR_NAMES = ("white", "black")
@@ -236,7 +236,7 @@ class LiveGame:
     def _live(self) -> None:
         if self.ended:
             raise ApiError(409, "game.over", result=self.record.result,
-                           termination=self.record.termination)
+                           termination=termination_words(self.record.termination))
 
     def _charged(self, now: int) -> GameChanges:
         """Clock columns with the running side charged up to ``now`` and stopped."""

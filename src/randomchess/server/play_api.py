@@ -29,7 +29,7 @@ from randomchess.server.contract import (
     TerminationName,
     rematch_frame,
 )
-from randomchess.server.errors import ApiError
+from randomchess.server.errors import ApiError, termination_words
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame
 from randomchess.server.service import GameService
 from randomchess.server.store import GameChanges, now_ms
@@ -79,7 +79,7 @@ def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
         raise ApiError(403, "seat.wrong_token")
     if g.ended:
         raise ApiError(409, "game.over", result=g.record.result,
-                       termination=g.record.termination)
+                       termination=termination_words(g.record.termination))
     if len(g.moves) >= 2:
         raise ApiError(409, "game.too_late_to_abort")
     return {"status": GameStatus.ENDED, "result": "*", "termination": TerminationName.ABORTED,

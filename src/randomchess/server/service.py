@@ -36,7 +36,7 @@ from randomchess.server.contract import (
     TerminationName,
 )
 from randomchess.server.engine_service import EngineService, create_engine_service
-from randomchess.server.errors import ApiError
+from randomchess.server.errors import ApiError, termination_words
 from randomchess.server.guards import check_game_id
 from randomchess.server.hub import Hub
 from randomchess.server.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame, hash_secret
@@ -291,7 +291,8 @@ class GameService:
                     r = live.record
                     if r.termination == TerminationName.TIME_FORFEIT:
                         raise ApiError(409, "game.time_up", result=r.result)
-                    raise ApiError(409, "game.ended_before", termination=r.termination,
+                    raise ApiError(409, "game.ended_before",
+                                   termination=termination_words(r.termination),
                                    result=r.result)
                 return live
         raise ApiError(409, "game.busy")

@@ -7,7 +7,7 @@
 
 import { createStore, soundFor } from './state.js';
 import { navigate, shownPly } from './nav.js';
-import { errorKey } from './messages.js';
+import { errorKey, errorMessage } from './messages.js';
 import { clockLeft } from './clock.js';
 import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves.js';
 import { t, localizeLetters, delocalizeSan } from '../i18n.js';
@@ -151,7 +151,7 @@ export function createGameCtrl({
     }
     light();
   }
-  const fail = (e, prefix = '') => flash(`${prefix}${t(errorKey(e))}`, true);
+  const fail = (e, prefix = '') => flash(`${prefix}${errorMessage(e, t)}`, true);
 
   // ------------------------------------------------------------------ state arrival
   function received(s) {

@@ -89,3 +89,13 @@ export function errorKey(e) {
   for (const [re, key] of RULES) if (re.test(text)) return key;
   return byStatus(e.status);
 }
+
+/** What to show for `e` with the page's translator `t`: the page's own message for the code,
+ * else the server's reason, already in the page's language (api.js `refusal`), rather than
+ * a message that only names the status. */
+export function errorMessage(e, t) {
+  if (e && typeof e.code === 'string' && e.code && !CODES[e.code] && e.message) {
+    return String(e.message);
+  }
+  return t(errorKey(e));
+}

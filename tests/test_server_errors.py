@@ -4,6 +4,7 @@ text in English and Spanish, over HTTP and WebSocket, in the language the client
 from __future__ import annotations
 
 import ast
+import json
 import re
 import string
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from randomchess.server.errors import (
     markdown_table,
     reason_of,
 )
+from randomchess.server.protocol import _TIMEOUT_408
 from randomchess.tournament.errors import PairingError
 from randomchess.variants import get_variant
 from server_support import client, new_game
@@ -249,6 +251,19 @@ def test_the_openapi_schema_declares_the_error_body(c: TestClient) -> None:
     assert "422" not in create  # FastAPI's own validation schema is not what is sent
     assert set(schema["components"]["schemas"]["ApiErrorOut"]["properties"]) == {
         "code", "detail", "detail_en", "detail_es", "errors"}
+
+
+def test_the_guards_answer_coded_bodies(c: TestClient) -> None:
+    deep = b"[" * 40 + b"]" * 40
+    body = _coded(c.post("/api/games", content=deep, params={"lang": "es"},
+                         headers={"Content-Type": "application/json"}), 422, "request.too_deep")
+    assert body["detail"] == body["detail_es"] == "JSON anidado demasiado (más de 32 niveles)"
+    _coded(c.delete("/api/variants"), 405, "http.method_not_allowed")
+    # The slow-head answer is written as raw bytes before any app runs: English, coded, and
+    # its Content-Length right.
+    head, _, raw = _TIMEOUT_408.partition(b"\r\n\r\n")
+    assert f"Content-Length: {len(raw)}".encode() in head
+    assert json.loads(raw)["code"] == "request.head_timeout"
 
 
 def test_validation_errors_are_coded(c: TestClient) -> None:

@@ -167,6 +167,7 @@ def show(data: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    global DATA
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
@@ -179,7 +180,6 @@ def main() -> None:
     for p in (r, f):
         p.add_argument("--data", type=Path, default=DATA, help="the tallies' JSON file")
     args = ap.parse_args()
-    global DATA
     DATA = args.data
     if args.cmd == "run":
         run(args)

@@ -53,6 +53,21 @@ def test_levels_name_the_external_engine_of_each_variant(tmp_path: Path) -> None
             assert rows[4]["engine"] == "randomchess"
 
 
+def test_every_level_carries_its_measured_rating(tmp_path: Path) -> None:
+    from randomchess.engine.calibration import level_ratings
+
+    measured = level_ratings()
+    with database("sqlite", tmp_path) as url, client(url) as c:
+        table = c.get("/api/levels").json()
+        assert table["ratings"]["variant"] == "chess960"
+        assert table["ratings"]["scale"] == "Stockfish UCI_Elo"
+        for key in ("chess960", "mrc"):
+            for row in table["variants"][key]:
+                r = measured[row["level"]]
+                assert (row["rating"], row["rating_margin"], row["rating_games"]) == (
+                    r.rating, r.margin, r.games), row
+
+
 @SKIP
 @pytest.mark.parametrize(("variant", "level"), [("chess960", 9), ("mrc", 11)])
 def test_an_external_level_plays_legal_moves_on_the_server(tmp_path: Path, variant: str,

@@ -55,6 +55,14 @@ def test_the_home_form_offers_the_external_levels(browser: Browser, server: str,
             f"{engine_word} Fairy-Stockfish")
         level.fill("4")
         expect(page.locator("[data-testid=level-out]")).not_to_contain_text(engine_word)
+        # Each level shows the rating the match runner measured, with how in its tooltip.
+        rows = {r["level"]: r for r in page.request.get("/api/levels").json()["variants"]["mrc"]}
+        out = page.locator("[data-testid=level-out]")
+        expect(out).to_contain_text(f"≈{rows[4]['rating']} Elo")
+        expect(out).to_have_attribute("title", re.compile(
+            rf"Stockfish .*±{rows[4]['rating_margin']} .*{rows[4]['rating_games']} "))
+        level.fill("1")
+        expect(out).to_contain_text(f"≈{rows[1]['rating']} Elo")
         page.select_option("[data-testid=variant]", "chess960")
         expect(level).to_have_attribute("max", "11")
         level.fill("10")
@@ -63,6 +71,9 @@ def test_the_home_form_offers_the_external_levels(browser: Browser, server: str,
         page.wait_for_url(re.compile(r"#/game/"), timeout=SLOW)
         expect(page.locator("[data-testid=player-white]")).to_contain_text("10",
                                                                            timeout=SLOW)
+        # The game page names the computer's level with its measured rating.
+        expect(page.locator("[data-testid=player-white]")).to_contain_text(
+            f"≈{rows[10]['rating']} Elo")
         state = page.evaluate("fetch('/api/games/' + location.hash.split('/').pop())"
                               ".then(r => r.json())")
         assert state["level"] == 10

@@ -9,6 +9,7 @@ import {
 } from './api.js';
 import { copyText } from './dom.js';
 import { claimSeat, currentUser } from './account.js';
+import { loadLevels } from './levels.js';
 import { createGameCtrl } from './game/ctrl.js';
 import { createGameView, renderNotFound } from './game/view.js';
 import { createBoard } from './game/board.js';
@@ -19,6 +20,7 @@ export { renderNotFound };
 
 const API = {
   follow, getGame, getRatings, getRematch, postAction, postMove, postRematch, saveSeat, claimSeat, currentUser,
+  getLevels: loadLevels,
 };
 
 export function renderGame(root, id, go) {

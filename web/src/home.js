@@ -1,10 +1,11 @@
 // Home page: choose variant, setup, opponent, colour and clock; shows the setup number and
 // back rank before the game starts.
 
-import { createGame, getLevels, saveSeat } from './api.js';
+import { createGame, saveSeat } from './api.js';
+import { loadLevels, ratingText, ratingTitle } from './levels.js';
 import { h, clear } from './dom.js';
 import { t, localizeLetters } from './i18n.js';
-import { errorKey } from './game/messages.js';
+import { errorMessage } from './game/messages.js';
 import {
   SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
 } from './setups.js';
@@ -68,9 +69,12 @@ export function renderHome(root, go) {
   const levelText = () => {
     const row = (levelRows[variantSel.value] || []).find(r => String(r.level) === levelIn.value);
     const engine = row && row.level > 8 ? `, ${t('levelEngine', { engine: row.engine })}` : '';
-    return `${levelIn.value} (${t(`strength.${levelIn.value}`)}${engine})`;
+    const rating = ratingText(row);
+    levelOut.title = ratingTitle(row);
+    return `${levelIn.value} (${t(`strength.${levelIn.value}`)}${rating ? `, ${rating}` : ''}${engine})`;
   };
-  const levelOut = h('output', { 'data-testid': 'level-out' }, levelText());
+  const levelOut = h('output', { 'data-testid': 'level-out' });
+  levelOut.textContent = levelText();
   levelIn.addEventListener('input', () => (levelOut.textContent = levelText()));
   const wantedLevel = saved.level || '4';
   const fitLevels = () => {
@@ -84,7 +88,7 @@ export function renderHome(root, go) {
     levelOut.textContent = levelText();
   };
   levelIn.addEventListener('input', () => (form.dataset.levelTouched = '1'));
-  getLevels().then(table => {
+  loadLevels().then(table => {
     levelRows = table.variants || {};
     fitLevels();
   }).catch(() => {});
@@ -251,7 +255,7 @@ export function renderHome(root, go) {
       saveSeat(res.id, { ...res.seat, opponent, invite_url: res.invite_url || null });
       go(`/game/${res.id}`);
     } catch (e) {
-      error.textContent = t(errorKey(e));
+      error.textContent = errorMessage(e, t);
       button.disabled = false;
     }
   });

@@ -426,3 +426,22 @@ test('a logged-in player whose seat no account holds is offered to keep the game
   await settle();
   assert.deepEqual(held.ctrl.view().claim, { stage: 'no', button: false, busy: false });
 });
+
+test("the computer's name carries its level's measured rating once GET /api/levels answers", async () => {
+  const table = { variants: { chess: [{ level: 1, rating: 640, rating_margin: 200, rating_games: 24 }] } };
+  let asked = 0;
+  const { ctrl } = await started({ overrides: { getLevels: async () => { asked += 1; return table; } } });
+  const name = () => ctrl.view().players.find(p => p.color === 'black').name;
+  assert.equal(asked, 1);
+  assert.equal(name(), 'Computer, level 1 (beginner, ≈640 Elo)');
+  // A level the table does not rate keeps the plain label.
+  table.variants.chess[0].rating = null;
+  assert.equal(name(), 'Computer, level 1 (beginner)');
+});
+
+test('a game between people does not ask for the levels', async () => {
+  let asked = 0;
+  await started({ first: state(1, { opponent: 'friend', level: null, players: { white: 'human', black: 'human' } }),
+    overrides: { getLevels: async () => { asked += 1; return { variants: {} }; } } });
+  assert.equal(asked, 0);
+});

@@ -141,19 +141,34 @@ def levels_by_variant(engines: dict[str, tuple[str, str]]) -> dict[str, list[int
 
 
 def level_table(engines: dict[str, tuple[str, str]]) -> dict[str, object]:
-    """``GET /api/levels``: the levels of each variant and who plays each level there."""
+    """``GET /api/levels``: the levels of each variant, who plays each level there, and its
+    rating as measured by the match runner (:mod:`randomchess.engine.calibration`; measured
+    in Chess960 against Stockfish's ``UCI_Elo``, so on the 9x9 boards only indicative)."""
+    from randomchess.engine.calibration import conditions, level_ratings
+
+    ratings = level_ratings()
     variants: dict[str, object] = {}
     for key, levels in levels_by_variant(engines).items():
         rows = []
         for level in levels:
             spec = EXTERNAL_LEVELS.get(level)
             if spec is None:
-                rows.append({"level": level, "name": str(level), "engine": "randomchess",
-                             "elo": None, "label": f"randomchess level {level}"})
+                row: dict[str, object] = {"level": level, "name": str(level),
+                                          "engine": "randomchess", "elo": None,
+                                          "label": f"randomchess level {level}"}
             else:
                 name, id_name = engines[key]
-                rows.append({"level": level, "name": LEVEL_NAMES.get(level, str(level)),
-                             "engine": id_name, "engine_key": name, "elo": spec.elo,
-                             "label": spec.label})
+                row = {"level": level, "name": LEVEL_NAMES.get(level, str(level)),
+                       "engine": id_name, "engine_key": name, "elo": spec.elo,
+                       "label": spec.label}
+            measured = ratings.get(level)
+            row["rating"] = measured.rating if measured else None
+            row["rating_margin"] = measured.margin if measured else None
+            row["rating_games"] = measured.games if measured else 0
+            rows.append(row)
         variants[key] = rows
-    return {"maximum": MAXIMUM, "variants": variants}
+    info = conditions()
+    return {"maximum": MAXIMUM, "variants": variants,
+            "ratings": {"variant": info["variant"], "scale": "Stockfish UCI_Elo",
+                        "level_movetime_ms": info["level_movetime_ms"],
+                        "measured": info["date"], "engine_commit": info["engine_commit"]}}

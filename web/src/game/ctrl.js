@@ -13,6 +13,7 @@ import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves
 import { t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
 import { castlingOf, promotionOrder, variantInfo } from '../variants.js';
+import { ratingText } from '../levels.js';
 
 const LOW_TIME_MS = 10_000; // the low-time sound, once per game
 const LOW_CLASS_MS = 20_000; // the clock turns red
@@ -58,7 +59,7 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  * The controller of game `id`. deps:
  *  - seat: the browser's seat {color: 'white'|'black'|'both', token, invite_url, …} or null;
  *  - api: {getGame, postMove, postAction, postRematch, getRatings, getRematch, follow,
- *    saveSeat, claimSeat, currentUser} (api.js, account.js);
+ *    saveSeat, claimSeat, currentUser, getLevels?} (api.js, account.js, levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
  *    'same'|'new'|null, 'promotion' {options, color} → letter|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
@@ -85,6 +86,7 @@ export function createGameCtrl({
   let ratingsAsked = false;
   let freshSetup = false; // the game's seek asked for a new random setup every game
   let seatNames = {}; // {white, black}: the accounts holding the seats (issue 18)
+  let levelRows = null; // the variant's rows of GET /api/levels: the computer's rating
   let shapes = []; // the board's auto shapes: castling and adjustment targets
   let announce = '';
   const message = { text: '', error: false, kind: null };
@@ -210,7 +212,10 @@ export function createGameCtrl({
   function playerName(color) {
     const s = current();
     if (s.players && s.players[color] === 'computer') {
-      return t('computerLevel', { level: s.level, strength: t(`strength.${s.level}`) });
+      // The level's measured rating (GET /api/levels) once it is known.
+      const rating = ratingText((levelRows || []).find(r => r.level === s.level));
+      const strength = t(`strength.${s.level}`);
+      return t('computerLevel', { level: s.level, strength: rating ? `${strength}, ${rating}` : strength });
     }
     const account = seatNames[color];
     if (account) return mine() === color ? `${account} (${t('youName')})` : account;
@@ -571,6 +576,13 @@ export function createGameCtrl({
         full();
       }
     });
+    if (api.getLevels && Object.values(current().players || {}).includes('computer')) {
+      api.getLevels().then(table => {
+        if (closed || !table || !table.variants) return;
+        levelRows = table.variants[current().variant] || [];
+        full();
+      }, () => {});
+    }
     api.getRatings(id).then(r => {
       if (closed) return;
       seatNames = (r && r.players) || {};

@@ -62,6 +62,12 @@ class _Tables:
         # rays[sq] = 8 tuples of squares, in DIRECTIONS order
         self.rays = tuple(tuple(g.ray(sq, d) for d in DIRECTIONS) for sq in range(g.size))
         self.king_leaps = g.leaps(KING_LEAPS)
+        # lines[a][b]: the index of the direction from a whose ray holds b, or -1.
+        self.lines = tuple([-1] * g.size for _ in range(g.size))
+        for sq in range(g.size):
+            for d, ray in enumerate(self.rays[sq]):
+                for s in ray:
+                    self.lines[sq][s] = d
         # Movement of each kind as (leap table or None, slide direction indexes).
         self.leaps: dict[int, tuple[tuple[int, ...], ...] | None] = {}
         self.slides: dict[int, tuple[int, ...]] = {}
@@ -819,11 +825,55 @@ class Position:
         return PIECE_KIND[self.board[move.from_square]] == PAWN or self.is_capture(move)
 
     def gives_check(self, move: Move) -> bool:
-        self.push(move)
-        try:
-            return self.is_check()
-        finally:
-            self.pop()
+        """Whether the legal ``move`` checks the opponent.  An ordinary move is judged
+        without playing it (the search asks this of moves it may then prune): the moved
+        piece attacks the king from its new square, or its old square was all that stood
+        between the king and one of our sliders.  Castling, adjustments, en passant and
+        promotions, which move or remove a second piece, are played and taken back."""
+        board = self.board
+        frm, to = move.from_square, move.to_square
+        piece = board[frm]
+        us = self.turn
+        kind = PIECE_KIND[piece]
+        if move.promotion or PIECE_COLOR[board[to]] == us or (
+                kind == PAWN and to == self.ep_square and not board[to]):
+            self.push(move)
+            try:
+                return self.is_check()
+            finally:
+                self.pop()
+        t = self._t
+        ksq = self.kings[us ^ 1]
+        rays = t.rays[ksq]
+        line = t.lines[ksq]
+        if kind == PAWN:
+            if ksq in t.pawn_attacks[us][to]:
+                return True
+        elif kind != KING:
+            leaps = t.leaps[kind]
+            if leaps is not None and ksq in leaps[to]:
+                return True
+            d = line[to]
+            if d >= 0 and piece in t.sliders[us][d]:
+                for s in rays[d]:
+                    if s == to:
+                        return True
+                    if board[s] and s != frm:
+                        break
+        d = line[frm]
+        if d >= 0:
+            # The enemy king was not in check, so a slider found behind ``frm`` on this line
+            # is one the move uncovers (unless it lands on the line in between: ``to``).
+            sliders = t.sliders[us][d]
+            for s in rays[d]:
+                if s == frm:
+                    continue
+                if s == to:
+                    return False
+                p = board[s]
+                if p:
+                    return p in sliders
+        return False
 
     # ----------------------------------------------------------------- make / unmake
     def push(self, move: Move) -> None:

@@ -700,17 +700,13 @@ class Searcher:
                     PIECE_KIND[board[move.from_square]] == PAWN
                     and move.to_square == pos.ep_square
                 )
-                pos.push(move)
-                gives_check = pos.is_check()
+                gives_check = pos.gives_check(move)
                 if quiet and not gives_check and best_move is not None and \
-                        move != hash_move:
-                    if futile:
-                        pos.pop()
-                        continue
-                    if not pv_node and depth < len(LATE_MOVE_COUNT) and \
-                            len(quiet_tried) >= LATE_MOVE_COUNT[depth]:
-                        pos.pop()
-                        continue
+                        move != hash_move and (futile or (
+                            not pv_node and depth < len(LATE_MOVE_COUNT)
+                            and len(quiet_tried) >= LATE_MOVE_COUNT[depth])):
+                    continue  # futility or late-move pruning, decided before playing it
+                pos.push(move)
                 try:
                     if i == 0:
                         score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True)
@@ -804,30 +800,36 @@ class Searcher:
         history = self.history
         ep = pos.ep_square
 
+        # Every key is distinct: the move's squares break ties, so the order (and the tree)
+        # does not depend on the order the core's square sets happen to list the pieces in,
+        # which any push and pop may change.
         def score(m: Move) -> int:
+            frm, to, promotion = m
+            tie = frm << 12 | to << 4 | promotion
             if m == hash_move:
-                return 100_000_000
-            p = board[m.from_square]
-            q = board[m.to_square]
+                return 100_000_000 << 20 | tie
+            p = board[frm]
+            q = board[to]
             if PIECE_COLOR[q] == them:
-                if values[p] > values[q] and not m.promotion and see(pos, m) < 0:
-                    return -2_000_000 + values[q]  # a losing capture: after the quiet moves
+                if values[p] > values[q] and not promotion and see(pos, m) < 0:
+                    # A losing capture: after the quiet moves.
+                    return (-2_000_000 + values[q]) << 20 | tie
                 s = 10_000_000 + values[q] * 16 - values[p] // 16
-                if m.promotion:
-                    s += values[m.promotion]
-                return s
-            if m.promotion:
-                return 10_000_000 + values[m.promotion] * 16 if m.promotion == QUEEN \
-                    else -1_000_000
-            if PIECE_KIND[p] == PAWN and m.to_square == ep:
-                return 10_000_000 + values[PAWN] * 15
+                if promotion:
+                    s += values[promotion]
+                return s << 20 | tie
+            if promotion:
+                return (10_000_000 + values[promotion] * 16 if promotion == QUEEN
+                        else -1_000_000) << 20 | tie
+            if to == ep and PIECE_KIND[p] == PAWN:
+                return (10_000_000 + values[PAWN] * 15) << 20 | tie
             if m == killers[0]:
-                return 9_000_000
+                return 9_000_000 << 20 | tie
             if m == killers[1]:
-                return 8_000_000
+                return 8_000_000 << 20 | tie
             if q:  # castling or a Bishop Adjustment: try early among the quiet moves
-                return 7_000_000
-            return max(history.get((p, m.to_square), 0), -1_000_000)
+                return 7_000_000 << 20 | tie
+            return max(history.get((p, to), 0), -1_000_000) << 20 | tie
 
         moves.sort(key=score, reverse=True)
 
@@ -940,7 +942,7 @@ class Searcher:
                         if color_of[q] == them:
                             out.append((values[q], -values[p], Move(sq, s)))
                         break
-        out.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        out.sort(reverse=True)  # the move itself breaks ties (see _order)
         return [(v, m) for v, _, m in out]
 
 

@@ -98,6 +98,7 @@ class _Tables:
         )
         # pawn_attacks[c][sq]: squares a pawn of colour c on sq attacks.
         self.pawn_attacks = (g.leaps(((-1, 1), (1, 1))), g.leaps(((-1, -1), (1, -1))))
+        self.pawn_code = (make_piece(PAWN, WHITE), make_piece(PAWN, BLACK))
         # slide_rays[kind][sq]: the rays a slider of that kind scans from sq.
         self.slide_rays: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
             kind: tuple(tuple(self.rays[sq][d] for d in dirs) for sq in range(g.size))
@@ -459,7 +460,7 @@ class Position:
     def is_attacked(self, sq: int, by: Color) -> bool:
         t = self._t
         board = self.board
-        pawn = make_piece(PAWN, by)
+        pawn = t.pawn_code[by]
         for s in t.pawn_attacks[by ^ 1][sq]:
             if board[s] == pawn:
                 return True

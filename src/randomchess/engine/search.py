@@ -523,19 +523,21 @@ class Searcher:
         self._rep[key] = self._rep.get(key, 0) + 1
         try:
             for i, move in enumerate(moves):
+                check = pos.gives_check(move)
                 pos.push(move)
                 try:
                     if full_window:
                         # Exact scores for every move that may be chosen: anything below
                         # best - margin is out of the running and may fail low.
                         floor = max(-INF, best_score - self._margin - 1)
-                        score = -self._negamax(pos, depth - 1, -INF, -floor, 1, True)
+                        score = -self._negamax(pos, depth - 1, -INF, -floor, 1, True, check)
                     elif i == 0:
-                        score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True)
+                        score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, check)
                     else:
-                        score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, 1, True)
+                        score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, 1, True,
+                                               check)
                         if alpha < score < beta:
-                            score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True)
+                            score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, check)
                 finally:
                     pos.pop()
                 if full_window:
@@ -616,14 +618,15 @@ class Searcher:
             self._tt_recent[i] = entry
 
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
-                 null_ok: bool) -> int:
+                 null_ok: bool, in_check: bool) -> int:
+        """``in_check``: whether the side to move is in check (the parent knows it from
+        ``gives_check``)."""
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
         pv_node = beta - alpha > 1
-        in_check = pos.is_check()
 
         if pos.halfmove_clock >= 100 and not (in_check and not pos.legal_moves()):
             return 0
@@ -643,7 +646,7 @@ class Searcher:
         if in_check:
             depth += 1  # check extension
         if depth <= 0:
-            return self._quiesce(pos, alpha, beta, ply)
+            return self._quiesce(pos, alpha, beta, ply, in_check)
 
         entry = self.tt_probe(key)
         hash_move = None
@@ -670,7 +673,8 @@ class Searcher:
                 pos.push_null()
                 self._rep[key] = self._rep.get(key, 0) + 1
                 try:
-                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False)
+                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False,
+                                           False)
                 finally:
                     self._rep[key] -= 1
                     pos.pop()
@@ -709,7 +713,8 @@ class Searcher:
                 pos.push(move)
                 try:
                     if i == 0:
-                        score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True)
+                        score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
+                                               gives_check)
                     else:
                         reduction = 0
                         if quiet and depth >= 3 and i >= 3 and not in_check and \
@@ -719,12 +724,13 @@ class Searcher:
                                 reduction -= 1
                             reduction = max(0, min(reduction, depth - 2))
                         score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha,
-                                               ply + 1, True)
+                                               ply + 1, True, gives_check)
                         if reduction and score > alpha:
                             score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha,
-                                                   ply + 1, True)
+                                                   ply + 1, True, gives_check)
                         if alpha < score < beta:
-                            score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True)
+                            score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
+                                                   gives_check)
                 finally:
                     pos.pop()
                 if score > best_score:
@@ -834,7 +840,7 @@ class Searcher:
         moves.sort(key=score, reverse=True)
 
     # ------------------------------------------------------------------ quiescence
-    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, in_check: bool) -> int:
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_limits()
@@ -844,7 +850,7 @@ class Searcher:
             return self._evaluate(pos)
         us = pos.turn
         them = us ^ 1
-        if pos.is_attacked(pos.kings[us], them):
+        if in_check:
             return self._evasions(pos, alpha, beta, ply)
         stand = self._evaluate(pos)
         if stand >= beta:
@@ -862,12 +868,13 @@ class Searcher:
             if values[board[move.from_square]] > victim_value and not move.promotion and \
                     see(pos, move) < 0:
                 continue
+            check = pos.gives_check(move)
             pos.push(move)
             if pos.is_attacked(pos.kings[us], them):
                 pos.pop()
                 continue
             try:
-                score = -self._quiesce(pos, -beta, -alpha, ply + 1)
+                score = -self._quiesce(pos, -beta, -alpha, ply + 1, check)
             finally:
                 pos.pop()
             if score > alpha:
@@ -889,9 +896,10 @@ class Searcher:
         self._rep[key] = self._rep.get(key, 0) + 1
         try:
             for move in moves:
+                check = pos.gives_check(move)
                 pos.push(move)
                 try:
-                    score = -self._quiesce(pos, -beta, -alpha, ply + 1)
+                    score = -self._quiesce(pos, -beta, -alpha, ply + 1, check)
                 finally:
                     pos.pop()
                 if score > best:

@@ -13,7 +13,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -681,14 +681,21 @@ class Searcher:
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
 
-        moves = self._legal(pos)
-        if not moves:
-            return -MATE + ply if in_check else 0
-        self._order(pos, moves, hash_move, ply)
-
         board = pos.board
         us = pos.turn
         them = us ^ 1
+        moves: Iterable[Move]
+        if hash_move is not None and self.allow_adjustment and \
+                PIECE_COLOR[board[hash_move.from_square]] == us:
+            # Staged: the hash move (legal here, being stored for this very key) is tried
+            # before the other moves are generated and ordered, which a cut-off spares.
+            moves = self._after_hash_move(pos, hash_move, ply)
+        else:
+            generated = self._legal(pos)
+            if not generated:
+                return -MATE + ply if in_check else 0
+            self._order(pos, generated, hash_move, ply)
+            moves = generated
         best_score = -INF
         best_move: Move | None = None
         orig_alpha = alpha
@@ -758,6 +765,15 @@ class Searcher:
         self._store(key, depth, flag, best_score, best_move, ply)
         return best_score
 
+    def _after_hash_move(self, pos: Position, hash_move: Move, ply: int) -> Iterator[Move]:
+        """The hash move, then (only if asked for) the other legal moves in order."""
+        yield hash_move
+        moves = self._legal(pos)
+        self._order(pos, moves, hash_move, ply)
+        for move in moves:
+            if move != hash_move:
+                yield move
+
     def _evaluate(self, pos: Position) -> int:
         cache = self._eval_cache
         score = cache.get(pos.zobrist)
@@ -817,9 +833,11 @@ class Searcher:
             p = board[frm]
             q = board[to]
             if PIECE_COLOR[q] == them:
-                if values[p] > values[q] and not promotion and see(pos, m) < 0:
-                    # A losing capture: after the quiet moves.
-                    return (-2_000_000 + values[q]) << 20 | tie
+                if values[p] > values[q] and not promotion:
+                    loss = see(pos, m)
+                    if loss < 0:
+                        # A losing capture: after the quiet moves, the smallest loss first.
+                        return (-2_000_000 + loss) << 20 | tie
                 s = 10_000_000 + values[q] * 16 - values[p] // 16
                 if promotion:
                     s += values[promotion]

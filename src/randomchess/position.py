@@ -14,7 +14,7 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Set
+from collections.abc import Iterator, Sequence, Set
 from functools import cache
 from typing import NamedTuple
 
@@ -168,6 +168,7 @@ class _Undo(NamedTuple):
     unmoved: int
     kings: tuple[int, int]
     zobrist: int
+    weight: int
 
 
 NULL_MOVE = Move(0, 0)
@@ -277,6 +278,7 @@ class Position:
         "_squares",
         "_stack",
         "_t",
+        "_weights",
         "adjust_rights",
         "board",
         "castling",
@@ -288,6 +290,7 @@ class Position:
         "turn",
         "unmoved",
         "variant",
+        "weight",
         "zobrist",
     )
 
@@ -303,6 +306,7 @@ class Position:
     unmoved: int  # bit set of home-rank squares whose original piece never moved
     kings: list[int]
     zobrist: int  # incremental 64-bit hash of everything in the FEN but the clocks
+    weight: int  # sum of the tracked square weights (see track_weights); 0 when untracked
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
@@ -356,6 +360,8 @@ class Position:
         if self._attackers(self.kings[self.turn ^ 1], self.turn):
             raise FenError("the side not to move is in check")
         self.zobrist = self._full_zobrist()
+        self._weights: Sequence[Sequence[int]] | None = None
+        self.weight = 0
 
     def _full_zobrist(self) -> int:
         t = self._t
@@ -889,6 +895,7 @@ class Position:
         self._stack.append(_Undo(
             move, changes, self.castling, self.ep_square, self.halfmove_clock,
             self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
+            self.weight,
         ))
         kind = PIECE_KIND[piece]
         new_ep = None
@@ -968,12 +975,19 @@ class Position:
             if lost >> c & 1:
                 h ^= t.z_adjust[c]
         self.zobrist = h
+        weights = self._weights
+        if weights is not None:
+            w = self.weight
+            for sq, old in changes:
+                w += weights[board[sq]][sq] - weights[old][sq]
+            self.weight = w
 
     def push_null(self) -> None:
         """Pass the turn (for null-move pruning in a search; never legal in a game)."""
         self._stack.append(_Undo(
             NULL_MOVE, [], self.castling, self.ep_square, self.halfmove_clock,
             self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
+            self.weight,
         ))
         self.halfmove_clock += 1
         self.ep_square = None
@@ -981,6 +995,21 @@ class Position:
         if self.turn == BLACK:
             self.fullmove_number += 1
         self.turn ^= 1
+
+    @property
+    def weights(self) -> Sequence[Sequence[int]] | None:
+        """The table :attr:`weight` is the sum of (see :meth:`track_weights`), or None."""
+        return self._weights
+
+    def track_weights(self, weights: Sequence[Sequence[int]] | None) -> None:
+        """Keep :attr:`weight` equal to the sum of ``weights[piece][square]`` over the
+        pieces on the board, through every push and pop from now on (``weights[0]``, the
+        empty square, must be all zeros); ``None`` stops it.  An evaluator's material and
+        piece-square terms then cost nothing per position: the core adds the difference
+        of the squares a move changes, as it does for the Zobrist key."""
+        self._weights = weights
+        self.weight = 0 if weights is None else sum(
+            weights[p][sq] for sq, p in enumerate(self.board) if p)
 
     def piece_squares(self, color: Color) -> Set[int]:
         """The squares of ``color``'s pieces (a live read-only view: do not keep it across
@@ -1009,6 +1038,7 @@ class Position:
         self.unmoved = undo.unmoved
         self.kings = list(undo.kings)
         self.zobrist = undo.zobrist
+        self.weight = undo.weight
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove_number -= 1

@@ -10,6 +10,7 @@ STYLE.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -27,6 +28,7 @@ from randomchess.pieces import (
     PAWN,
     PIECE_CODE_LIMIT,
     PIECE_COLOR,
+    PIECE_KIND,
     PIECE_TYPES,
     QUEEN,
     ROOK,
@@ -124,6 +126,8 @@ class _Tables:
         # By piece code, so the evaluation's loops index once.
         self.movers_by_code: list[_Mover] = [self.movers[KNIGHT]] * PIECE_CODE_LIMIT
         self.phase_of = [0] * PIECE_CODE_LIMIT
+        self.codes = tuple((make_piece(PAWN, c), make_piece(KING, c), make_piece(BISHOP, c))
+                           for c in (WHITE, BLACK))
         for kind, mover in self.movers.items():
             for c in (WHITE, BLACK):
                 self.movers_by_code[make_piece(kind, c)] = mover
@@ -144,6 +148,18 @@ class _Tables:
             )
             for c in (WHITE, BLACK)
         )
+        # Material + placement and the game phase of every piece code on every square,
+        # packed into one int (see _pack) for Position.track_weights: the search's
+        # position keeps their sum up to date in push/pop (incremental evaluation).
+        self.weights = tuple(
+            tuple(
+                _pack(self.pst_mg[p][sq], self.pst_eg[p][sq], phase)
+                if PIECE_COLOR[p] == WHITE else
+                _pack(-self.pst_mg[p][sq], -self.pst_eg[p][sq], phase)
+                for sq in range(g.size)
+            ) if PIECE_KIND[p] else (0,) * g.size
+            for p, phase in ((p, self.phase_of[p]) for p in range(PIECE_CODE_LIMIT))
+        )
         # The pawn hash: the pawn-structure terms and the pawns per file, by the pawns'
         # placement (cleared when full).
         self.pawn_cache: dict[int, tuple[int, int, PawnFiles]] = {}
@@ -161,6 +177,30 @@ class _Tables:
             sum(1 << g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files))
             for c in (WHITE, BLACK)
         )
+
+
+_LANE_BITS = 20  # mg and eg each within +-2**19 centipawns, the phase below 2**20
+_LANE = 1 << _LANE_BITS
+_HALF = _LANE >> 1
+
+
+def _pack(mg: int, eg: int, phase: int) -> int:
+    """Three integers in one, so a sum of packs is the pack of the sums (one addition per
+    changed square in push/pop instead of three)."""
+    return mg + (eg << _LANE_BITS) + (phase << 2 * _LANE_BITS)
+
+
+def _unpack(v: int) -> tuple[int, int, int]:
+    mg = ((v + _HALF) & (_LANE - 1)) - _HALF
+    v = (v - mg) >> _LANE_BITS
+    eg = ((v + _HALF) & (_LANE - 1)) - _HALF
+    return mg, eg, (v - eg) >> _LANE_BITS
+
+
+def incremental_weights(variant: Variant) -> Sequence[Sequence[int]]:
+    """The table to give ``Position.track_weights`` so that :func:`evaluate` reads the
+    material, piece-square and phase terms from the position instead of adding them up."""
+    return _tables(variant).weights
 
 
 def _phase(kind: PieceKind) -> int:
@@ -210,36 +250,30 @@ def evaluate(pos: Position) -> int:
     """Static score of ``pos`` in centipawns for the side to move."""
     t = _tables(pos.variant)
     board = pos.board
-    pst_mg, pst_eg, phase_of = t.pst_mg, t.pst_eg, t.phase_of
-    mg = eg = phase = 0
+    weights = t.weights
+    tracked = pos.weights is weights
+    packed = pos.weight if tracked else 0
     pawn_bits = [0, 0]
     pieces: list[tuple[int, Piece]] = []
     bishops: tuple[list[int], list[int]] = ([], [])
-    # One pass over the pieces: material and placement, the pawns as a bit set (the key of
-    # the pawn hash), the other pieces for mobility.
+    # One pass over the pieces: the pawns as a bit set (the key of the pawn hash), the
+    # other pieces for mobility, and material, placement and phase unless the position
+    # keeps them (Position.track_weights).
     for c in (WHITE, BLACK):
-        side_mg = side_eg = bits = 0
-        pawn = make_piece(PAWN, c)
-        king = make_piece(KING, c)
-        bishop = make_piece(BISHOP, c)
+        bits = 0
+        pawn, king, bishop = t.codes[c]
         for sq in pos.piece_squares(c):
             p = board[sq]
-            side_mg += pst_mg[p][sq]
-            side_eg += pst_eg[p][sq]
+            if not tracked:
+                packed += weights[p][sq]
             if p == pawn:
                 bits |= 1 << sq
             elif p != king:
-                phase += phase_of[p]
                 pieces.append((sq, p))
                 if p == bishop:
                     bishops[c].append(sq)
         pawn_bits[c] = bits
-        if c == WHITE:
-            mg += side_mg
-            eg += side_eg
-        else:
-            mg -= side_mg
-            eg -= side_eg
+    mg, eg, phase = _unpack(packed)
     pawn_key = pawn_bits[0] | pawn_bits[1] << t.g.size
     entry = t.pawn_cache.get(pawn_key)
     if entry is None:
@@ -423,4 +457,4 @@ def is_drawish_material(pos: Position) -> bool:
     return is_dead_position(pos)
 
 
-__all__ = ["evaluate", "is_drawish_material", "material_value"]
+__all__ = ["evaluate", "incremental_weights", "is_drawish_material", "material_value"]

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from randomchess.engine import endgame
-from randomchess.engine.evaluate import evaluate, is_drawish_material, material_value
+from randomchess.engine.evaluate import (
+    evaluate,
+    incremental_weights,
+    is_drawish_material,
+    material_value,
+)
 from randomchess.pieces import (
     BLACK,
     KING,
@@ -366,6 +371,8 @@ class Searcher:
             max_depth = min(max_depth, level.depth)
         self._margin = level.margin
         pos = pos.copy(stack=False)
+        # Material, placement and phase kept by push/pop (incremental evaluation).
+        pos.track_weights(incremental_weights(pos.variant))
         self._rep: dict[int, int] = {}
         for k in game_keys:
             self._rep[k] = self._rep.get(k, 0) + 1

@@ -219,3 +219,56 @@ def test_gives_check_agrees_with_playing_the_move(key: str) -> None:
             sharp = [m for m in moves if pos.is_capture(m) or _checks_when_played(pos, m)]
             pos.push(rng.choice(sharp) if sharp and rng.random() < 0.6 else rng.choice(moves))
     assert seen_checks > 200
+
+
+@pytest.mark.parametrize("key", ["chess960", "mrc"])
+def test_tracked_weights_follow_every_push_and_pop(key: str) -> None:
+    """``track_weights``: the kept sum equals the sum over the board after every move kind
+    (castling, adjustments, en passant, promotions), after null moves and after pops."""
+    import random
+
+    from conftest import all_setups
+
+    rng = random.Random(f"weights-{key}")
+    v = get_variant(key)
+    size = v.geometry.size
+    weights = [[0] * size] + [[rng.randrange(-999, 1000) for _ in range(size)]
+                              for _ in range(1, 64)]
+
+    def total(pos: Position) -> int:
+        return sum(weights[p][sq] for sq, p in enumerate(pos.board) if p)
+
+    kinds = set()
+    for _game in range(6):
+        pos = Position(v.setup_fen(rng.choice(all_setups(key))), v)
+        pos.track_weights(weights)
+        assert pos.weights is weights and pos.weight == total(pos) != 0
+        for _ply in range(150):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            special = [m for m in moves if pos.is_castling(m) or pos.is_adjustment(m)
+                       or pos.is_en_passant(m) or m.promotion]
+            move = rng.choice(special) if special and rng.random() < 0.5 else rng.choice(moves)
+            kinds.add("castling" if pos.is_castling(move) else "adjustment"
+                      if pos.is_adjustment(move) else "en passant" if pos.is_en_passant(move)
+                      else "promotion" if move.promotion else "other")
+            before = pos.weight
+            pos.push(move)
+            assert pos.weight == total(pos)
+            if rng.random() < 0.2:
+                pos.pop()
+                assert pos.weight == before
+                pos.push(move)
+            if rng.random() < 0.05 and not pos.is_check():
+                pos.push_null()
+                assert pos.weight == total(pos)
+                pos.pop()
+    assert {"castling", "en passant", "promotion", "other"} <= kinds
+    assert key != "mrc" or "adjustment" in kinds
+    pos = Position(v.setup_fen(all_setups(key)[0]), v)
+    pos.track_weights(weights)
+    pos.track_weights(None)
+    assert pos.weights is None and pos.weight == 0
+    pos.push(pos.legal_moves()[0])
+    assert pos.weight == 0

@@ -892,11 +892,12 @@ class Position:
         piece = board[frm]
         target = board[to]
         changes: list[tuple[int, int]] = []
-        self._stack.append(_Undo(
+        # tuple.__new__ skips the NamedTuple's Python-level constructor (hot: every move).
+        undo = tuple.__new__(_Undo, (
             move, changes, self.castling, self.ep_square, self.halfmove_clock,
-            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
-            self.weight,
+            self.adjust_rights, self.unmoved, tuple(self.kings), self.zobrist, self.weight,
         ))
+        self._stack.append(undo)
         kind = PIECE_KIND[piece]
         new_ep = None
         self.halfmove_clock += 1
@@ -938,7 +939,7 @@ class Position:
         self.castling &= mask
         self.unmoved &= mask
         self.ep_square = new_ep
-        self._track(changes, self._stack[-1])
+        self._track(changes, undo)
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
@@ -964,16 +965,22 @@ class Position:
             h ^= t.z_ep[before.ep_square]
         if self.ep_square is not None:
             h ^= t.z_ep[self.ep_square]
-        for bits, table in ((before.castling ^ self.castling, t.z_castling),
-                            (before.unmoved ^ self.unmoved, t.z_unmoved)):
-            while bits:
-                low = bits & -bits
-                h ^= table[low.bit_length() - 1]
-                bits ^= low
+        # Most moves change no right: each set of bits is usually 0.
+        bits = before.castling ^ self.castling
+        while bits:
+            low = bits & -bits
+            h ^= t.z_castling[low.bit_length() - 1]
+            bits ^= low
+        bits = before.unmoved ^ self.unmoved
+        while bits:
+            low = bits & -bits
+            h ^= t.z_unmoved[low.bit_length() - 1]
+            bits ^= low
         lost = before.adjust_rights & ~self.adjust_rights
-        for c in (WHITE, BLACK):
-            if lost >> c & 1:
-                h ^= t.z_adjust[c]
+        if lost:
+            for c in (WHITE, BLACK):
+                if lost >> c & 1:
+                    h ^= t.z_adjust[c]
         self.zobrist = h
         weights = self._weights
         if weights is not None:
@@ -1018,9 +1025,9 @@ class Position:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        undo = self._stack.pop()
+        (move, changes, self.castling, self.ep_square, self.halfmove_clock,
+         self.adjust_rights, self.unmoved, kings, self.zobrist, self.weight) = self._stack.pop()
         board = self.board
-        changes = undo.changes
         squares = self._squares
         color_of = PIECE_COLOR
         for sq, _ in changes:
@@ -1031,18 +1038,11 @@ class Position:
         for sq, piece in changes:
             if piece:
                 squares[color_of[piece]].add(sq)
-        self.castling = undo.castling
-        self.ep_square = undo.ep_square
-        self.halfmove_clock = undo.halfmove_clock
-        self.adjust_rights = undo.adjust_rights
-        self.unmoved = undo.unmoved
-        self.kings = list(undo.kings)
-        self.zobrist = undo.zobrist
-        self.weight = undo.weight
+        self.kings = list(kings)
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove_number -= 1
-        return undo.move
+        return move
 
     @property
     def move_stack(self) -> list[Move]:

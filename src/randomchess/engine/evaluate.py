@@ -79,6 +79,7 @@ PAWN_CACHE_ENTRIES = 1 << 16
 
 Table = tuple[tuple[int, ...], ...]
 PawnFiles = tuple[tuple[int, ...], tuple[int, ...]]  # pawns per file, per colour
+_Scan = tuple[Table | None, Table, tuple[Table, ...], int, int, int, int, bool]
 
 
 class _Mover(NamedTuple):
@@ -166,6 +167,30 @@ class _Tables:
         king = g.leaps(KING_LEAPS)
         # King zone: the king's square and its neighbours.
         self.zone = tuple(frozenset((sq, *king[sq])) for sq in range(g.size))
+        # The same as 0/1 flags by square (added up in the slider scans), and for each
+        # leaper the number of its leaps from a square into each king's zone, which does
+        # not depend on what stands where.
+        self.zone_flags = tuple(
+            tuple(1 if s in self.zone[k] else 0 for s in range(g.size)) for k in range(g.size)
+        )
+        leap_hits: dict[Table, tuple[tuple[int, ...], ...]] = {}
+        for mover in self.movers.values():
+            if mover.leaps is not None and mover.leaps not in leap_hits:
+                leap_hits[mover.leaps] = tuple(
+                    tuple(sum(1 for s in mover.leaps[sq] if s in self.zone[k])
+                          for k in range(g.size))
+                    for sq in range(g.size)
+                )
+        # By piece code: (leaps, zone hits of the leaps, rays, mg and eg weight, typical
+        # mobility, king-attack weight, rook), unpacked once per piece in _mobility.
+        self.scan: list[_Scan] = [
+            (None, (), (), 0, 0, 0, 0, False)] * PIECE_CODE_LIMIT
+        for kind, mover in self.movers.items():
+            wmg, weg, typical = mover.mobility
+            entry: _Scan = (mover.leaps, () if mover.leaps is None else leap_hits[mover.leaps],
+                            mover.rays, wmg, weg, typical, mover.king_attack, mover.rook)
+            for c in (WHITE, BLACK):
+                self.scan[make_piece(kind, c)] = entry
         # Passed-pawn bonus by relative rank (0 = home rank).
         last = g.ranks - 2
         self.passed = tuple(
@@ -299,33 +324,31 @@ def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
     board = pos.board
     files = pos.geometry.files
     color_of = PIECE_COLOR
-    zones = (t.zone[pos.kings[WHITE]], t.zone[pos.kings[BLACK]])
-    movers = t.movers_by_code
+    kings = pos.kings
+    zone_flags = (t.zone_flags[kings[WHITE]], t.zone_flags[kings[BLACK]])
+    scan = t.scan
     attack = [0, 0]
     attackers = [0, 0]
     mg = eg = 0
     for sq, p in pieces:
         c = color_of[p]
-        zone = zones[c ^ 1]
-        mover = movers[p]
+        leaps, leap_hits, rays, wmg, weg, typical, king_attack, rook = scan[p]
         count = hits = 0
-        if mover.leaps is not None:
-            for s in mover.leaps[sq]:
+        if leaps is not None:
+            for s in leaps[sq]:
                 if color_of[board[s]] != c:
                     count += 1
-                if s in zone:
-                    hits += 1
-        for table in mover.rays:
+            hits = leap_hits[sq][kings[c ^ 1]]
+        zone = zone_flags[c ^ 1]
+        for table in rays:
             for s in table[sq]:
                 q = board[s]
-                if s in zone:
-                    hits += 1
+                hits += zone[s]
                 if q:
                     if color_of[q] != c:
                         count += 1
                     break
                 count += 1
-        wmg, weg, typical = mover.mobility
         if c:
             mg -= wmg * (count - typical)
             eg -= weg * (count - typical)
@@ -333,9 +356,9 @@ def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
             mg += wmg * (count - typical)
             eg += weg * (count - typical)
         if hits:
-            attack[c] += hits * mover.king_attack
+            attack[c] += hits * king_attack
             attackers[c] += 1
-        if mover.rook:
+        if rook:
             f = sq % files
             if not pawn_files[c][f]:
                 bonus = ROOK_HALF_OPEN_FILE if pawn_files[c ^ 1][f] else ROOK_OPEN_FILE

@@ -262,8 +262,23 @@ def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
 
 
 @cache
-def _tables(variant: Variant) -> _Tables:
+def _build_tables(variant: Variant) -> _Tables:
     return _Tables(variant)
+
+
+_LAST_TABLES: tuple[Variant | None, _Tables | None] = (None, None)
+
+
+def _tables(variant: Variant) -> _Tables:
+    """The tables of ``variant``; the last one asked for is kept by identity, which spares
+    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
+    global _LAST_TABLES
+    last, tables = _LAST_TABLES
+    if last is variant and tables is not None:
+        return tables
+    tables = _build_tables(variant)
+    _LAST_TABLES = (variant, tables)
+    return tables
 
 
 def material_value(variant: Variant, kind: int) -> int:

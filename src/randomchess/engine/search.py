@@ -206,8 +206,23 @@ class _CaptureTables:
 
 
 @cache
-def _capture_tables(variant: Variant) -> _CaptureTables:
+def _build_capture_tables(variant: Variant) -> _CaptureTables:
     return _CaptureTables(variant)
+
+
+_LAST_CAPTURE_TABLES: tuple[Variant | None, _CaptureTables | None] = (None, None)
+
+
+def _capture_tables(variant: Variant) -> _CaptureTables:
+    """The tables of ``variant``; the last one asked for is kept by identity, which spares
+    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
+    global _LAST_CAPTURE_TABLES
+    last, tables = _LAST_CAPTURE_TABLES
+    if last is variant and tables is not None:
+        return tables
+    tables = _build_capture_tables(variant)
+    _LAST_CAPTURE_TABLES = (variant, tables)
+    return tables
 
 
 def _least_attacker(board: list[int], t: _CaptureTables, sq: int, side: int) -> int:
@@ -327,7 +342,8 @@ class Searcher:
     def new_game(self) -> None:
         self.set_hash(self.hash_mb)
         self._eval_cache: dict[int, int] = {}
-        self.history: dict[tuple[int, int], int] = {}
+        # Keyed by piece code << 8 | target square (an int: no tuple to build per lookup).
+        self.history: dict[int, int] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
 
     def stop(self) -> None:
@@ -807,10 +823,10 @@ class Searcher:
         board = pos.board
         h = self.history
         bonus = depth * depth
-        k = (board[move.from_square], move.to_square)
+        k = board[move.from_square] << 8 | move.to_square
         h[k] = min(h.get(k, 0) + bonus, 1_000_000)
         for m in tried:
-            k = (board[m.from_square], m.to_square)
+            k = board[m.from_square] << 8 | m.to_square
             h[k] = h.get(k, 0) - bonus
 
     @staticmethod
@@ -860,7 +876,8 @@ class Searcher:
                 return 8_000_000 << 20 | tie
             if q:  # castling or a Bishop Adjustment: try early among the quiet moves
                 return 7_000_000 << 20 | tie
-            return max(history.get((p, to), 0), -1_000_000) << 20 | tie
+            h = history.get(p << 8 | to, 0)
+            return (h if h > -1_000_000 else -1_000_000) << 20 | tie
 
         moves.sort(key=score, reverse=True)
 
@@ -885,7 +902,7 @@ class Searcher:
         t = _capture_tables(pos.variant)
         values = t.values
         board = pos.board
-        for victim_value, move in self._captures(pos, t):
+        for victim_value, _, move in self._captures(pos, t):
             if stand + victim_value + QS_DELTA <= alpha and not move.promotion:
                 continue
             # A capture by a piece worth more than its victim may lose material: keep it
@@ -938,7 +955,7 @@ class Searcher:
         return best
 
     @staticmethod
-    def _captures(pos: Position, t: _CaptureTables) -> list[tuple[int, Move]]:
+    def _captures(pos: Position, t: _CaptureTables) -> list[tuple[int, int, Move]]:
         """Pseudo-legal captures and queen promotions, most valuable victim first."""
         board = pos.board
         us = pos.turn
@@ -976,7 +993,7 @@ class Searcher:
                             out.append((values[q], -values[p], Move(sq, s)))
                         break
         out.sort(reverse=True)  # the move itself breaks ties (see _order)
-        return [(v, m) for v, _, m in out]
+        return out
 
 
 def format_score(score: int) -> str:

@@ -3,6 +3,8 @@ to the edge (to the bishop's corner in KBNK), and the Prime Minister mates alone
 
 from __future__ import annotations
 
+import pytest
+
 from randomchess.engine import endgame
 from randomchess.engine.evaluate import evaluate
 from randomchess.engine.search import Limits, Searcher
@@ -60,3 +62,13 @@ def test_minister_and_king_mate_a_bare_king_on_9x9() -> None:
 def test_queen_mates_quickly() -> None:
     plies = _self_play_mates("8/8/3k4/8/8/8/8/3QK3 b - - 0 1", "chess", 3000, 60)
     assert plies is not None and plies % 2 == 0
+
+
+@pytest.mark.parametrize("fen", [
+    "k7/8/8/8/8/8/8/2BNK3 w - - 0 1",  # the lone king starts in a wrong corner
+    "8/8/8/8/8/5k2/8/K1N1B3 w - - 0 1",
+])
+def test_bishop_and_knight_mate_a_bare_king(fen: str) -> None:
+    # With the general mop-up weights neither mated within 120 plies (measured).
+    plies = _self_play_mates(fen, "chess", 4000, 120)
+    assert plies is not None and plies % 2 == 1

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from randomchess.engine.evaluate import evaluate
+from randomchess.engine.evaluate import evaluate, incremental_weights
 from randomchess.engine.match import MatchScore, random_setup
 from randomchess.engine.search import (
     LEVELS,
@@ -179,6 +179,37 @@ def test_material_uses_9x9_values() -> None:
     with_m = "4k4/9/9/9/9/9/9/9/3MK4 w - - 0 1"
     v = [evaluate(Position(f, "mrc")) for f in (base, with_q, with_m)]
     assert v[1] - v[0] > v[2] - v[0] > 800
+
+
+@pytest.mark.parametrize("variant", ["chess", "chess960", "mrc"])
+def test_incremental_evaluation_and_pawn_hash_change_no_score(variant: str) -> None:
+    """The search's position keeps material, placement and phase in push/pop and the
+    pawn terms come from the pawn hash: every score must be the one computed from
+    scratch (a fresh position of the same FEN, the pawn hash emptied)."""
+    from randomchess.engine.evaluate import _tables
+
+    rng = random.Random(f"incremental-{variant}")
+    v = get_variant(variant)
+    tables = _tables(v)
+    checked = 0
+    for _game in range(8):
+        pos = Position(random_setup(v, rng, adjustment=True if v.has_adjustment else None), v)
+        pos.track_weights(incremental_weights(v))
+        for _ply in range(rng.randrange(30, 120)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+            if rng.random() < 0.2:
+                pos.pop()
+                continue
+            tracked = evaluate(pos)  # fills the pawn hash
+            tables.pawn_cache.clear()
+            fresh = Position.from_setup(pos.to_setup())
+            assert fresh.weights is None
+            assert tracked == evaluate(fresh), pos.fen()
+            checked += 1
+    assert checked > 200
 
 
 # ------------------------------------------------------------------ never an illegal move

@@ -34,7 +34,10 @@ def test_losing_captures_are_ordered_after_the_quiet_moves() -> None:
     pos = Position("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "chess")
     moves = pos.legal_moves()
     Searcher()._order(pos, moves, None, 1)
-    assert moves[-1] == pos.parse_uci("d3e5")
+    # Three captures of a defended pawn lose material (SEE -230, -240, -390): they come
+    # last, the smallest loss first.
+    assert [pos.uci(m) for m in moves[-3:]] == ["d3e5", "g2b7", "e2e5"]
+    assert all(not pos.is_capture(m) for m in moves[-10:-3])
 
 
 def test_tt_keeps_the_deep_entry_and_is_never_cleared() -> None:

@@ -159,3 +159,116 @@ def test_legal_moves_cache_is_safe_to_mutate_and_follows_moves() -> None:
     assert len(pos.legal_moves()) == 20 and all(m.from_square >= 48 for m in pos.legal_moves())
     pos.pop()
     assert Move(12, 28) in pos.legal_moves()
+
+
+def _checks_when_played(pos: Position, move: Move) -> bool:
+    pos.push(move)
+    try:
+        return pos.is_check()
+    finally:
+        pos.pop()
+
+
+@pytest.mark.parametrize(("fen", "variant", "checking"), [
+    # Discovered check by a pawn's double step, by a knight's leap off a bishop's diagonal.
+    ("7k/8/8/8/8/8/1P6/B5K1 w - - 0 1", "chess", {"b2b3", "b2b4"}),
+    ("7k/8/8/8/8/2N5/8/B5K1 w - - 0 1", "chess",
+     {"c3a2", "c3a4", "c3b1", "c3b5", "c3d1", "c3d5", "c3e2", "c3e4"}),
+    # En passant that uncovers the rook along the fifth rank (both pawns leave it).
+    ("8/8/8/R2pP2k/8/8/8/6K1 w - d6 0 2", "chess", {"e5d6"}),
+    # A knight leaving the rook's file checks wherever it lands, twice over on d6 and f6;
+    # the rook moving up its file behind the knight does not.
+    ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "chess",
+     {"e4c3", "e4c5", "e4d2", "e4d6", "e4f2", "e4f6", "e4g3", "e4g5"}),
+    # Castling with the rook landing on the king's file; promotion to a checking queen.
+    ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "chess", {"e1g1", "h1h8", "h1f1"}),
+    ("6k1/1P6/8/8/8/8/8/4K3 w - - 0 1", "chess", {"b7b8q", "b7b8r"}),
+    # The minister checks by its knight's leap and by its diagonal on 9x9.
+    ("4k4/9/9/9/2M6/9/9/9/4K4 w - - 0 1", "mrc", {"c5d7", "c5b6", "c5f8"}),
+])
+def test_gives_check_cases(fen: str, variant: str, checking: set[str]) -> None:
+    pos = Position(fen, variant)
+    found = {pos.uci(m) for m in pos.legal_moves() if pos.gives_check(m)}
+    assert found == {pos.uci(m) for m in pos.legal_moves() if _checks_when_played(pos, m)}
+    assert found == checking
+
+
+@pytest.mark.parametrize("key", ["chess", "chess960", "mrc", "capablanca", "modern"])
+def test_gives_check_agrees_with_playing_the_move(key: str) -> None:
+    """``gives_check`` answers without playing the move (the search asks it of moves it may
+    prune); along random games it must agree with playing each legal move."""
+    import random
+
+    from conftest import all_setups
+
+    rng = random.Random(f"gives-check-{key}")
+    v = get_variant(key)
+    setups = all_setups(key)
+    seen_checks = 0
+    for _game in range(12):
+        pos = Position(v.setup_fen(rng.choice(setups)), v)
+        for _ply in range(120):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            for m in moves:
+                expected = _checks_when_played(pos, m)
+                seen_checks += expected
+                assert pos.gives_check(m) == expected, (pos.fen(), pos.uci(m))
+            # Prefer captures and checks so the games reach open, tactical positions.
+            sharp = [m for m in moves if pos.is_capture(m) or _checks_when_played(pos, m)]
+            pos.push(rng.choice(sharp) if sharp and rng.random() < 0.6 else rng.choice(moves))
+    assert seen_checks > 200
+
+
+@pytest.mark.parametrize("key", ["chess960", "mrc"])
+def test_tracked_weights_follow_every_push_and_pop(key: str) -> None:
+    """``track_weights``: the kept sum equals the sum over the board after every move kind
+    (castling, adjustments, en passant, promotions), after null moves and after pops."""
+    import random
+
+    from conftest import all_setups
+
+    rng = random.Random(f"weights-{key}")
+    v = get_variant(key)
+    size = v.geometry.size
+    weights = [[0] * size] + [[rng.randrange(-999, 1000) for _ in range(size)]
+                              for _ in range(1, 64)]
+
+    def total(pos: Position) -> int:
+        return sum(weights[p][sq] for sq, p in enumerate(pos.board) if p)
+
+    kinds = set()
+    for _game in range(6):
+        pos = Position(v.setup_fen(rng.choice(all_setups(key))), v)
+        pos.track_weights(weights)
+        assert pos.weights is weights and pos.weight == total(pos) != 0
+        for _ply in range(150):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            special = [m for m in moves if pos.is_castling(m) or pos.is_adjustment(m)
+                       or pos.is_en_passant(m) or m.promotion]
+            move = rng.choice(special) if special and rng.random() < 0.5 else rng.choice(moves)
+            kinds.add("castling" if pos.is_castling(move) else "adjustment"
+                      if pos.is_adjustment(move) else "en passant" if pos.is_en_passant(move)
+                      else "promotion" if move.promotion else "other")
+            before = pos.weight
+            pos.push(move)
+            assert pos.weight == total(pos)
+            if rng.random() < 0.2:
+                pos.pop()
+                assert pos.weight == before
+                pos.push(move)
+            if rng.random() < 0.05 and not pos.is_check():
+                pos.push_null()
+                assert pos.weight == total(pos)
+                pos.pop()
+    assert {"castling", "en passant", "promotion", "other"} <= kinds
+    assert key != "mrc" or "adjustment" in kinds
+    pos = Position(v.setup_fen(all_setups(key)[0]), v)
+    pos.track_weights(weights)
+    pos.track_weights(None)
+    assert pos.weights is None and pos.weight == 0
+    pos.push(pos.legal_moves()[0])
+    assert pos.weight == 0

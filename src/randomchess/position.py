@@ -14,7 +14,7 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Set
+from collections.abc import Iterator, Sequence, Set
 from functools import cache
 from typing import NamedTuple
 
@@ -62,6 +62,12 @@ class _Tables:
         # rays[sq] = 8 tuples of squares, in DIRECTIONS order
         self.rays = tuple(tuple(g.ray(sq, d) for d in DIRECTIONS) for sq in range(g.size))
         self.king_leaps = g.leaps(KING_LEAPS)
+        # lines[a][b]: the index of the direction from a whose ray holds b, or -1.
+        self.lines = tuple([-1] * g.size for _ in range(g.size))
+        for sq in range(g.size):
+            for d, ray in enumerate(self.rays[sq]):
+                for s in ray:
+                    self.lines[sq][s] = d
         # Movement of each kind as (leap table or None, slide direction indexes).
         self.leaps: dict[int, tuple[tuple[int, ...], ...] | None] = {}
         self.slides: dict[int, tuple[int, ...]] = {}
@@ -92,6 +98,7 @@ class _Tables:
         )
         # pawn_attacks[c][sq]: squares a pawn of colour c on sq attacks.
         self.pawn_attacks = (g.leaps(((-1, 1), (1, 1))), g.leaps(((-1, -1), (1, -1))))
+        self.pawn_code = (make_piece(PAWN, WHITE), make_piece(PAWN, BLACK))
         # slide_rays[kind][sq]: the rays a slider of that kind scans from sq.
         self.slide_rays: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
             kind: tuple(tuple(self.rays[sq][d] for d in dirs) for sq in range(g.size))
@@ -161,6 +168,7 @@ class _Undo(NamedTuple):
     unmoved: int
     kings: tuple[int, int]
     zobrist: int
+    weight: int
 
 
 NULL_MOVE = Move(0, 0)
@@ -270,6 +278,7 @@ class Position:
         "_squares",
         "_stack",
         "_t",
+        "_weights",
         "adjust_rights",
         "board",
         "castling",
@@ -281,6 +290,7 @@ class Position:
         "turn",
         "unmoved",
         "variant",
+        "weight",
         "zobrist",
     )
 
@@ -296,6 +306,7 @@ class Position:
     unmoved: int  # bit set of home-rank squares whose original piece never moved
     kings: list[int]
     zobrist: int  # incremental 64-bit hash of everything in the FEN but the clocks
+    weight: int  # sum of the tracked square weights (see track_weights); 0 when untracked
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
@@ -349,6 +360,8 @@ class Position:
         if self._attackers(self.kings[self.turn ^ 1], self.turn):
             raise FenError("the side not to move is in check")
         self.zobrist = self._full_zobrist()
+        self._weights: Sequence[Sequence[int]] | None = None
+        self.weight = 0
 
     def _full_zobrist(self) -> int:
         t = self._t
@@ -453,7 +466,7 @@ class Position:
     def is_attacked(self, sq: int, by: Color) -> bool:
         t = self._t
         board = self.board
-        pawn = make_piece(PAWN, by)
+        pawn = t.pawn_code[by]
         for s in t.pawn_attacks[by ^ 1][sq]:
             if board[s] == pawn:
                 return True
@@ -819,11 +832,55 @@ class Position:
         return PIECE_KIND[self.board[move.from_square]] == PAWN or self.is_capture(move)
 
     def gives_check(self, move: Move) -> bool:
-        self.push(move)
-        try:
-            return self.is_check()
-        finally:
-            self.pop()
+        """Whether the legal ``move`` checks the opponent.  An ordinary move is judged
+        without playing it (the search asks this of moves it may then prune): the moved
+        piece attacks the king from its new square, or its old square was all that stood
+        between the king and one of our sliders.  Castling, adjustments, en passant and
+        promotions, which move or remove a second piece, are played and taken back."""
+        board = self.board
+        frm, to = move.from_square, move.to_square
+        piece = board[frm]
+        us = self.turn
+        kind = PIECE_KIND[piece]
+        if move.promotion or PIECE_COLOR[board[to]] == us or (
+                kind == PAWN and to == self.ep_square and not board[to]):
+            self.push(move)
+            try:
+                return self.is_check()
+            finally:
+                self.pop()
+        t = self._t
+        ksq = self.kings[us ^ 1]
+        rays = t.rays[ksq]
+        line = t.lines[ksq]
+        if kind == PAWN:
+            if ksq in t.pawn_attacks[us][to]:
+                return True
+        elif kind != KING:
+            leaps = t.leaps[kind]
+            if leaps is not None and ksq in leaps[to]:
+                return True
+            d = line[to]
+            if d >= 0 and piece in t.sliders[us][d]:
+                for s in rays[d]:
+                    if s == to:
+                        return True
+                    if board[s] and s != frm:
+                        break
+        d = line[frm]
+        if d >= 0:
+            # The enemy king was not in check, so a slider found behind ``frm`` on this line
+            # is one the move uncovers (unless it lands on the line in between: ``to``).
+            sliders = t.sliders[us][d]
+            for s in rays[d]:
+                if s == frm:
+                    continue
+                if s == to:
+                    return False
+                p = board[s]
+                if p:
+                    return p in sliders
+        return False
 
     # ----------------------------------------------------------------- make / unmake
     def push(self, move: Move) -> None:
@@ -835,10 +892,12 @@ class Position:
         piece = board[frm]
         target = board[to]
         changes: list[tuple[int, int]] = []
-        self._stack.append(_Undo(
+        # tuple.__new__ skips the NamedTuple's Python-level constructor (hot: every move).
+        undo = tuple.__new__(_Undo, (
             move, changes, self.castling, self.ep_square, self.halfmove_clock,
-            self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
+            self.adjust_rights, self.unmoved, tuple(self.kings), self.zobrist, self.weight,
         ))
+        self._stack.append(undo)
         kind = PIECE_KIND[piece]
         new_ep = None
         self.halfmove_clock += 1
@@ -880,7 +939,7 @@ class Position:
         self.castling &= mask
         self.unmoved &= mask
         self.ep_square = new_ep
-        self._track(changes, self._stack[-1])
+        self._track(changes, undo)
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
@@ -906,23 +965,36 @@ class Position:
             h ^= t.z_ep[before.ep_square]
         if self.ep_square is not None:
             h ^= t.z_ep[self.ep_square]
-        for bits, table in ((before.castling ^ self.castling, t.z_castling),
-                            (before.unmoved ^ self.unmoved, t.z_unmoved)):
-            while bits:
-                low = bits & -bits
-                h ^= table[low.bit_length() - 1]
-                bits ^= low
+        # Most moves change no right: each set of bits is usually 0.
+        bits = before.castling ^ self.castling
+        while bits:
+            low = bits & -bits
+            h ^= t.z_castling[low.bit_length() - 1]
+            bits ^= low
+        bits = before.unmoved ^ self.unmoved
+        while bits:
+            low = bits & -bits
+            h ^= t.z_unmoved[low.bit_length() - 1]
+            bits ^= low
         lost = before.adjust_rights & ~self.adjust_rights
-        for c in (WHITE, BLACK):
-            if lost >> c & 1:
-                h ^= t.z_adjust[c]
+        if lost:
+            for c in (WHITE, BLACK):
+                if lost >> c & 1:
+                    h ^= t.z_adjust[c]
         self.zobrist = h
+        weights = self._weights
+        if weights is not None:
+            w = self.weight
+            for sq, old in changes:
+                w += weights[board[sq]][sq] - weights[old][sq]
+            self.weight = w
 
     def push_null(self) -> None:
         """Pass the turn (for null-move pruning in a search; never legal in a game)."""
         self._stack.append(_Undo(
             NULL_MOVE, [], self.castling, self.ep_square, self.halfmove_clock,
             self.adjust_rights, self.unmoved, (self.kings[0], self.kings[1]), self.zobrist,
+            self.weight,
         ))
         self.halfmove_clock += 1
         self.ep_square = None
@@ -931,6 +1003,21 @@ class Position:
             self.fullmove_number += 1
         self.turn ^= 1
 
+    @property
+    def weights(self) -> Sequence[Sequence[int]] | None:
+        """The table :attr:`weight` is the sum of (see :meth:`track_weights`), or None."""
+        return self._weights
+
+    def track_weights(self, weights: Sequence[Sequence[int]] | None) -> None:
+        """Keep :attr:`weight` equal to the sum of ``weights[piece][square]`` over the
+        pieces on the board, through every push and pop from now on (``weights[0]``, the
+        empty square, must be all zeros); ``None`` stops it.  An evaluator's material and
+        piece-square terms then cost nothing per position: the core adds the difference
+        of the squares a move changes, as it does for the Zobrist key."""
+        self._weights = weights
+        self.weight = 0 if weights is None else sum(
+            weights[p][sq] for sq, p in enumerate(self.board) if p)
+
     def piece_squares(self, color: Color) -> Set[int]:
         """The squares of ``color``'s pieces (a live read-only view: do not keep it across
         moves)."""
@@ -938,9 +1025,9 @@ class Position:
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        undo = self._stack.pop()
+        (move, changes, self.castling, self.ep_square, self.halfmove_clock,
+         self.adjust_rights, self.unmoved, kings, self.zobrist, self.weight) = self._stack.pop()
         board = self.board
-        changes = undo.changes
         squares = self._squares
         color_of = PIECE_COLOR
         for sq, _ in changes:
@@ -951,17 +1038,11 @@ class Position:
         for sq, piece in changes:
             if piece:
                 squares[color_of[piece]].add(sq)
-        self.castling = undo.castling
-        self.ep_square = undo.ep_square
-        self.halfmove_clock = undo.halfmove_clock
-        self.adjust_rights = undo.adjust_rights
-        self.unmoved = undo.unmoved
-        self.kings = list(undo.kings)
-        self.zobrist = undo.zobrist
+        self.kings = list(kings)
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove_number -= 1
-        return undo.move
+        return move
 
     @property
     def move_stack(self) -> list[Move]:

@@ -10,6 +10,7 @@ STYLE.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -32,7 +33,6 @@ from randomchess.pieces import (
     QUEEN,
     ROOK,
     WHITE,
-    Color,
     Piece,
     PieceKind,
     make_piece,
@@ -74,8 +74,12 @@ ADJUSTMENT_RIGHT = 15  # a live Bishop Adjustment with a partner still beside it
 ROOK_OPEN_FILE = (20, 10)
 ROOK_HALF_OPEN_FILE = (10, 5)
 TEMPO = 10
+# Pawn-structure entries kept by pawn placement (the pawn hash, issue 16.4).
+PAWN_CACHE_ENTRIES = 1 << 16
 
 Table = tuple[tuple[int, ...], ...]
+PawnFiles = tuple[tuple[int, ...], tuple[int, ...]]  # pawns per file, per colour
+_Scan = tuple[Table | None, Table, tuple[Table, ...], int, int, int, int, bool]
 
 
 class _Mover(NamedTuple):
@@ -85,6 +89,7 @@ class _Mover(NamedTuple):
     rays: tuple[Table, ...]  # slide rays per direction, per square
     mobility: tuple[int, int, int]
     king_attack: int
+    rook: bool  # paid for an open or half-open file
 
 
 class _Tables:
@@ -115,12 +120,77 @@ class _Tables:
                 tuple(g.rays(d) for d in t.slides),
                 MOBILITY.get(kind, _DEFAULT_KIND[1]),
                 KING_ATTACK_WEIGHT.get(kind, _DEFAULT_KIND[2]),
+                kind == ROOK,
             )
             for kind, t in PIECE_TYPES.items() if kind not in (PAWN, KING)
         }
+        # By piece code, so the evaluation's loops index once.
+        self.movers_by_code: list[_Mover] = [self.movers[KNIGHT]] * PIECE_CODE_LIMIT
+        self.phase_of = [0] * PIECE_CODE_LIMIT
+        self.codes = tuple((make_piece(PAWN, c), make_piece(KING, c), make_piece(BISHOP, c))
+                           for c in (WHITE, BLACK))
+        for kind, mover in self.movers.items():
+            for c in (WHITE, BLACK):
+                self.movers_by_code[make_piece(kind, c)] = mover
+                self.phase_of[make_piece(kind, c)] = _phase(kind)
+        # Pawn structure from bit sets (bit ``sq`` set = a pawn on ``sq``): the squares of
+        # each file, and per colour and square the squares ahead on its file and beside it,
+        # where an enemy pawn stops a passed pawn.
+        self.file_masks = tuple(
+            sum(1 << g.square(f, r) for r in range(g.ranks)) for f in range(g.files)
+        )
+        self.passed_masks = tuple(
+            tuple(
+                sum(1 << g.square(ff, rr)
+                    for ff in range(g.file_of(sq) - 1, g.file_of(sq) + 2) if 0 <= ff < g.files
+                    for rr in (range(g.rank_of(sq) + 1, g.ranks) if c == WHITE
+                               else range(g.rank_of(sq))))
+                for sq in range(g.size)
+            )
+            for c in (WHITE, BLACK)
+        )
+        # Material + placement and the game phase of every piece code on every square,
+        # packed into one int (see _pack) for Position.track_weights: the search's
+        # position keeps their sum up to date in push/pop (incremental evaluation).
+        self.weights = tuple(
+            tuple(
+                _pack(self.pst_mg[p][sq], self.pst_eg[p][sq], phase)
+                if PIECE_COLOR[p] == WHITE else
+                _pack(-self.pst_mg[p][sq], -self.pst_eg[p][sq], phase)
+                for sq in range(g.size)
+            ) if PIECE_KIND[p] else (0,) * g.size
+            for p, phase in ((p, self.phase_of[p]) for p in range(PIECE_CODE_LIMIT))
+        )
+        # The pawn hash: the pawn-structure terms and the pawns per file, by the pawns'
+        # placement (cleared when full).
+        self.pawn_cache: dict[int, tuple[int, int, PawnFiles]] = {}
         king = g.leaps(KING_LEAPS)
         # King zone: the king's square and its neighbours.
         self.zone = tuple(frozenset((sq, *king[sq])) for sq in range(g.size))
+        # The same as 0/1 flags by square (added up in the slider scans), and for each
+        # leaper the number of its leaps from a square into each king's zone, which does
+        # not depend on what stands where.
+        self.zone_flags = tuple(
+            tuple(1 if s in self.zone[k] else 0 for s in range(g.size)) for k in range(g.size)
+        )
+        leap_hits: dict[Table, tuple[tuple[int, ...], ...]] = {}
+        for mover in self.movers.values():
+            if mover.leaps is not None and mover.leaps not in leap_hits:
+                leap_hits[mover.leaps] = tuple(
+                    tuple(sum(1 for s in mover.leaps[sq] if s in self.zone[k])
+                          for k in range(g.size))
+                    for sq in range(g.size)
+                )
+        # By piece code: (leaps, zone hits of the leaps, rays, mg and eg weight, typical
+        # mobility, king-attack weight, rook), unpacked once per piece in _mobility.
+        self.scan: list[_Scan] = [
+            (None, (), (), 0, 0, 0, 0, False)] * PIECE_CODE_LIMIT
+        for kind, mover in self.movers.items():
+            wmg, weg, typical = mover.mobility
+            entry: _Scan = (mover.leaps, () if mover.leaps is None else leap_hits[mover.leaps],
+                            mover.rays, wmg, weg, typical, mover.king_attack, mover.rook)
+            for c in (WHITE, BLACK):
+                self.scan[make_piece(kind, c)] = entry
         # Passed-pawn bonus by relative rank (0 = home rank).
         last = g.ranks - 2
         self.passed = tuple(
@@ -132,6 +202,30 @@ class _Tables:
             sum(1 << g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files))
             for c in (WHITE, BLACK)
         )
+
+
+_LANE_BITS = 20  # mg and eg each within +-2**19 centipawns, the phase below 2**20
+_LANE = 1 << _LANE_BITS
+_HALF = _LANE >> 1
+
+
+def _pack(mg: int, eg: int, phase: int) -> int:
+    """Three integers in one, so a sum of packs is the pack of the sums (one addition per
+    changed square in push/pop instead of three)."""
+    return mg + (eg << _LANE_BITS) + (phase << 2 * _LANE_BITS)
+
+
+def _unpack(v: int) -> tuple[int, int, int]:
+    mg = ((v + _HALF) & (_LANE - 1)) - _HALF
+    v = (v - mg) >> _LANE_BITS
+    eg = ((v + _HALF) & (_LANE - 1)) - _HALF
+    return mg, eg, (v - eg) >> _LANE_BITS
+
+
+def incremental_weights(variant: Variant) -> Sequence[Sequence[int]]:
+    """The table to give ``Position.track_weights`` so that :func:`evaluate` reads the
+    material, piece-square and phase terms from the position instead of adding them up."""
+    return _tables(variant).weights
 
 
 def _phase(kind: PieceKind) -> int:
@@ -168,8 +262,23 @@ def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
 
 
 @cache
-def _tables(variant: Variant) -> _Tables:
+def _build_tables(variant: Variant) -> _Tables:
     return _Tables(variant)
+
+
+_LAST_TABLES: tuple[Variant | None, _Tables | None] = (None, None)
+
+
+def _tables(variant: Variant) -> _Tables:
+    """The tables of ``variant``; the last one asked for is kept by identity, which spares
+    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
+    global _LAST_TABLES
+    last, tables = _LAST_TABLES
+    if last is variant and tables is not None:
+        return tables
+    tables = _build_tables(variant)
+    _LAST_TABLES = (variant, tables)
+    return tables
 
 
 def material_value(variant: Variant, kind: int) -> int:
@@ -177,116 +286,104 @@ def material_value(variant: Variant, kind: int) -> int:
     return _tables(variant).material[kind][0]
 
 
-class _Census(NamedTuple):
-    """What one pass over the pieces finds: material + placement, and the lists the later
-    terms need."""
-
-    mg: int
-    eg: int
-    phase: int
-    pawn_files: tuple[list[int], list[int]]  # pawns per file, per colour
-    pawns: tuple[list[int], list[int]]
-    pieces: list[tuple[int, Piece]]  # (square, code) of every piece but pawns and kings
-    bishops: tuple[list[int], list[int]]
-
-
 def evaluate(pos: Position) -> int:
     """Static score of ``pos`` in centipawns for the side to move."""
     t = _tables(pos.variant)
-    census = _census(pos, t)
-    mg, eg = census.mg, census.eg
-    mob_mg, mob_eg, attack, attackers = _mobility(pos, t, census)
-    mg += mob_mg + _king_safety(pos, census.pawn_files, attack, attackers)
+    board = pos.board
+    weights = t.weights
+    tracked = pos.weights is weights
+    packed = pos.weight if tracked else 0
+    pawn_bits = [0, 0]
+    pieces: list[tuple[int, Piece]] = []
+    bishops: tuple[list[int], list[int]] = ([], [])
+    # One pass over the pieces: the pawns as a bit set (the key of the pawn hash), the
+    # other pieces for mobility, and material, placement and phase unless the position
+    # keeps them (Position.track_weights).
+    for c in (WHITE, BLACK):
+        bits = 0
+        pawn, king, bishop = t.codes[c]
+        for sq in pos.piece_squares(c):
+            p = board[sq]
+            if not tracked:
+                packed += weights[p][sq]
+            if p == pawn:
+                bits |= 1 << sq
+            elif p != king:
+                pieces.append((sq, p))
+                if p == bishop:
+                    bishops[c].append(sq)
+        pawn_bits[c] = bits
+    mg, eg, phase = _unpack(packed)
+    pawn_key = pawn_bits[0] | pawn_bits[1] << t.g.size
+    entry = t.pawn_cache.get(pawn_key)
+    if entry is None:
+        if len(t.pawn_cache) >= PAWN_CACHE_ENTRIES:
+            t.pawn_cache.clear()
+        entry = t.pawn_cache[pawn_key] = _pawn_structure(t, pawn_bits[0], pawn_bits[1])
+    pawn_mg, pawn_eg, pawn_files = entry
+    mob_mg, mob_eg, attack, attackers = _mobility(pos, t, pieces, pawn_files)
+    mg += mob_mg + _king_safety(pos, pawn_files, attack, attackers)
     eg += mob_eg
-    pawn_mg, pawn_eg = _pawn_structure(pos, t, census)
-    bishop_mg, bishop_eg = _bishops(pos.geometry, census.bishops)
+    bishop_mg, bishop_eg = _bishops(pos.geometry, bishops)
     mg += pawn_mg + bishop_mg + _rights(pos, t)
     eg += pawn_eg + bishop_eg
-    phase = min(census.phase, t.max_phase)
+    phase = min(phase, t.max_phase)
     score = (mg * phase + eg * (t.max_phase - phase)) // t.max_phase
     return (score if pos.turn == WHITE else -score) + TEMPO
 
 
-def _census(pos: Position, t: _Tables) -> _Census:
-    board = pos.board
-    files = pos.geometry.files
-    pst_mg, pst_eg = t.pst_mg, t.pst_eg
-    mg = eg = phase = 0
-    pawn_files: tuple[list[int], list[int]] = ([0] * files, [0] * files)
-    pawns: tuple[list[int], list[int]] = ([], [])
-    pieces: list[tuple[int, int]] = []
-    bishops: tuple[list[int], list[int]] = ([], [])
-    for c in (WHITE, BLACK):
-        side_mg = side_eg = 0
-        for sq in pos.piece_squares(c):
-            p = board[sq]
-            kind = PIECE_KIND[p]
-            side_mg += pst_mg[p][sq]
-            side_eg += pst_eg[p][sq]
-            if kind == PAWN:
-                pawn_files[c][sq % files] += 1
-                pawns[c].append(sq)
-            elif kind != KING:
-                phase += _phase(kind)
-                pieces.append((sq, p))
-                if kind == BISHOP:
-                    bishops[c].append(sq)
-        sign = 1 if c == WHITE else -1
-        mg += sign * side_mg
-        eg += sign * side_eg
-    return _Census(mg, eg, phase, pawn_files, pawns, pieces, bishops)
-
-
-def _mobility(pos: Position, t: _Tables,
-              census: _Census) -> tuple[int, int, list[int], list[int]]:
+def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
+              pawn_files: PawnFiles) -> tuple[int, int, list[int], list[int]]:
     """Mobility and rook files (mg, eg), and per colour the attack units on the enemy king's
     zone and the number of pieces adding them, in one pass over the pieces."""
     board = pos.board
     files = pos.geometry.files
-    pawn_files = census.pawn_files
-    zones = (t.zone[pos.kings[WHITE]], t.zone[pos.kings[BLACK]])
+    color_of = PIECE_COLOR
+    kings = pos.kings
+    zone_flags = (t.zone_flags[kings[WHITE]], t.zone_flags[kings[BLACK]])
+    scan = t.scan
     attack = [0, 0]
     attackers = [0, 0]
     mg = eg = 0
-    for sq, p in census.pieces:
-        kind = PIECE_KIND[p]
-        c = PIECE_COLOR[p]
-        zone = zones[c ^ 1]
-        mover = t.movers[kind]
+    for sq, p in pieces:
+        c = color_of[p]
+        leaps, leap_hits, rays, wmg, weg, typical, king_attack, rook = scan[p]
         count = hits = 0
-        if mover.leaps is not None:
-            for s in mover.leaps[sq]:
-                if PIECE_COLOR[board[s]] != c:
+        if leaps is not None:
+            for s in leaps[sq]:
+                if color_of[board[s]] != c:
                     count += 1
-                if s in zone:
-                    hits += 1
-        for table in mover.rays:
+            hits = leap_hits[sq][kings[c ^ 1]]
+        zone = zone_flags[c ^ 1]
+        for table in rays:
             for s in table[sq]:
                 q = board[s]
-                if s in zone:
-                    hits += 1
+                hits += zone[s]
                 if q:
-                    if PIECE_COLOR[q] != c:
+                    if color_of[q] != c:
                         count += 1
                     break
                 count += 1
-        wmg, weg, typical = mover.mobility
-        sign = -1 if c else 1
-        mg += sign * wmg * (count - typical)
-        eg += sign * weg * (count - typical)
+        if c:
+            mg -= wmg * (count - typical)
+            eg -= weg * (count - typical)
+        else:
+            mg += wmg * (count - typical)
+            eg += weg * (count - typical)
         if hits:
-            attack[c] += hits * mover.king_attack
+            attack[c] += hits * king_attack
             attackers[c] += 1
-        if kind == ROOK:
+        if rook:
             f = sq % files
             if not pawn_files[c][f]:
                 bonus = ROOK_HALF_OPEN_FILE if pawn_files[c ^ 1][f] else ROOK_OPEN_FILE
+                sign = -1 if c else 1
                 mg += sign * bonus[0]
                 eg += sign * bonus[1]
     return mg, eg, attack, attackers
 
 
-def _king_safety(pos: Position, pawn_files: tuple[list[int], list[int]], attack: list[int],
+def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
                  attackers: list[int]) -> int:
     """Middlegame only: attack units grow quadratically once two pieces join; a pawn shield
     and closed files near a king at home help."""
@@ -323,14 +420,17 @@ def _king_safety(pos: Position, pawn_files: tuple[list[int], list[int]], attack:
     return king_mg
 
 
-def _pawn_structure(pos: Position, t: _Tables, census: _Census) -> tuple[int, int]:
-    """Doubled, isolated and passed pawns (mg, eg)."""
-    g = pos.geometry
+def _pawn_structure(t: _Tables, white: int, black: int) -> tuple[int, int, PawnFiles]:
+    """Doubled, isolated and passed pawns (mg, eg) and the pawns per file of each colour,
+    from the two pawn bit sets: a function of the pawns alone, so the pawn hash keeps it."""
+    g = t.g
     files = g.files
+    bits = (white, black)
+    counts = tuple(tuple((b & m).bit_count() for m in t.file_masks) for b in bits)
     mg = eg = 0
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
-        mine, theirs = census.pawn_files[c], census.pawn_files[c ^ 1]
+        mine = counts[c]
         for f in range(files):
             n = mine[f]
             if n > 1:
@@ -339,32 +439,19 @@ def _pawn_structure(pos: Position, t: _Tables, census: _Census) -> tuple[int, in
             if n and (f == 0 or not mine[f - 1]) and (f == files - 1 or not mine[f + 1]):
                 mg -= sign * ISOLATED_PAWN[0] * n
                 eg -= sign * ISOLATED_PAWN[1] * n
-        for sq in census.pawns[c]:
-            if _is_passed(pos, sq, c, theirs):
+        theirs = bits[c ^ 1]
+        front = t.passed_masks[c]
+        b = bits[c]
+        while b:
+            low = b & -b
+            b ^= low
+            sq = low.bit_length() - 1
+            if not front[sq] & theirs:  # no enemy pawn ahead on its file or beside it
                 r = sq // files
                 bmg, beg = t.passed[r if c == WHITE else g.ranks - 1 - r]
                 mg += sign * bmg
                 eg += sign * beg
-    return mg, eg
-
-
-def _is_passed(pos: Position, sq: int, c: Color, their_files: list[int]) -> bool:
-    """No enemy pawn ahead of the pawn on ``sq`` on its own or a neighbouring file."""
-    g = pos.geometry
-    files = g.files
-    enemy_pawn = make_piece(PAWN, c ^ 1)
-    f, r = sq % files, sq // files
-    step = 1 if c == WHITE else -1
-    for df in (-1, 0, 1):
-        ff = f + df
-        if not 0 <= ff < files or not their_files[ff]:
-            continue
-        rr = r + step
-        while 0 <= rr < g.ranks:
-            if pos.board[rr * files + ff] == enemy_pawn:
-                return False
-            rr += step
-    return True
+    return mg, eg, (counts[0], counts[1])
 
 
 def _bishops(g: Geometry, bishops: tuple[list[int], list[int]]) -> tuple[int, int]:
@@ -408,4 +495,4 @@ def is_drawish_material(pos: Position) -> bool:
     return is_dead_position(pos)
 
 
-__all__ = ["evaluate", "is_drawish_material", "material_value"]
+__all__ = ["evaluate", "incremental_weights", "is_drawish_material", "material_value"]

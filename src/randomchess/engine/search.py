@@ -13,12 +13,17 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 from randomchess.engine import endgame
-from randomchess.engine.evaluate import evaluate, is_drawish_material, material_value
+from randomchess.engine.evaluate import (
+    evaluate,
+    incremental_weights,
+    is_drawish_material,
+    material_value,
+)
 from randomchess.pieces import (
     BLACK,
     KING,
@@ -201,8 +206,23 @@ class _CaptureTables:
 
 
 @cache
-def _capture_tables(variant: Variant) -> _CaptureTables:
+def _build_capture_tables(variant: Variant) -> _CaptureTables:
     return _CaptureTables(variant)
+
+
+_LAST_CAPTURE_TABLES: tuple[Variant | None, _CaptureTables | None] = (None, None)
+
+
+def _capture_tables(variant: Variant) -> _CaptureTables:
+    """The tables of ``variant``; the last one asked for is kept by identity, which spares
+    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
+    global _LAST_CAPTURE_TABLES
+    last, tables = _LAST_CAPTURE_TABLES
+    if last is variant and tables is not None:
+        return tables
+    tables = _build_capture_tables(variant)
+    _LAST_CAPTURE_TABLES = (variant, tables)
+    return tables
 
 
 def _least_attacker(board: list[int], t: _CaptureTables, sq: int, side: int) -> int:
@@ -322,7 +342,8 @@ class Searcher:
     def new_game(self) -> None:
         self.set_hash(self.hash_mb)
         self._eval_cache: dict[int, int] = {}
-        self.history: dict[tuple[int, int], int] = {}
+        # Keyed by piece code << 8 | target square (an int: no tuple to build per lookup).
+        self.history: dict[int, int] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
 
     def stop(self) -> None:
@@ -366,6 +387,8 @@ class Searcher:
             max_depth = min(max_depth, level.depth)
         self._margin = level.margin
         pos = pos.copy(stack=False)
+        # Material, placement and phase kept by push/pop (incremental evaluation).
+        pos.track_weights(incremental_weights(pos.variant))
         self._rep: dict[int, int] = {}
         for k in game_keys:
             self._rep[k] = self._rep.get(k, 0) + 1
@@ -523,19 +546,21 @@ class Searcher:
         self._rep[key] = self._rep.get(key, 0) + 1
         try:
             for i, move in enumerate(moves):
+                check = pos.gives_check(move)
                 pos.push(move)
                 try:
                     if full_window:
                         # Exact scores for every move that may be chosen: anything below
                         # best - margin is out of the running and may fail low.
                         floor = max(-INF, best_score - self._margin - 1)
-                        score = -self._negamax(pos, depth - 1, -INF, -floor, 1, True)
+                        score = -self._negamax(pos, depth - 1, -INF, -floor, 1, True, check)
                     elif i == 0:
-                        score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True)
+                        score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, check)
                     else:
-                        score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, 1, True)
+                        score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, 1, True,
+                                               check)
                         if alpha < score < beta:
-                            score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True)
+                            score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, check)
                 finally:
                     pos.pop()
                 if full_window:
@@ -616,14 +641,15 @@ class Searcher:
             self._tt_recent[i] = entry
 
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
-                 null_ok: bool) -> int:
+                 null_ok: bool, in_check: bool) -> int:
+        """``in_check``: whether the side to move is in check (the parent knows it from
+        ``gives_check``)."""
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_limits()
         if ply > self.seldepth:
             self.seldepth = ply
         pv_node = beta - alpha > 1
-        in_check = pos.is_check()
 
         if pos.halfmove_clock >= 100 and not (in_check and not pos.legal_moves()):
             return 0
@@ -643,7 +669,7 @@ class Searcher:
         if in_check:
             depth += 1  # check extension
         if depth <= 0:
-            return self._quiesce(pos, alpha, beta, ply)
+            return self._quiesce(pos, alpha, beta, ply, in_check)
 
         entry = self.tt_probe(key)
         hash_move = None
@@ -670,21 +696,29 @@ class Searcher:
                 pos.push_null()
                 self._rep[key] = self._rep.get(key, 0) + 1
                 try:
-                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False)
+                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False,
+                                           False)
                 finally:
                     self._rep[key] -= 1
                     pos.pop()
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
 
-        moves = self._legal(pos)
-        if not moves:
-            return -MATE + ply if in_check else 0
-        self._order(pos, moves, hash_move, ply)
-
         board = pos.board
         us = pos.turn
         them = us ^ 1
+        moves: Iterable[Move]
+        if hash_move is not None and self.allow_adjustment and \
+                PIECE_COLOR[board[hash_move.from_square]] == us:
+            # Staged: the hash move (legal here, being stored for this very key) is tried
+            # before the other moves are generated and ordered, which a cut-off spares.
+            moves = self._after_hash_move(pos, hash_move, ply)
+        else:
+            generated = self._legal(pos)
+            if not generated:
+                return -MATE + ply if in_check else 0
+            self._order(pos, generated, hash_move, ply)
+            moves = generated
         best_score = -INF
         best_move: Move | None = None
         orig_alpha = alpha
@@ -700,20 +734,17 @@ class Searcher:
                     PIECE_KIND[board[move.from_square]] == PAWN
                     and move.to_square == pos.ep_square
                 )
-                pos.push(move)
-                gives_check = pos.is_check()
+                gives_check = pos.gives_check(move)
                 if quiet and not gives_check and best_move is not None and \
-                        move != hash_move:
-                    if futile:
-                        pos.pop()
-                        continue
-                    if not pv_node and depth < len(LATE_MOVE_COUNT) and \
-                            len(quiet_tried) >= LATE_MOVE_COUNT[depth]:
-                        pos.pop()
-                        continue
+                        move != hash_move and (futile or (
+                            not pv_node and depth < len(LATE_MOVE_COUNT)
+                            and len(quiet_tried) >= LATE_MOVE_COUNT[depth])):
+                    continue  # futility or late-move pruning, decided before playing it
+                pos.push(move)
                 try:
                     if i == 0:
-                        score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True)
+                        score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
+                                               gives_check)
                     else:
                         reduction = 0
                         if quiet and depth >= 3 and i >= 3 and not in_check and \
@@ -723,12 +754,13 @@ class Searcher:
                                 reduction -= 1
                             reduction = max(0, min(reduction, depth - 2))
                         score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha,
-                                               ply + 1, True)
+                                               ply + 1, True, gives_check)
                         if reduction and score > alpha:
                             score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha,
-                                                   ply + 1, True)
+                                                   ply + 1, True, gives_check)
                         if alpha < score < beta:
-                            score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True)
+                            score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
+                                                   gives_check)
                 finally:
                     pos.pop()
                 if score > best_score:
@@ -756,6 +788,15 @@ class Searcher:
         self._store(key, depth, flag, best_score, best_move, ply)
         return best_score
 
+    def _after_hash_move(self, pos: Position, hash_move: Move, ply: int) -> Iterator[Move]:
+        """The hash move, then (only if asked for) the other legal moves in order."""
+        yield hash_move
+        moves = self._legal(pos)
+        self._order(pos, moves, hash_move, ply)
+        for move in moves:
+            if move != hash_move:
+                yield move
+
     def _evaluate(self, pos: Position) -> int:
         cache = self._eval_cache
         score = cache.get(pos.zobrist)
@@ -782,10 +823,10 @@ class Searcher:
         board = pos.board
         h = self.history
         bonus = depth * depth
-        k = (board[move.from_square], move.to_square)
+        k = board[move.from_square] << 8 | move.to_square
         h[k] = min(h.get(k, 0) + bonus, 1_000_000)
         for m in tried:
-            k = (board[m.from_square], m.to_square)
+            k = board[m.from_square] << 8 | m.to_square
             h[k] = h.get(k, 0) - bonus
 
     @staticmethod
@@ -804,35 +845,44 @@ class Searcher:
         history = self.history
         ep = pos.ep_square
 
+        # Every key is distinct: the move's squares break ties, so the order (and the tree)
+        # does not depend on the order the core's square sets happen to list the pieces in,
+        # which any push and pop may change.
         def score(m: Move) -> int:
+            frm, to, promotion = m
+            tie = frm << 12 | to << 4 | promotion
             if m == hash_move:
-                return 100_000_000
-            p = board[m.from_square]
-            q = board[m.to_square]
+                return 100_000_000 << 20 | tie
+            p = board[frm]
+            q = board[to]
             if PIECE_COLOR[q] == them:
-                if values[p] > values[q] and not m.promotion and see(pos, m) < 0:
-                    return -2_000_000 + values[q]  # a losing capture: after the quiet moves
+                if values[p] > values[q] and not promotion:
+                    loss = see(pos, m)
+                    if loss < 0:
+                        # A losing capture: after the quiet moves, the smallest loss first.
+                        return (-2_000_000 + loss) << 20 | tie
                 s = 10_000_000 + values[q] * 16 - values[p] // 16
-                if m.promotion:
-                    s += values[m.promotion]
-                return s
-            if m.promotion:
-                return 10_000_000 + values[m.promotion] * 16 if m.promotion == QUEEN \
-                    else -1_000_000
-            if PIECE_KIND[p] == PAWN and m.to_square == ep:
-                return 10_000_000 + values[PAWN] * 15
+                if promotion:
+                    s += values[promotion]
+                return s << 20 | tie
+            if promotion:
+                return (10_000_000 + values[promotion] * 16 if promotion == QUEEN
+                        else -1_000_000) << 20 | tie
+            if to == ep and PIECE_KIND[p] == PAWN:
+                return (10_000_000 + values[PAWN] * 15) << 20 | tie
             if m == killers[0]:
-                return 9_000_000
+                return 9_000_000 << 20 | tie
             if m == killers[1]:
-                return 8_000_000
+                return 8_000_000 << 20 | tie
             if q:  # castling or a Bishop Adjustment: try early among the quiet moves
-                return 7_000_000
-            return max(history.get((p, m.to_square), 0), -1_000_000)
+                return 7_000_000 << 20 | tie
+            h = history.get(p << 8 | to, 0)
+            return (h if h > -1_000_000 else -1_000_000) << 20 | tie
 
         moves.sort(key=score, reverse=True)
 
     # ------------------------------------------------------------------ quiescence
-    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, in_check: bool) -> int:
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_limits()
@@ -842,7 +892,7 @@ class Searcher:
             return self._evaluate(pos)
         us = pos.turn
         them = us ^ 1
-        if pos.is_attacked(pos.kings[us], them):
+        if in_check:
             return self._evasions(pos, alpha, beta, ply)
         stand = self._evaluate(pos)
         if stand >= beta:
@@ -852,7 +902,7 @@ class Searcher:
         t = _capture_tables(pos.variant)
         values = t.values
         board = pos.board
-        for victim_value, move in self._captures(pos, t):
+        for victim_value, _, move in self._captures(pos, t):
             if stand + victim_value + QS_DELTA <= alpha and not move.promotion:
                 continue
             # A capture by a piece worth more than its victim may lose material: keep it
@@ -860,12 +910,13 @@ class Searcher:
             if values[board[move.from_square]] > victim_value and not move.promotion and \
                     see(pos, move) < 0:
                 continue
+            check = pos.gives_check(move)
             pos.push(move)
             if pos.is_attacked(pos.kings[us], them):
                 pos.pop()
                 continue
             try:
-                score = -self._quiesce(pos, -beta, -alpha, ply + 1)
+                score = -self._quiesce(pos, -beta, -alpha, ply + 1, check)
             finally:
                 pos.pop()
             if score > alpha:
@@ -887,9 +938,10 @@ class Searcher:
         self._rep[key] = self._rep.get(key, 0) + 1
         try:
             for move in moves:
+                check = pos.gives_check(move)
                 pos.push(move)
                 try:
-                    score = -self._quiesce(pos, -beta, -alpha, ply + 1)
+                    score = -self._quiesce(pos, -beta, -alpha, ply + 1, check)
                 finally:
                     pos.pop()
                 if score > best:
@@ -903,7 +955,7 @@ class Searcher:
         return best
 
     @staticmethod
-    def _captures(pos: Position, t: _CaptureTables) -> list[tuple[int, Move]]:
+    def _captures(pos: Position, t: _CaptureTables) -> list[tuple[int, int, Move]]:
         """Pseudo-legal captures and queen promotions, most valuable victim first."""
         board = pos.board
         us = pos.turn
@@ -940,8 +992,8 @@ class Searcher:
                         if color_of[q] == them:
                             out.append((values[q], -values[p], Move(sq, s)))
                         break
-        out.sort(key=lambda x: (x[0], x[1]), reverse=True)
-        return [(v, m) for v, _, m in out]
+        out.sort(reverse=True)  # the move itself breaks ties (see _order)
+        return out
 
 
 def format_score(score: int) -> str:

@@ -72,14 +72,17 @@ class Level:
 
 # Levels 1-8 (documented in docs/engine.md).  Levels below 8 score every root move with a
 # full window so they can choose among near-best moves; level 8 plays the best move found.
+# Spaced by measurement (docs/engine.md, "Level ratings"): the margin moves the strength far
+# more than the depth (at three plies 95 cp instead of 70 costs about 340 Elo), so each step
+# changes both a little.
 LEVELS: dict[int, Level] = {
-    1: Level(1, 2_000, 400, "beginner: one ply, often misses what it hangs"),
-    2: Level(1, 4_000, 200, "novice: one ply, fewer blunders"),
-    3: Level(2, 8_000, 120, "casual: two plies"),
+    1: Level(1, 4_000, 120, "beginner: one ply, often misses what it hangs"),
+    2: Level(2, 8_000, 120, "novice: two plies, loose"),
+    3: Level(2, 8_000, 80, "casual: two plies"),
     4: Level(3, 20_000, 70, "club: three plies, small inaccuracies"),
     5: Level(4, 60_000, 35, "strong club: four plies"),
     6: Level(5, 150_000, 15, "advanced: five plies, nearly exact"),
-    7: Level(8, 400_000, 0, "expert: eight plies at most"),
+    7: Level(6, 400_000, 6, "expert: six plies, almost always the best move"),
     8: Level(0, 0, 0, "full strength: the whole time allowed"),
 }
 DEFAULT_LEVEL = 8

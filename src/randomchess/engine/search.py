@@ -78,7 +78,7 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, 4_000, 120, "beginner: one ply, often misses what it hangs"),
     2: Level(2, 8_000, 120, "novice: two plies, loose"),
-    3: Level(2, 8_000, 80, "casual: two plies"),
+    3: Level(3, 20_000, 95, "casual: three plies, loose"),
     4: Level(3, 20_000, 70, "club: three plies, small inaccuracies"),
     5: Level(4, 60_000, 35, "strong club: four plies"),
     6: Level(5, 150_000, 15, "advanced: five plies, nearly exact"),

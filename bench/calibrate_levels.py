@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/calibrate_levels.py run L4:SF1350:8 L1:L2:6 ... [-c 2] [--pgn-dir D]
     .venv/bin/python bench/calibrate_levels.py fit
+    .venv/bin/python bench/calibrate_levels.py markdown     # the table of docs/engine.md
 
 Each ``A:B:N`` plays N more Chess960 games (random arrays, each twice with colours swapped)
 between two players of :data:`PLAYERS` and adds the results to
@@ -126,8 +127,8 @@ def run(args: argparse.Namespace) -> None:
             data["players"][name] = PLAYERS[name]
         have = tally(data, a, b)
         flip = have["a"] != a  # stored the other way round
-        seed = zlib.crc32(f"{min(a, b)}:{max(a, b)}:{have['wins'] + have['draws'] + have['losses']}"
-                          .encode())
+        played = have["wins"] + have["draws"] + have["losses"]
+        seed = zlib.crc32(f"{min(a, b)}:{max(a, b)}:{played}{args.salt}".encode())
         pgn = Path(args.pgn_dir) / f"{a}-{b}-{seed}.pgn" if args.pgn_dir else None
         print(f"{a} vs {b}: {n} games (seed {seed})", flush=True)
 
@@ -166,6 +167,28 @@ def show(data: dict[str, Any]) -> None:
         print(f"level {level:>2}: {r.rating} ± {r.margin} ({r.games} games)")
 
 
+def markdown(data: dict[str, Any]) -> None:
+    """The docs' table (docs/engine.md, "Level ratings"): each level's rating and its games."""
+    pairings, _anchors, levels = load(data)
+    ratings = ratings_from(data)
+    name_of = {level: name for name, level in levels.items()}
+    print("| level | played by | rating (95 %) | games | its pairings (its wins, draws, losses) |")
+    print("|---|---|---|---|---|")
+    for level, r in sorted(ratings.items()):
+        name = name_of[level]
+        p = PLAYERS[name]
+        who = "randomchess" if p["engine"] == "self" else (
+            "Stockfish " + (f"UCI_Elo {p['options']['UCI_Elo']}" if p["options"] else "full"))
+        games = []
+        for q in pairings:
+            if name in (q.a, q.b):
+                w, d, lo = (q.wins, q.draws, q.losses) if q.a == name else (
+                    q.losses, q.draws, q.wins)
+                games.append(f"{q.b if q.a == name else q.a} +{w} ={d} -{lo}")
+        print(f"| {level} | {who} | **{r.rating} ± {r.margin}** | {r.games} | "
+              f"{'; '.join(games)} |")
+
+
 def main() -> None:
     global DATA
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -176,13 +199,18 @@ def main() -> None:
     r.add_argument("--pgn-dir")
     r.add_argument("--commit")
     r.add_argument("--max-plies", type=int, default=300)
+    r.add_argument("--salt", default="", help="added to the seeds: new arrays for a pairing "
+                   "whose games are kept in another file")
     f = sub.add_parser("fit")
-    for p in (r, f):
+    m = sub.add_parser("markdown")
+    for p in (r, f, m):
         p.add_argument("--data", type=Path, default=DATA, help="the tallies' JSON file")
     args = ap.parse_args()
     DATA = args.data
     if args.cmd == "run":
         run(args)
+    elif args.cmd == "markdown":
+        markdown(read())
     else:
         show(read())
 

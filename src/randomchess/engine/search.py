@@ -82,7 +82,7 @@ LEVELS: dict[int, Level] = {
     4: Level(3, 20_000, 70, "club: three plies, small inaccuracies"),
     5: Level(4, 60_000, 35, "strong club: four plies"),
     6: Level(5, 150_000, 15, "advanced: five plies, nearly exact"),
-    7: Level(6, 400_000, 6, "expert: six plies, almost always the best move"),
+    7: Level(0, 0, 4, "expert: the whole time, almost always the best move"),
     8: Level(0, 0, 0, "full strength: the whole time allowed"),
 }
 DEFAULT_LEVEL = 8

@@ -143,6 +143,28 @@ def test_levels_are_documented_and_ordered() -> None:
     assert LEVELS[8].depth == 0 and LEVELS[8].margin == 0
 
 
+@pytest.mark.parametrize("fen", [
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r2q1rk1/pb1nbppp/1p2pn2/2ppN3/2PP4/1PN1P1P1/PB3PBP/R2Q1RK1 w - - 0 1",
+])
+def test_a_level_cut_short_chooses_among_the_scores_of_its_last_complete_depth(fen: str) -> None:
+    # A level below 8 picks among root moves within its margin of the best. When a limit
+    # stops an iteration half-way, the half-searched moves' scores are a ply deeper than the
+    # rest; mixing them picks moves the completed depth ranks far below the best (level 7,
+    # time-limited, lost 7 of 7 to Stockfish 1800 that way). Node limits are exact, so a
+    # search stopped inside depth d + 1 must choose as the same search stopped after depth d.
+    pos = Position(fen, "chess")
+    for level in (2, 4):
+        for seed in range(6):
+            nodes = [Searcher(level=level, seed=seed).search(pos, Limits(depth=d)).nodes
+                     for d in (1, 2)]
+            cut = (nodes[0] + nodes[1]) // 2  # inside the second iteration
+            a = Searcher(level=level, seed=seed).search(pos, Limits(nodes=cut))
+            b = Searcher(level=level, seed=seed).search(pos, Limits(depth=1))
+            assert a.depth == 1
+            assert a.move == b.move, (level, seed, pos.uci(a.move), pos.uci(b.move))
+
+
 def test_low_level_varies_but_never_misses_mate() -> None:
     pos = Position("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2", "chess")
     moves = {pos.uci(Searcher(level=1, seed=s).search(pos).move)  # type: ignore[arg-type]

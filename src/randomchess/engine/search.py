@@ -404,7 +404,10 @@ class Searcher:
         root_moves = self._legal(pos)
         if not root_moves:
             return Result(None, -MATE if pos.is_check() else 0, 0, 0, [], 0)
+        # Root scores for the levels' choice: those of the last completed iteration (an
+        # iteration cut short has scored some moves a ply deeper than the rest).
         self._root_scores: dict[Move, int] = {}
+        self._iter_scores: dict[Move, int] = {}
         self._order(pos, root_moves, None, 0)
         best = root_moves[0]
         best_score = -INF
@@ -417,9 +420,12 @@ class Searcher:
             self._root_best = None
             self._root_best_score = -INF
             self._first_iteration = depth == 1
+            self._iter_scores = {}
             try:
                 score = self._root(pos, root_moves, depth, score)
             except _Stop:
+                if depth == 1:
+                    self._root_scores = self._iter_scores  # nothing complete: the part done
                 if self._root_best is not None:
                     if depth == 1 or self._root_best != best:
                         pv = [self._root_best]
@@ -429,6 +435,7 @@ class Searcher:
                         depth_done = 1
                 break
             depth_done = depth
+            self._root_scores = self._iter_scores
             prev_score = best_score
             best_score = score
             pv = self._extract_pv(pos, root_moves)
@@ -567,7 +574,7 @@ class Searcher:
                 finally:
                     pos.pop()
                 if full_window:
-                    self._root_scores[move] = score
+                    self._iter_scores[move] = score
                 if score > best_score:
                     best_score = score
                     best_move = move

@@ -38,8 +38,12 @@ def test_a_killed_worker_is_replaced_and_the_waiting_move_resumes() -> None:
                 pool.best_move("chess", START, ["d2d4"], 8, 300, None, 0))
             await asyncio.sleep(0.5)
             _kill_workers(pool)
-            await asyncio.sleep(0.3)
-            assert pool.status() == "degraded"
+            # The pool notices from its executor's management thread, which a loaded machine
+            # may run late: wait for it rather than for a fixed time.
+            end = time.monotonic() + 20
+            while pool.status() != "degraded" and pool.restarts == 0:
+                assert time.monotonic() < end, "the pool never noticed its dead worker"
+                await asyncio.sleep(0.05)
             pos = Position(START, "chess")
             pos.push_uci("e2e4")
             pos.parse_uci(str(await asyncio.wait_for(thinking, 30)))

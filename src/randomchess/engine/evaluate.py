@@ -10,9 +10,9 @@ STYLE.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 from randomchess.game import is_dead_position
 from randomchess.geometry import KING_LEAPS, Geometry
@@ -261,24 +261,28 @@ def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
     return mg, int(centre * eg_scale) - eg_scale // 2
 
 
-@cache
-def _build_tables(variant: Variant) -> _Tables:
-    return _Tables(variant)
+T = TypeVar("T")
 
 
-_LAST_TABLES: tuple[Variant | None, _Tables | None] = (None, None)
+def per_variant(build: Callable[[Variant], T]) -> Callable[[Variant], T]:
+    """``build`` once per variant (cached); the last variant asked for is kept by identity,
+    which spares the cache's hash of the variant on every node (one rebinding of a tuple:
+    safe across threads)."""
+    built = cache(build)
+    cell: list[tuple[object, object]] = [(None, None)]
+
+    def get(variant: Variant) -> T:
+        held, tables = cell[0]
+        if held is variant:
+            return cast(T, tables)
+        made = built(variant)
+        cell[0] = (variant, made)
+        return made
+
+    return get
 
 
-def _tables(variant: Variant) -> _Tables:
-    """The tables of ``variant``; the last one asked for is kept by identity, which spares
-    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
-    global _LAST_TABLES
-    last, tables = _LAST_TABLES
-    if last is variant and tables is not None:
-        return tables
-    tables = _build_tables(variant)
-    _LAST_TABLES = (variant, tables)
-    return tables
+_tables = per_variant(_Tables)
 
 
 def material_value(variant: Variant, kind: int) -> int:

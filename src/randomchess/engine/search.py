@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 from randomchess.engine import endgame
 from randomchess.engine.evaluate import (
@@ -23,6 +22,7 @@ from randomchess.engine.evaluate import (
     incremental_weights,
     is_drawish_material,
     material_value,
+    per_variant,
 )
 from randomchess.pieces import (
     BLACK,
@@ -208,24 +208,7 @@ class _CaptureTables:
                                for offsets, k in leap_sets.items())
 
 
-@cache
-def _build_capture_tables(variant: Variant) -> _CaptureTables:
-    return _CaptureTables(variant)
-
-
-_LAST_CAPTURE_TABLES: tuple[Variant | None, _CaptureTables | None] = (None, None)
-
-
-def _capture_tables(variant: Variant) -> _CaptureTables:
-    """The tables of ``variant``; the last one asked for is kept by identity, which spares
-    the cache's hash of the variant on every node (one rebinding: safe across threads)."""
-    global _LAST_CAPTURE_TABLES
-    last, tables = _LAST_CAPTURE_TABLES
-    if last is variant and tables is not None:
-        return tables
-    tables = _build_capture_tables(variant)
-    _LAST_CAPTURE_TABLES = (variant, tables)
-    return tables
+_capture_tables = per_variant(_CaptureTables)
 
 
 def _least_attacker(board: list[int], t: _CaptureTables, sq: int, side: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from randomchess import Position, get_variant
+from randomchess.engine.calibration import level_ratings
 from web_support import (
     ARTIFACTS,
     SLOW,
@@ -555,14 +556,18 @@ def test_the_bishop_adjustment_is_explained_once(page: Page) -> None:
 def test_abort_before_moving_and_resign_with_confirmation(session: Session) -> None:
     page = session.page()
     new_game(page, "chess960", "computer", color="white", level=1)
-    expect(page.locator("[data-testid=player-black]")).to_have_text("Computer, level 1 (beginner)")
+    # The computer is named with its level's measured rating (docs/engine.md, "Level ratings").
+    rating = level_ratings()
+    expect(page.locator("[data-testid=player-black]")).to_have_text(
+        f"Computer, level 1 (beginner, ≈{rating[1].rating} Elo)")
     page.click("[data-testid=abort]")
     expect(page.locator("[data-testid=result]")).to_have_text("Game aborted")
     expect(page.locator("[data-testid=abort]")).to_be_hidden()
 
     page = session.page(lang="es")
     new_game(page, "chess960", "computer", color="white", level=2, number=518)
-    expect(page.locator("[data-testid=player-black]")).to_have_text("Ordenador, nivel 2 (novato)")
+    expect(page.locator("[data-testid=player-black]")).to_have_text(
+        f"Ordenador, nivel 2 (novato, ≈{rating[2].rating} Elo)")
     drag(page, "e2", "e4")
     wait_ply(page, 2)
     expect(page.locator("[data-testid=abort]")).to_be_hidden()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from randomchess.analysis import levels
-from randomchess.analysis.core import Limit, Line, OnLines
+from randomchess.analysis.core import Limit, Line, OnLines, StartTracker
 from randomchess.position import Position
 from randomchess.server import analysis_api
 from randomchess.variants import get_variant
@@ -51,7 +51,7 @@ def test_the_analysis_board_engine_starts_afresh_for_another_setup(
         monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeEngine()
     monkeypatch.setattr(analysis_api, "_engine", lambda name, variant: fake)
-    monkeypatch.setattr(analysis_api, "_started", {})
+    monkeypatch.setattr(analysis_api, "_started", StartTracker())
     first = Position(A, MRC).legal_moves()[0]
     for fen, moves in ((A, []), (A, [Position(A, MRC).uci(first)]), (B, []), (B, []), (A, [])):
         assert "error" not in analysis_api.analyse_job("mrc", fen, moves, "fairy-stockfish",
@@ -66,7 +66,7 @@ def test_an_external_level_starts_afresh_for_another_game(
     fake = FakeEngine()
     monkeypatch.setattr(levels, "engine_for", lambda config, key: "fairy-stockfish")
     monkeypatch.setattr(levels, "_player", lambda config, name, level: fake)
-    monkeypatch.setattr(levels, "_started", {})
+    monkeypatch.setattr(levels, "_started", StartTracker())
     config: Any = object()
     pos = Position(A, MRC)
     m1 = pos.uci(pos.legal_moves()[0])

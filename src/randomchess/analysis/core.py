@@ -142,6 +142,23 @@ class Analyser(Protocol):
     def close(self) -> None: ...
 
 
+class StartTracker:
+    """The start FEN each cached engine last worked from: before another one the engine gets
+    ``new_game()`` (``ucinewgame``), so no hash crosses from one setup to the next (it did for
+    Fairy-Stockfish on 9x9).  Positions of the same game keep the engine's hash."""
+
+    def __init__(self) -> None:
+        self._started: dict[object, str] = {}
+
+    def enter(self, key: object, analyser: Analyser, start_fen: str) -> None:
+        if self._started.get(key) != start_fen:
+            analyser.new_game()
+            self._started[key] = start_fen
+
+    def clear(self) -> None:
+        self._started.clear()
+
+
 def make_line(pos: Position, rank: int, depth: int, score: Score, moves: Sequence[Move],
               nodes: int = 0, time_ms: int = 0) -> Line:
     """A :class:`Line` from rules-core moves, with UCI and SAN written from ``pos``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from randomchess.analysis.core import AnalysisError, Limit
+from randomchess.analysis.core import AnalysisError, Limit, StartTracker
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
 from randomchess.analysis.uci_engine import UciEngine
 from randomchess.position import Position
@@ -34,9 +34,7 @@ EXTERNAL_LEVELS: dict[int, ExternalLevel] = {
 }
 
 _players: dict[tuple[str, int], UciEngine] = {}
-# The start FEN of the game each player last moved in: another game gets a ``ucinewgame``
-# first, so no hash crosses from one setup to the next (it did for Fairy-Stockfish on 9x9).
-_started: dict[tuple[str, int], str] = {}
+_started = StartTracker()  # a new game for each player before another setup
 
 
 def engine_for(config: EngineConfig, variant_key: str) -> str | None:
@@ -79,9 +77,7 @@ def external_move(config: EngineConfig, variant_key: str, fen: str, moves: list[
     for text in moves:
         pos.push_uci(text)
     engine = _player(config, name, level)
-    if _started.get((name, level)) != fen:
-        engine.new_game()
-        _started[(name, level)] = fen
+    _started.enter((name, level), engine, fen)
     lines = engine.analyse(pos, Limit(movetime=max(20, movetime_ms)))
     if not lines:
         raise AnalysisError("no legal move")

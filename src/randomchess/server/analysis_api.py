@@ -30,7 +30,7 @@ from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Tex
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
-from randomchess.analysis.core import Analyser, AnalysisError, Limit
+from randomchess.analysis.core import Analyser, AnalysisError, Limit, StartTracker
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
 from randomchess.analysis.review import Review, annotate, annotated_pgn, review_game
 from randomchess.errors import RandomChessError
@@ -86,15 +86,7 @@ def _engine(name: str, variant: str) -> Analyser:
     return engine
 
 
-# The start FEN each cached engine last analysed a position of: another setup gets a
-# ``ucinewgame`` first (Fairy-Stockfish carried its hash from one 9x9 setup into the next).
-_started: dict[tuple[str, str], str] = {}
-
-
-def _fresh(analyser: Analyser, key: tuple[str, str], start_fen: str) -> None:
-    if _started.get(key) != start_fen:
-        analyser.new_game()
-        _started[key] = start_fen
+_started = StartTracker()  # a new game for each cached engine before another setup
 
 
 def _position(variant: str, fen: str, moves: list[str]) -> Position:
@@ -111,7 +103,7 @@ def analyse_job(variant: str, fen: str, moves: list[str], engine: str, depth: in
     try:
         pos = _position(variant, fen, moves)
         analyser = _engine(engine, variant)
-        _fresh(analyser, (engine, variant), fen)
+        _started.enter((engine, variant), analyser, fen)
         lines = analyser.analyse(pos, Limit(depth=depth, movetime=movetime), multipv)
     except EngineUnavailableError as exc:
         return job_error(exc, 409)

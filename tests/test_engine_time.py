@@ -106,3 +106,20 @@ def test_iterations_stop_sooner_on_a_stable_best_move_and_later_on_a_changing_on
     assert searcher._soft_limit(6, 0, 20, 20) <= searcher._hard
     searcher._soft, searcher._hard = searcher._time_budget(pos, Limits(movetime=500))
     assert searcher._soft_limit(6, 4, 20, 20) == searcher._soft  # movetime: used whole
+
+
+def test_movetime_is_searched_nearly_whole_and_an_explicit_overhead_replaces_the_margin() -> None:
+    """Issue 16: with ``go movetime`` no clock can run out, so only the stop and the
+    bestmove line are allowed for (10 ms; the UCI layer's measured latency is about 3 ms),
+    not the 40 ms a clock keeps in hand; a ``Move Overhead`` the GUI sets applies to both."""
+    searcher = Searcher()
+    pos = Position(variant="chess")
+    assert searcher._time_budget(pos, Limits(movetime=200)) == (190, 190)
+    searcher.movetime_overhead_ms = 120
+    assert searcher._time_budget(pos, Limits(movetime=150)) == (30, 30)
+    searcher.movetime_overhead_ms = 500
+    assert searcher._time_budget(pos, Limits(movetime=150)) == (1, 1)
+    # A clock still keeps the clock's overhead in hand.
+    searcher.movetime_overhead_ms = 0
+    _, hard = searcher._time_budget(pos, Limits(wtime=1_000, btime=1_000))
+    assert hard <= 1_000 - 2 * 40

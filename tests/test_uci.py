@@ -68,9 +68,13 @@ def test_handshake_lists_the_options(session: Session) -> None:
     assert "option name Skill Level type spin default 8 min 1 max 8" in joined
     assert "option name Bishop Adjustment type check default true" in joined
     assert "option name Move Overhead type spin default 40 min 0 max 5000" in joined
+    session.send("position startpos", "go movetime 150")
+    session.bestmove()
+    assert session.engine.searcher.movetime_overhead_ms == 10  # no clock: 10 ms kept back
     session.send("setoption name Move Overhead value 120", "position startpos", "go movetime 150")
     session.bestmove()
     assert session.engine.searcher.move_overhead_ms == 120
+    assert session.engine.searcher.movetime_overhead_ms == 120  # the GUI's word counts
     session.send("isready")
     session.wait_for("readyok")
 

@@ -48,37 +48,63 @@ PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, QUEEN: 4, MINISTER: 3, ARCHBISHOP
                 CHANCELLOR: 3}
 # Mobility: centipawns per reachable square beyond the typical count, (mg, eg, typical).
 MOBILITY = {
-    KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 6), QUEEN: (1, 2, 12),
+    KNIGHT: (5, -2, 4), BISHOP: (11, 7, 6), ROOK: (7, -2, 6), QUEEN: (6, 15, 12),
     MINISTER: (3, 3, 9), ARCHBISHOP: (3, 3, 9), CHANCELLOR: (2, 3, 10),
 }
 # King safety: penalty by number of attacks on the squares around the king (middlegame).
 KING_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, MINISTER: 4, ARCHBISHOP: 4,
                       CHANCELLOR: 4}
-# Piece-square shape of the centralising pieces: (mg scale, eg scale, home-rank penalty);
-# the bonus is int(centre * scale) - scale // 2, centre = 1 in the middle, 0 in a corner.
-CENTRE_SHAPE = {
-    KNIGHT: (50, 40, 15), MINISTER: (40, 30, 10), ARCHBISHOP: (40, 30, 10),
-    CHANCELLOR: (30, 30, 10), BISHOP: (30, 20, 10), QUEEN: (10, 30, 0),
+# Piece-square tables of the orthodox kinds: (mg, eg) weights of the square's shapes
+# (PST_BASIS, computed by pst_basis), fitted with the other weights below to Stockfish's
+# scores of quiet Chess960 positions (randomchess.engine.tuning, bench/tune_eval.py).
+PST_BASIS = ("centre", "file_centre", "rank", "rank2", "home", "seventh", "file_centre_rank")
+PST_SHAPE: dict[PieceKind, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    PAWN: ((-50.1, 29.8, -2.8, 64.9, 0.0, 40.9, 74.2),
+        (-3.7, 13.9, -54.1, 41.4, 0.0, 30.9, -62.6)),
+    KNIGHT: ((46.7, 32.9, -23.0, -8.8, 12.4, -26.3, 38.2),
+        (37.1, 17.4, -36.8, -28.4, -50.8, 11.0, -15.1)),
+    BISHOP: ((19.7, 19.0, -21.1, -41.7, 22.3, 19.4, 16.0),
+        (-1.8, 12.4, 2.3, 5.0, 0.1, -1.5, -17.6)),
+    ROOK: ((-38.0, 15.1, -39.9, -4.0, 13.0, -0.7, -37.7),
+        (70.9, -30.4, 73.9, 34.3, 15.3, -1.8, 27.0)),
+    QUEEN: ((-15.6, 17.6, -16.7, -2.1, 15.3, -31.9, -23.1),
+        (63.5, 28.5, 66.1, 50.0, -42.3, 30.2, 11.6)),
+    KING: ((9.9, -42.2, -123.1, 37.5, -84.6, 15.1, -1.9),
+        (50.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
 }
+# The fairy kinds' piece-square shape: (mg scale, eg scale, home-rank penalty); the bonus is
+# int(centre * scale) - scale // 2, centre = 1 in the middle, 0 in a corner.
+CENTRE_SHAPE = {MINISTER: (40, 30, 10), ARCHBISHOP: (40, 30, 10), CHANCELLOR: (30, 30, 10)}
 _DEFAULT_KIND = (2, (2, 3, 8), 3, (30, 20, 10))  # phase, mobility, king attack, shape
+KING_DANGER = 85  # percent of min(units**2 / 2, 500), the attack on a king
 PAWN_SHIELD = 12  # per own pawn in front of a king on its home ranks
-OPEN_FILE_NEAR_KING = 15  # per file next to the king with no own pawn
-DOUBLED_PAWN = (10, 20)
-ISOLATED_PAWN = (10, 15)
-PASSED_PAWN_MG = 50  # at the rank before promotion, scaled down for earlier ranks
-PASSED_PAWN_EG = 120
-BISHOP_PAIR = (30, 50)  # two bishops on squares of different colours
+OPEN_FILE_NEAR_KING = 9  # per file next to the king with no own pawn
+DOUBLED_PAWN = (25, -4)
+ISOLATED_PAWN = (24, -4)
+# Passed pawns: (mg, eg) times (rank / last)**2 and times rank / last, rank relative to home
+# and ``last`` the rank before promotion.
+PASSED_PAWN = (65, 175)
+PASSED_PAWN_LINEAR = (-66, 9)
+BISHOP_PAIR = (75, 50)  # two bishops on squares of different colours
 SAME_COLOUR_BISHOPS = 25  # two bishops sharing a colour (MRC arrays, before any adjustment)
-CASTLING_RIGHT = 12  # per side that keeps a castling right (middlegame)
+CASTLING_RIGHT = 0  # per side that keeps a castling right (middlegame; fitted: worth nothing)
 ADJUSTMENT_RIGHT = 15  # a live Bishop Adjustment with a partner still beside its bishop
-ROOK_OPEN_FILE = (20, 10)
-ROOK_HALF_OPEN_FILE = (10, 5)
-TEMPO = 10
+ROOK_OPEN_FILE = (42, 17)
+ROOK_HALF_OPEN_FILE = (29, 8)
+TEMPO = 32
+# A piece (not a pawn or king) attacked by an enemy pawn, (mg, eg): of the side to move
+# (it may still step away) and of the side that is not (the mover takes it, or a second
+# threat wins it).
+PAWN_THREAT_TO_MOVER = (-69, -15)
+PAWN_THREAT_TO_WAITING = (-105, -19)
+MINOR_DEFENDED_BY_PAWN = (-6, 30)  # a knight, bishop or minister a friendly pawn defends
 # Pawn-structure entries kept by pawn placement (the pawn hash, issue 16.4).
 PAWN_CACHE_ENTRIES = 1 << 16
 
 Table = tuple[tuple[int, ...], ...]
 PawnFiles = tuple[tuple[int, ...], tuple[int, ...]]  # pawns per file, per colour
+# The pawn hash's entry: mg, eg, pawns per file, squares attacked by each colour's pawns.
+PawnEntry = tuple[int, int, PawnFiles, tuple[int, int]]
 _Scan = tuple[Table | None, Table, tuple[Table, ...], int, int, int, int, bool]
 
 
@@ -163,7 +189,7 @@ class _Tables:
         )
         # The pawn hash: the pawn-structure terms and the pawns per file, by the pawns'
         # placement (cleared when full).
-        self.pawn_cache: dict[int, tuple[int, int, PawnFiles]] = {}
+        self.pawn_cache: dict[int, PawnEntry] = {}
         king = g.leaps(KING_LEAPS)
         # King zone: the king's square and its neighbours.
         self.zone = tuple(frozenset((sq, *king[sq])) for sq in range(g.size))
@@ -194,10 +220,20 @@ class _Tables:
         # Passed-pawn bonus by relative rank (0 = home rank).
         last = g.ranks - 2
         self.passed = tuple(
-            (PASSED_PAWN_MG * r * r // (last * last), PASSED_PAWN_EG * r * r // (last * last))
+            (round(PASSED_PAWN[0] * (r / last) ** 2 + PASSED_PAWN_LINEAR[0] * r / last),
+             round(PASSED_PAWN[1] * (r / last) ** 2 + PASSED_PAWN_LINEAR[1] * r / last))
             if 1 <= r <= last else (0, 0)
             for r in range(g.ranks)
         )
+        # Pawn attacks as bit sets, by shifting the pawns: a pawn on the first (last) file
+        # attacks nothing towards the left (right).
+        self.board_mask = (1 << g.size) - 1
+        self.not_first_file = sum(1 << sq for sq in range(g.size) if g.file_of(sq) != 0)
+        self.not_last_file = sum(1 << sq for sq in range(g.size)
+                                 if g.file_of(sq) != g.files - 1)
+        # Pieces a friendly pawn's defence makes an outpost of: knights, bishops, minister.
+        self.is_minor = [PIECE_KIND[p] in (KNIGHT, BISHOP, MINISTER) for p in
+                         range(PIECE_CODE_LIMIT)]
         self.home_masks = tuple(
             sum(1 << g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files))
             for c in (WHITE, BLACK)
@@ -232,30 +268,30 @@ def _phase(kind: PieceKind) -> int:
     return PHASE_WEIGHT.get(kind, _DEFAULT_KIND[0])
 
 
-def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
-    """Positional bonus (mg, eg) of a White piece of ``kind`` on ``sq``, from the geometry."""
+def pst_basis(g: Geometry, sq: int) -> tuple[float, ...]:
+    """The shapes of a White piece's square that the piece-square tables combine
+    (``PST_BASIS``): from the geometry alone, so the same weights fit any board."""
     f, r = g.file_of(sq), g.rank_of(sq)
     cf, cr = (g.files - 1) / 2, (g.ranks - 1) / 2
-    # 1.0 in the centre, 0.0 in a corner.
-    centre = 1.0 - (abs(f - cf) / cf + abs(r - cr) / cr) / 2
+    centre = 1.0 - (abs(f - cf) / cf + abs(r - cr) / cr) / 2  # 1 in the middle, 0 in a corner
     file_centre = 1.0 - abs(f - cf) / cf
-    last = g.ranks - 1
-    if kind == PAWN:
-        advance = r - 1
-        mg = advance * 4 + int(file_centre * (0, 0, 10, 25, 20)[r]) if r <= 4 else advance * 4
-        if r == 1 and file_centre > 0.6:
-            mg -= 10  # central pawns should leave home
-        eg = advance * advance * 3 // 2
-        return mg, eg
-    if kind == ROOK:
-        mg = int(file_centre * 8) - 4 + (20 if r == last - 1 else 0)
-        return mg, (15 if r == last - 1 else 0)
-    if kind == KING:
-        # Stay home and off the centre files in the middlegame, centralise in the ending.
-        mg = -int(file_centre * 30) - r * 25 + (10 if r == 0 else 0)
-        if r == 0 and file_centre < 0.5:
-            mg += 15
-        return mg, int(centre * 50) - 25
+    rank = r / (g.ranks - 1)
+    return (centre, file_centre, rank, rank * rank, 1.0 if r == 0 else 0.0,
+            1.0 if r == g.ranks - 2 else 0.0, file_centre * rank)
+
+
+def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
+    """Positional bonus (mg, eg) of a White piece of ``kind`` on ``sq``, from the geometry."""
+    shape = PST_SHAPE.get(kind)
+    if shape is not None:
+        basis = pst_basis(g, sq)
+        return (round(sum(w * b for w, b in zip(shape[0], basis, strict=True))),
+                round(sum(w * b for w, b in zip(shape[1], basis, strict=True))))
+    # The fairy pieces (no engine to fit them to on 8x8): centralising, a little for
+    # leaving home.
+    f, r = g.file_of(sq), g.rank_of(sq)
+    cf, cr = (g.files - 1) / 2, (g.ranks - 1) / 2
+    centre = 1.0 - (abs(f - cf) / cf + abs(r - cr) / cr) / 2
     mg_scale, eg_scale, home = CENTRE_SHAPE.get(kind, _DEFAULT_KIND[3])
     mg = int(centre * mg_scale) - mg_scale // 2 - (home if r == 0 else 0)
     return mg, int(centre * eg_scale) - eg_scale // 2
@@ -324,10 +360,35 @@ def evaluate(pos: Position) -> int:
         if len(t.pawn_cache) >= PAWN_CACHE_ENTRIES:
             t.pawn_cache.clear()
         entry = t.pawn_cache[pawn_key] = _pawn_structure(t, pawn_bits[0], pawn_bits[1])
-    pawn_mg, pawn_eg, pawn_files = entry
+    pawn_mg, pawn_eg, pawn_files, pawn_attacks = entry
     mob_mg, mob_eg, attack, attackers = _mobility(pos, t, pieces, pawn_files)
     mg += mob_mg + _king_safety(pos, pawn_files, attack, attackers)
     eg += mob_eg
+    # Pieces attacked by enemy pawns, and minor pieces defended by their own.
+    threatened = [0, 0]
+    defended = [0, 0]
+    is_minor = t.is_minor
+    white_attacks, black_attacks = pawn_attacks
+    for sq, p in pieces:
+        if PIECE_COLOR[p]:
+            if white_attacks >> sq & 1:
+                threatened[1] += 1
+            if is_minor[p] and black_attacks >> sq & 1:
+                defended[1] += 1
+        else:
+            if black_attacks >> sq & 1:
+                threatened[0] += 1
+            if is_minor[p] and white_attacks >> sq & 1:
+                defended[0] += 1
+    if threatened[0] or threatened[1]:
+        us = pos.turn
+        mover = threatened[us] if us == WHITE else -threatened[us]
+        waiting = threatened[WHITE] - threatened[BLACK] - mover
+        mg += PAWN_THREAT_TO_MOVER[0] * mover + PAWN_THREAT_TO_WAITING[0] * waiting
+        eg += PAWN_THREAT_TO_MOVER[1] * mover + PAWN_THREAT_TO_WAITING[1] * waiting
+    if defended[0] != defended[1]:
+        mg += MINOR_DEFENDED_BY_PAWN[0] * (defended[0] - defended[1])
+        eg += MINOR_DEFENDED_BY_PAWN[1] * (defended[0] - defended[1])
     bishop_mg, bishop_eg = _bishops(pos.geometry, bishops)
     mg += pawn_mg + bishop_mg + _rights(pos, t)
     eg += pawn_eg + bishop_eg
@@ -400,7 +461,7 @@ def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
         enemy = c ^ 1
         if attackers[enemy] >= 2:
             units = attack[enemy]
-            king_mg -= sign * min(units * units // 2, 500)
+            king_mg -= sign * min(units * units // 2, 500) * KING_DANGER // 100
         ksq = pos.kings[c]
         kf, kr = ksq % files, ksq // files
         rel = kr if c == WHITE else g.ranks - 1 - kr
@@ -424,11 +485,16 @@ def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
     return king_mg
 
 
-def _pawn_structure(t: _Tables, white: int, black: int) -> tuple[int, int, PawnFiles]:
-    """Doubled, isolated and passed pawns (mg, eg) and the pawns per file of each colour,
-    from the two pawn bit sets: a function of the pawns alone, so the pawn hash keeps it."""
+def _pawn_structure(t: _Tables, white: int, black: int) -> PawnEntry:
+    """Doubled, isolated and passed pawns (mg, eg), the pawns per file of each colour and
+    the squares each colour's pawns attack, from the two pawn bit sets: a function of the
+    pawns alone, so the pawn hash keeps it."""
     g = t.g
     files = g.files
+    attacks = ((((white & t.not_first_file) << (files - 1))
+                | ((white & t.not_last_file) << (files + 1))) & t.board_mask,
+               ((black & t.not_first_file) >> (files + 1))
+               | ((black & t.not_last_file) >> (files - 1)))
     bits = (white, black)
     counts = tuple(tuple((b & m).bit_count() for m in t.file_masks) for b in bits)
     mg = eg = 0
@@ -455,7 +521,7 @@ def _pawn_structure(t: _Tables, white: int, black: int) -> tuple[int, int, PawnF
                 bmg, beg = t.passed[r if c == WHITE else g.ranks - 1 - r]
                 mg += sign * bmg
                 eg += sign * beg
-    return mg, eg, (counts[0], counts[1])
+    return mg, eg, (counts[0], counts[1]), attacks
 
 
 def _bishops(g: Geometry, bishops: tuple[list[int], list[int]]) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from randomchess.engine.search import (
     DEFAULT_LEVEL,
     LEVELS,
     MOVE_OVERHEAD_MS,
+    MOVETIME_OVERHEAD_MS,
     Info,
     Limits,
     Searcher,
@@ -53,6 +54,7 @@ class UciEngine:
         self._search_stop = threading.Event()
         self._pending_clock: tuple[int, int, int] | None = None
         self.move_overhead_ms = MOVE_OVERHEAD_MS  # the ``Move Overhead`` option
+        self.move_overhead_set = False  # set by the GUI: then it also applies to movetime
         # Latency the GUI charged us beyond our own thinking, learnt from its clocks: the
         # clock we were given, the increment and what we spent, per colour.
         self.observed_overhead_ms = 0
@@ -146,6 +148,7 @@ class UciEngine:
             self.searcher.allow_adjustment = value.lower() != "false"
         elif name == "move overhead":
             self.move_overhead_ms = max(0, min(5000, int(value)))
+            self.move_overhead_set = True
         elif name == "skill level":
             self.level = max(min(LEVELS), min(max(LEVELS), int(value)))
             self.searcher.level = self.level
@@ -205,6 +208,8 @@ class UciEngine:
         self._learn_overhead(pos, limits)
         self.searcher.move_overhead_ms = max(self.move_overhead_ms,
                                              self.observed_overhead_ms * 3 // 2)
+        self.searcher.movetime_overhead_ms = (self.move_overhead_ms if self.move_overhead_set
+                                              else MOVETIME_OVERHEAD_MS)
         keys = list(self.game_keys)
         self._stop_event.clear()
         self._search_stop = threading.Event()

@@ -1,0 +1,189 @@
+"""Fit the evaluation's weights to Stockfish's scores of quiet positions (issue 16).
+
+    .venv/bin/pip install numpy                      # the fit's only extra (BSD licence)
+    .venv/bin/python bench/tune_eval.py label GAMES.pgn[,MORE.pgn] OUT.txt [--depth 8] [-j 2]
+    .venv/bin/python bench/tune_eval.py fit OUT.txt [--holdout 0.1]
+
+``label`` takes every position of the games from ply 5 on that is not check, scores it with
+Stockfish to ``--depth`` (``/usr/games/stockfish``, one thread) and keeps it when the score is
+not a mate, within 20 pawns, and Stockfish's best move is quiet (no capture, no promotion):
+the static evaluation is meant for such positions.  Lines are ``FEN;centipawns`` (White's
+point of view).
+
+``fit`` minimises the squared difference of win probabilities, 1 / (1 + exp(-cp / 180)),
+between the evaluation's prediction (``randomchess.engine.tuning``: the evaluation is linear
+in its weights) and Stockfish, by Adam from the shipped weights.  A ridge penalty
+(``--ridge``) keeps the weights the positions say little about near the shipped ones: the
+square shapes are collinear, and unpenalised they cancel in large pairs that extrapolate
+badly (a middlegame king on the last rank was worth +1,000).  The weights in
+``tuning.FIXED`` are not moved.  A tenth of the positions is held out to report how well the
+fit generalises; it prints the error before and after, on both parts, and the new constants
+for ``engine/evaluate.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+SCALE = 180.0  # centipawns per unit of the logistic
+
+
+def _label_part(args: tuple[list[str], int]) -> list[str]:
+    import chess
+    import chess.engine
+
+    fens, depth = args
+    out: list[str] = []
+    engine = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    engine.configure({"Threads": 1, "Hash": 32})
+    try:
+        for fen in fens:
+            board = chess.Board(fen, chess960=True)
+            info = engine.analyse(board, chess.engine.Limit(depth=depth))
+            score = info["score"].white()
+            cp = score.score()
+            if cp is None or abs(cp) > 2000:
+                continue
+            pv = info.get("pv") or []
+            if pv and (board.is_capture(pv[0]) or pv[0].promotion):
+                continue
+            out.append(f"{fen};{cp}")
+    finally:
+        engine.quit()
+    return out
+
+
+def label(games: str, out: Path, depth: int, jobs: int) -> None:
+    import chess.pgn
+
+    fens: set[str] = set()
+    for path in games.split(","):
+        with open(path, encoding="utf-8") as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                board = game.board()
+                for i, move in enumerate(game.mainline_moves()):
+                    board.push(move)
+                    if i >= 4 and not board.is_check() and not board.is_game_over():
+                        fens.add(board.fen())
+    ordered = sorted(fens)
+    random.Random(5).shuffle(ordered)
+    parts = [(ordered[i::jobs], depth) for i in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        lines = [line for part in pool.map(_label_part, parts) for line in part]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(ordered)} positions, {len(lines)} quiet ones labelled -> {out}")
+
+
+def fit(data: Path, holdout: float, steps: int, ridge: float) -> None:
+    import numpy as np
+
+    from randomchess.engine.tuning import FIXED, NAMES, current_weights, features
+    from randomchess.position import Position
+
+    rows: list[list[float]] = []
+    consts: list[float] = []
+    targets: list[float] = []
+    for line in data.read_text(encoding="utf-8").splitlines():
+        fen, cp = line.rsplit(";", 1)
+        f, const = features(Position(fen, "chess960"))
+        rows.append([f[n] for n in NAMES])
+        consts.append(const)
+        targets.append(float(cp))
+    x = np.array(rows)
+    c = np.array(consts)
+    y = 1.0 / (1.0 + np.exp(-np.array(targets) / SCALE))
+    order = np.random.default_rng(3).permutation(len(y))
+    n_test = int(len(y) * holdout)
+    test, train = order[:n_test], order[n_test:]
+    w0 = np.array([current_weights()[n] for n in NAMES])
+    free = np.array([n not in FIXED for n in NAMES], dtype=float)
+
+    def loss(w: np.ndarray, idx: np.ndarray) -> float:
+        p = 1.0 / (1.0 + np.exp(-(c[idx] + x[idx] @ w) / SCALE))
+        return float(np.mean((p - y[idx]) ** 2))
+
+    w = w0.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    lr, b1, b2 = 1.0, 0.9, 0.999
+    xt, ct, yt = x[train], c[train], y[train]
+    for step in range(1, steps + 1):
+        p = 1.0 / (1.0 + np.exp(-(ct + xt @ w) / SCALE))
+        grad = xt.T @ ((p - yt) * p * (1 - p)) * (2 / SCALE / len(yt)) + 2 * ridge * (w - w0)
+        grad *= free
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        w -= lr * (m / (1 - b1**step)) / (np.sqrt(v / (1 - b2**step)) + 1e-12)
+        if step % 1000 == 0:
+            print(f"step {step}: train {loss(w, train):.6f} holdout {loss(w, test):.6f}",
+                  file=sys.stderr)
+    print(f"{len(y)} positions ({len(test)} held out)")
+    print(f"mean squared error, shipped weights: train {loss(w0, train):.6f} "
+          f"holdout {loss(w0, test):.6f}")
+    print(f"mean squared error, fitted weights:  train {loss(w, train):.6f} "
+          f"holdout {loss(w, test):.6f}")
+    for name, before, after in zip(NAMES, w0, w, strict=True):
+        print(f"{name:28s} {before:9.2f} -> {after:9.2f}")
+    print()
+    print(constants({n: float(value) for n, value in zip(NAMES, w, strict=True)}))
+
+
+def constants(w: dict[str, float]) -> str:
+    """The fitted weights as the assignments of engine/evaluate.py's tunable numbers."""
+    from randomchess.engine.tuning import MOBILITY_KINDS, PST_KINDS
+    from randomchess.pieces import PIECE_TYPES
+
+    def pair(name: str) -> str:
+        return f"({round(w[name + ':mg'])}, {round(w[name + ':eg'])})"
+
+    lines = ["PST_SHAPE: dict[PieceKind, tuple[tuple[float, ...], tuple[float, ...]]] = {"]
+    for k in PST_KINDS:
+        mg, eg = (tuple(round(w[f"pst:{k}:{ph}:{i}"], 1) for i in range(7)) for ph in ("mg", "eg"))
+        lines.append(f"    {PIECE_TYPES[k].name.upper()}: ({mg},\n        {eg}),")
+    lines.append("}")
+    mob = ", ".join(f"{PIECE_TYPES[k].name.upper()}: ({round(w[f'mobility:{k}:mg'])}, "
+                    f"{round(w[f'mobility:{k}:eg'])}, TYPICAL)" for k in MOBILITY_KINDS)
+    lines.append(f"MOBILITY (typical counts unchanged): {mob}")
+    lines.append(f"KING_DANGER = {round(w['king_danger'])}")
+    lines.append(f"PAWN_SHIELD = {round(w['pawn_shield'])}")
+    lines.append(f"OPEN_FILE_NEAR_KING = {round(w['open_file_near_king'])}")
+    for const, name in (("DOUBLED_PAWN", "doubled"), ("ISOLATED_PAWN", "isolated"),
+                        ("PASSED_PAWN", "passed"), ("PASSED_PAWN_LINEAR", "passed_linear"),
+                        ("BISHOP_PAIR", "bishop_pair"), ("ROOK_OPEN_FILE", "rook_open"),
+                        ("ROOK_HALF_OPEN_FILE", "rook_half_open"),
+                        ("PAWN_THREAT_TO_MOVER", "threat_mover"),
+                        ("PAWN_THREAT_TO_WAITING", "threat_waiting"),
+                        ("MINOR_DEFENDED_BY_PAWN", "minor_defended")):
+        lines.append(f"{const} = {pair(name)}")
+    lines.append(f"CASTLING_RIGHT = {round(w['castling'])}")
+    lines.append(f"TEMPO = {round(w['tempo'])}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_label = sub.add_parser("label")
+    p_label.add_argument("games")
+    p_label.add_argument("out", type=Path)
+    p_label.add_argument("--depth", type=int, default=8)
+    p_label.add_argument("-j", "--jobs", type=int, default=2)
+    p_fit = sub.add_parser("fit")
+    p_fit.add_argument("data", type=Path)
+    p_fit.add_argument("--holdout", type=float, default=0.1)
+    p_fit.add_argument("--steps", type=int, default=5000)
+    p_fit.add_argument("--ridge", type=float, default=1e-8,
+                       help="penalty per squared centipawn a weight moves from the shipped one")
+    args = parser.parse_args()
+    if args.command == "label":
+        label(args.games, args.out, args.depth, args.jobs)
+    else:
+        fit(args.data, args.holdout, args.steps, args.ridge)
+
+
+if __name__ == "__main__":
+    main()

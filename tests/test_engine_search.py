@@ -11,7 +11,6 @@ import pytest
 from randomchess.engine.evaluate import evaluate, incremental_weights
 from randomchess.engine.match import MatchScore, random_setup
 from randomchess.engine.search import (
-    INF,
     LEVELS,
     MATE,
     MATE_BOUND,
@@ -21,7 +20,7 @@ from randomchess.engine.search import (
     Searcher,
     format_score,
 )
-from randomchess.position import Move, Position
+from randomchess.position import Position
 from randomchess.variants import get_variant
 
 MRC_BAR_FEN = "rmnbqnkbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RBKNQBNMR w AIai - 0 1 ABCDEFGHIabcdefghi"
@@ -306,56 +305,3 @@ def test_adjustment_can_be_switched_off_for_measurements() -> None:
         searcher.level = level
         move = searcher.search(pos, Limits(nodes=400)).move
         assert move is not None and not pos.is_adjustment(move)
-
-
-def test_quiescence_results_are_kept_in_the_transposition_table() -> None:
-    """Issue 16: a quiescence search that tried captures stores its bound (depth 0), and
-    meeting the position again is answered from the table in one node."""
-    from randomchess.engine.search import _EXACT, _LOWER, _UPPER
-
-    # White to move can take on d5 twice; Black recaptures: a real exchange to search.
-    pos = Position("4k3/8/2n5/3p4/4P3/2N5/8/4K3 w - - 0 1", "chess")
-    searcher = Searcher()
-    searcher.search(pos, Limits(depth=1))  # sets up the search's state
-    searcher.new_game()  # ...but forget what it found
-    searcher.nodes = 0
-    score = searcher._quiesce(pos, -INF, INF, 0, False)
-    first = searcher.nodes
-    assert first > 1
-    entry = searcher.tt_probe(pos.zobrist)
-    assert entry is not None and entry[1] == 0 and entry[4] is None
-    assert entry[2] in (_EXACT, _LOWER, _UPPER) and entry[3] == score
-    again = searcher._quiesce(pos, -INF, INF, 0, False)
-    assert again == score and searcher.nodes == first + 1
-
-
-def test_quiet_piece_moves_onto_a_pawns_capture_square_are_skipped_only_off_the_pv(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 16: near the leaves of a null-window (non-PV) node, a knight stepping where an
-    enemy pawn takes it is not searched; a PV node still tries it."""
-    from randomchess.engine import search as search_module
-
-    monkeypatch.setattr(search_module, "LATE_MOVE_COUNT", (0, 99, 99, 99))  # no move-count cut
-    # The c7 pawn takes on b6 and d6, two of the c4 knight's eight squares (neither checks).
-    tried: list[str] = []
-
-    class Recording(Position):
-        def push(self, move: Move) -> None:
-            if not self.move_stack:
-                tried.append(self.geometry.name(move.to_square))
-            super().push(move)
-
-    pos = Recording("6k1/2p2ppp/8/8/2N5/8/5PPP/6K1 w - - 0 1", "chess")
-    searcher = Searcher()
-    searcher.search(Position(pos.fen(), "chess"), Limits(depth=1))  # sets up its state
-    searcher.new_game()  # ...but forget what it found
-    static = searcher._evaluate(pos)
-    # A window just above the static score: nothing is futile, nothing fails high.
-    searcher._negamax(pos, 1, static + 100, static + 101, 1, True, False)
-    assert {"a3", "a5", "b2", "d2", "e3", "e5"} <= set(tried)
-    # The first move is always searched (there must be a best move); none after it.
-    assert "b6" not in tried[1:] and "d6" not in tried[1:]
-    assert tried[0] != "b6"  # so the rule was put to the test at least once
-    tried.clear()
-    searcher._negamax(pos, 1, -INF, INF, 1, True, False)  # a PV node tries them all
-    assert {"b6", "d6"} <= set(tried)

@@ -51,8 +51,6 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 REVERSE_FUTILITY_MARGIN = 110  # per ply of remaining depth, depth <= 3
 FUTILITY_MARGIN = (0, 150, 300)  # by depth, for quiet moves at frontier nodes
 QS_DELTA = 200  # quiescence delta pruning
-RAZOR_MARGIN = 250  # per ply of remaining depth, depth <= 2: below alpha by this, quiesce
-PAWN_HANG_DEPTH = 3  # non-PV nodes up to this depth skip quiet piece moves a pawn attacks
 NULL_MIN_DEPTH = 3
 LATE_MOVE_COUNT = (0, 6, 12, 20)  # quiet moves tried at depth 1..3 in non-PV nodes
 TIME_CHECK_NODES = 128  # nodes between looks at the clock (a node limit is exact)
@@ -281,7 +279,7 @@ def see(pos: Position, move: Move) -> int:
 _LMR = [[0] * 64 for _ in range(64)]
 for _d in range(1, 64):
     for _i in range(1, 64):
-        _LMR[_d][_i] = int(0.75 + math.log(_d) * math.log(_i) / 1.75)  # was 0.5 + ... / 2.2
+        _LMR[_d][_i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
 
 
 class Searcher:
@@ -690,11 +688,6 @@ class Searcher:
             # Reverse futility: far above beta near the leaves, assume it holds.
             if depth <= 3 and static - REVERSE_FUTILITY_MARGIN * depth >= beta:
                 return static
-            # Razoring: far below alpha near the leaves, see whether a capture saves it.
-            if depth <= 2 and static + RAZOR_MARGIN * depth <= alpha:
-                score = self._quiesce(pos, alpha, alpha + 1, ply, False)
-                if score <= alpha:
-                    return score
             # Null move: give the opponent a free move; if we still beat beta, prune.
             if null_ok and depth >= NULL_MIN_DEPTH and static >= beta and \
                     self._has_pieces(pos):
@@ -730,8 +723,6 @@ class Searcher:
         orig_alpha = alpha
         killers = self.killers[ply]
         quiet_tried: list[Move] = []
-        enemy_pawn = make_piece(PAWN, them)
-        pawn_attacks = _capture_tables(pos.variant).pawn_attacks[us]
         futile = (not pv_node and not in_check and depth < len(FUTILITY_MARGIN)
                   and abs(alpha) < MATE_BOUND and static + FUTILITY_MARGIN[depth] <= alpha)
         self._rep[key] = self._rep.get(key, 0) + 1
@@ -748,12 +739,6 @@ class Searcher:
                             not pv_node and depth < len(LATE_MOVE_COUNT)
                             and len(quiet_tried) >= LATE_MOVE_COUNT[depth])):
                     continue  # futility or late-move pruning, decided before playing it
-                if quiet and not pv_node and depth <= PAWN_HANG_DEPTH and not in_check and \
-                        not gives_check and best_move is not None and move != hash_move and \
-                        PIECE_KIND[board[move.from_square]] != PAWN and \
-                        not board[move.to_square] and \
-                        any(board[s] == enemy_pawn for s in pawn_attacks[move.to_square]):
-                    continue  # a piece stepping where an enemy pawn takes it
                 pos.push(move)
                 try:
                     if i == 0:
@@ -908,27 +893,14 @@ class Searcher:
         them = us ^ 1
         if in_check:
             return self._evasions(pos, alpha, beta, ply)
-        key = pos.zobrist
-        entry = self.tt_probe(key)
-        if entry is not None:
-            e_flag, e_score = entry[2], entry[3]
-            if e_score >= MATE_BOUND:
-                e_score -= ply
-            elif e_score <= -MATE_BOUND:
-                e_score += ply
-            if e_flag == _EXACT or (e_flag == _LOWER and e_score >= beta) or \
-                    (e_flag == _UPPER and e_score <= alpha):
-                return e_score
         stand = self._evaluate(pos)
         if stand >= beta:
             return stand
-        orig_alpha = alpha
         if stand > alpha:
             alpha = stand
         t = _capture_tables(pos.variant)
         values = t.values
         board = pos.board
-        searched = False
         for victim_value, _, move in self._captures(pos, t):
             if stand + victim_value + QS_DELTA <= alpha and not move.promotion:
                 continue
@@ -946,14 +918,10 @@ class Searcher:
                 score = -self._quiesce(pos, -beta, -alpha, ply + 1, check)
             finally:
                 pos.pop()
-            searched = True
             if score > alpha:
                 alpha = score
                 if score >= beta:
-                    self._store(key, 0, _LOWER, score, None, ply)
                     return score
-        if searched:
-            self._store(key, 0, _EXACT if alpha > orig_alpha else _UPPER, alpha, None, ply)
         return alpha
 
     def _evasions(self, pos: Position, alpha: int, beta: int, ply: int) -> int:

@@ -361,25 +361,13 @@ def evaluate(pos: Position) -> int:
             t.pawn_cache.clear()
         entry = t.pawn_cache[pawn_key] = _pawn_structure(t, pawn_bits[0], pawn_bits[1])
     pawn_mg, pawn_eg, pawn_files, pawn_attacks = entry
-    mob_mg, mob_eg, attack, attackers = _mobility(pos, t, pieces, pawn_files)
+    threatened = [0, 0]
+    defended = [0, 0]
+    mob_mg, mob_eg, attack, attackers = _mobility(pos, t, pieces, pawn_files, pawn_attacks,
+                                                  threatened, defended)
     mg += mob_mg + _king_safety(pos, pawn_files, attack, attackers)
     eg += mob_eg
     # Pieces attacked by enemy pawns, and minor pieces defended by their own.
-    threatened = [0, 0]
-    defended = [0, 0]
-    is_minor = t.is_minor
-    white_attacks, black_attacks = pawn_attacks
-    for sq, p in pieces:
-        if PIECE_COLOR[p]:
-            if white_attacks >> sq & 1:
-                threatened[1] += 1
-            if is_minor[p] and black_attacks >> sq & 1:
-                defended[1] += 1
-        else:
-            if black_attacks >> sq & 1:
-                threatened[0] += 1
-            if is_minor[p] and white_attacks >> sq & 1:
-                defended[0] += 1
     if threatened[0] or threatened[1]:
         us = pos.turn
         mover = threatened[us] if us == WHITE else -threatened[us]
@@ -398,9 +386,12 @@ def evaluate(pos: Position) -> int:
 
 
 def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
-              pawn_files: PawnFiles) -> tuple[int, int, list[int], list[int]]:
+              pawn_files: PawnFiles, pawn_attacks: tuple[int, int], threatened: list[int],
+              defended: list[int]) -> tuple[int, int, list[int], list[int]]:
     """Mobility and rook files (mg, eg), and per colour the attack units on the enemy king's
-    zone and the number of pieces adding them, in one pass over the pieces."""
+    zone and the number of pieces adding them, in one pass over the pieces; the same pass
+    counts into ``threatened`` the pieces an enemy pawn attacks and into ``defended`` the
+    minor pieces a pawn of their own defends, by colour."""
     board = pos.board
     files = pos.geometry.files
     color_of = PIECE_COLOR
@@ -409,6 +400,7 @@ def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
     scan = t.scan
     attack = [0, 0]
     attackers = [0, 0]
+    is_minor = t.is_minor
     mg = eg = 0
     for sq, p in pieces:
         c = color_of[p]
@@ -438,6 +430,10 @@ def _mobility(pos: Position, t: _Tables, pieces: list[tuple[int, Piece]],
         if hits:
             attack[c] += hits * king_attack
             attackers[c] += 1
+        if pawn_attacks[c ^ 1] >> sq & 1:
+            threatened[c] += 1
+        if is_minor[p] and pawn_attacks[c] >> sq & 1:
+            defended[c] += 1
         if rook:
             f = sq % files
             if not pawn_files[c][f]:
@@ -452,9 +448,6 @@ def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
                  attackers: list[int]) -> int:
     """Middlegame only: attack units grow quadratically once two pieces join; a pawn shield
     and closed files near a king at home help."""
-    g = pos.geometry
-    board = pos.board
-    files = g.files
     king_mg = 0
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
@@ -462,27 +455,39 @@ def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
         if attackers[enemy] >= 2:
             units = attack[enemy]
             king_mg -= sign * min(units * units // 2, 500) * KING_DANGER // 100
-        ksq = pos.kings[c]
-        kf, kr = ksq % files, ksq // files
-        rel = kr if c == WHITE else g.ranks - 1 - kr
-        if rel > 1:
-            continue
-        step = files if c == WHITE else -files
-        own = make_piece(PAWN, c)
-        shield = open_files = 0
-        for df in (-1, 0, 1):
-            f = kf + df
-            if not 0 <= f < files:
-                continue
-            s1 = ksq + step + df
-            if 0 <= s1 < g.size and board[s1] == own:
-                shield += 2
-            elif 0 <= s1 + step < g.size and board[s1 + step] == own:
-                shield += 1
-            if not pawn_files[c][f]:
-                open_files += 1
-        king_mg += sign * (shield * PAWN_SHIELD // 2 - open_files * OPEN_FILE_NEAR_KING)
+        shelter = king_shelter(pos, c, pawn_files)
+        if shelter is not None:
+            shield, open_files = shelter
+            king_mg += sign * (shield * PAWN_SHIELD // 2 - open_files * OPEN_FILE_NEAR_KING)
     return king_mg
+
+
+def king_shelter(pos: Position, c: int, pawn_files: PawnFiles) -> tuple[int, int] | None:
+    """For a king of colour ``c`` on its two home ranks: (shield, open files) — 2 per own
+    pawn just in front of it on its file or the next, 1 per pawn a rank further; the files
+    among those three with no own pawn.  None for a king that has left home."""
+    g = pos.geometry
+    board = pos.board
+    files = g.files
+    ksq = pos.kings[c]
+    kf, kr = ksq % files, ksq // files
+    if (kr if c == WHITE else g.ranks - 1 - kr) > 1:
+        return None
+    step = files if c == WHITE else -files
+    own = make_piece(PAWN, c)
+    shield = open_files = 0
+    for df in (-1, 0, 1):
+        f = kf + df
+        if not 0 <= f < files:
+            continue
+        s1 = ksq + step + df
+        if 0 <= s1 < g.size and board[s1] == own:
+            shield += 2
+        elif 0 <= s1 + step < g.size and board[s1 + step] == own:
+            shield += 1
+        if not pawn_files[c][f]:
+            open_files += 1
+    return shield, open_files
 
 
 def _pawn_structure(t: _Tables, white: int, black: int) -> PawnEntry:

@@ -36,6 +36,7 @@ from randomchess.engine.evaluate import (
     TEMPO,
     _pawn_structure,
     _tables,
+    king_shelter,
     pst_basis,
 )
 from randomchess.pieces import (
@@ -50,7 +51,6 @@ from randomchess.pieces import (
     ROOK,
     WHITE,
     PieceKind,
-    make_piece,
 )
 from randomchess.position import Position
 
@@ -232,24 +232,10 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
         if attackers[c ^ 1] >= 2:
             units = attack[c ^ 1]
             f["king_danger"] -= sign * min(units * units // 2, 500) / 100
-        ksq = kings[c]
-        kf, kr = ksq % files, ksq // files
-        if (kr if c == WHITE else g.ranks - 1 - kr) > 1:
+        shelter = king_shelter(pos, c, (tuple(counts[0]), tuple(counts[1])))
+        if shelter is None:
             continue
-        step = files if c == WHITE else -files
-        own = make_piece(PAWN, c)
-        shield = open_files = 0
-        for df in (-1, 0, 1):
-            fl = kf + df
-            if not 0 <= fl < files:
-                continue
-            s1 = ksq + step + df
-            if 0 <= s1 < g.size and board[s1] == own:
-                shield += 2
-            elif 0 <= s1 + step < g.size and board[s1 + step] == own:
-                shield += 1
-            if not counts[c][fl]:
-                open_files += 1
+        shield, open_files = shelter
         f["pawn_shield"] += sign * shield / 2
         f["open_file_near_king"] -= sign * open_files
     # Bishops and rights.

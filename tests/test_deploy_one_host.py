@@ -43,7 +43,14 @@ def test_the_one_host_script_starts_a_working_site_and_stops_it(tmp_path: Path) 
             pids = [int(p.read_text()) for p in (tmp_path / "run").glob("*.pid")]
             assert len(pids) == 3  # the server and two engine workers
             base = f"http://127.0.0.1:{port}"
-            health = _call(f"{base}/api/health")
+            # The workers announce themselves once started: on a busy machine that can come
+            # a moment after the server answers (CI once saw 0 of 2 at the first look).
+            deadline = time.monotonic() + 30
+            while True:
+                health = _call(f"{base}/api/health")
+                if len(health["engine_service"]["workers"]) == 2 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.5)
             assert health["database"] == "postgresql"
             assert health["engine_service"]["mode"] == "queue"
             assert len(health["engine_service"]["workers"]) == 2

@@ -7,10 +7,17 @@ STAMP := $(VENV)/.installed
 # web/package-lock.json, and the bundle is built into the package's static folder.
 WEB_MODULES := web/node_modules/.package-lock.json
 WEB_BUNDLE := src/randomchess/web/static/build/app.js
-# The set-up every target needs: the Python environment and the browser bundle.
-SETUP := $(STAMP) $(WEB_BUNDLE)
+# The move generator and the engine compiled with mypyc (build_support/native.py): the same
+# source, about 2.7 times as fast; rebuilt when one of them changes.  Without a C compiler
+# the build fails with a message and everything runs as pure Python.
+NATIVE := src/randomchess/_compiled/stamp.json
+NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py \
+	engine/evaluate.py engine/endgame.py engine/search.py)
+# The set-up every target needs: the Python environment, the browser bundle, the compiled
+# modules.
+SETUP := $(STAMP) $(WEB_BUNDLE) $(NATIVE)
 
-.PHONY: run test test-slow lint bench fuzz clean web dist package-check fuzz-server
+.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +34,12 @@ $(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*) $(wildcard web
 
 ## Rebuild the browser bundle (also done by the set-up).
 web: $(WEB_BUNDLE)
+
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES) build_support/native.py
+	$(PY) build_support/native.py || echo "*** mypyc could not compile the engine (a C compiler is needed): it runs as pure Python ***" >&2
+
+## Compile the hot modules with mypyc (also done by the set-up).
+native: $(NATIVE)
 
 ## The main job: the game server with the web front end on http://127.0.0.1:8000/.
 run: $(SETUP)
@@ -70,4 +83,4 @@ fuzz: $(SETUP)
 	$(PY) bench/fuzz.py $(FUZZ_ARGS)
 
 clean:
-	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build test-artifacts
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache web/node_modules src/randomchess/web/static/build src/randomchess/_compiled test-artifacts

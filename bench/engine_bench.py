@@ -4,12 +4,15 @@
     .venv/bin/python bench/engine_bench.py --latency [--movetime 10 --repeat 20]
     .venv/bin/python bench/engine_bench.py --levels
     .venv/bin/python bench/engine_bench.py --ttd
+    .venv/bin/python bench/engine_bench.py --native [--rounds 3]
 
 ``--latency`` prints the distribution of the wall time from ``go movetime N`` to the
 ``bestmove`` line through the UCI layer (issue 14.5); ``--levels`` the CPU time one
 computer move costs at each level with the server's 1.5 s bound, and so how many games
 one core serves (issue 14, docs/server.md); ``--ttd`` the nodes and CPU seconds to a fixed
-depth (6; 8 in the endgame, 5 in MRC), the search's efficiency whatever the machine's load.
+depth (6; 8 in the endgame, 5 in MRC), the search's efficiency whatever the machine's load;
+``--native`` the same for the modules compiled with mypyc (build_support/native.py) and for
+the pure-Python source (``RANDOMCHESS_NATIVE=off``), alternated, with the ratio.
 
 sunfish (``pip install sunfish``) counts the nodes of its MTD-bi search; ours counts
 principal-variation and quiescence nodes.  Both are pure Python, so the figures compare
@@ -113,7 +116,10 @@ def levels(movetime: int) -> None:
               f"{10_000 / per_move:>17.0f}")
 
 
-def time_to_depth() -> None:
+def time_to_depth() -> tuple[int, float]:
+    from randomchess import native
+
+    print(f"modules: {native.STATUS}")
     total_nodes = 0
     total_cpu = 0.0
     for variant, name, fen in POSITIONS:
@@ -127,6 +133,33 @@ def time_to_depth() -> None:
         print(f"{name:<22} {variant:<9} depth {depth}: {result.nodes:>8} nodes "
               f"{cpu:6.2f} s cpu")
     print(f"{'total':<22} {'':<9} {'':>8} {total_nodes:>8} nodes {total_cpu:6.2f} s cpu")
+    return total_nodes, total_cpu
+
+
+def native_against_pure(rounds: int) -> None:
+    """Time to depth of the compiled modules and of the pure-Python source, alternated in
+    fresh processes (the best round of each counts), and the ratio."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    best: dict[str, float] = {}
+    nodes: dict[str, int] = {}
+    for r in range(rounds):
+        for mode in ("auto", "off"):
+            env = {**os.environ, "RANDOMCHESS_NATIVE": mode}
+            out = subprocess.run([sys.executable, __file__, "--ttd"], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            m = re.search(r"total\s+(\d+) nodes\s+([\d.]+) s cpu", out)
+            assert m, out
+            status = out.splitlines()[0]
+            nodes[mode], cpu = int(m.group(1)), float(m.group(2))
+            best[mode] = min(best.get(mode, cpu), cpu)
+            print(f"round {r + 1} {status:<40} {nodes[mode]:>8} nodes {cpu:6.2f} s cpu")
+    assert nodes["auto"] == nodes["off"], "the compiled search must count the same nodes"
+    print(f"pure Python {best['off']:.2f} s, compiled {best['auto']:.2f} s: "
+          f"{best['off'] / best['auto']:.2f} times as fast to the same depths")
 
 
 LATENCY_EXTRA = (
@@ -142,7 +175,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--levels", action="store_true")
     parser.add_argument("--ttd", action="store_true")
+    parser.add_argument("--native", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.native:
+        native_against_pure(args.rounds)
+        return
     if args.ttd:
         time_to_depth()
         return

@@ -1,5 +1,11 @@
 """randomchess: rules, notation, setups and an engine for Chess960 and Modern Random Chess."""
 
+# First: the compiled modules (build_support/native.py), when built and fresh, go ahead of
+# the .py files of this package (randomchess.native says whether they are in use).
+from randomchess import native
+
+__path__ = native.prepend(__path__)
+
 from randomchess.errors import (
     AmbiguousMoveError,
     BoardSizeError,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence, Set
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
 from randomchess.fen import Setup, format_fen, home_rank, parse_fen
@@ -269,30 +269,40 @@ def _check_unmoved(s: Setup) -> None:
 
 
 
+# The attributes of a Position (its __slots__; copy() carries them over).
+_SLOTS = (
+    "_home_masks",
+    "_legal_cache",
+    "_squares",
+    "_stack",
+    "_t",
+    "_weights",
+    "adjust_rights",
+    "board",
+    "castling",
+    "ep_square",
+    "fullmove_number",
+    "geometry",
+    "halfmove_clock",
+    "kings",
+    "turn",
+    "unmoved",
+    "variant",
+    "weight",
+    "zobrist",
+)
+
+
+def _blank(cls: type[Position]) -> Position:
+    """An instance whose attributes are set by the caller (``__init__`` not run)."""
+    new: Any = getattr(cls, "__new__")  # noqa: B009 - mypyc compiles cls.__new__ only this way
+    return new(cls)  # type: ignore[no-any-return]
+
+
 class Position:
     """A legal position of one variant, with its move history for :meth:`pop`."""
 
-    __slots__ = (
-        "_home_masks",
-        "_legal_cache",
-        "_squares",
-        "_stack",
-        "_t",
-        "_weights",
-        "adjust_rights",
-        "board",
-        "castling",
-        "ep_square",
-        "fullmove_number",
-        "geometry",
-        "halfmove_clock",
-        "kings",
-        "turn",
-        "unmoved",
-        "variant",
-        "weight",
-        "zobrist",
-    )
+    __slots__ = _SLOTS
 
     variant: Variant
     geometry: Geometry
@@ -323,7 +333,7 @@ class Position:
     def from_setup(cls, setup: Setup) -> Position:
         """The position of ``setup`` after the same checks a FEN gets (``FenError`` if it is
         not a legal position of its variant); the Setup itself is not kept."""
-        pos = cls.__new__(cls)
+        pos: Position = _blank(cls)
         pos._load(setup)
         return pos
 
@@ -393,8 +403,8 @@ class Position:
         return None if c == NO_COLOR else c
 
     def copy(self, stack: bool = True) -> Position:
-        pos = Position.__new__(Position)
-        for name in Position.__slots__:
+        pos: Position = _blank(Position)
+        for name in _SLOTS:
             setattr(pos, name, getattr(self, name))
         pos.board = list(self.board)
         pos.kings = list(self.kings)
@@ -1183,3 +1193,4 @@ class Position:
             n = self.perft(depth - 1)
             self.pop()
             yield m, n
+

@@ -26,19 +26,6 @@ from randomchess.position import Move, Position
 FULL_STRENGTH = 8
 
 
-class _RootFilter(Searcher):
-    """A full-strength searcher that can leave some root moves out (for lines 2..N)."""
-
-    excluded: frozenset[Move] = frozenset()
-    root_key: int = -1
-
-    def _legal(self, pos: Position) -> list[Move]:
-        moves = super()._legal(pos)
-        if self.excluded and pos.zobrist == self.root_key and not pos.move_stack:
-            return [m for m in moves if m not in self.excluded]
-        return moves
-
-
 def engine_score(pos: Position, score: int) -> Score:
     """Our search's side-to-move score as a White-point-of-view :class:`Score`."""
     if score >= MATE_BOUND:
@@ -55,7 +42,7 @@ class OwnEngine:
     name = "randomchess"
 
     def __init__(self, hash_mb: int = 32) -> None:
-        self._searcher = _RootFilter(hash_mb=hash_mb, level=FULL_STRENGTH)
+        self._searcher = Searcher(hash_mb=hash_mb, level=FULL_STRENGTH)
         self._lock = threading.Lock()
         self._stopped = False
 
@@ -70,14 +57,11 @@ class OwnEngine:
             legal = pos.legal_moves()
             lines: list[Line] = []
             searcher = self._searcher
-            searcher.root_key = pos.zobrist
             limit = limit.split(min(multipv, len(legal)))
             excluded: list[Move] = []
             for rank in range(1, min(multipv, len(legal)) + 1):
                 if self._stopped and lines:
                     break
-                searcher.excluded = frozenset(excluded)
-
                 def report(info: Info, rank: int = rank) -> None:
                     if on_lines is not None and info.pv:
                         partial = make_line(pos, rank, info.depth, engine_score(pos, info.score),
@@ -85,14 +69,14 @@ class OwnEngine:
                         on_lines([*lines, partial])
 
                 result = searcher.search(pos, Limits(depth=limit.depth, movetime=limit.movetime),
-                                         game_keys=game_keys, on_info=report)
+                                         game_keys=game_keys, on_info=report,
+                                         exclude=frozenset(excluded))
                 if result.move is None:
                     break
                 pv = result.pv if result.pv and result.pv[0] == result.move else [result.move]
                 lines.append(make_line(pos, rank, result.depth, engine_score(pos, result.score),
                                        pv, result.nodes, result.time_ms))
                 excluded.append(result.move)
-            searcher.excluded = frozenset()
             if on_lines is not None and lines:
                 on_lines(list(lines))
             return lines

@@ -13,7 +13,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from randomchess.engine import endgame
@@ -350,6 +350,7 @@ class Searcher:
         game_keys: Sequence[int] = (),
         on_info: Callable[[Info], None] | None = None,
         stop_event: threading.Event | None = None,
+        exclude: Collection[Move] = (),
     ) -> Result:
         """Search ``pos`` within ``limits`` and return the best move found.
 
@@ -358,6 +359,7 @@ class Searcher:
         every completed iteration, and once more at the end when a limit cut an iteration
         short.  ``stop_event`` (set from another thread) stops the search like
         :meth:`stop`, and is seen even when it was set before the search began.
+        ``exclude`` leaves those root moves out (multi-PV: line k without the first k-1).
 
         ``stop`` is honoured once depth 1 is complete, so the move is always a searched one;
         a time or node limit may cut depth 1 short once a root move has its score."""
@@ -391,6 +393,8 @@ class Searcher:
 
         self._root_color = pos.turn
         root_moves = self._legal(pos)
+        if exclude:
+            root_moves = [m for m in root_moves if m not in exclude]
         if not root_moves:
             return Result(None, -MATE if pos.is_check() else 0, 0, 0, [], 0)
         # Root scores for the levels' choice: those of the last completed iteration (an
@@ -406,10 +410,7 @@ class Searcher:
         reported = -1  # nodes at the last info sent
         stable = 0  # iterations in a row that kept the best move
         for depth in range(1, max_depth + 1):
-            self._root_best = None
-            self._root_best_score = -INF
-            self._first_iteration = depth == 1
-            self._iter_scores = {}
+            self._begin_iteration(depth)
             try:
                 score = self._root(pos, root_moves, depth, score)
             except _Stop:
@@ -454,6 +455,14 @@ class Searcher:
         return Result(best, best_score, depth_done, self.nodes, pv, elapsed)
 
     # ------------------------------------------------------------------ time
+    def _begin_iteration(self, depth: int) -> None:
+        # A method of its own: after an assignment in search() mypy would take
+        # _root_best to stay None there, and mypyc compiles that belief into a type check.
+        self._root_best = None
+        self._root_best_score = -INF
+        self._first_iteration = depth == 1
+        self._iter_scores = {}
+
     def _time_budget(self, pos: Position, limits: Limits) -> tuple[int, int]:
         """(soft, hard) limits in milliseconds; 0 means none.  Soft ends the iterations,
         hard aborts the tree."""

@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 WEB_MODULES := web/node_modules/.package-lock.json
 WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # The move generator and the engine compiled with mypyc (build_support/native.py): the same
-# source, about 2.7 times as fast; rebuilt when one of them changes.  Without a C compiler
+# source, about three times as fast; rebuilt when one of them changes.  Without a C compiler
 # the build fails with a message and everything runs as pure Python.
 NATIVE := src/randomchess/_compiled/stamp.json
 NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py \

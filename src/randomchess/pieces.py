@@ -15,31 +15,33 @@ generator, the attack test, SAN, FEN, the diagrams and the evaluator read it fro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from randomchess.geometry import DIAGONAL, KING_LEAPS, KNIGHT_LEAPS, ORTHOGONAL, Offset
 
 Color = int
-WHITE: Color = 0
-BLACK: Color = 1
-NO_COLOR: Color = 2  # PIECE_COLOR of the empty square: indexing a per-colour pair fails loudly
+WHITE: Final[Color] = 0
+BLACK: Final[Color] = 1
+# NO_COLOR: PIECE_COLOR of the empty square (indexing a per-colour pair with it fails loudly).
+NO_COLOR: Final[Color] = 2
 COLOR_NAMES = ("white", "black")
 
 PieceKind = int
 Piece = int  # a piece code as stored on the board
 
-PAWN: PieceKind = 1
-KNIGHT: PieceKind = 2
-BISHOP: PieceKind = 3
-ROOK: PieceKind = 4
-QUEEN: PieceKind = 5
-KING: PieceKind = 6
-MINISTER: PieceKind = 7  # Prime Minister = bishop + knight (RULES.md §3, §4.2)
-ARCHBISHOP: PieceKind = 8  # Capablanca's archbishop: the minister's moves, letter A
-CHANCELLOR: PieceKind = 9  # Capablanca's chancellor = rook + knight, letter C
+PAWN: Final[PieceKind] = 1
+KNIGHT: Final[PieceKind] = 2
+BISHOP: Final[PieceKind] = 3
+ROOK: Final[PieceKind] = 4
+QUEEN: Final[PieceKind] = 5
+KING: Final[PieceKind] = 6
+MINISTER: Final[PieceKind] = 7  # Prime Minister = bishop + knight (RULES.md §3, §4.2)
+ARCHBISHOP: Final[PieceKind] = 8  # Capablanca's archbishop: the minister's moves, letter A
+CHANCELLOR: Final[PieceKind] = 9  # Capablanca's chancellor = rook + knight, letter C
 
-_KIND_BITS = 4
-_KIND_MASK = (1 << _KIND_BITS) - 1
-_CODES = 2 << _KIND_BITS  # every code is below this
+_KIND_BITS: Final = 4
+_KIND_MASK: Final = (1 << _KIND_BITS) - 1
+_CODES: Final = 2 << _KIND_BITS  # every code is below this
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,10 @@ def _decode() -> tuple[tuple[PieceKind, ...], tuple[Color, ...]]:
 
 # PIECE_KIND[code] and PIECE_COLOR[code]: 0 and NO_COLOR for the empty square (and for any
 # code no kind uses).  Every code on a board is below PIECE_CODE_LIMIT.
-PIECE_KIND, PIECE_COLOR = _decode()
-PIECE_CODE_LIMIT = _CODES
+_DECODED = _decode()
+PIECE_KIND: Final = _DECODED[0]
+PIECE_COLOR: Final = _DECODED[1]
+PIECE_CODE_LIMIT: Final = _CODES
 # PIECE_CODES[color]: every code of that colour.
 PIECE_CODES: tuple[frozenset[Piece], frozenset[Piece]] = (
     frozenset(make_piece(k, WHITE) for k in PIECE_TYPES),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence, Set
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
 from randomchess.fen import Setup, format_fen, home_rank, parse_fen
@@ -43,7 +43,7 @@ from randomchess.pieces import (
 )
 from randomchess.variants import Variant, get_variant
 
-DIRECTIONS = ORTHOGONAL + DIAGONAL  # index < 4: orthogonal, >= 4: diagonal
+DIRECTIONS: Final = ORTHOGONAL + DIAGONAL  # index < 4: orthogonal, >= 4: diagonal
 
 
 class Move(NamedTuple):
@@ -171,7 +171,7 @@ class _Undo(NamedTuple):
     weight: int
 
 
-NULL_MOVE = Move(0, 0)
+NULL_MOVE: Final = Move(0, 0)
 _SIDE = ("White", "Black")
 
 

@@ -16,23 +16,24 @@ sizes in the middlegame (more than eight pieces: nothing to do).
 from __future__ import annotations
 
 from collections.abc import Set
+from typing import Final
 
 from randomchess.engine.evaluate import material_value
 from randomchess.pieces import BISHOP, KING, KNIGHT, PAWN, PIECE_KIND, WHITE
 from randomchess.position import Position
 
-MOP_UP_EDGE = 20  # per step of the lone king away from the centre
-MOP_UP_CORNER = 30  # per step of the lone king towards its target corner
-MOP_UP_KINGS = 6  # per step the kings come closer
-DRAWISH_DIVISOR = 4
+MOP_UP_EDGE: Final = 20  # per step of the lone king away from the centre
+MOP_UP_CORNER: Final = 30  # per step of the lone king towards its target corner
+MOP_UP_KINGS: Final = 6  # per step the kings come closer
+DRAWISH_DIVISOR: Final = 4
 # KBNK: the mate needs a corner of the bishop's colour, so the lone king's distance to the
 # nearer such corner (in steps, Manhattan) leads; the other terms only bring the pieces up.
 # Measured in self-play at 4,000 nodes a move from ten starting positions: 10 mates in 120
 # plies (3 of 10 with the general mop-up weights).
-KBNK_CORNER = 100  # per step of the lone king towards a corner of the bishop's colour
-KBNK_EDGE = 5
-KBNK_KINGS = 12
-KBNK_KNIGHT = 4  # per step the knight comes closer to the lone king
+KBNK_CORNER: Final = 100  # per step of the lone king towards a corner of the bishop's colour
+KBNK_EDGE: Final = 5
+KBNK_KINGS: Final = 12
+KBNK_KNIGHT: Final = 4  # per step the knight comes closer to the lone king
 
 
 def adjust(pos: Position, score: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import NamedTuple, TypeVar, cast
+from typing import Final, NamedTuple, TypeVar, cast
 
 from randomchess.game import is_dead_position
 from randomchess.geometry import KING_LEAPS, Geometry
@@ -99,7 +99,7 @@ PAWN_THREAT_TO_MOVER = (-69, -15)
 PAWN_THREAT_TO_WAITING = (-105, -19)
 MINOR_DEFENDED_BY_PAWN = (-6, 30)  # a knight, bishop or minister a friendly pawn defends
 # Pawn-structure entries kept by pawn placement (the pawn hash, issue 16.4).
-PAWN_CACHE_ENTRIES = 1 << 16
+PAWN_CACHE_ENTRIES: Final = 1 << 16
 
 Table = tuple[tuple[int, ...], ...]
 PawnFiles = tuple[tuple[int, ...], tuple[int, ...]]  # pawns per file, per colour
@@ -240,9 +240,9 @@ class _Tables:
         )
 
 
-_LANE_BITS = 20  # mg and eg each within +-2**19 centipawns, the phase below 2**20
-_LANE = 1 << _LANE_BITS
-_HALF = _LANE >> 1
+_LANE_BITS: Final = 20  # mg and eg each within +-2**19 centipawns, the phase below 2**20
+_LANE: Final = 1 << _LANE_BITS
+_HALF: Final = _LANE >> 1
 
 
 def _pack(mg: int, eg: int, phase: int) -> int:

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from randomchess.engine import endgame
 from randomchess.engine.evaluate import (
@@ -39,24 +40,24 @@ from randomchess.pieces import (
 from randomchess.position import Move, Position
 from randomchess.variants import Variant
 
-MATE = 30000
-MATE_BOUND = MATE - 1000  # scores beyond this are mates
-INF = 32000
-MAX_PLY = 100
+MATE: Final = 30000
+MATE_BOUND: Final = MATE - 1000  # scores beyond this are mates
+INF: Final = 32000
+MAX_PLY: Final = 100
 
 # TT bound flags
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 # Pruning margins (centipawns) and reductions, gathered here to tune.
-REVERSE_FUTILITY_MARGIN = 110  # per ply of remaining depth, depth <= 3
-FUTILITY_MARGIN = (0, 150, 300)  # by depth, for quiet moves at frontier nodes
-QS_DELTA = 200  # quiescence delta pruning
-NULL_MIN_DEPTH = 3
-LATE_MOVE_COUNT = (0, 6, 12, 20)  # quiet moves tried at depth 1..3 in non-PV nodes
-TIME_CHECK_NODES = 128  # nodes between looks at the clock (a node limit is exact)
+REVERSE_FUTILITY_MARGIN: Final = 110  # per ply of remaining depth, depth <= 3
+FUTILITY_MARGIN: Final = (0, 150, 300)  # by depth, for quiet moves at frontier nodes
+QS_DELTA: Final = 200  # quiescence delta pruning
+NULL_MIN_DEPTH: Final = 3
+LATE_MOVE_COUNT: Final = (0, 6, 12, 20)  # quiet moves tried at depth 1..3 in non-PV nodes
+TIME_CHECK_NODES: Final = 128  # nodes between looks at the clock (a node limit is exact)
 # Static scores kept by Zobrist key: iterative deepening and quiescence meet the same
 # positions again and again, and the evaluation is more than half of a node's time.
-EVAL_CACHE_ENTRIES = 1 << 18
+EVAL_CACHE_ENTRIES: Final = 1 << 18
 MOVE_OVERHEAD_MS = 40  # process and pipe latency allowed for per move (the least assumed)
 # With ``go movetime`` no clock can run out: what is kept back only covers the stop (the
 # clock is looked at every TIME_CHECK_NODES nodes, a few ms) and the bestmove line.  The

@@ -151,3 +151,39 @@ def test_seeks_need_an_account_and_csrf_and_only_owner_cancels(c: TestClient) ->
     assert listed(b) == [sid]
     assert a.request("DELETE", f"/api/lobby/seeks/{sid}").status_code == 204
     assert listed(b) == []
+
+
+def test_lobby_socket_answers_every_frame_and_bad_ones_with_a_typed_error(
+        c: TestClient) -> None:
+    """Bad WebSocket input gets a clear, typed error and changes nothing (STYLE.md); a ping
+    is a ping however its JSON is spaced (json.dumps writes ``{"type": "ping"}``)."""
+    from randomchess.server.contract import LobbyServerFrameAdapter
+
+    a = user(c, "alice")
+    with c.websocket_connect("/ws/lobby?lang=es") as ws:
+        first = ws.receive_json()
+        LobbyServerFrameAdapter.validate_python(first)
+        assert first == {"type": "seeks", "seeks": []}
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+        for frame, status, code in (("not json", 422, "frame.invalid"),
+                                    ('{"type": "seek"}', 422, "frame.invalid"),
+                                    ('{"type": "ping", "extra": 1}', 422, "frame.invalid"),
+                                    ("[" * 300, 413, "frame.too_large")):
+            ws.send_text(frame)
+            reply = ws.receive_json()
+            LobbyServerFrameAdapter.validate_python(reply)
+            assert (reply["type"], reply["status"], reply["code"]) == ("error", status, code), \
+                frame
+            assert reply["detail"] == reply["detail_es"] != reply["detail_en"]
+        ws.send_bytes(b'{"type": "ping"}')
+        reply = ws.receive_json()
+        assert (reply["type"], reply["code"]) == ("error", "frame.binary")
+        # The socket serves on: the next seek is pushed, and a ping still answered.
+        sid = seek(a)
+        pushed = ws.receive_json()
+        LobbyServerFrameAdapter.validate_python(pushed)
+        assert [s["id"] for s in pushed["seeks"]] == [sid]
+        ws.send_text('{"type":"ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+    assert listed(a) == [sid]

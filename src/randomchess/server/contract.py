@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal, TypedDict, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from randomchess.game import Termination
 from randomchess.server.errors import ErrorBody
@@ -294,3 +294,57 @@ STATE_ROUTE: dict[str, Any] = {
     "response_model": GameState,
     "responses": {200: {"description": "The game's state after the request"}},
 }
+
+
+# --------------------------------------------------------------------- lobby frames
+# ``/ws/lobby`` (docs/server.md, lobby): the server pushes a ``seeks`` frame on connecting and
+# on every change, answers ``{"type": "ping"}`` with ``pong`` and any other frame with an
+# ``error`` (nothing changes: seeks are made and taken over HTTP).
+
+class SeekOut(BaseModel):
+    """An open seek or a challenge as a lobby socket (or ``GET /api/lobby/seeks``) shows it:
+    never an account id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    player: str
+    variant: str
+    setup: int | Literal["random", "new-per-game"]
+    clock: dict[str, float] = Field(description="{minutes, increment} or {days}")
+    speed: str
+    rated: bool
+    rating: int
+    provisional: bool
+    rating_min: int | None
+    rating_max: int | None
+    challenge: bool = Field(description="addressed to one player (this account, or by it)")
+
+
+class SeekStarted(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seek: str
+    game: str
+
+
+class LobbySeeksFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["seeks"]
+    seeks: list[SeekOut]
+    started: SeekStarted | None = Field(None, description="the game an accepted seek became")
+
+
+LobbyServerFrame = Annotated[LobbySeeksFrame | ErrorFrame | PongFrame,
+                             Field(discriminator="type")]
+LobbyServerFrameAdapter: TypeAdapter[LobbySeeksFrame | ErrorFrame | PongFrame] = TypeAdapter(
+    LobbyServerFrame)
+
+
+class LobbyClientFrame(BaseModel):
+    """The one frame a lobby socket accepts: a keep-alive."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["ping"]

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import anyio.to_thread
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import (
     delete,
     insert,
@@ -22,9 +22,11 @@ from sqlalchemy import (
 )
 
 from randomchess.accounts.ratings import RatingError, speed_class
+from randomchess.server import guards
 from randomchess.server.accounts import SEEKS, USERS, Accounts, Session
 from randomchess.server.api import ClockIn
-from randomchess.server.errors import ApiError
+from randomchess.server.contract import LobbyClientFrame, error_frame
+from randomchess.server.errors import ApiError, Lang, error_body, lang_of_scope
 from randomchess.server.store import now_ms
 from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
@@ -284,14 +286,33 @@ async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
     return {"paired": False, "seek": sid}
 
 
+LOBBY_FRAME_LIMIT = 256  # bytes: the one frame a client sends is a ping
+
+
+def _lobby_reply(text: str | None, lang: Lang) -> dict[str, Any]:
+    """The answer to one client frame on a lobby socket: ``pong`` to a ping, else an
+    ``error`` frame (contract.LobbyServerFrame); nothing is changed either way."""
+    if text is None:
+        return dict(error_frame(422, error_body("frame.binary", lang)))
+    if len(text) > LOBBY_FRAME_LIMIT:
+        return dict(error_frame(413, error_body("frame.too_large", lang)))
+    try:
+        LobbyClientFrame.model_validate(guards.loads(text))
+    except (ValueError, ValidationError) as e:
+        return dict(error_frame(422, error_body("frame.invalid", lang, reason=e)))
+    return {"type": "pong"}
+
+
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """Pushes ``{"type": "seeks", "seeks": [...]}`` now and on every change; a
-    ``started`` field names the game a seek became."""
+    ``started`` field names the game a seek became.  Answers a ping with ``pong`` and any
+    other frame with a typed ``error`` (contract.LobbyServerFrame)."""
     from randomchess.server.accounts_api import SESSION_COOKIE
 
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
+    lang = lang_of_scope(websocket.scope)
     # Another site's page may open this socket with the browser's cookies: it is shown the
     # lobby as anyone is, not the account's challenges.
     origin = websocket.headers.get("origin")
@@ -305,9 +326,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.send_json(view({"seeks": await anyio.to_thread.run_sync(lobby.all)},
                                        uid))
         while True:
-            text = await websocket.receive_text()
-            if len(text) <= 256 and text.strip() == '{"type":"ping"}':
-                await websocket.send_json({"type": "pong"})
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            await websocket.send_json(_lobby_reply(message.get("text"), lang))
     except WebSocketDisconnect:
         pass
     finally:

@@ -268,7 +268,6 @@ def _check_unmoved(s: Setup) -> None:
                 raise FenError(f"adjustment right: no unmoved {_SIDE[c]} piece on {where}")
 
 
-
 # The attributes of a Position (its __slots__; copy() carries them over).
 _SLOTS = (
     "_home_masks",

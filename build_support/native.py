@@ -31,7 +31,8 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "randomchess"
 OUT = PACKAGE / "_compiled"
 # The hot path: geometry and pieces (tables), position (move generation, push/pop) and the
-# engine's evaluation and search.  Keep in step with randomchess/native.py's docstring.
+# engine's evaluation and search.  Keep in step with the Makefile's NATIVE_SOURCES and
+# tests/test_native.py's MODULES.
 MODULES = (
     "geometry",
     "pieces",

@@ -7,9 +7,8 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from randomchess.server import guards
 from randomchess.server.contract import (
     PONG_FRAME,
     STATE_ROUTE,
@@ -17,6 +16,7 @@ from randomchess.server.contract import (
     GameAction,
     ServerFrameDict,
     error_frame,
+    read_frame,
     state_frame,
 )
 from randomchess.server.errors import ApiError, Lang, error_body, lang_of_scope
@@ -272,12 +272,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(message.get("code", 1000))
-            text = message.get("text")
-            if text is None:  # a binary frame: refused, the socket serves on
-                reply: ServerFrameDict | None = error_frame(
-                    422, error_body("frame.binary", lang))
-            else:
-                reply = await _ws_message(service, game_id, text, limit, lang)
+            # A binary frame is refused like a bad one; the socket serves on.
+            reply = await _ws_message(service, game_id, message.get("text"), limit, lang)
             if reply is not None:
                 await websocket.send_json(reply)
     except WebSocketDisconnect:
@@ -286,15 +282,12 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         service.hub.discard(game_id, websocket)
 
 
-async def _ws_message(service: GameService, game_id: str, text: str, limit: int,
+async def _ws_message(service: GameService, game_id: str, text: str | None, limit: int,
                       lang: Lang = "en") -> ServerFrameDict | None:
     """Handle one client frame; the answer to the sender only (state goes to all)."""
-    if len(text) > limit:
-        return error_frame(413, error_body("frame.too_large", lang))
-    try:
-        msg = ClientFrame.model_validate(guards.loads(text))
-    except (ValueError, ValidationError) as e:
-        return error_frame(422, error_body("frame.invalid", lang, reason=e))
+    msg = read_frame(text, ClientFrame, limit, lang)
+    if not isinstance(msg, ClientFrame):
+        return msg
     if msg.type == "ping":
         return PONG_FRAME
     if msg.type == "state":

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import anyio.to_thread
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
     delete,
     insert,
@@ -22,11 +22,10 @@ from sqlalchemy import (
 )
 
 from randomchess.accounts.ratings import RatingError, speed_class
-from randomchess.server import guards
 from randomchess.server.accounts import SEEKS, USERS, Accounts, Session
 from randomchess.server.api import ClockIn
-from randomchess.server.contract import LobbyClientFrame, error_frame
-from randomchess.server.errors import ApiError, Lang, error_body, lang_of_scope
+from randomchess.server.contract import LobbyClientFrame, read_frame
+from randomchess.server.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.store import now_ms
 from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
@@ -292,15 +291,8 @@ LOBBY_FRAME_LIMIT = 256  # bytes: the one frame a client sends is a ping
 def _lobby_reply(text: str | None, lang: Lang) -> dict[str, Any]:
     """The answer to one client frame on a lobby socket: ``pong`` to a ping, else an
     ``error`` frame (contract.LobbyServerFrame); nothing is changed either way."""
-    if text is None:
-        return dict(error_frame(422, error_body("frame.binary", lang)))
-    if len(text) > LOBBY_FRAME_LIMIT:
-        return dict(error_frame(413, error_body("frame.too_large", lang)))
-    try:
-        LobbyClientFrame.model_validate(guards.loads(text))
-    except (ValueError, ValidationError) as e:
-        return dict(error_frame(422, error_body("frame.invalid", lang, reason=e)))
-    return {"type": "pong"}
+    msg = read_frame(text, LobbyClientFrame, LOBBY_FRAME_LIMIT, lang)
+    return {"type": "pong"} if isinstance(msg, LobbyClientFrame) else dict(msg)
 
 
 @router.websocket("/ws/lobby")

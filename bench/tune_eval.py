@@ -16,9 +16,10 @@ in its weights) and Stockfish, by Adam from the shipped weights.  A ridge penalt
 (``--ridge``) keeps the weights the positions say little about near the shipped ones: the
 square shapes are collinear, and unpenalised they cancel in large pairs that extrapolate
 badly (a middlegame king on the last rank was worth +1,000).  The weights in
-``tuning.FIXED`` are not moved.  A tenth of the positions is held out to report how well the
-fit generalises; it prints the error before and after, on both parts, and the new constants
-for ``engine/evaluate.py``.
+``tuning.FIXED`` are not moved, nor, with ``--free PREFIX`` (repeatable), any weight whose
+name does not start with one of the prefixes (to fit new terms alone).  A tenth of the
+positions is held out to report how well the fit generalises; it prints the error before
+and after, on both parts, and the new constants for ``engine/evaluate.py``.
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def label(games: str, out: Path, depth: int, jobs: int) -> None:
     print(f"{len(ordered)} positions, {len(lines)} quiet ones labelled -> {out}")
 
 
-def fit(data: Path, holdout: float, steps: int, ridge: float) -> None:
+def fit(data: Path, holdout: float, steps: int, ridge: float,
+        free_prefixes: list[str] | None = None) -> None:
     import numpy as np
 
     from randomchess.engine.tuning import FIXED, NAMES, current_weights, features
@@ -100,7 +102,8 @@ def fit(data: Path, holdout: float, steps: int, ridge: float) -> None:
     n_test = int(len(y) * holdout)
     test, train = order[:n_test], order[n_test:]
     w0 = np.array([current_weights()[n] for n in NAMES])
-    free = np.array([n not in FIXED for n in NAMES], dtype=float)
+    free = np.array([n not in FIXED and (not free_prefixes or any(
+        n.startswith(prefix) for prefix in free_prefixes)) for n in NAMES], dtype=float)
 
     def loss(w: np.ndarray, idx: np.ndarray) -> float:
         p = 1.0 / (1.0 + np.exp(-(c[idx] + x[idx] @ w) / SCALE))
@@ -178,11 +181,14 @@ def main() -> None:
     p_fit.add_argument("--steps", type=int, default=5000)
     p_fit.add_argument("--ridge", type=float, default=1e-8,
                        help="penalty per squared centipawn a weight moves from the shipped one")
+    p_fit.add_argument("--free", action="append",
+                       help="fit only the weights whose names start so (repeatable; "
+                            "default: every weight but tuning.FIXED)")
     args = parser.parse_args()
     if args.command == "label":
         label(args.games, args.out, args.depth, args.jobs)
     else:
-        fit(args.data, args.holdout, args.steps, args.ridge)
+        fit(args.data, args.holdout, args.steps, args.ridge, args.free)
 
 
 if __name__ == "__main__":

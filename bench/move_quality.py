@@ -36,7 +36,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-STOCKFISH = "/usr/games/stockfish"
 DECIDED = 600
 CAP = 500
 
@@ -105,6 +104,9 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
     import chess
     import chess.engine
 
+    from randomchess.analysis.engines import EngineConfig
+
+    stockfish = EngineConfig.detect().paths["stockfish"]
     cache: dict[str, Any] = {}
     if cache_path is not None and cache_path.exists():
         cache = json.loads(cache_path.read_text())
@@ -115,31 +117,31 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
     def key(fen: str, move: str | None) -> str:
         return f"{depth}|{fen}|{move or ''}"
 
-    def work(query: tuple[str, bool, str | None]) -> tuple[str, int, str]:
+    def work(query: tuple[str, bool, str | None]) -> None:
+        """Stockfish's score of the position (and its best move, keyed ``…|best``), or
+        of ``move`` alone in it, into the cache."""
         fen, chess960, move = query
         engine = getattr(local, "engine", None)
         if engine is None:
-            engine = local.engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+            engine = local.engine = chess.engine.SimpleEngine.popen_uci(stockfish)
             engine.configure({"Hash": 64, "Threads": 1})
             with lock:
                 engines.append(engine)
         board = chess.Board(fen, chess960=chess960)
         limit = chess.engine.Limit(depth=depth)
+        k = key(fen, move)
         if move is None:
             info = engine.analyse(board, limit)
-            best = info["pv"][0].uci()
+            cache[k + "|best"] = info["pv"][0].uci()
         else:
             info = engine.analyse(board, limit, root_moves=[chess.Move.from_uci(move)])
-            best = move
-        return key(fen, move), _cp(info["score"]), best
+        cache[k] = _cp(info["score"])
 
     def fill(queries: list[tuple[str, bool, str | None]]) -> None:
         todo = [q for q in dict.fromkeys(queries) if key(q[0], q[2]) not in cache]
         started = time.monotonic()
         with ThreadPoolExecutor(jobs) as pool:
-            for n, (k, cp, best) in enumerate(pool.map(work, todo)):
-                cache[k] = cp
-                cache[k + "|best"] = best
+            for n, _ in enumerate(pool.map(work, todo)):
                 if (n + 1) % 100 == 0:
                     print(f"  Stockfish: {n + 1}/{len(todo)} "
                           f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
@@ -156,17 +158,13 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
         for engine in engines:
             engine.quit()
 
-    def verdict(board: chess.Board, move: str | None) -> tuple[int, str]:
-        k = key(board.fen(), move)
-        return int(cache[k]), str(cache.get(k + "|best", move or ""))
-
     rows: list[dict[str, tuple[int, float]]] = [{} for _ in choices]
     best_moves: dict[str, tuple[str, int]] = {}
     phases: list[dict[str, list[int]]] = [{} for _ in choices]
     left_out = 0
     for p in positions:
-        board = chess.Board(p["fen"], chess960=p["variant"] == "chess960")
-        best_cp, best_move = verdict(board, None)
+        best_cp = int(cache[key(p["fen"], None)])
+        best_move = str(cache[key(p["fen"], None) + "|best"])
         best_moves[p["fen"]] = (best_move, best_cp)
         if abs(best_cp) > DECIDED:
             left_out += 1
@@ -176,7 +174,7 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
             if move is None:
                 continue
             # Both sides of the comparison in Stockfish's own notation (king takes rook).
-            cp = best_cp if move == best_move else verdict(board, move)[0]
+            cp = best_cp if move == best_move else int(cache[key(p["fen"], move)])
             loss = min(CAP, max(0, best_cp - cp))
             win = _expected(best_cp) - _expected(best_cp - loss)
             rows[i][p["fen"]] = (loss, win)
@@ -189,8 +187,7 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
           f"{'>=50':>6} {'>=100':>6} {'>=200':>6}  opening/middlegame/endgame ACPL  depth")
     for name, choice, r, ph in zip(names, choices, rows, phases, strict=True):
         losses = [loss for loss, _ in r.values()]
-        acpl = statistics.fmean(losses)
-        margin = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses))
+        acpl, margin = _mean_margin(losses)
         exp_loss = 100 * statistics.fmean(w for _, w in r.values())
         by_phase = "/".join(
             f"{statistics.fmean(ph[k]):.0f}" if k in ph else "-"
@@ -199,9 +196,7 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
               f"{sum(x >= 50 for x in losses):>6} {sum(x >= 100 for x in losses):>6} "
               f"{sum(x >= 200 for x in losses):>6}  {by_phase:<30} "
               f"{choice.get('mean_depth', 0):.1f}")
-    for name, choice, r in zip(names, choices, rows, strict=True):
-        if not worst:
-            break
+    for name, choice, r in zip(names, choices, rows, strict=True) if worst else ():
         print(f"worst moves of {name}:")
         for fen, (loss, _) in sorted(r.items(), key=lambda item: -item[1][0])[:worst]:
             best, cp = best_moves[fen]
@@ -211,11 +206,15 @@ def score(positions: list[dict[str, Any]], choices: list[dict[str, Any]], names:
         # either figure alone.
         common = [fen for fen in r if fen in rows[0]]
         if len(common) > 1:
-            diffs = [r[fen][0] - rows[0][fen][0] for fen in common]
-            d = statistics.fmean(diffs)
-            m = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+            d, m = _mean_margin([r[fen][0] - rows[0][fen][0] for fen in common])
             print(f"paired: {name} - {names[0]}: {d:+.1f} +- {m:.1f} cp per move "
                   f"over {len(common)} positions")
+
+
+def _mean_margin(values: list[int]) -> tuple[float, float]:
+    """The mean and its 95 % margin (normal approximation)."""
+    return (statistics.fmean(values),
+            1.96 * statistics.stdev(values) / math.sqrt(len(values)))
 
 
 def _expected(cp: float) -> float:

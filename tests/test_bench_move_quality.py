@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from randomchess.analysis.engines import EngineConfig
+
 ROOT = Path(__file__).resolve().parent.parent
 needs_sf = pytest.mark.skipif(
-    shutil.which("stockfish", path="/usr/games:/usr/bin") is None,
+    "stockfish" not in EngineConfig.detect().paths,
     reason="*** stockfish not installed (apt-get install stockfish): yardstick SKIPPED ***")
 
 PGN = """[Event "m"]

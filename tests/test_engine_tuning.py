@@ -75,3 +75,42 @@ def test_each_fitted_term_moves_the_evaluation_the_way_the_split_says(
 _feature_of = {"PAWN_THREAT_TO_MOVER": "threat_mover", "PAWN_THREAT_TO_WAITING": "threat_waiting",
                "MINOR_DEFENDED_BY_PAWN": "minor_defended", "KING_DANGER": "king_danger",
                "ROOK_OPEN_FILE": "rook_open"}
+
+
+def test_the_square_corrections_are_added_on_their_board_only() -> None:
+    """engine/data/pst_squares.json corrects the orthodox kinds' tables square by square on
+    8x8; 9x9 (MRC) keeps the shapes alone, so its evaluation is not moved by an 8x8 fit."""
+    from randomchess.engine.evaluate import PST_SHAPE, _pst, pst_basis, square_tables
+    from randomchess.geometry import Geometry
+    from randomchess.pieces import KNIGHT, PAWN
+
+    tables = square_tables()
+    assert set(tables) <= {(8, 8)}
+    corrections = tables.get((8, 8), {})
+    for size in ((8, 8), (9, 9)):
+        g = Geometry(*size)
+        for kind in (PAWN, KNIGHT):
+            for sq in range(g.size):
+                shape = [sum(w * b for w, b in zip(PST_SHAPE[kind][j], pst_basis(g, sq),
+                                                   strict=True)) for j in (0, 1)]
+                if size == (8, 8) and kind in corrections:
+                    shape = [shape[j] + corrections[kind][j][sq] for j in (0, 1)]
+                assert _pst(g, kind, sq) == (round(shape[0]), round(shape[1]))
+
+
+def test_the_square_features_count_each_piece_on_its_own_square() -> None:
+    """A White knight on f3 and a Black knight on f6 are the same relative square: they
+    cancel in the square feature, and a lone extra knight counts +1 (White) or -1 (Black)."""
+    from randomchess.pieces import KNIGHT
+
+    pos = Position("4k3/8/5n2/8/8/5N2/8/4K3 w - - 0 1", "chess960")
+    f, _ = features(pos)
+    f3 = 2 * 8 + 5
+    assert f[f"sq:{KNIGHT}:mg:{f3}"] == 0
+    pos = Position("4k3/8/8/8/8/5N2/8/4K3 w - - 0 1", "chess960")
+    f, _ = features(pos)
+    # tapered: the phase of one knight of a full army's phase
+    assert f[f"sq:{KNIGHT}:mg:{f3}"] > 0 and f[f"sq:{KNIGHT}:eg:{f3}"] > 0.9
+    pos = Position("4k3/8/5n2/8/8/8/8/4K3 w - - 0 1", "chess960")
+    f, _ = features(pos)
+    assert f[f"sq:{KNIGHT}:mg:{f3}"] < 0 and f[f"sq:{KNIGHT}:eg:{f3}"] < -0.9

@@ -4,14 +4,17 @@ mobility, king safety, pawn structure, and the value of castling and Bishop Adju
 Scores are centipawns from the side to move's point of view.  Material comes from the
 variant (``Variant.piece_values``), movement from the piece table, and every table is
 generated from the board geometry (no hard-coded 8x8 arrays), so 8x8, 9x9 and 10x8 share one
-evaluator.  The tunable numbers are gathered at the top of the module (sunfish's habit,
-STYLE.md).
+evaluator; on top of that, a board size may have fitted per-square corrections as data
+(``engine/data/pst_squares.json``: 8x8 has them).  The tunable numbers are gathered at the
+top of the module (sunfish's habit, STYLE.md).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from functools import cache
+from importlib import resources
 from typing import Final, NamedTuple, TypeVar, cast
 
 from randomchess.game import is_dead_position
@@ -48,7 +51,7 @@ PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, QUEEN: 4, MINISTER: 3, ARCHBISHOP
                 CHANCELLOR: 3}
 # Mobility: centipawns per reachable square beyond the typical count, (mg, eg, typical).
 MOBILITY = {
-    KNIGHT: (5, -2, 4), BISHOP: (11, 7, 6), ROOK: (7, -2, 6), QUEEN: (6, 15, 12),
+    KNIGHT: (2, 2, 4), BISHOP: (6, 4, 6), ROOK: (6, 1, 6), QUEEN: (4, 5, 12),
     MINISTER: (3, 3, 9), ARCHBISHOP: (3, 3, 9), CHANCELLOR: (2, 3, 10),
 }
 # King safety: penalty by number of attacks on the squares around the king (middlegame).
@@ -59,45 +62,50 @@ KING_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, MINISTER: 4, ARCH
 # scores of quiet Chess960 positions (randomchess.engine.tuning, bench/tune_eval.py).
 PST_BASIS = ("centre", "file_centre", "rank", "rank2", "home", "seventh", "file_centre_rank")
 PST_SHAPE: dict[PieceKind, tuple[tuple[float, ...], tuple[float, ...]]] = {
-    PAWN: ((-50.1, 29.8, -2.8, 64.9, 0.0, 40.9, 74.2),
-        (-3.7, 13.9, -54.1, 41.4, 0.0, 30.9, -62.6)),
-    KNIGHT: ((46.7, 32.9, -23.0, -8.8, 12.4, -26.3, 38.2),
-        (37.1, 17.4, -36.8, -28.4, -50.8, 11.0, -15.1)),
-    BISHOP: ((19.7, 19.0, -21.1, -41.7, 22.3, 19.4, 16.0),
-        (-1.8, 12.4, 2.3, 5.0, 0.1, -1.5, -17.6)),
-    ROOK: ((-38.0, 15.1, -39.9, -4.0, 13.0, -0.7, -37.7),
-        (70.9, -30.4, 73.9, 34.3, 15.3, -1.8, 27.0)),
-    QUEEN: ((-15.6, 17.6, -16.7, -2.1, 15.3, -31.9, -23.1),
-        (63.5, 28.5, 66.1, 50.0, -42.3, 30.2, 11.6)),
-    KING: ((9.9, -42.2, -123.1, 37.5, -84.6, 15.1, -1.9),
+    PAWN: ((-37.6, 24.6, 15.4, 77.9, 0.0, 10.8, 85.1),
+        (-5.6, 16.7, -53.3, 45.0, 0.0, 29.0, -61.3)),
+    KNIGHT: ((47.4, 8.8, 14.4, 23.4, -7.7, -10.0, 45.0),
+        (42.0, 12.7, -14.6, -8.8, -48.3, 16.8, -6.4)),
+    BISHOP: ((25.8, -4.6, 8.2, -26.1, 6.2, 20.4, 26.1),
+        (1.5, 7.8, -4.3, -5.2, -6.5, -4.2, -18.8)),
+    ROOK: ((-34.3, 31.6, -29.7, 10.8, 12.8, 15.7, -30.4),
+        (54.4, -29.9, 44.4, 15.2, 2.3, 4.5, 27.7)),
+    QUEEN: ((-14.3, 13.8, -10.8, 0.4, 8.0, -22.1, -29.9),
+        (77.2, 29.8, 75.1, 51.5, -35.3, 28.0, 11.3)),
+    KING: ((-6.1, -50.4, -130.8, 39.1, -22.6, 18.8, -6.7),
         (50.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
 }
+# Per-square corrections to those tables on boards of one size, added to the shapes' sum:
+# {(files, ranks): {kind: (mg by square, eg by square)}} for a White piece (Black's mirrored),
+# fitted to Stockfish like the shapes (engine/data/pst_squares.json, written by
+# bench/tune_eval.py fit --squares).  A board without an entry uses the shapes alone.
+SQUARE_TABLES_FILE = "data/pst_squares.json"
 # The fairy kinds' piece-square shape: (mg scale, eg scale, home-rank penalty); the bonus is
 # int(centre * scale) - scale // 2, centre = 1 in the middle, 0 in a corner.
 CENTRE_SHAPE = {MINISTER: (40, 30, 10), ARCHBISHOP: (40, 30, 10), CHANCELLOR: (30, 30, 10)}
 _DEFAULT_KIND = (2, (2, 3, 8), 3, (30, 20, 10))  # phase, mobility, king attack, shape
-KING_DANGER = 85  # percent of min(units**2 / 2, 500), the attack on a king
-PAWN_SHIELD = 12  # per own pawn in front of a king on its home ranks
-OPEN_FILE_NEAR_KING = 9  # per file next to the king with no own pawn
-DOUBLED_PAWN = (25, -4)
-ISOLATED_PAWN = (24, -4)
+KING_DANGER = 62  # percent of min(units**2 / 2, 500), the attack on a king
+PAWN_SHIELD = 5  # per own pawn in front of a king on its home ranks
+OPEN_FILE_NEAR_KING = 23  # per file next to the king with no own pawn
+DOUBLED_PAWN = (39, 6)
+ISOLATED_PAWN = (15, 5)
 # Passed pawns: (mg, eg) times (rank / last)**2 and times rank / last, rank relative to home
 # and ``last`` the rank before promotion.
-PASSED_PAWN = (65, 175)
-PASSED_PAWN_LINEAR = (-66, 9)
-BISHOP_PAIR = (75, 50)  # two bishops on squares of different colours
+PASSED_PAWN = (69, 165)
+PASSED_PAWN_LINEAR = (-51, -11)
+BISHOP_PAIR = (70, 54)  # two bishops on squares of different colours
 SAME_COLOUR_BISHOPS = 25  # two bishops sharing a colour (MRC arrays, before any adjustment)
-CASTLING_RIGHT = 0  # per side that keeps a castling right (middlegame; fitted: worth nothing)
+CASTLING_RIGHT = 15  # per side that keeps a castling right (middlegame)
 ADJUSTMENT_RIGHT = 15  # a live Bishop Adjustment with a partner still beside its bishop
-ROOK_OPEN_FILE = (42, 17)
-ROOK_HALF_OPEN_FILE = (29, 8)
-TEMPO = 32
+ROOK_OPEN_FILE = (33, 0)
+ROOK_HALF_OPEN_FILE = (13, 11)
+TEMPO = 25
 # A piece (not a pawn or king) attacked by an enemy pawn, (mg, eg): of the side to move
 # (it may still step away) and of the side that is not (the mover takes it, or a second
 # threat wins it).
-PAWN_THREAT_TO_MOVER = (-69, -15)
-PAWN_THREAT_TO_WAITING = (-105, -19)
-MINOR_DEFENDED_BY_PAWN = (-6, 30)  # a knight, bishop or minister a friendly pawn defends
+PAWN_THREAT_TO_MOVER = (-62, -20)
+PAWN_THREAT_TO_WAITING = (-100, -23)
+MINOR_DEFENDED_BY_PAWN = (-1, 18)  # a knight, bishop or minister a friendly pawn defends
 # Pawn-structure entries kept by pawn placement (the pawn hash, issue 16.4).
 PAWN_CACHE_ENTRIES: Final = 1 << 16
 
@@ -280,13 +288,39 @@ def pst_basis(g: Geometry, sq: int) -> tuple[float, ...]:
             1.0 if r == g.ranks - 2 else 0.0, file_centre * rank)
 
 
+@cache
+def square_tables() -> dict[tuple[int, int], dict[PieceKind, tuple[tuple[float, ...],
+                                                                   tuple[float, ...]]]]:
+    """The per-square corrections (``SQUARE_TABLES_FILE``), by board size and kind."""
+    text = resources.files("randomchess.engine").joinpath(SQUARE_TABLES_FILE).read_text(
+        encoding="utf-8")
+    out: dict[tuple[int, int], dict[PieceKind, tuple[tuple[float, ...], tuple[float, ...]]]] = {}
+    for size, kinds in json.loads(text)["boards"].items():
+        files, ranks = (int(n) for n in size.split("x"))
+        out[files, ranks] = {
+            KIND_BY_LETTER[letter]: (tuple(float(x) for x in tables["mg"]),
+                                     tuple(float(x) for x in tables["eg"]))
+            for letter, tables in kinds.items()
+        }
+        for mg, eg in out[files, ranks].values():
+            if len(mg) != files * ranks or len(eg) != files * ranks:
+                raise ValueError(f"{SQUARE_TABLES_FILE}: a {size} table needs "
+                                 f"{files * ranks} squares")
+    return out
+
+
 def _pst(g: Geometry, kind: int, sq: int) -> tuple[int, int]:
     """Positional bonus (mg, eg) of a White piece of ``kind`` on ``sq``, from the geometry."""
     shape = PST_SHAPE.get(kind)
     if shape is not None:
         basis = pst_basis(g, sq)
-        return (round(sum(w * b for w, b in zip(shape[0], basis, strict=True))),
-                round(sum(w * b for w, b in zip(shape[1], basis, strict=True))))
+        mg = sum(w * b for w, b in zip(shape[0], basis, strict=True))
+        eg = sum(w * b for w, b in zip(shape[1], basis, strict=True))
+        squares = square_tables().get((g.files, g.ranks), {}).get(kind)
+        if squares is not None:
+            mg += squares[0][sq]
+            eg += squares[1][sq]
+        return round(mg), round(eg)
     # The fairy pieces (no engine to fit them to on 8x8): centralising, a little for
     # leaving home.
     f, r = g.file_of(sq), g.rank_of(sq)
@@ -454,7 +488,7 @@ def _king_safety(pos: Position, pawn_files: PawnFiles, attack: list[int],
         enemy = c ^ 1
         if attackers[enemy] >= 2:
             units = attack[enemy]
-            king_mg -= sign * min(units * units // 2, 500) * KING_DANGER // 100
+            king_mg -= sign * (min(units * units // 2, 500) * KING_DANGER // 100)
         shelter = king_shelter(pos, c, pawn_files)
         if shelter is not None:
             shield, open_files = shelter

@@ -38,6 +38,7 @@ from randomchess.engine.evaluate import (
     _tables,
     king_shelter,
     pst_basis,
+    square_tables,
 )
 from randomchess.pieces import (
     BISHOP,
@@ -57,6 +58,9 @@ from randomchess.position import Position
 PST_KINDS: tuple[PieceKind, ...] = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
 MOBILITY_KINDS: tuple[PieceKind, ...] = (KNIGHT, BISHOP, ROOK, QUEEN)
 _PHASES = ("mg", "eg")
+# The board whose per-square corrections (evaluate.square_tables) are fitted.
+SQUARES_BOARD = (8, 8)
+_SQUARES = SQUARES_BOARD[0] * SQUARES_BOARD[1]
 
 
 def _tapered(name: str) -> list[str]:
@@ -72,6 +76,7 @@ NAMES: tuple[str, ...] = tuple(
     + _tapered("bishop_pair") + ["castling"] + _tapered("rook_open") + _tapered("rook_half_open")
     + ["tempo"] + _tapered("threat_mover") + _tapered("threat_waiting")
     + _tapered("minor_defended")
+    + [f"sq:{k}:{ph}:{i}" for k in PST_KINDS for ph in _PHASES for i in range(_SQUARES)]
 )
 
 # Weights the fit leaves as they are: the endgame king's table, the hand-set
@@ -80,7 +85,10 @@ NAMES: tuple[str, ...] = tuple(
 # function of the centre alone (78 cp) the lone king of KBNK then holds the centre long
 # enough that the self-play mates of tests/test_engine_endgame.py fail at 4,000 nodes a move
 # (measured: 1 of 5 positions mated within 250 plies, against 5 of 5 with 50 or 60 cp).
-FIXED: frozenset[str] = frozenset(f"pst:{KING}:eg:{i}" for i in range(len(PST_BASIS)))
+# The same holds for the endgame king's per-square corrections.
+FIXED: frozenset[str] = frozenset(
+    [f"pst:{KING}:eg:{i}" for i in range(len(PST_BASIS))]
+    + [f"sq:{KING}:eg:{i}" for i in range(_SQUARES)])
 
 
 def current_weights() -> dict[str, float]:
@@ -106,6 +114,11 @@ def current_weights() -> dict[str, float]:
                        ("threat_waiting", PAWN_THREAT_TO_WAITING),
                        ("minor_defended", MINOR_DEFENDED_BY_PAWN)):
         w[f"{name}:mg"], w[f"{name}:eg"] = pair
+    tables = square_tables().get(SQUARES_BOARD, {})
+    for k in PST_KINDS:
+        for j, ph in enumerate(_PHASES):
+            for i in range(_SQUARES):
+                w[f"sq:{k}:{ph}:{i}"] = tables[k][j][i] if k in tables else 0.0
     return w
 
 
@@ -117,6 +130,7 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
     g = pos.geometry
     board = pos.board
     f: dict[str, float] = dict.fromkeys(NAMES, 0.0)
+    squares = (g.files, g.ranks) == SQUARES_BOARD
     phase = 0
     material_mg = material_eg = 0.0
     pieces: list[tuple[int, int]] = []
@@ -135,6 +149,9 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
             for i, b in enumerate(pst_basis(g, rel)):
                 f[f"pst:{kind}:mg:{i}"] += sign * b
                 f[f"pst:{kind}:eg:{i}"] += sign * b
+            if squares:
+                f[f"sq:{kind}:mg:{rel}"] += sign
+                f[f"sq:{kind}:eg:{rel}"] += sign
             if kind == PAWN:
                 pawn_bits[c] |= 1 << sq
             elif kind != KING:
@@ -267,4 +284,4 @@ def predict(pos: Position, weights: dict[str, float]) -> float:
     return const + sum(weights[n] * v for n, v in f.items())
 
 
-__all__ = ["FIXED", "NAMES", "current_weights", "features", "predict"]
+__all__ = ["FIXED", "NAMES", "SQUARES_BOARD", "current_weights", "features", "predict"]

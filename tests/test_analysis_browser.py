@@ -205,6 +205,10 @@ def test_the_game_page_and_the_header_lead_to_the_analysis_board(page: Page,
         _api(server, "POST", f"/api/games/{game['id']}/moves",
              {"move": move, "token": game["seat"]["token"]})
     page.goto(f"/#/game/{game['id']}")
+    # A person clicks once the game is on the screen: its three moves on the game's board
+    # (clicking while the page was still loading it once left the URL on the game page,
+    # seen once in a full CI run on 2026-12-02).
+    page.wait_for_function("document.querySelector('[data-testid=board]')?.dataset.ply === '3'")
     page.click("[data-testid=analyse-game]")
     _wait_ply(page, 3)  # the game's moves, on the analysis board
     assert f"analysis?game={game['id']}" in page.url

@@ -229,14 +229,14 @@ def square_tables_json(w: dict[str, float]) -> str:
     from randomchess.pieces import PIECE_TYPES
 
     files, ranks = SQUARES_BOARD
-    board = {
-        PIECE_TYPES[k].letter: {
-            ph: [round(w[f"sq:{k}:{ph}:{i}"], 1) for i in range(files * ranks)]
-            for ph in ("mg", "eg")
-        }
-        for k in PST_KINDS
-    }
-    return json.dumps({"boards": {f"{files}x{ranks}": board}}, indent=1) + "\n"
+    # One table a line (64 numbers, a1 first), not one number a line.
+    tables = ",\n".join(
+        f'   "{PIECE_TYPES[k].letter}": {{' + ", ".join(
+            f'"{ph}": ' + json.dumps([round(w[f"sq:{k}:{ph}:{i}"], 1)
+                                      for i in range(files * ranks)])
+            for ph in ("mg", "eg")) + "}"
+        for k in PST_KINDS)
+    return f'{{"boards": {{\n  "{files}x{ranks}": {{\n{tables}\n  }}\n}}}}\n'
 
 
 def constants(w: dict[str, float]) -> str:

@@ -4,6 +4,7 @@
     .venv/bin/python bench/tune_eval.py games OUT.pgn [-n 1000] [--seed 11]
     .venv/bin/python bench/tune_eval.py label GAMES.pgn[,MORE.pgn] OUT.txt [--depth 8] [-j 2]
     .venv/bin/python bench/tune_eval.py fit OUT.txt [--holdout 0.1] [--squares FILE.json]
+        [--features CACHE.npz] [--free PREFIX ...]
 
 ``games`` plays Stockfish against itself from random Chess960 arrays, each side at a strength
 drawn from 1400-2200 (``UCI_Elo``, depth 7): varied positions of the kind a 1,800 opponent
@@ -165,18 +166,25 @@ def _feature_rows(lines: list[str]) -> tuple[Any, Any, Any]:
 
 def fit(data: Path, holdout: float, steps: int, ridge: float,
         free_prefixes: list[str] | None = None, squares: Path | None = None,
-        jobs: int = 2) -> None:
+        jobs: int = 2, features: Path | None = None) -> None:
     import numpy as np
 
     from randomchess.engine.tuning import FIXED, NAMES, current_weights
 
-    lines = data.read_text(encoding="utf-8").splitlines()
-    chunks = [lines[i:i + 5000] for i in range(0, len(lines), 5000)]
-    with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(_feature_rows, chunks))
-    x = np.concatenate([p[0] for p in parts])
-    c = np.concatenate([p[1] for p in parts])
-    targets = np.concatenate([p[2] for p in parts])
+    if features is not None and features.exists():
+        saved = np.load(features)
+        x, c, targets = saved["x"], saved["c"], saved["targets"]
+        assert x.shape[1] == len(NAMES), "the features were built for other weights"
+    else:
+        lines = data.read_text(encoding="utf-8").splitlines()
+        chunks = [lines[i:i + 5000] for i in range(0, len(lines), 5000)]
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(_feature_rows, chunks))
+        x = np.concatenate([p[0] for p in parts])
+        c = np.concatenate([p[1] for p in parts])
+        targets = np.concatenate([p[2] for p in parts])
+        if features is not None:
+            np.savez(features, x=x, c=c, targets=targets)
     y = 1.0 / (1.0 + np.exp(-targets / SCALE))
     order = np.random.default_rng(3).permutation(len(y))
     n_test = int(len(y) * holdout)
@@ -297,6 +305,9 @@ def main() -> None:
     p_fit.add_argument("--free", action="append",
                        help="fit only the weights whose names start so (repeatable; "
                             "default: every weight but tuning.FIXED)")
+    p_fit.add_argument("--features", type=Path,
+                       help="an .npz of the positions' features: read it when it exists, "
+                            "else build and write it (for several fits of the same data)")
     args = parser.parse_args()
     if args.command == "games":
         games(args.out, args.count, args.seed, args.jobs)
@@ -304,7 +315,7 @@ def main() -> None:
         label(args.games, args.out, args.depth, args.jobs)
     else:
         fit(args.data, args.holdout, args.steps, args.ridge, args.free, args.squares,
-            args.jobs)
+            args.jobs, args.features)
 
 
 if __name__ == "__main__":

@@ -95,3 +95,20 @@ def test_the_fit_writes_square_tables_the_evaluation_reads(tmp_path: Path) -> No
         Position(lines[1].split(";")[0], "chess960"), weights)
     assert abs(after - 200) < 40 < abs(before - 200)
     assert SQUARE_TABLES_FILE.endswith(".json")
+
+
+def test_the_fit_keeps_the_features_for_the_next_fit(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """--features writes the positions' features once; a second fit reads them instead of
+    the labels (here: gone) and fits the same numbers."""
+    tune = _load()
+    data = tmp_path / "labels.txt"
+    data.write_text("r3k3/pppp4/8/8/8/5N2/PPPP4/R3K3 w - - 0 1;150\n"
+                    "r3k3/pppp4/8/8/8/N7/PPPP4/R3K3 w - - 0 1;-50\n" * 5, encoding="utf-8")
+    cache = tmp_path / "features.npz"
+    tune.fit(data, holdout=0.2, steps=50, ridge=1e-8, jobs=1, features=cache)
+    first = capsys.readouterr().out
+    assert cache.exists()
+    data.unlink()
+    tune.fit(data, holdout=0.2, steps=50, ridge=1e-8, jobs=1, features=cache)
+    assert capsys.readouterr().out == first

@@ -164,6 +164,18 @@ def _feature_rows(lines: list[str]) -> tuple[Any, Any, Any]:
     return x, c, cp
 
 
+def _features(data: Path, jobs: int) -> tuple[Any, Any, Any]:
+    """(features, constants, Stockfish's centipawns) of a labels file, built in parallel."""
+    import numpy as np
+
+    lines = data.read_text(encoding="utf-8").splitlines()
+    chunks = [lines[i:i + 5000] for i in range(0, len(lines), 5000)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_feature_rows, chunks))
+    x, c, targets = (np.concatenate([p[k] for p in parts]) for k in range(3))
+    return x, c, targets
+
+
 def fit(data: Path, holdout: float, steps: int, ridge: float,
         free_prefixes: list[str] | None = None, squares: Path | None = None,
         jobs: int = 2, features: Path | None = None) -> None:
@@ -174,15 +186,11 @@ def fit(data: Path, holdout: float, steps: int, ridge: float,
     if features is not None and features.exists():
         saved = np.load(features)
         x, c, targets = saved["x"], saved["c"], saved["targets"]
-        assert x.shape[1] == len(NAMES), "the features were built for other weights"
+        if x.shape[1] != len(NAMES):
+            sys.exit(f"{features} holds {x.shape[1]} features a position, the evaluation "
+                     f"has {len(NAMES)} weights: delete it to build it again")
     else:
-        lines = data.read_text(encoding="utf-8").splitlines()
-        chunks = [lines[i:i + 5000] for i in range(0, len(lines), 5000)]
-        with ProcessPoolExecutor(jobs) as pool:
-            parts = list(pool.map(_feature_rows, chunks))
-        x = np.concatenate([p[0] for p in parts])
-        c = np.concatenate([p[1] for p in parts])
-        targets = np.concatenate([p[2] for p in parts])
+        x, c, targets = _features(data, jobs)
         if features is not None:
             np.savez(features, x=x, c=c, targets=targets)
     y = 1.0 / (1.0 + np.exp(-targets / SCALE))
@@ -239,10 +247,9 @@ def square_tables_json(w: dict[str, float]) -> str:
     files, ranks = SQUARES_BOARD
     # One table a line (64 numbers, a1 first), not one number a line.
     tables = ",\n".join(
-        f'   "{PIECE_TYPES[k].letter}": {{' + ", ".join(
-            f'"{ph}": ' + json.dumps([round(w[f"sq:{k}:{ph}:{i}"], 1)
-                                      for i in range(files * ranks)])
-            for ph in ("mg", "eg")) + "}"
+        f'   "{PIECE_TYPES[k].letter}": ' + json.dumps(
+            {ph: [round(w[f"sq:{k}:{ph}:{i}"], 1) for i in range(files * ranks)]
+             for ph in ("mg", "eg")})
         for k in PST_KINDS)
     return f'{{"boards": {{\n  "{files}x{ranks}": {{\n{tables}\n  }}\n}}}}\n'
 

@@ -31,7 +31,7 @@ for name, names, want in (
     ("wheel", wheel, ["randomchess/web/static/build/app.js",
                       "randomchess/web/static/build/app.css",
                       "randomchess/web/static/index.html",
-                      "randomchess/server/migrations/versions/0001_initial.py"]),
+                      "randomchess/db/migrations/versions/0001_initial.py"]),
 ):
     for w in want:
         if not any(n.endswith(w) for n in names):

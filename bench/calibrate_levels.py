@@ -49,7 +49,7 @@ from randomchess.engine.match import (
     game_pgn,
     run_match,
 )
-from randomchess.server.settings import Settings
+from randomchess.server.http.settings import Settings
 
 DATA = Path(__file__).resolve().parent.parent / "src/randomchess/engine/data/level_ratings.json"
 VARIANT = "chess960"

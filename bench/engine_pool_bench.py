@@ -16,7 +16,7 @@ import random
 import time
 
 from randomchess.position import Position
-from randomchess.server.engine_pool import EnginePool
+from randomchess.server.engines.pool import EnginePool
 from randomchess.variants import get_variant
 
 

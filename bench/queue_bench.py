@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from analysis_bench import positions
-from randomchess.server.analysis_api import analyse_job
-from randomchess.server.engine_service import QueueEngineService
+from randomchess.server.engines.routes import analyse_job
+from randomchess.server.engines.service import QueueEngineService
 
 
 def start_workers(redis: str, queue: str, n: int) -> list[subprocess.Popen[bytes]]:

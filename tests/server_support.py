@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,83 @@ def play(c: TestClient, game: dict[str, Any], *moves: str, token: str | None = N
         assert r.status_code == 200, (m, r.text)
         state = r.json()
     return state
+
+
+class FlakyProxy:
+    """A TCP proxy to ``target`` on a free port: ``stall()`` stops forwarding (connections
+    stay open, nothing moves), ``reset()`` closes every connection and forwards again."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self._loop = asyncio.new_event_loop()
+        self._flowing = asyncio.Event()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._ready = threading.Event()
+        self._refusing = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._flowing.set()
+        self._server = self._loop.run_until_complete(
+            asyncio.start_server(self._handle, "127.0.0.1", self.port))
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._refusing:  # the database is down: nothing answers
+            writer.transport.abort()
+            return
+        self._writers.add(writer)
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.close()
+            return
+        self._writers.add(up_writer)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with suppress(Exception):
+                while data := await src.read(65536):
+                    await self._flowing.wait()
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+        self._writers.discard(writer)
+        self._writers.discard(up_writer)
+
+    def stall(self) -> None:
+        self._loop.call_soon_threadsafe(self._flowing.clear)
+
+    def reset(self) -> None:
+        def go() -> None:
+            for w in list(self._writers):
+                with suppress(Exception):
+                    w.transport.abort()
+            self._writers.clear()
+            self._flowing.set()
+
+        self._loop.call_soon_threadsafe(go)
+
+    def down(self) -> None:
+        """The database is gone: every connection closed, new ones refused until
+        :meth:`up`."""
+        self._refusing = True
+        self.reset()
+
+    def up(self) -> None:
+        self._refusing = False
+
+    def close(self) -> None:
+        self.reset()
+        self._loop.call_soon_threadsafe(self._server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
 
 
 ROOT = Path(__file__).resolve().parents[1]

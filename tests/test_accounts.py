@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from randomchess.accounts.ratings import Rating, rate_game
-from randomchess.server import accounts as accounts_module
-from randomchess.server.accounts import SEATS, SESSIONS, USERS
-from randomchess.server.accounts_api import CSRF_COOKIE, SESSION_COOKIE
+from randomchess.server.accounts import store as accounts_module
+from randomchess.server.accounts.routes import CSRF_COOKIE, SESSION_COOKIE
+from randomchess.server.accounts.store import SEATS, SESSIONS, USERS
 from server_support import client, database, new_game, play
 
 PASSWORD = "correct horse battery"

@@ -12,8 +12,9 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import inspect, select, text
 
-from randomchess.server.accounts import Accounts
-from randomchess.server.store import MIGRATIONS, GameRecord, Store
+from randomchess.db.engine import MIGRATIONS
+from randomchess.server.accounts.store import Accounts
+from randomchess.server.games.store import GameRecord, Store
 from server_support import database
 from test_server_store import record
 

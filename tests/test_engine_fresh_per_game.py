@@ -13,7 +13,7 @@ import pytest
 from randomchess.analysis import levels
 from randomchess.analysis.core import Limit, Line, OnLines, StartTracker
 from randomchess.position import Position
-from randomchess.server import analysis_api
+from randomchess.server.engines import jobs as analysis_api
 from randomchess.variants import get_variant
 
 MRC = get_variant("mrc")

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from randomchess.position import Position
-from randomchess.server.engine_pool import EnginePool
+from randomchess.server.engines.pool import EnginePool
 from server_support import client, database, new_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -27,9 +27,9 @@ from pydantic import ValidationError
 
 from randomchess.cli import main
 from randomchess.position import Position
-from randomchess.server.engine_service import move_deadline_ms
-from randomchess.server.engine_worker import EngineWorker
-from randomchess.server.settings import Settings
+from randomchess.server.engines.service import move_deadline_ms
+from randomchess.server.engines.worker import EngineWorker
+from randomchess.server.http.settings import Settings
 from server_support import client, database, new_game
 
 REDIS = os.environ.get("RANDOMCHESS_TEST_REDIS", "redis://127.0.0.1:6379")

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from randomchess import startpos
-from randomchess.server import service as service_module
+from randomchess.server.games import service as service_module
 from server_support import client, database, play
 from test_accounts import Browser, user, wait_rated
 

@@ -157,7 +157,7 @@ def test_lobby_socket_answers_every_frame_and_bad_ones_with_a_typed_error(
         c: TestClient) -> None:
     """Bad WebSocket input gets a clear, typed error and changes nothing (STYLE.md); a ping
     is a ping however its JSON is spaced (json.dumps writes ``{"type": "ping"}``)."""
-    from randomchess.server.contract import LobbyServerFrameAdapter
+    from randomchess.server.games.contract import LobbyServerFrameAdapter
 
     a = user(c, "alice")
     with c.websocket_connect("/ws/lobby?lang=es") as ws:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from randomchess.server.ratelimit import PREFIX, RateLimiter, Rule, TokenBuckets
+from randomchess.server.http.ratelimit import PREFIX, RateLimiter, Rule, TokenBuckets
 from server_support import client, database
 from test_accounts import Browser, user
 

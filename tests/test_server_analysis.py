@@ -9,8 +9,8 @@ import chess.pgn
 import pytest
 from sqlalchemy import create_engine, inspect
 
+from randomchess.db import migrate
 from randomchess.pgn import parse_game
-from randomchess.server.store import migrate
 from server_support import client, database, new_game, play
 
 SCHOLAR_MOVES = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6"]
@@ -150,12 +150,12 @@ def test_a_killed_analysis_worker_answers_503_once_then_the_pool_is_rebuilt(
     import os
     import signal
 
-    from randomchess.server import analysis_api
+    from randomchess.server.engines import jobs
 
     with database("sqlite", tmp_path) as url, client(url) as c:
         body = {"variant": "chess", "depth": 2}
         assert c.post("/api/analysis", json=body).status_code == 200
-        executor = analysis_api._pool._executor
+        executor = jobs.pool._executor
         assert executor is not None
         for pid in list(executor._processes):
             os.kill(pid, signal.SIGKILL)
@@ -169,7 +169,7 @@ def test_a_long_review_answers_202_and_is_polled(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    from randomchess.server import analysis_api
+    from randomchess.server.engines import routes as analysis_api
 
     monkeypatch.setattr(analysis_api, "REVIEW_WAIT_S", 0.0)
     with database("sqlite", tmp_path) as url, client(url) as c:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from randomchess.server.live import hash_secret
+from randomchess.server.games.live import hash_secret
 from server_support import client, new_game, play
 
 STATE_FIELDS = {"id", "variant", "number", "start_fen", "fen", "moves", "san", "status",

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from randomchess.server.contract import GameState, GameStatus, TerminationName
-from randomchess.server.live import TERMINATION_NAMES
+from randomchess.server.games.contract import GameState, GameStatus, TerminationName
+from randomchess.server.games.live import TERMINATION_NAMES
 from server_support import client, new_game
 
 STATE_ROUTES = [
@@ -110,7 +110,7 @@ def test_the_store_speaks_the_contract_enums(tmp_path: Path) -> None:
     may set, and typed as the record types it."""
     import typing
 
-    from randomchess.server.store import GameChanges, GameRecord, Store
+    from randomchess.server.games.store import GameChanges, GameRecord, Store
 
     hints = typing.get_type_hints(GameRecord)
     assert hints["status"] is GameStatus
@@ -142,7 +142,7 @@ def test_the_store_speaks_the_contract_enums(tmp_path: Path) -> None:
 def test_the_typed_dicts_name_exactly_the_models_fields() -> None:
     """The server builds states and frames as TypedDicts (checked by mypy) and documents them
     as pydantic models (checked against real JSON): both must name the same fields."""
-    from randomchess.server import contract as k
+    from randomchess.server.games import contract as k
 
     pairs = [(k.GameStateDict, k.GameState), (k.ClockDict, k.ClockState),
              (k.StateFrameDict, k.StateFrame), (k.RematchFrameDict, k.RematchFrame),

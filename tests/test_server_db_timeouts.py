@@ -8,7 +8,6 @@ database's failures."""
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import http.client
 import json
@@ -21,81 +20,16 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from server_support import free_port, pg_database
+from server_support import FlakyProxy, free_port, pg_database
 
 DB_TIMEOUT_S = 1.5
 HANG_S = 8.0  # a request taking longer than this counts as hung
-
-
-class FlakyProxy:
-    """A TCP proxy to ``target`` on a free port: ``stall()`` stops forwarding (connections
-    stay open, nothing moves), ``reset()`` closes every connection and forwards again."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.port = free_port()
-        self._loop = asyncio.new_event_loop()
-        self._flowing = asyncio.Event()
-        self._writers: set[asyncio.StreamWriter] = set()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        self._ready.wait(5)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._flowing.set()
-        self._server = self._loop.run_until_complete(
-            asyncio.start_server(self._handle, "127.0.0.1", self.port))
-        self._ready.set()
-        self._loop.run_forever()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._writers.add(writer)
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.close()
-            return
-        self._writers.add(up_writer)
-
-        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            with suppress(Exception):
-                while data := await src.read(65536):
-                    await self._flowing.wait()
-                    dst.write(data)
-                    await dst.drain()
-            dst.close()
-
-        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
-        self._writers.discard(writer)
-        self._writers.discard(up_writer)
-
-    def stall(self) -> None:
-        self._loop.call_soon_threadsafe(self._flowing.clear)
-
-    def reset(self) -> None:
-        def go() -> None:
-            for w in list(self._writers):
-                with suppress(Exception):
-                    w.transport.abort()
-            self._writers.clear()
-            self._flowing.set()
-
-        self._loop.call_soon_threadsafe(go)
-
-    def close(self) -> None:
-        self.reset()
-        self._loop.call_soon_threadsafe(self._server.close)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
 
 
 class Server:

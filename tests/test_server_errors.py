@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from randomchess.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError
-from randomchess.server.contract import ApiErrorOut, ErrorFrame
-from randomchess.server.errors import (
+from randomchess.server.games.contract import ApiErrorOut, ErrorFrame
+from randomchess.server.http.errors import (
     CATALOGUE,
     CONTEXTS,
     ApiError,
@@ -26,7 +26,7 @@ from randomchess.server.errors import (
     markdown_table,
     reason_of,
 )
-from randomchess.server.protocol import _TIMEOUT_408
+from randomchess.server.http.protocol import _TIMEOUT_408
 from randomchess.tournament.errors import PairingError
 from randomchess.variants import get_variant
 from server_support import client, new_game
@@ -130,7 +130,7 @@ error_body("frame.binary", lang)
 
 def test_every_refusal_in_the_server_names_a_code() -> None:
     problems = []
-    files = sorted(SERVER.glob("*.py"))
+    files = sorted(SERVER.rglob("*.py"))
     assert len(files) > 20
     sites = 0
     for path in files:

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
-from randomchess.server.contract import (
+from randomchess.server.games.contract import (
     ClientFrame,
     ErrorFrame,
     GameStatus,

@@ -13,7 +13,7 @@ import pytest
 from randomchess.analysis import EngineConfig
 from randomchess.analysis import levels as levels_mod
 from randomchess.position import Position
-from randomchess.server import engine_pool
+from randomchess.server.engines import pool as engine_pool
 from server_support import client, database, new_game
 
 HAVE = {n: bool(shutil.which(n) or Path(f"/usr/games/{n}").exists())

@@ -86,7 +86,7 @@ def test_the_limit_is_shared_by_two_app_instances_through_redis(tmp_path: Path) 
 def test_unreachable_redis_falls_back_to_the_process_bucket() -> None:
     import asyncio
 
-    from randomchess.server.service import SharedRateLimiter
+    from randomchess.server.games.service import SharedRateLimiter
 
     async def run() -> list[bool]:
         limiter = SharedRateLimiter(0.01, 2, "redis://127.0.0.1:1")  # nothing listens there

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from randomchess.server.settings import PACKAGE_STATIC_DIR, Settings
+from randomchess.server.http.settings import PACKAGE_STATIC_DIR, Settings
 
 
 def test_defaults_variables_and_overrides(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from randomchess.server.store import GameRecord, Store
+from randomchess.server.games.store import GameRecord, Store
 from server_support import client, database, new_game, play
 
 

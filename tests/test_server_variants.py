@@ -119,7 +119,7 @@ def test_the_web_tests_copy_of_the_metadata_is_current(tmp_path: Path) -> None:
 if __name__ == "__main__":  # rewrite web/test/variants.json from the variant data
     import json
 
-    from randomchess.server.variants_api import variant_info
+    from randomchess.server.games.variants_routes import variant_info
 
     WEB_FIXTURE.write_text(json.dumps(
         [variant_info(v).model_dump(mode="json") for v in VARIANTS.values()],

@@ -1,28 +1,17 @@
-"""The setup-evaluation batch's table (created by the server's migration
-``0005_setup_evaluations``): one committed row per evaluated setup, so an interrupted batch
-resumes where it stopped."""
+"""The setup-evaluation batch's store on ``randomchess.db.schema.setup_evaluations``: one
+committed row per evaluated setup, so an interrupted batch resumes where it stopped."""
 
 from __future__ import annotations
 
 import time
 
-from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, and_, select
+from sqlalchemy import and_, select
 from sqlalchemy.engine import Engine
 
 from randomchess.analysis.setup_eval import EvaluationSet, SetupEvaluation, check_variant
+from randomchess.db import schema
 
-metadata = MetaData()
-setup_evaluations = Table(
-    "setup_evaluations", metadata,
-    Column("variant", String(16), primary_key=True),
-    Column("engine", String(40), primary_key=True),
-    Column("depth", Integer, primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("cp", Integer, nullable=True),
-    Column("mate", Integer, nullable=True),
-    Column("best", String(16), nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-)
+setup_evaluations = schema.setup_evaluations
 
 
 class SetupEvaluationStore:

@@ -35,9 +35,9 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     from pydantic import ValidationError
 
     from randomchess.cli.worker import _engine_env
-    from randomchess.server.assets import static_ready
-    from randomchess.server.protocol import HTTP_PROTOCOL
-    from randomchess.server.settings import Settings
+    from randomchess.server.http.assets import static_ready
+    from randomchess.server.http.protocol import HTTP_PROTOCOL
+    from randomchess.server.http.settings import Settings
 
     _engine_env(engines)
     try:
@@ -68,7 +68,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
         os.environ["RANDOMCHESS_ENGINE_WORKERS"] = str(engine_workers)
     click.echo(f"randomchess server on http://{host}:{port}/  (database: "
                f"{settings.db_url.split('@')[-1]})", err=True)
-    uvicorn.run("randomchess.server.app:create_app", factory=True, host=host, port=port,
+    uvicorn.run("randomchess.server.http.app:create_app", factory=True, host=host, port=port,
                 workers=workers, log_level="info",
                 # X-Forwarded-For is the app's business (forwarded_allow_ips), not uvicorn's
                 # default of believing 127.0.0.1.

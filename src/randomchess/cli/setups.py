@@ -59,8 +59,8 @@ def _store(db: str | None) -> Any:
     from sqlalchemy import create_engine
 
     from randomchess.analysis.setup_store import SetupEvaluationStore
-    from randomchess.server.settings import default_db_url
-    from randomchess.server.store import migrate
+    from randomchess.db import migrate
+    from randomchess.server.http.settings import default_db_url
 
     url = db or default_db_url()
     try:
@@ -216,7 +216,7 @@ def _on_workers(redis_url: str, queue_name: str, choice: str, variant: str, engi
     worker (the queue's re-delivery), and a score by another engine is refused."""
     import asyncio
 
-    from randomchess.server.engine_service import QueueEngineService
+    from randomchess.server.engines.service import QueueEngineService
 
     async def run() -> None:
         service = QueueEngineService(redis_url, queue_name)
@@ -245,7 +245,7 @@ def _on_workers(redis_url: str, queue_name: str, choice: str, variant: str, engi
     try:
         asyncio.run(run())
     except BaseException as e:  # reported by the main thread
-        from randomchess.server.errors import ApiError
+        from randomchess.server.http.errors import ApiError
 
         results.put(AnalysisError(e.detail) if isinstance(e, ApiError) else e)
 

@@ -68,7 +68,7 @@ def _store(ctx: click.Context) -> TournamentStore:
     if "store" not in obj:
         url = obj.get("db")
         if url is None:
-            from randomchess.server.settings import default_db_url
+            from randomchess.server.http.settings import default_db_url
 
             url = default_db_url()
         store = TournamentStore(url)

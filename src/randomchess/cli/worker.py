@@ -42,7 +42,7 @@ def worker_command(redis_url: str, concurrency: int, engines: tuple[str, ...],
     import asyncio
     import logging
 
-    from randomchess.server.engine_worker import run_worker
+    from randomchess.server.engines.worker import run_worker
 
     _engine_env(engines)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -62,7 +62,7 @@ def workers_command(redis_url: str, queue_name: str, as_json: bool) -> None:
     """Show the connected engine workers, the queue's depth and the jobs' latency."""
     import asyncio
 
-    from randomchess.server.engine_worker import queue_report
+    from randomchess.server.engines.worker import queue_report
 
     try:
         report = asyncio.run(queue_report(redis_url, queue_name))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from randomchess.db import make_engine, migrate, now_ms, schema
 from randomchess.startpos import (
     SetupNumberError,
     SetupPool,
@@ -59,19 +59,16 @@ from randomchess.tournament.model import (
     parse_result,
 )
 from randomchess.tournament.swiss import pair_dutch
-from randomchess.tournament.tables import boards as boards_t
-from randomchess.tournament.tables import byes as byes_t
-from randomchess.tournament.tables import events as events_t
-from randomchess.tournament.tables import log as log_t
-from randomchess.tournament.tables import players as players_t
 from randomchess.tournament.tiebreaks import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS, parse_tiebreaks
 from randomchess.variants import get_variant
 
+boards_t = schema.tournament_boards
+byes_t = schema.tournament_byes
+events_t = schema.tournaments
+log_t = schema.tournament_log
+players_t = schema.tournament_players
+
 T = TypeVar("T")
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def secret_hash(secret: str) -> str:
@@ -96,8 +93,6 @@ class TournamentStore:
 
     def __init__(self, engine: Engine | str) -> None:
         if isinstance(engine, str):
-            from randomchess.server.store import make_engine
-
             engine = make_engine(engine)
             self._owned = True
         else:
@@ -105,8 +100,6 @@ class TournamentStore:
         self.engine = engine
 
     def migrate(self) -> None:
-        from randomchess.server.store import migrate
-
         migrate(self.engine)
 
     def dispose(self) -> None:

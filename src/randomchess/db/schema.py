@@ -1,0 +1,253 @@
+"""Every table of the project's database, on one ``MetaData`` (SQLAlchemy Core).
+
+The wings query these tables; the Alembic migrations in ``randomchess/db/migrations`` create
+them, and ``tests/test_db_schema.py`` checks with Alembic's autogenerate comparison that the
+two say the same.  A new column is added here and in a new migration, together.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    false,
+)
+
+metadata = MetaData()
+
+# ------------------------------------------------------------------ games (0001, 0006)
+# A game is one row: its moves are a space-separated UCI list, so acknowledging a move is a
+# single ``UPDATE ... WHERE version = ?`` that either commits whole or loses the race.  The
+# game service reads and writes it as ``GameRecord`` (server/games/store.py), whose fields
+# are these columns in this order.
+games = Table(
+    "games", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("variant", String(16), nullable=False),
+    Column("number", Integer),
+    Column("start_fen", Text, nullable=False),
+    Column("fen", Text, nullable=False),
+    Column("moves", Text, nullable=False),  # UCI, space-separated
+    Column("san", Text, nullable=False),  # English SAN, space-separated
+    Column("clock_log", Text, nullable=False),  # mover's ms left after each ply
+    Column("status", String(8), nullable=False),  # waiting | playing | ended
+    Column("result", String(8)),
+    Column("termination", String(32)),
+    Column("opponent", String(8), nullable=False),  # computer | friend | hotseat
+    Column("level", Integer),
+    Column("computer_color", String(5)),
+    # SHA-256 of the seat tokens and of the invite code: the database never holds a secret.
+    Column("white_token", String(64)),
+    Column("black_token", String(64)),
+    Column("invite_hash", String(64)),
+    Column("clock_initial_ms", BigInteger),
+    Column("clock_increment_ms", BigInteger),
+    Column("white_ms", BigInteger),
+    Column("black_ms", BigInteger),
+    Column("clock_started_at", BigInteger),  # epoch ms; NULL = stopped
+    Column("draw_offer", String(5)),
+    Column("takeback_offer", String(5)),
+    Column("version", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Column("days_per_move", Integer),  # a correspondence game's days per move (0006)
+    Index("ix_games_status", "status"),
+)
+
+# One row: when a server process last proved it was alive (the downtime policy).
+server_state = Table(
+    "server_state", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("heartbeat_at", BigInteger, nullable=False),
+)
+
+# ------------------------------------------------------------------ reviews (0003)
+game_reviews = Table(
+    "game_reviews", metadata,
+    Column("game_id", String(24), primary_key=True),
+    Column("engine", String(64), nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("movetime", Integer, nullable=False),
+    Column("moves", Text, nullable=False),  # UCI the review covers
+    Column("review", Text, nullable=False),  # JSON (Review.as_dict)
+    Column("created_at", BigInteger, nullable=False),
+)
+
+# ------------------------------------------------------------------ accounts (0004, 0006)
+users = Table(
+    "users", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(20), nullable=False, unique=True),  # lower-cased
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the cookie
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_sessions_user", "user_id"),
+)
+# which account holds which seat; user_id NULL once the account is deleted
+game_seats = Table(
+    "game_seats", metadata,
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("color", String(5), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    Index("ix_game_seats_user", "user_id"),
+)
+# rated or casual and the speed class, fixed when the game is made
+game_terms = Table(
+    "game_terms", metadata,
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("speed", String(16), nullable=False),
+    # every rematch of a game from a fresh-setup seek draws a new setup (0006)
+    Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+)
+ratings = Table(
+    "ratings", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("variant", String(16), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+# one row per rated seat: the game is rated exactly once
+rating_changes = Table(
+    "rating_changes", metadata,
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("color", String(5), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL")),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("rated_at", BigInteger, nullable=False),
+)
+# the lobby's open seeks and challenges (target_id set)
+seeks = Table(
+    "seeks", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("target_id", Integer, ForeignKey("users.id", ondelete="CASCADE")),
+    Column("variant", String(16), nullable=False),
+    Column("number", Integer),  # NULL: a random setup
+    Column("initial_ms", BigInteger, nullable=False),
+    Column("increment_ms", BigInteger, nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating_min", Integer),
+    Column("rating_max", Integer),
+    Column("created_at", BigInteger, nullable=False),
+    Column("days", Integer),  # days per move of a correspondence seek (0006)
+    # every game from the seek (and its rematches) draws a new setup (0006)
+    Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+)
+
+# ------------------------------------------------------------------ setup evaluations (0005)
+# One committed row per evaluated setup, so an interrupted batch resumes where it stopped.
+setup_evaluations = Table(
+    "setup_evaluations", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("engine", String(40), primary_key=True),
+    Column("depth", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("cp", Integer),
+    Column("mate", Integer),
+    Column("best", String(16), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+# ------------------------------------------------------------------ tournaments (0002, 0005)
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(120), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("system", String(8), nullable=False),  # swiss | rr | drr
+    Column("rounds", Integer, nullable=False),
+    Column("time_control", String(64), nullable=False),
+    Column("tiebreaks", String(120), nullable=False),  # comma-separated codes
+    Column("setup_policy", String(8), nullable=False),  # round | board
+    Column("mini_match", Boolean, nullable=False),
+    Column("exclude_standard", Boolean, nullable=False),
+    Column("bishops", String(8), nullable=False),
+    Column("no_repeat", Boolean, nullable=False),
+    Column("initial_colour", String(5), nullable=False),
+    # The committed salt: never shown before the event is closed.
+    Column("salt", LargeBinary(32), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("organiser_hash", String(64)),  # SHA-256 of the organiser secret (web)
+    Column("status", String(12), nullable=False),  # registration | running | closed
+    Column("version", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("closed_at", BigInteger),
+    # Only setups whose evaluation lies within ±eval_band centipawns are drawn, from the
+    # evaluation set whose digest is eval_digest (both NULL: no band; 0005).
+    Column("eval_band", Integer),
+    Column("eval_digest", String(64)),
+)
+tournament_players = Table(
+    "tournament_players", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("rating", Integer),
+    Column("fide_id", String(12)),
+    Column("federation", String(3)),
+    Column("joined_round", Integer, nullable=False),
+    Column("withdrawn_round", Integer),
+)
+tournament_byes = Table(
+    "tournament_byes", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("player", Integer, primary_key=True),
+    Column("kind", String(1), nullable=False),  # H | Z | F
+)
+tournament_boards = Table(
+    "tournament_boards", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("white", Integer, nullable=False),
+    Column("black", Integer),
+    Column("result", String(8)),
+    Column("bye", String(1)),
+    Column("setup", Integer),
+    Column("fen", Text, nullable=False),
+    Column("game_id", String(24)),
+    UniqueConstraint("tournament_id", "round", "white", name="uq_tournament_round_white"),
+)
+tournament_log = Table(
+    "tournament_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("action", String(24), nullable=False),
+    Column("round", Integer),
+    Column("board", Integer),
+    Column("old", String(64)),
+    Column("new", String(64)),
+    Column("reason", Text),
+    Index("ix_tournament_log_event", "tournament_id"),
+)

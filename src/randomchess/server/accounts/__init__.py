@@ -1,0 +1,1 @@
+"""The accounts wing: accounts, sessions, seats, ratings and the lobby."""

@@ -1,0 +1,325 @@
+"""The lobby (docs/accounts.md): open seeks and challenges kept in the database (every worker
+sees them, and exactly one acceptance wins), pushed live to ``/ws/lobby`` through the game
+hub (so through Redis when configured).
+
+Accepting a seek starts a friend game whose two seats belong to the two accounts; each
+player takes a seat token for their browser with ``POST /api/account/games/{id}/seat``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import (
+    delete,
+    insert,
+    select,
+)
+from starlette.requests import HTTPConnection
+
+from randomchess.accounts.ratings import RatingError, speed_class
+from randomchess.db import now_ms
+from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
+from randomchess.server.accounts.store import SEEKS, USERS, Accounts, Session
+from randomchess.server.games.contract import LobbyClientFrame, read_frame
+from randomchess.server.games.routes import ClockIn
+from randomchess.server.http.deps import Database
+from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
+from randomchess.startpos import numbered_variant, setup_from_number
+from randomchess.variants import get_variant
+
+SEEK_TTL_MS = 60 * 60_000  # an open seek lapses after an hour
+LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
+
+
+class SeekIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field("chess960", max_length=40)
+    # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
+    # and every rematch of the game draws a new one too (the arbiter's way); or a number.
+    setup: Literal["random", "new-per-game"] | int = "random"
+    clock: ClockIn
+    rated: bool = False
+    rating_min: int | None = Field(None, ge=0, le=4000)
+    rating_max: int | None = Field(None, ge=0, le=4000)
+
+
+class ChallengeIn(SeekIn):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class QuickIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field("chess960", max_length=40)
+    clock: ClockIn
+    rated: bool = True
+
+
+class Lobby:
+    """The seeks table behind blocking methods, and the lobby's sockets in this process."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self.sockets: dict[WebSocket, int | None] = {}
+
+    def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
+        (initial, increment), days = body.clock.terms()
+        try:
+            speed = speed_class(initial, increment, days)
+        except RatingError as e:
+            raise ApiError.wrap(422, e) from None
+        try:
+            variant = get_variant(body.variant).key
+            if body.setup == "new-per-game" and not get_variant(variant).is_random:
+                raise ApiError(422, "seek.no_fresh_setup", variant=variant)
+            if isinstance(body.setup, int):
+                v = get_variant(variant)
+                numbered_variant(v)
+                setup_from_number(v, body.setup)
+        except ValueError as e:
+            raise ApiError.wrap(422, e, "seek.bad") from None
+        if body.rating_min is not None and body.rating_max is not None and \
+                body.rating_min > body.rating_max:
+            raise ApiError(422, "seek.empty_range")
+        sid = secrets.token_urlsafe(9)
+        with self.accounts._write() as conn:
+            conn.execute(insert(SEEKS).values(
+                id=sid, user_id=uid, target_id=target, variant=variant,
+                number=body.setup if isinstance(body.setup, int) else None,
+                fresh_setup=body.setup == "new-per-game", initial_ms=initial,
+                increment_ms=increment, days=days, speed=speed, rated=body.rated,
+                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
+        return sid
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every live seek, oldest first, with its owner's name and rating there."""
+        with self.accounts.engine.connect() as conn:
+            rows = conn.execute(
+                select(SEEKS, USERS.c.name).join(USERS, USERS.c.id == SEEKS.c.user_id)
+                .where(SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
+                .order_by(SEEKS.c.created_at, SEEKS.c.id)).all()
+        out = []
+        for r in rows:
+            rating = self.accounts.rating_of(r.user_id, r.variant, r.speed)
+            out.append({"id": r.id, "player": r.name, "user_id": r.user_id,
+                        "target_id": r.target_id, "variant": r.variant,
+                        "setup": r.number if r.number is not None else
+                        "new-per-game" if r.fresh_setup else "random",
+                        "clock": {"days": r.days} if r.days is not None else
+                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
+                        "speed": r.speed, "rated": bool(r.rated),
+                        "rating": round(rating.rating), "provisional": rating.provisional,
+                        "rating_min": r.rating_min, "rating_max": r.rating_max})
+        return out
+
+    def take(self, sid: str) -> dict[str, Any] | None:
+        """Remove the seek and return it; None when gone (another worker took it)."""
+        with self.accounts.engine.connect() as conn:
+            row = conn.execute(select(SEEKS).where(SEEKS.c.id == sid)).first()
+        if row is None:
+            return None
+        with self.accounts._write() as conn:
+            if conn.execute(delete(SEEKS).where(SEEKS.c.id == sid)).rowcount != 1:
+                return None
+        return dict(row._mapping)
+
+    def remove(self, sid: str, uid: int) -> bool:
+        with self.accounts._write() as conn:
+            return bool(conn.execute(delete(SEEKS).where(
+                SEEKS.c.id == sid, SEEKS.c.user_id == uid)).rowcount)
+
+    def find_quick(self, uid: int, variant: str, speed: str, rated: bool) -> list[str]:
+        with self.accounts.engine.connect() as conn:
+            return list(conn.execute(
+                select(SEEKS.c.id).where(
+                    SEEKS.c.variant == variant, SEEKS.c.speed == speed,
+                    SEEKS.c.rated == rated, SEEKS.c.user_id != uid,
+                    SEEKS.c.target_id.is_(None),
+                    SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
+                .order_by(SEEKS.c.created_at)).scalars())
+
+    # ----------------------------------------------------------------- live
+    async def send_text(self, text: str) -> None:
+        """The hub's delivery of a lobby event (this object is the lobby's one 'socket' in
+        the hub): each of this process's lobby sockets gets the seeks it may see."""
+        event = json.loads(text)["game"]
+        for ws, uid in list(self.sockets.items()):
+            try:
+                await ws.send_json(view(event, uid))
+            except Exception:
+                self.sockets.pop(ws, None)
+
+
+def view(event: dict[str, Any], uid: int | None) -> dict[str, Any]:
+    """What one lobby socket is shown: open seeks, and challenges to or from its account;
+    no account ids."""
+    seeks = [{**{k: v for k, v in s.items() if k not in ("user_id", "target_id")},
+              "challenge": s["target_id"] is not None}
+             for s in event["seeks"]
+             if s["target_id"] is None or uid in (s["target_id"], s["user_id"])]
+    out: dict[str, Any] = {"type": "seeks", "seeks": seeks}
+    if event.get("started") is not None:
+        out["started"] = event["started"]
+    return out
+
+
+router = APIRouter()
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def _publish(request: Request, started: dict[str, Any] | None = None) -> None:
+    seeks = await _db(request).run(_lobby(request).all)
+    await request.app.state.service.hub.publish(LOBBY, {"seeks": seeks, "started": started})
+
+
+def _db(conn: HTTPConnection) -> Database:
+    db: Database = conn.app.state.db
+    return db
+
+
+@router.get("/api/lobby/seeks")
+async def seeks(request: Request) -> dict[str, Any]:
+    s = await current_session(request)
+    all_ = await _db(request).run(_lobby(request).all)
+    return view({"seeks": all_}, s.user_id if s else None)
+
+
+@router.post("/api/lobby/seeks", status_code=201)
+async def create_seek(body: SeekIn, request: Request) -> dict[str, Any]:
+    s = await changing_session(request)
+    sid = await _db(request).run(_lobby(request).add, s.user_id, body)
+    await _publish(request)
+    return {"id": sid}
+
+
+@router.post("/api/lobby/challenges", status_code=201)
+async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
+    """A seek only the named player sees and may accept."""
+    s = await changing_session(request)
+    lobby = _lobby(request)
+    target = await _db(request).run(lobby.accounts.user_id, body.name)
+    if target is None or target == s.user_id:
+        raise ApiError(404, "player.not_found_to_challenge")
+    sid = await _db(request).run(lobby.add, s.user_id, body, target)
+    await _publish(request)
+    return {"id": sid}
+
+
+@router.delete("/api/lobby/seeks/{sid}", status_code=204)
+async def cancel_seek(sid: str, request: Request) -> None:
+    s = await changing_session(request)
+    if not await _db(request).run(_lobby(request).remove, sid, s.user_id):
+        raise ApiError(404, "seek.not_yours")
+    await _publish(request)
+
+
+@router.post("/api/lobby/seeks/{sid}/accept")
+async def accept(sid: str, request: Request) -> dict[str, Any]:
+    s = await changing_session(request)
+    return await _accept(request, s, sid)
+
+
+async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
+    lobby = _lobby(request)
+    all_ = {x["id"]: x for x in await _db(request).run(lobby.all)}
+    seek = all_.get(sid)
+    if seek is None:
+        raise ApiError(404, "seek.gone")
+    if seek["user_id"] == s.user_id:
+        raise ApiError(409, "seek.own")
+    if seek["target_id"] not in (None, s.user_id):
+        raise ApiError(404, "seek.gone")
+    mine = await _db(request).run(lobby.accounts.rating_of, s.user_id,
+                                          seek["variant"], seek["speed"])
+    if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
+            (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
+        raise ApiError(403, "seek.rating_outside")
+    row = await _db(request).run(lobby.take, sid)
+    if row is None:
+        raise ApiError(404, "seek.gone")
+    service = request.app.state.service
+    new = await service.create(row["variant"], row["number"] if row["number"] is not None
+                               else "random", "friend", None, "random",
+                               (row["initial_ms"], row["increment_ms"]), days=row["days"])
+    gid = new.game.record.id
+    accepter, token = await service.join(gid, new.invite)
+    accounts = lobby.accounts
+    await _db(request).run(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
+                                   bool(row["fresh_setup"]))
+    await _db(request).run(accounts.claim, gid, [new.color], row["user_id"])
+    await _db(request).run(accounts.claim, gid, [accepter], s.user_id)
+    await _publish(request, started={"seek": sid, "game": gid})
+    return {"id": gid, "seat": {"color": accepter, "token": token}, "rated": bool(row["rated"]),
+            "speed": row["speed"]}
+
+
+@router.post("/api/lobby/quick")
+async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
+    """Quick pairing: accept the oldest open seek of another player in the same variant,
+    speed class and rated/casual, whatever its exact clock; else open one."""
+    s = await changing_session(request)
+    lobby = _lobby(request)
+    try:
+        speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
+    except RatingError as e:
+        raise ApiError.wrap(422, e) from None
+    for sid in await _db(request).run(lobby.find_quick, s.user_id, body.variant,
+                                              speed, body.rated):
+        try:
+            return {"paired": True, **await _accept(request, s, sid)}
+        except ApiError:
+            continue  # taken meanwhile, or out of its range
+    seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
+                  rating_min=None, rating_max=None)
+    sid = await _db(request).run(lobby.add, s.user_id, seek)
+    await _publish(request)
+    return {"paired": False, "seek": sid}
+
+
+LOBBY_FRAME_LIMIT = 256  # bytes: the one frame a client sends is a ping
+
+
+def _lobby_reply(text: str | None, lang: Lang) -> dict[str, Any]:
+    """The answer to one client frame on a lobby socket: ``pong`` to a ping, else an
+    ``error`` frame (contract.LobbyServerFrame); nothing is changed either way."""
+    msg = read_frame(text, LobbyClientFrame, LOBBY_FRAME_LIMIT, lang)
+    return {"type": "pong"} if isinstance(msg, LobbyClientFrame) else dict(msg)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """Pushes ``{"type": "seeks", "seeks": [...]}`` now and on every change; a
+    ``started`` field names the game a seek became.  Answers a ping with ``pong`` and any
+    other frame with a typed ``error`` (contract.LobbyServerFrame)."""
+    lobby: Lobby = websocket.app.state.lobby
+    await websocket.accept()
+    lang = lang_of_scope(websocket.scope)
+    # Another site's page may open this socket with the browser's cookies: it is shown the
+    # lobby as anyone is, not the account's challenges.
+    origin = websocket.headers.get("origin")
+    same_site = origin is None or origin.split("://", 1)[-1] == websocket.headers.get("host")
+    s = await _db(websocket).run(lobby.accounts.session,
+                                       websocket.cookies.get(SESSION_COOKIE)) \
+        if same_site else None
+    uid = s.user_id if s else None
+    lobby.sockets[websocket] = uid
+    try:
+        await websocket.send_json(view({"seeks": await _db(websocket).run(lobby.all)},
+                                       uid))
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            await websocket.send_json(_lobby_reply(message.get("text"), lang))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        lobby.sockets.pop(websocket, None)

@@ -1,0 +1,451 @@
+"""A game in memory: the stored record with its :class:`~randomchess.game.Game`, and every
+player action as a function from (game, seat, time) to the column changes that commit it.
+
+The rules of how a game ends (automatic endings, draw claims, resignation, agreement, flag
+fall) are the core's :class:`Game`; this module only turns its outcomes into columns and
+back.  Nothing here touches the database or the network.  An action may try moves on the
+game (to judge a claim or the position after a move) but leaves it as it found it: the game
+changes only when a committed record is applied with :meth:`LiveGame.sync`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from randomchess.errors import RandomChessError
+from randomchess.game import Game, Outcome, Termination
+from randomchess.pieces import BLACK, WHITE, Color
+from randomchess.position import Move, Position
+from randomchess.san import parse_san, san
+from randomchess.server.games.contract import (
+    TERMINATION_NAMES,
+    ClockDict,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
+from randomchess.server.games.store import GameChanges, GameRecord
+from randomchess.server.http.errors import COLOR_WORDS, ApiError, ErrorCode, termination_words
+
+COLOR_NAMES = ("white", "black")
+COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
+RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
+
+# The API's names of the terminations (contract.TerminationName; docs/server.md) and back.
+_TERMINATIONS: dict[str, Termination] = {name: t for t, name in TERMINATION_NAMES.items()}
+_DRAW_REFUSALS: tuple[ErrorCode, ErrorCode] = ("draw.no_offer", "draw.own_offer")
+_TAKEBACK_REFUSALS: tuple[ErrorCode, ErrorCode] = ("takeback.no_offer", "takeback.own_offer")
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _matches(secret: str, stored: str | None) -> bool:
+    # Compare digests of equal length in constant time; a missing seat never matches.
+    return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
+
+
+def _ending(outcome: Outcome) -> GameChanges:
+    return {"status": GameStatus.ENDED, "result": outcome.result(),
+            "termination": TERMINATION_NAMES[outcome.termination]}
+
+
+class LiveGame:
+    """A committed record and the game its moves reach.
+
+    The service keeps one per game in memory and brings it up to date with :meth:`sync`
+    after every commit, so a move costs one push, not a replay of the game.
+    """
+
+    def __init__(self, record: GameRecord, automatic_draws: bool = False) -> None:
+        self.record = record
+        self.game = Game(record.start_fen, record.variant, automatic_draws=automatic_draws)
+        self.moves: list[str] = []  # UCI, as stored
+        self.sans: list[str] = []
+        self._public: GameStateDict | None = None
+        self.sync(record)
+
+    @property
+    def pos(self) -> Position:
+        return self.game.position
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    # ----------------------------------------------------------------- keeping up
+    def sync(self, record: GameRecord) -> None:
+        """Make this the game of ``record``: pop the moves it took back and push the ones it
+        adds (a fresh game only when the start differs), then take its stored ending."""
+        game = self.game
+        moves = record.moves.split()
+        if (record.start_fen, record.variant) != (self.record.start_fen, self.record.variant):
+            game = self.game = Game(record.start_fen, record.variant,
+                                    automatic_draws=game.automatic_draws)
+            self.moves = []
+        same = 0
+        for mine, theirs in zip(self.moves, moves, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        while len(self.moves) > same:
+            game.pop()
+            self.moves.pop()
+        for text in moves[same:]:
+            # The record decides whether the game is over; a stored game goes on past an
+            # ending a changed setting would now declare (see ``due_changes``).
+            game.outcome = None
+            game.push(game.position.parse_uci(text))
+            self.moves.append(text)
+        if record.status == GameStatus.ENDED and record.termination in _TERMINATIONS:
+            # An ending by action (resignation, agreement, claim, flag) is a stored value.
+            winner = RESULT_WINNERS.get(record.result or "")
+            game.outcome = Outcome(_TERMINATIONS[record.termination],
+                                   None if winner is None else COLOR_BY_NAME[winner])
+        self.sans = record.san.split()
+        self.record = record
+        self._public = None
+
+    @contextmanager
+    def _trying(self) -> Iterator[Game]:
+        """The game, to try moves and endings on; put back as it was afterwards."""
+        game = self.game
+        moves, outcome = list(game.moves), game.outcome
+        try:
+            yield game
+        finally:
+            while len(game.moves) > len(moves) or game.moves != moves[:len(game.moves)]:
+                game.pop()
+            for move in moves[len(game.moves):]:  # what the trial took back
+                game.outcome = None
+                game.push(move)
+            game.outcome = outcome
+
+    # ----------------------------------------------------------------- seats
+    def colors_of(self, token: str) -> set[Color]:
+        """The colours ``token`` may play: one, both (hot seat) or none."""
+        out: set[Color] = set()
+        if _matches(token, self.record.white_token):
+            out.add(WHITE)
+        if _matches(token, self.record.black_token):
+            out.add(BLACK)
+        return out
+
+    @property
+    def ended(self) -> bool:
+        return self.record.status == GameStatus.ENDED
+
+    @property
+    def computer(self) -> Color | None:
+        c = self.record.computer_color
+        return None if c is None else COLOR_BY_NAME[c]
+
+    @property
+    def turn(self) -> Color:
+        return self.game.position.turn
+
+    # ----------------------------------------------------------------- clocks
+    def clocks_at(self, now: int) -> tuple[int, int] | None:
+        """(white, black) milliseconds left at ``now``, the running side charged."""
+        r = self.record
+        if r.white_ms is None or r.black_ms is None:
+            return None
+        left = [r.white_ms, r.black_ms]
+        if r.clock_started_at is not None and not self.ended:
+            left[self.turn] -= max(0, now - r.clock_started_at)
+        return left[0], left[1]
+
+    def flag_at(self) -> int | None:
+        """Epoch ms at which the side to move runs out of time, if its clock runs."""
+        r = self.record
+        if r.clock_started_at is None or self.ended or r.white_ms is None or r.black_ms is None:
+            return None
+        return r.clock_started_at + (r.white_ms, r.black_ms)[self.turn]
+
+    # ----------------------------------------------------------------- state
+    def claimable(self) -> list[TerminationName]:
+        """The draws the side to move may claim now, without naming a move (FIDE 9.2.2,
+        9.3.2)."""
+        if self.ended:
+            return []
+        out: list[TerminationName] = []
+        if self.game.can_claim_threefold_repetition():
+            out.append(TERMINATION_NAMES[Termination.THREEFOLD_REPETITION])
+        if self.game.can_claim_fifty_moves():
+            out.append(TERMINATION_NAMES[Termination.FIFTY_MOVES])
+        return out
+
+    def _public_state(self) -> GameStateDict:
+        # Everything but the clocks depends on the version only: built once per version.
+        if self._public is None:
+            r = self.record
+            pos = self.game.position
+            players = {name: "human" for name in COLOR_NAMES}
+            if r.computer_color:
+                players[r.computer_color] = "computer"
+            self._public = {
+                "id": r.id, "variant": r.variant, "number": r.number,
+                "start_fen": r.start_fen, "fen": pos.fen(), "moves": self.moves,
+                "san": self.sans, "status": r.status, "result": r.result,
+                "termination": r.termination,
+                "winner": None if r.result is None else RESULT_WINNERS.get(r.result),
+                "clocks": None, "to_move": COLOR_NAMES[pos.turn],
+                "legal_moves": [] if self.ended else [pos.uci(m) for m in pos.legal_moves()],
+                "check": pos.is_check(), "ply": len(self.moves), "opponent": r.opponent,
+                "level": r.level, "players": players, "invite_open": r.invite_hash is not None,
+                "draw_offer": r.draw_offer, "takeback_offer": r.takeback_offer,
+                "claimable": self.claimable(), "version": r.version,
+            }
+        return self._public
+
+    def state(self, now: int) -> GameStateDict:
+        """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
+        public = self._public_state()
+        clocks = self.clocks_at(now)
+        if clocks is None:
+            return public
+        r = self.record
+        out: ClockDict = {
+            "white": clocks[0], "black": clocks[1],
+            "running": None if r.clock_started_at is None or self.ended
+            else COLOR_NAMES[self.turn],
+            "initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
+            # Correspondence: the days per move and the running side's deadline (epoch ms).
+            "days": r.days_per_move,
+            "deadline": None if r.days_per_move is None else self.flag_at(),
+        }
+        return {**public, "clocks": out}
+
+    def state_json(self, now: int) -> str:
+        return json.dumps(self.state(now), separators=(",", ":"))
+
+    # ----------------------------------------------------------------- helpers
+    def _acting(self, colors: set[Color]) -> Color:
+        """The colour a seat acts as: its own, or the side to move for the hot seat."""
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        if len(colors) == 1:
+            return next(iter(colors))
+        return self.turn
+
+    def _live(self) -> None:
+        if self.ended:
+            raise ApiError(409, "game.over", result=self.record.result,
+                           termination=termination_words(self.record.termination))
+
+    def _charged(self, now: int) -> GameChanges:
+        """Clock columns with the running side charged up to ``now`` and stopped."""
+        left = self.clocks_at(now)
+        if left is None:
+            return {}
+        return {"white_ms": max(0, left[0]), "black_ms": max(0, left[1]),
+                "clock_started_at": None}
+
+    def ending_changes(self, outcome: Outcome, now: int) -> GameChanges:
+        return {**self._charged(now), **_ending(outcome), "draw_offer": None,
+                "takeback_offer": None, "updated_at": now}
+
+    def due_changes(self, now: int) -> GameChanges | None:
+        """An ending owed before anything else happens: the running side's flag has fallen
+        by ``now`` (FIDE 6.9), or the game reached an ending the record does not show yet
+        (a start position that is already dead, a setting changed since it was stored)."""
+        if self.ended:
+            return None
+        if self.game.outcome is not None:
+            return self.ending_changes(self.game.outcome, now)
+        due = self.flag_at()
+        if due is not None and now >= due:
+            with self._trying() as game:
+                return self.ending_changes(game.flag(), now)
+        return None
+
+    def parse_move(self, text: str) -> Move:
+        """UCI first (``e2e4``, ``e1h1``), then SAN in either language; 409 with the reason."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 32:
+            raise ApiError(409, "move.empty")
+        pos = self.game.position
+        try:
+            return pos.parse_uci(text.strip())
+        except RandomChessError as uci_error:
+            try:
+                return parse_san(pos, text, None)
+            except RandomChessError as san_error:
+                reason = san_error if text.strip()[0].isupper() or "-" in text else uci_error
+                raise ApiError.wrap(409, reason, "move.sent", move=text) from None
+
+    # ----------------------------------------------------------------- actions
+    def move_changes(self, colors: set[Color], text: str, now: int,
+                     claim: bool = False) -> GameChanges:
+        """Play ``text`` for a seat; with ``claim`` the move is written as a draw claim
+        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
+        self._live()
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        us = self.turn
+        if us not in colors:
+            raise ApiError(409, "turn.not_yours", color=COLOR_WORDS[COLOR_NAMES[us]])
+        move = self.parse_move(text)
+        if claim and not self.game.can_claim_draw(move):
+            raise ApiError(409, "claim.bad_move")
+        r = self.record
+        changes: GameChanges = {"updated_at": now, "takeback_offer": None}
+        left = self.clocks_at(now)
+        clock_entry = "-"
+        if left is not None:
+            mine = left[us]
+            if r.days_per_move is not None:
+                # Correspondence: the mover has its full days again for its next move.
+                mine = r.clock_initial_ms or 0
+            elif r.clock_started_at is not None:
+                mine += r.clock_increment_ms or 0
+            both = [left[0], left[1]]
+            both[us] = mine
+            changes.update({"white_ms": both[0], "black_ms": both[1]})
+            clock_entry = str(mine)
+            # Clocks start once each side has made its first move (as on lichess); a
+            # correspondence deadline runs from the start.
+            changes["clock_started_at"] = now if len(self.moves) + 1 >= 2 \
+                or r.days_per_move is not None else None
+        if r.draw_offer is not None and r.draw_offer != COLOR_NAMES[us]:
+            changes["draw_offer"] = None  # a move declines the opponent's offer
+        pos = self.game.position
+        written = san(pos, move)
+        uci = pos.uci(move)
+        with self._trying() as game:
+            end = game.claim_draw(move) if claim else game.push(move)
+            fen = game.position.fen()
+        changes.update({"fen": fen, "moves": " ".join([*self.moves, uci]),
+                        "san": " ".join([*self.sans, written]),
+                        "clock_log": " ".join([*r.clock_log.split(), clock_entry])})
+        if r.status == GameStatus.WAITING and r.invite_hash is None:
+            changes["status"] = GameStatus.PLAYING
+        if end is not None:
+            changes.update({**_ending(end), "clock_started_at": None, "draw_offer": None})
+        return changes
+
+    def resign_changes(self, colors: set[Color], now: int) -> GameChanges:
+        """FIDE 5.1.2: a loss, or a draw when the opponent cannot checkmate."""
+        self._live()
+        loser = self._acting(colors)
+        with self._trying() as game:
+            return self.ending_changes(game.resign(loser), now)
+
+    def agreement_changes(self, now: int) -> GameChanges:
+        with self._trying() as game:
+            return self.ending_changes(game.agree_draw(), now)
+
+    def draw_offer_changes(self, colors: set[Color], now: int) -> GameChanges:
+        self._live()
+        me = self._acting(colors)
+        offer = self.record.draw_offer
+        if offer == COLOR_NAMES[me ^ 1]:
+            return self.agreement_changes(now)
+        if offer == COLOR_NAMES[me]:
+            raise ApiError(409, "draw.already_offered")
+        return {"draw_offer": COLOR_NAMES[me], "updated_at": now}
+
+    def _answering(self, colors: set[Color], offer: str | None,
+                   refusals: tuple[ErrorCode, ErrorCode]) -> Color:
+        """The colour answering ``offer``; ``refusals``: the codes for no offer and for the
+        offerer's own answer."""
+        self._live()
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        if offer is None:
+            raise ApiError(409, refusals[0])
+        offerer = COLOR_BY_NAME[offer]
+        if offerer ^ 1 not in colors:
+            raise ApiError(409, refusals[1])
+        return offerer ^ 1
+
+    def draw_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
+        self._answering(colors, self.record.draw_offer, _DRAW_REFUSALS)
+        return self.agreement_changes(now)
+
+    def draw_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
+        self._answering(colors, self.record.draw_offer, _DRAW_REFUSALS)
+        return {"draw_offer": None, "updated_at": now}
+
+    def draw_claim_changes(self, colors: set[Color], now: int,
+                           move: str | None) -> GameChanges:
+        """FIDE 9.2/9.3: only the side to move claims, now or with the move it names.  An
+        incorrect claim is refused and changes nothing (no FIDE time penalty online)."""
+        self._live()
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        if self.turn not in colors:
+            raise ApiError(409, "claim.not_your_turn")
+        if move is not None:
+            return self.move_changes(colors, move, now, claim=True)
+        with self._trying() as game:
+            outcome = game.claim_draw()
+            if outcome is None:
+                raise ApiError(409, "claim.none")
+            return self.ending_changes(outcome, now)
+
+    def takeback_changes(self, requester: Color, now: int) -> GameChanges:
+        """Undo ``requester``'s last move (and the reply to it, if any)."""
+        n = len(self.moves)
+        plies = 0
+        if n >= 1 and self.turn != requester:
+            plies = 1
+        elif n >= 2 and self.turn == requester:
+            plies = 2
+        if plies == 0:
+            raise ApiError(409, "takeback.none")
+        r = self.record
+        with self._trying() as game:
+            for _ in range(plies):
+                game.pop()
+            fen = game.position.fen()
+        keep = n - plies
+        log = r.clock_log.split()
+        changes: GameChanges = {
+            "fen": fen, "moves": " ".join(self.moves[:keep]),
+            "san": " ".join(self.sans[:keep]),
+            "clock_log": " ".join(log[:keep]),
+            "draw_offer": None, "takeback_offer": None, "updated_at": now,
+        }
+        if r.white_ms is not None:
+            changes.update(self._clocks_at_ply(keep, log))
+            changes["clock_started_at"] = now if keep >= 2 or r.days_per_move is not None \
+                else None
+        return changes
+
+    def _clocks_at_ply(self, ply: int, log: list[str]) -> GameChanges:
+        """Both clocks as they stood when ply ``ply`` was reached: each side's time after
+        its last move before it (the ``clock_log``), or the initial time.  A takeback puts
+        them back there, as lichess does, so taken-back moves cannot farm increments."""
+        initial = self.record.clock_initial_ms or 0
+        left = [initial, initial]
+        n = len(self.moves)
+        for i in range(min(ply, len(log))):
+            mover = self.turn ^ ((n - i) % 2)
+            if log[i].isdigit():
+                left[mover] = int(log[i])
+        return {"white_ms": left[WHITE], "black_ms": left[BLACK]}
+
+    def takeback_offer_changes(self, colors: set[Color], now: int) -> GameChanges:
+        self._live()
+        me = self._acting(colors)
+        if len(colors) == 2:  # hot seat: the player at the board takes back the last move
+            return self.takeback_changes(self.turn ^ 1, now)
+        if self.computer is not None:  # the computer always agrees
+            return self.takeback_changes(me, now)
+        self.takeback_changes(me, now)  # 409 now if there is nothing to take back
+        if self.record.takeback_offer == COLOR_NAMES[me]:
+            raise ApiError(409, "takeback.already_asked")
+        return {"takeback_offer": COLOR_NAMES[me], "updated_at": now}
+
+    def takeback_accept_changes(self, colors: set[Color], now: int) -> GameChanges:
+        me = self._answering(colors, self.record.takeback_offer, _TAKEBACK_REFUSALS)
+        return self.takeback_changes(me ^ 1, now)
+
+    def takeback_decline_changes(self, colors: set[Color], now: int) -> GameChanges:
+        self._answering(colors, self.record.takeback_offer, _TAKEBACK_REFUSALS)
+        return {"takeback_offer": None, "updated_at": now}

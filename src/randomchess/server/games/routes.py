@@ -1,0 +1,304 @@
+"""HTTP and WebSocket routes (docs/server.md lists them with their fields)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from randomchess.db import now_ms
+from randomchess.server.games.contract import (
+    PONG_FRAME,
+    STATE_ROUTE,
+    ClientFrame,
+    GameAction,
+    ServerFrameDict,
+    error_frame,
+    read_frame,
+    state_frame,
+)
+from randomchess.server.games.live import LiveGame, hash_secret
+from randomchess.server.games.service import GameService
+from randomchess.server.http.errors import ApiError, Lang, error_body, lang_of_scope
+
+_TOKEN = Field(min_length=1, max_length=128)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+DAY_MS = 86_400_000
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)  # as accounts.ratings (the speed class)
+
+
+class ClockIn(_Strict):
+    """A live clock (``minutes`` + ``increment``) or a correspondence one (``days`` per
+    move: each move must be made within that many days of the previous one)."""
+
+    minutes: float | None = Field(None, gt=0, le=600, description="initial time per side")
+    increment: float | None = Field(None, ge=0, le=600,
+                                    description="seconds added after each move")
+    days: int | None = Field(None, strict=True,
+                             description="days per move (correspondence): 1, 2, 3, 5, 7 "
+                                         "or 14, instead of minutes")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockIn:
+        if self.days is not None:
+            if self.days not in CORRESPONDENCE_DAYS:
+                raise ValueError(f"days per move are one of {CORRESPONDENCE_DAYS}")
+            if self.minutes is not None or self.increment is not None:
+                raise ValueError("a clock has either days per move or minutes and increment")
+        elif self.minutes is None or self.increment is None:
+            raise ValueError("a clock needs minutes and increment, or days per move")
+        return self
+
+    def terms(self) -> tuple[tuple[int, int], int | None]:
+        """((initial ms, increment ms), days per move or None).  A correspondence clock is
+        the days per move in ms, given again in full after every move."""
+        if self.days is not None:
+            return (self.days * DAY_MS, 0), self.days
+        return (int((self.minutes or 0) * 60_000), int((self.increment or 0) * 1000)), None
+
+
+class CreateGameIn(_Strict):
+    variant: str = Field(max_length=40, description="chess960, mrc, modern or chess")
+    setup: Literal["random"] | int | str = Field(
+        "random", description='"random", a setup number, or a FEN')
+    opponent: Literal["computer", "friend", "hotseat"] = "computer"
+    level: int | None = Field(None, ge=1, le=11, description="computer level 1..8; 9, 10 "
+                              "and 11 (maximum) where an external engine plays the variant "
+                              "(GET /api/levels)")
+    color: Literal["white", "black", "random"] = "random"
+    clock: ClockIn | None = None
+
+
+class SeatOut(BaseModel):
+    color: Literal["white", "black", "both"]
+    token: str
+
+
+class CreateGameOut(BaseModel):
+    id: str
+    seat: SeatOut
+    invite_url: str | None = None
+
+
+class TokenIn(_Strict):
+    token: str = _TOKEN
+
+
+class MoveIn(_Strict):
+    move: str = Field(min_length=1, max_length=32, description="UCI (e2e4, e1h1) or SAN")
+    token: str = _TOKEN
+
+
+class ClaimIn(_Strict):
+    token: str = _TOKEN
+    move: str | None = Field(None, min_length=1, max_length=32,
+                             description="claim with this move (FIDE 9.2.1)")
+
+
+class JoinIn(_Strict):
+    invite: str = Field(min_length=1, max_length=128)
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _state(game: LiveGame) -> Response:
+    # The state is serialised once, here, rather than walked by FastAPI's encoder.
+    return Response(game.state_json(now_ms()), media_type="application/json")
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+router = APIRouter()
+
+
+@router.post("/api/games", response_model=CreateGameOut, response_model_exclude_none=True,
+             status_code=201)
+async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
+    """Start a game; the answer holds the creator's seat token (shown once)."""
+    service = _service(request)
+    if not await service.rate.allow(_client(request), now_ms()):
+        raise ApiError(429, "rate.too_many_games")
+    clock, days = body.clock.terms() if body.clock is not None else (None, None)
+    new = await service.create(body.variant, body.setup, body.opponent, body.level,
+                               body.color, clock, days=days)
+    invite_url = None
+    if new.invite is not None:
+        invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,
+                                         invite=new.invite))
+    return CreateGameOut(id=new.game.record.id,
+                         seat=SeatOut(color=new.color, token=new.token),  # type: ignore[arg-type]
+                         invite_url=invite_url)
+
+
+@router.get("/api/games/{game_id}", **STATE_ROUTE)
+async def get_game(game_id: str, request: Request) -> Response:
+    return _state(await _service(request).current(game_id))
+
+
+@router.post("/api/games/{game_id}/moves", **STATE_ROUTE)
+async def post_move(game_id: str, body: MoveIn, request: Request) -> Response:
+    """Play a move; 409 when it is not this seat's turn or the move is illegal."""
+    return _state(await _service(request).perform(game_id, "move", body.token, body.move))
+
+
+@router.post("/api/games/{game_id}/draw-claim", **STATE_ROUTE)
+async def draw_claim(game_id: str, body: ClaimIn, request: Request) -> Response:
+    return _state(await _service(request).perform(game_id, "draw-claim", body.token,
+                                                  body.move))
+
+
+def _action_route(action: GameAction) -> None:
+    async def endpoint(game_id: str, body: TokenIn, request: Request) -> Response:
+        return _state(await _service(request).perform(game_id, action, body.token))
+
+    endpoint.__name__ = action.replace("-", "_")
+    router.post(f"/api/games/{{game_id}}/{action}", name=action, **STATE_ROUTE)(endpoint)
+
+
+for _action in ("resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
+                "takeback-accept", "takeback-decline"):
+    _action_route(_action)
+
+
+@router.post("/api/games/{game_id}/join", response_model=CreateGameOut,
+             response_model_exclude_none=True)
+async def join_game(game_id: str, body: JoinIn, request: Request) -> CreateGameOut:
+    """Claim the invited seat (once) and receive its token."""
+    color, token = await _service(request).join(game_id, body.invite)
+    return CreateGameOut(id=game_id, seat=SeatOut(color=color, token=token))  # type: ignore[arg-type]
+
+
+@router.get("/invite/{game_id}/{invite}", name="open_invite", response_model=None)
+async def open_invite(game_id: str, invite: str, request: Request) -> Response:
+    """The invite URL.  A GET never claims the seat (link previews and ``curl`` fetch URLs):
+    a browser gets the front end, whose "Join this game" button calls
+    ``POST /api/games/{id}/join``; any other client gets a description of the game, without a
+    token (403 for a wrong code, 409 once the invitation has been used)."""
+    index = request.app.state.index_html
+    if index is not None and "text/html" in request.headers.get("accept", ""):
+        return FileResponse(index, headers={"Vary": "Accept", "Cache-Control": "no-store"})
+    live = await _service(request).load(game_id)
+    r = live.record
+    if r.invite_hash is None:
+        raise ApiError(409, "invite.used")
+    if not hmac.compare_digest(hash_secret(invite), r.invite_hash):
+        raise ApiError(403, "invite.wrong")
+    return JSONResponse({
+        "id": game_id, "variant": r.variant, "number": r.number, "status": r.status,
+        "invite_open": True, "color": "black" if r.black_token is None else "white",
+        "clock": None if r.clock_initial_ms is None else
+        {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
+         "days": r.days_per_move},
+        "join": f"/api/games/{game_id}/join",
+    }, headers={"Vary": "Accept", "Cache-Control": "no-store"})
+
+
+@router.get("/api/games/{game_id}/pgn", response_class=PlainTextResponse)
+async def get_pgn(game_id: str, request: Request, review: bool = True,
+                  lang: Literal["en", "es"] = "en") -> PlainTextResponse:
+    """The game's PGN; once it has a computer review (issue 14), with the review's
+    ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
+    from randomchess.server.engines.routes import reviewed_pgn
+
+    service = _service(request)
+    text = await service.pgn(game_id, request.url.netloc)
+    if review:
+        live = await service.load(game_id)
+        text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text
+    return PlainTextResponse(
+        text, media_type="application/x-chess-pgn",
+        headers={"Content-Disposition": f'attachment; filename="randomchess-{game_id}.pgn"'})
+
+
+@router.get("/api/health")
+async def health(request: Request) -> JSONResponse:
+    """200 when the database answers within the timeout, else 503 with the reason; 503 too
+    while the engine pool is being rebuilt after a worker died (computer moves wait
+    meanwhile and resume by themselves)."""
+    service = _service(request)
+    await service.ping()
+    details = await service.engine.health() if service.engine is not None else None
+    engine = details["status"] if details is not None else "off"
+    body = {"ok": engine != "degraded", "database": service.store.dialect, "engine": engine,
+            "engine_service": details}
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+
+@router.get("/api/levels")
+async def levels(request: Request) -> dict[str, Any]:
+    """The computer levels each variant offers on this server and who plays each one:
+    1..8 our engine, 9, 10 and 11 (maximum) Stockfish or Fairy-Stockfish where present."""
+    from randomchess.analysis.levels import level_table
+
+    service = _service(request)
+    engines = await service.engine.levels() if service.engine is not None else {}
+    return level_table(engines)
+
+
+# --------------------------------------------------------------------- WebSocket
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    """Pushes ``{"type": "state", "game": ...}`` on every change, starting with the current
+    state; accepts actions ``{"type": "move", "move": ..., "token": ...}``.  Every frame is a
+    model of ``contract`` (``ServerFrame``, ``ClientFrame``)."""
+    service: GameService = websocket.app.state.service
+    limit: int = websocket.app.state.settings.max_body_bytes
+    await websocket.accept()
+    lang = lang_of_scope(websocket.scope)
+    try:
+        state = await service.state(game_id)
+    except ApiError as e:
+        await websocket.send_json(error_frame(e.status, e.body(lang)))
+        # 4404: no such game; 1013: try again later (the database is down).
+        await websocket.close(code=4404 if e.status == 404 else 1013)
+        return
+    service.hub.add(game_id, websocket)
+    try:
+        await websocket.send_json(state_frame(state))
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            # A binary frame is refused like a bad one; the socket serves on.
+            reply = await _ws_message(service, game_id, message.get("text"), limit, lang)
+            if reply is not None:
+                await websocket.send_json(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        service.hub.discard(game_id, websocket)
+
+
+async def _ws_message(service: GameService, game_id: str, text: str | None, limit: int,
+                      lang: Lang = "en") -> ServerFrameDict | None:
+    """Handle one client frame; the answer to the sender only (state goes to all)."""
+    msg = read_frame(text, ClientFrame, limit, lang)
+    if not isinstance(msg, ClientFrame):
+        return msg
+    if msg.type == "ping":
+        return PONG_FRAME
+    if msg.type == "state":
+        try:
+            return state_frame(await service.state(game_id))
+        except ApiError as e:
+            return error_frame(e.status, e.body(lang))
+    if msg.token is None:
+        return error_frame(403, error_body("seat.token_required", lang))
+    try:
+        await service.perform(game_id, msg.type, msg.token, msg.move)
+    except ApiError as e:
+        return error_frame(e.status, e.body(lang))
+    return None

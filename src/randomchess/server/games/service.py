@@ -1,0 +1,525 @@
+"""The game service: the one place where requests, the rules, the database, the clocks, the
+engine pool and the WebSocket hub meet.
+
+Every action follows the same path (``act``): take the game as this process last committed
+or read it, let a function of :mod:`live` decide the changes, commit them with an optimistic
+version check, and only then answer and publish.  The game in memory is a cache keyed by the
+row's version: when another process committed first, the version check fails and the game is
+read again, so the database stays the one durable record.  A per-game lock avoids needless
+retries inside one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from randomchess.db import DB_ERRORS, now_ms
+from randomchess.engine.evaluate import evaluate, is_drawish_material
+from randomchess.errors import RandomChessError
+from randomchess.pieces import Color
+from randomchess.position import Position
+from randomchess.server.engines.service import EngineService, create_engine_service
+from randomchess.server.games.contract import (
+    GAME_ACTIONS,
+    GameAction,
+    GameStateDict,
+    GameStatus,
+    TerminationName,
+)
+from randomchess.server.games.hub import Hub
+from randomchess.server.games.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame, hash_secret
+from randomchess.server.games.store import GameChanges, GameRecord, Store
+from randomchess.server.http.deps import Database, db_timeout
+from randomchess.server.http.errors import ApiError, termination_words
+from randomchess.server.http.guards import check_game_id
+from randomchess.server.http.ratelimit import RateLimiter, SharedRateLimiter
+from randomchess.server.http.settings import Settings
+from randomchess.startpos import (
+    SetupPool,
+    draw_random,
+    numbered_variant,
+    random_rank,
+    setup_from_fen,
+    setup_from_number,
+)
+from randomchess.variants import get_variant
+
+log = logging.getLogger("randomchess.server")
+T = TypeVar("T")
+Decide = Callable[[LiveGame, int], GameChanges]
+
+_CACHE_SIZE = 4096
+_LOCK_STRIPES = 256
+_RETRIES = 8
+_FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default: 10)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the creator of a game is told once: its seat and, for a friend game, the invite."""
+
+    game: LiveGame
+    color: str  # white | black | both (hot seat)
+    token: str
+    invite: str | None
+
+
+class _Stale(Exception):
+    """The engine's move was for a position that no longer stands."""
+
+
+class GameService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = Store(settings.db_url, settings.db_timeout_s)
+        self.db = Database(self.store.engine, settings.db_timeout_s)
+        self.hub = Hub(settings.redis_url)
+        self.engine: EngineService | None = None
+        # The creation limit; every limit is a token bucket of randomchess.server.http.ratelimit.
+        self.rate: RateLimiter = RateLimiter(settings.create_per_minute, settings.create_burst) \
+            if not settings.redis_url else \
+            SharedRateLimiter(settings.create_per_minute, settings.create_burst,
+                              settings.redis_url)
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._thinking: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._started = False
+        # Awaited (in the background) once per game, by the process that committed its end.
+        self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
+        # Awaited at stop (the routers' own connections, e.g. the account rate limits').
+        self.close_hooks: list[Callable[[], Awaitable[None]]] = []
+
+    # ----------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        await self._db(self.store.migrate, bounded=False)
+        grace = int(self.settings.heartbeat_s * 3000)
+        shifted = await self._db(self.store.resume_clocks, now_ms(), grace, bounded=False)
+        if shifted:
+            log.info("resumed %d clocks; the time the server was down is not charged", shifted)
+        self.engine = create_engine_service(self.settings.engine_workers,
+                                            self.settings.redis_url, self.settings.engine_queue)
+        await self.engine.start()
+        await self.hub.start()
+        self._started = True
+        self._spawn(self._heartbeat())
+        for record in await self._db(self.store.unfinished, bounded=False):
+            try:
+                live = self._remember(self._live(record))
+            except RandomChessError:
+                log.exception("game %s cannot be replayed; left as it is", record.id)
+                continue
+            self._schedule(live)
+        # What exists now (modules, the app, the games just resumed) lives as long as the
+        # process: keep it out of the collector's full passes, which under load paused the
+        # event loop for up to 300 ms (bench/server_load.py).  The games in memory hold
+        # almost no reference cycles, so full passes over them are made rare as well.
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, _FULL_GC_EVERY)
+
+    async def stop(self) -> None:
+        self._started = False
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.engine is not None:
+            await self.engine.close()
+        await self.hub.stop()
+        await self.rate.close()
+        for close in self.close_hooks:
+            with contextlib.suppress(Exception):
+                await close()
+        with contextlib.suppress(Exception):
+            await self._db(self.store.heartbeat, now_ms())
+        self.store.close()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            try:
+                await self._db(self.store.heartbeat, now_ms())
+            except ApiError as e:  # the database is down or slow: said once a second
+                log.warning("heartbeat failed: %s", e.detail)
+            except Exception:
+                log.exception("heartbeat failed")
+            await asyncio.sleep(self.settings.heartbeat_s)
+
+    async def _db(self, fn: Callable[..., T], *args: Any, bounded: bool = True) -> T:
+        """Run a blocking store call through the server's one bounded door to the database
+        (:class:`randomchess.server.http.deps.Database`)."""
+        return await self.db.run(fn, *args, bounded=bounded)
+
+    async def ping(self) -> None:
+        await self._db(self.store.ping)
+
+    # ----------------------------------------------------------------- reading
+    def _live(self, record: GameRecord) -> LiveGame:
+        return LiveGame(record, automatic_draws=self.settings.automatic_draws)
+
+    def _remember(self, live: LiveGame) -> LiveGame:
+        self._cache[live.record.id] = live
+        self._cache.move_to_end(live.record.id)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return live
+
+    async def load(self, game_id: str) -> LiveGame:
+        """The game as committed now (404 if there is no such game)."""
+        check_game_id(game_id)  # before the driver sees it (PostgreSQL refuses NUL bytes)
+        record = await self._db(self.store.load, game_id)
+        if record is None:
+            raise ApiError(404, "game.not_found")
+        cached = self._cache.get(game_id)
+        if cached is None:
+            return self._remember(self._live(record))
+        # Versions only grow: a read that started before this process's own commit must
+        # not take the game back.
+        if record.version > cached.version:
+            cached.sync(record)
+        return cached
+
+    async def current(self, game_id: str) -> LiveGame:
+        """The game as committed now, with any ending that is due (a fallen flag nobody's
+        timer noticed: another worker took the last move) committed first."""
+        live = await self.load(game_id)
+        if live.due_changes(now_ms()) is not None:
+            with contextlib.suppress(ApiError):
+                await self.act(game_id, _no_action)
+            live = await self.load(game_id)
+        return live
+
+    async def state(self, game_id: str) -> GameStateDict:
+        return (await self.current(game_id)).state(now_ms())
+
+    async def pgn(self, game_id: str, site: str) -> str:
+        from randomchess.server.games.pgn_export import export_pgn
+
+        return export_pgn(await self.load(game_id), site)
+
+    # ----------------------------------------------------------------- writing
+    async def act(self, game_id: str, decide: Decide) -> LiveGame:
+        """Decide and commit one change; the caller is answered only after the commit."""
+        async with self._locks[hash(game_id) % _LOCK_STRIPES]:
+            live = self._cache.get(game_id)
+            fresh = live is None
+            if live is None:
+                live = await self.load(game_id)
+            for _ in range(_RETRIES):
+                now = now_ms()
+                due = live.due_changes(now)
+                try:
+                    changes = due if due is not None else decide(live, now)
+                except ApiError:
+                    if fresh:
+                        raise
+                    # Refused on what this process knew: another worker may have moved
+                    # on since, so judge again on the committed row.
+                    live, fresh = await self.load(game_id), True
+                    continue
+                before = live.record
+                if not await self._update(game_id, before.version, changes):
+                    # Another process committed first: read the row and decide again.
+                    live, fresh = await self.load(game_id), True
+                    continue
+                if live.record is before:  # else a read already brought the commit in
+                    live.sync(before.with_changes({**changes, "version": before.version + 1}))
+                self._remember(live)
+                self._schedule(live)
+                # Watchers hear of it while the mover is answered: a slow socket must not
+                # hold the answer (each state carries its version, so order is recoverable).
+                self._spawn(self.hub.publish(game_id, live.state(now_ms())))
+                if live.ended and before.status != GameStatus.ENDED:
+                    for hook in self.end_hooks:
+                        self._spawn(hook(live))
+                if due is not None:
+                    r = live.record
+                    if r.termination == TerminationName.TIME_FORFEIT:
+                        raise ApiError(409, "game.time_up", result=r.result)
+                    raise ApiError(409, "game.ended_before",
+                                   termination=termination_words(r.termination),
+                                   result=r.result)
+                return live
+        raise ApiError(409, "game.busy")
+
+    async def _update(self, game_id: str, version: int, changes: GameChanges) -> bool:
+        pending = self.store.submit_update(game_id, version, changes)
+        if pending is None:
+            return await self._db(self.store.update, game_id, version, changes)
+        # The store's writer thread commits it; no worker thread needs to wait for that.
+        # Given up on after the timeout: not run if the writer has not started it (503),
+        # else committed or not, which the next read tells.
+        try:
+            async with asyncio.timeout(self.settings.db_timeout_s):
+                return await asyncio.wrap_future(pending) == 1
+        except TimeoutError:
+            raise db_timeout(self.settings.db_timeout_s) from None
+        except DB_ERRORS as e:
+            log.warning("database error: %s", e)
+            raise ApiError(503, "db.down") from None
+
+    def _schedule(self, live: LiveGame) -> None:
+        """Arm the flag timer and wake the engine when the computer is to move."""
+        if not self._started:
+            return
+        gid = live.record.id
+        old = self._timers.pop(gid, None)
+        if old is not None:
+            old.cancel()
+        due = live.flag_at()
+        if due is not None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, (due - now_ms()) / 1000) + 0.005
+            self._timers[gid] = loop.call_later(
+                delay, lambda: self._spawn(self._flag(gid)))
+        if not live.ended and live.computer == live.turn:
+            key = (gid, live.record.version)
+            if key not in self._thinking:
+                self._thinking.add(key)
+                self._spawn(self._computer_move(live, key))
+
+    async def _flag(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        with contextlib.suppress(ApiError):
+            await self._while_db_down(lambda: self.act(game_id, _no_action))
+
+    async def _while_db_down(self, step: Callable[[], Any], tries: int = 60) -> Any:
+        """``step()``, tried again each second while the database is down (503): a move of
+        the computer or a flag fall must not be lost to an outage nobody retries."""
+        for _ in range(tries - 1):
+            try:
+                return await step()
+            except ApiError as e:
+                if e.status != 503:
+                    raise
+                await asyncio.sleep(1.0)
+        return await step()
+
+    async def _computer_move(self, live: LiveGame, key: tuple[str, int]) -> None:
+        try:
+            assert self.engine is not None
+            r = live.record
+            color = live.turn  # read now: the game in memory moves on while the engine thinks
+            moves = list(live.moves)
+            clocks = live.clocks_at(now_ms()) if r.clock_started_at is not None else None
+            uci = await self.engine.best_move(
+                r.variant, r.start_fen, moves, r.level or self.settings.default_level,
+                self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0,
+                key=f"move:{key[0]}:{key[1]}")
+            if uci is None:
+                return
+
+            def decide(g: LiveGame, now: int) -> GameChanges:
+                if g.record.version != key[1]:
+                    raise _Stale
+                return g.move_changes({color}, uci, now)
+
+            await self._while_db_down(lambda: self.act(r.id, decide))
+        except (_Stale, ApiError):
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("engine move failed in game %s", key[0])
+        finally:
+            self._thinking.discard(key)
+
+    # ----------------------------------------------------------------- creating
+    async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
+                     color: str, clock: tuple[int, int] | None,
+                     days: int | None = None) -> NewGame:
+        """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
+        in ms, and its deadline runs from the start, or from the friend's join)."""
+        try:
+            v = get_variant(variant)
+        except ValueError as e:
+            raise ApiError.wrap(422, e) from None
+        number, start_fen = _resolve_setup(v.key, setup)
+        if opponent == "computer" and level is not None:
+            await self.check_level(v.key, level)
+        mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
+        other = COLOR_NAMES[COLOR_BY_NAME[mine] ^ 1]
+        token = secrets.token_urlsafe(32)  # 256 bits
+        invite = None
+        tokens: dict[str, str | None] = {"white": None, "black": None}
+        computer = None
+        if opponent == "hotseat":
+            mine = "both"
+            tokens = {"white": hash_secret(token), "black": hash_secret(token)}
+        else:
+            tokens[mine] = hash_secret(token)
+            if opponent == "computer":
+                computer = other
+            else:
+                invite = secrets.token_urlsafe(16)  # 128 bits
+        now = now_ms()
+        record = GameRecord(
+            id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
+            fen=start_fen, moves="", san="", clock_log="",
+            status=GameStatus.WAITING if invite else GameStatus.PLAYING, result=None,
+            termination=None,
+            opponent=opponent,
+            level=(level or self.settings.default_level) if computer else None,
+            computer_color=computer, white_token=tokens["white"], black_token=tokens["black"],
+            invite_hash=hash_secret(invite) if invite else None,
+            clock_initial_ms=clock[0] if clock else None,
+            clock_increment_ms=clock[1] if clock else None,
+            white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
+            clock_started_at=now if days is not None and invite is None else None,
+            draw_offer=None, takeback_offer=None, version=0,
+            created_at=now, updated_at=now, days_per_move=days,
+        )
+        live = self._live(record)
+        if live.game.outcome is not None:  # a start position that is already dead
+            record = record.with_changes(live.ending_changes(live.game.outcome, now))
+            live.sync(record)
+        await self._db(self.store.insert, record)
+        live = self._remember(live)
+        self._schedule(live)
+        return NewGame(live, mine, token, invite)
+
+    async def check_level(self, variant: str, level: int) -> None:
+        """422 unless this server's engines offer ``level`` for ``variant`` (1..8 always;
+        9, 10 and 11 = maximum where an external engine plays it)."""
+        from randomchess.analysis.levels import MAXIMUM, levels_by_variant
+
+        if 1 <= level <= 8:
+            return
+        if not 1 <= level <= MAXIMUM:
+            raise ApiError(422, "level.out_of_range", maximum=MAXIMUM)
+        engines = await self.engine.levels() if self.engine is not None else {}
+        offered = levels_by_variant(engines).get(variant, [])
+        if not offered:
+            raise ApiError(422, "level.no_computer", variant=variant)
+        if level not in offered:
+            raise ApiError(422, "level.needs_engine", level=level, low=offered[0],
+                           high=offered[-1])
+
+    async def join(self, game_id: str, invite: str) -> tuple[str, str]:
+        """Claim the invited seat: its colour and a fresh token (once only)."""
+        token = secrets.token_urlsafe(32)
+        seat: list[str] = []
+
+        def decide(g: LiveGame, now: int) -> GameChanges:
+            r = g.record
+            if r.invite_hash is None:
+                raise ApiError(409, "invite.used")
+            if not secrets.compare_digest(hash_secret(invite), r.invite_hash):
+                raise ApiError(403, "invite.wrong")
+            color = "black" if r.black_token is None else "white"
+            seat[:] = [color]
+            changes: GameChanges = {
+                "invite_hash": None, "updated_at": now,
+                "status": GameStatus.ENDED if g.ended else GameStatus.PLAYING}
+            if color == "black":
+                changes["black_token"] = hash_secret(token)
+            else:
+                changes["white_token"] = hash_secret(token)
+            if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
+                changes["clock_started_at"] = now  # a correspondence deadline starts now
+            return changes
+
+        await self.act(game_id, decide)
+        return seat[0], token
+
+    # ----------------------------------------------------------------- player actions
+    async def perform(self, game_id: str, action: GameAction, token: str,
+                      move: str | None = None) -> LiveGame:
+        """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token."""
+        def decide(g: LiveGame, now: int) -> GameChanges:
+            colors = g.colors_of(token)
+            if not colors:
+                raise ApiError(403, "seat.wrong_token")
+            if action == "move":
+                if move is None:
+                    raise ApiError(422, "move.missing")
+                return g.move_changes(colors, move, now)
+            if action == "draw-claim":
+                return g.draw_claim_changes(colors, now, move)
+            if action == "draw-offer":
+                changes = g.draw_offer_changes(colors, now)
+                if g.computer is not None and changes.get("status") != GameStatus.ENDED:
+                    if _computer_accepts_draw(g.pos, len(g.moves)):
+                        return g.agreement_changes(now)
+                    return {"draw_offer": None, "updated_at": now}
+                return changes
+            handler = _SIMPLE_ACTIONS.get(action)
+            if handler is None:
+                raise ApiError(404, "game.unknown_action", action=action)
+            return handler(g, colors, now)
+
+        return await self.act(game_id, decide)
+
+
+_SIMPLE_ACTIONS: dict[GameAction, Callable[[LiveGame, set[Color], int], GameChanges]] = {
+    "resign": LiveGame.resign_changes,
+    "draw-accept": LiveGame.draw_accept_changes,
+    "draw-decline": LiveGame.draw_decline_changes,
+    "takeback-offer": LiveGame.takeback_offer_changes,
+    "takeback-accept": LiveGame.takeback_accept_changes,
+    "takeback-decline": LiveGame.takeback_decline_changes,
+}
+ACTIONS: tuple[GameAction, ...] = GAME_ACTIONS
+assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}
+
+
+def _no_action(g: LiveGame, now: int) -> GameChanges:
+    raise ApiError(409, "game.nothing_to_do")
+
+
+def _computer_accepts_draw(pos: Position, plies: int) -> bool:
+    """The computer takes a draw with no winning material left, or late in a level game."""
+    return is_drawish_material(pos) or (plies >= 60 and abs(evaluate(pos)) <= 30)
+
+
+def _resolve_setup(variant: str, setup: int | str) -> tuple[int | None, str]:
+    """(setup number or None, start FEN) for a creation request; 422 with the reason."""
+    v = get_variant(variant)
+    try:
+        if isinstance(setup, str) and setup.strip().isdigit():
+            # str.isdigit() also takes '²' and other scripts' digits: ASCII only (issue 13).
+            if not setup.strip().isascii():
+                raise ApiError(422, "setup.ascii_digits")
+            setup = int(setup.strip())
+        if setup == "random":
+            if v.numbering is not None:
+                chosen = draw_random(SetupPool(v))[0]
+                return chosen.number, chosen.fen
+            if v.is_random:  # random arrays without numbers (Capablanca Random, PMRC ...)
+                return None, v.setup_fen(random_rank(v))
+            return None, v.setup_fen(v.fixed_rank or "")
+        if isinstance(setup, int):
+            numbered_variant(v)
+            chosen = setup_from_number(v, setup)
+            return chosen.number, chosen.fen
+        pos = Position(setup, v)
+    except ValueError as e:
+        raise ApiError.wrap(422, e, "setup.bad") from None
+    if not pos.legal_moves():
+        raise ApiError(422, "setup.no_legal_move")
+    fen = pos.fen()
+    number = None
+    if v.is_random:
+        try:
+            number = setup_from_fen(fen, v).number
+        except ValueError:
+            number = None  # a position from a game, not a start array
+    return number, fen

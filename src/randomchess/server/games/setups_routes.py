@@ -1,0 +1,59 @@
+"""Setup evaluations over HTTP (issue 17): the shipped evaluation set of a numbered variant,
+its summary (the most and least balanced setups) and one setup's score, for the shuffler
+page and for arbiters choosing an evaluation band.
+
+``GET /api/setups/{variant}/evaluations`` and ``GET /api/setups/{variant}/{number}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+from randomchess.analysis.setup_eval import EVALUATED_VARIANTS, EvaluationSet, shipped
+from randomchess.server.http.errors import ApiError
+from randomchess.startpos import setup_count, setup_from_number
+from randomchess.variants import get_variant
+
+router = APIRouter()
+
+
+def _evaluations(variant: str) -> tuple[str, EvaluationSet]:
+    try:
+        key = get_variant(variant).key
+    except (KeyError, ValueError):
+        raise ApiError(404, "evaluations.unknown_variant", variant=variant) from None
+    if key not in EVALUATED_VARIANTS:
+        raise ApiError(404, "evaluations.not_evaluated",
+                       variants=", ".join(EVALUATED_VARIANTS), variant=key)
+    evals = shipped(key)
+    if evals is None:
+        raise ApiError(404, "evaluations.not_installed", variant=key)
+    return key, evals
+
+
+@router.get("/api/setups/{variant}/evaluations")
+def evaluation_summary(variant: str, k: int = Query(5, ge=1, le=50)) -> dict[str, Any]:
+    """Engine, depth, digest, mean and median score, and the ``k`` most and least balanced
+    setups (centipawns from White's point of view)."""
+    _, evals = _evaluations(variant)
+    return evals.summary(k)
+
+
+@router.get("/api/setups/{variant}/{number}")
+def setup_evaluation(variant: str, number: int) -> dict[str, Any]:
+    """One setup: its number, FEN and evaluation (``null`` when not evaluated), with its rank
+    among all setups by balance (1 = the most balanced)."""
+    key, evals = _evaluations(variant)
+    if not 0 <= number < setup_count(key):
+        raise ApiError(404, "setup.out_of_range", number=number, variant=key,
+                       last=setup_count(key) - 1)
+    e = evals.items.get(number)
+    return {
+        "variant": key, "number": number, "fen": setup_from_number(key, number).fen,
+        "engine": evals.engine, "depth": evals.depth,
+        "evaluation": None if e is None else e.as_dict(),
+        "balance_rank": evals.balance_rank(number),
+        "evaluated": len(evals.items),
+    }

@@ -1,0 +1,288 @@
+"""The ASGI application: ``create_app`` wires settings, the game service, the routes, the
+error format, the body-size guard and the front end's static files."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from randomchess.db import DB_ERRORS
+from randomchess.server.accounts.routes import install_accounts
+from randomchess.server.engines.routes import router as analysis_router
+from randomchess.server.games.contract import ERROR_RESPONSES
+from randomchess.server.games.play_routes import router as play_router
+from randomchess.server.games.routes import router
+from randomchess.server.games.service import GameService
+from randomchess.server.games.setups_routes import router as setups_router
+from randomchess.server.games.variants_routes import router as variants_router
+from randomchess.server.http.assets import FrontEndAssets
+from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
+from randomchess.server.http.guards import MAX_JSON_DEPTH, too_deep
+from randomchess.server.http.settings import Settings
+from randomchess.server.tournaments.routes import router as tournament_router
+
+log = logging.getLogger("randomchess.server")
+
+_NO_FRONT_END = """<!doctype html><meta charset="utf-8"><title>randomchess</title>
+<h1>randomchess server</h1><p>The web front end is not installed.
+The API is documented at <a href="/docs">/docs</a>.</p>"""
+
+
+class RedactInvites(logging.Filter):
+    """Keep invitation codes out of the access log (seat tokens never travel in URLs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str) and \
+                args[2].startswith("/invite/"):
+            parts = args[2].split("/")
+            record.args = (*args[:2], "/".join([*parts[:3], "..."]), *args[3:])
+        return True
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, whether announced by
+    Content-Length or streamed, and bodies not received whole within ``timeout_s`` seconds
+    of the request's start with 408 and a closed connection (slow clients holding
+    connections open: uvicorn's own timeouts cover only idle keep-alive connections)."""
+
+    def __init__(self, app: ASGIApp, limit: int, timeout_s: float = 10.0) -> None:
+        self.app = app
+        self.limit = limit
+        self.timeout_s = timeout_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _too_large(scope, receive, send)
+                    return
+        # Bodies here are small: read the whole body first, so a streamed oversized body
+        # is refused before the app sees a byte of it.
+        body = bytearray()
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                more = True
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        await self.app(scope, _replay(message), send)
+                        return
+                    body += message.get("body", b"")
+                    more = message.get("more_body", False)
+                    if len(body) > self.limit:
+                        await _too_large(scope, receive, send)
+                        return
+        except TimeoutError:
+            await JSONResponse(
+                error_body("request.body_timeout", lang_of_scope(scope),
+                           seconds=self.timeout_s),
+                status_code=408, headers={"Connection": "close"})(scope, receive, send)
+            return
+        if too_deep(body):  # before the JSON parser recurses into it
+            await JSONResponse(error_body("request.too_deep", lang_of_scope(scope),
+                                          levels=MAX_JSON_DEPTH),
+                               status_code=422)(scope, receive, send)
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _replay(message: Message) -> Receive:
+    async def receive() -> Message:
+        return message
+
+    return receive
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse(error_body("request.too_large", lang_of_scope(scope)),
+                            status_code=413)
+    await response(scope, receive, send)
+
+
+# The page and its bundle load only from this origin: no inline script or style, no
+# framing by another site.  WebSocket connections to the same origin are 'self' (CSP 3).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+# FastAPI's /docs and /redoc pages load Swagger UI / ReDoc from their CDN with inline script.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
+            "https://fonts.googleapis.com; "
+            "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+            "font-src 'self' https://fonts.gstatic.com; worker-src 'self' blob:; "
+            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+_DOCS_PATHS = ("/docs", "/redoc")
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    # Invitation URLs hold the (single-use) code: never send them on as a Referer.
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class SecurityHeaders:
+    """Add the security headers to every HTTP answer (docs/server.md, security)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = (DOCS_CSP if scope["path"].startswith(_DOCS_PATHS) else CSP).encode()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                for name, value in (*SECURITY_HEADERS, (b"content-security-policy", csp)):
+                    if name not in present:
+                        headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(db_url: str | None = None, settings: Settings | None = None,
+               **overrides: Any) -> FastAPI:
+    """The server app.  ``db_url`` (SQLAlchemy URL) and ``overrides`` (any
+    :class:`Settings` field) take precedence over ``RANDOMCHESS_*`` variables."""
+    if settings is None:
+        settings = Settings.from_env(db_url=db_url)
+    if overrides:
+        settings = settings.with_changes(**overrides)  # here None means None (no front end)
+    service = GameService(settings)
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactInvites) for f in access.filters):
+        access.addFilter(RedactInvites())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="randomchess", version=_version(), lifespan=lifespan,
+                  responses=ERROR_RESPONSES,
+                  summary="Play Chess960 and Modern Random Chess against the computer "
+                          "or a friend")
+    app.state.service = service
+    app.state.db = service.db  # the one bounded door to the database (http/deps.py)
+    app.state.settings = settings
+    static = settings.static_dir
+    index = static / "index.html" if static is not None else None
+    app.state.index_html = index if index is not None and index.is_file() else None
+
+    # Every error body is the catalogue's (server/errors.py): code, detail in the request's
+    # language, detail_en and detail_es.
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        headers = {"Retry-After": "1"} if exc.status == 503 else None
+        return JSONResponse(dict(exc.body(lang_of_scope(request.scope))),
+                            status_code=exc.status, headers=headers)
+
+    # A database failure that escaped the bounded door (http/deps.py) is still the
+    # catalogue's 503, never a plain-text 500.
+    async def database_down(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database error outside the bounded door: %s", exc)
+        return JSONResponse(dict(error_body("db.down", lang_of_scope(request.scope))),
+                            status_code=503, headers={"Retry-After": "1"})
+
+    for db_error in DB_ERRORS:
+        app.add_exception_handler(db_error, database_down)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in exc.errors()
+        ]
+        # pydantic's messages are English; the Spanish text names the fields.
+        reason = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+        fields = ", ".join(".".join(map(str, e["loc"])) for e in errors)
+        body = error_body("request.invalid", lang_of_scope(request.scope),
+                          reason=reason or "invalid request", fields=fields or "-")
+        return JSONResponse({**body, "errors": errors}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals: an unknown route (404), a wrong method (405).
+        lang = lang_of_scope(request.scope)
+        if exc.status_code == 404:
+            body = error_body("http.not_found", lang)
+        elif exc.status_code == 405:
+            body = error_body("http.method_not_allowed", lang)
+        else:
+            body = error_body("http.error", lang, reason=str(exc.detail),
+                              http_status=exc.status_code)
+        return JSONResponse(dict(body), status_code=exc.status_code, headers=exc.headers)
+
+    app.include_router(router)
+    app.include_router(variants_router)
+    app.include_router(play_router)  # abort and rematch (issue 11)
+    app.include_router(analysis_router)
+    app.include_router(tournament_router)
+    app.include_router(setups_router)  # setup evaluations (issue 17)
+    install_accounts(app)
+    mount_front_end(app, static)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
+                       timeout_s=settings.body_timeout_s)
+    app.add_middleware(SecurityHeaders)
+    if settings.forwarded_allow_ips:
+        # The client address (rate limits) and scheme from X-Forwarded-For / -Proto, only
+        # when the connection comes from one of these proxies (uvicorn's own middleware).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+    return app
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("randomchess")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "0+unknown"
+
+
+def mount_front_end(app: FastAPI, static: Path | None) -> None:
+    """Serve the front end from ``static`` at ``/`` when it holds an ``index.html``;
+    otherwise ``/`` is a short page pointing at the API docs."""
+    if static is not None and (static / "index.html").is_file():
+        app.mount("/", FrontEndAssets(static), name="front-end")
+        return
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home() -> str:
+        return _NO_FRONT_END

@@ -1,0 +1,1 @@
+"""The tournaments wing: the routes over :mod:`randomchess.tournament`."""

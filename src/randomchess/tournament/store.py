@@ -526,36 +526,72 @@ class TournamentStore:
         self._step(event_id, step)
 
     def sync_online(self, event_id: str) -> int:
-        """Boards whose online game has ended take its result, final (one step; the number
-        of boards updated).  Reads the server's ``games`` table, so the offline command
-        line sees games that ended on the server too."""
-        from sqlalchemy import text
+        """Boards whose online game has ended take its result, final; a board whose game was
+        aborted is freed, so that it can be opened online again (one step; the number of
+        boards changed).  Reads the server's ``games`` table, so the offline command line
+        sees games that ended on the server too.  Writes nothing when there is nothing to
+        record: viewing an event is never a write."""
+        with self.engine.connect() as conn:
+            if not self._ended_online(conn, event_id):
+                return 0
 
         def step(conn: Connection, t: Tournament) -> int:
-            done = 0
-            for b in t.boards:
-                if b.game_id is None or b.result is not None:
-                    continue
-                row = conn.execute(text("SELECT status, result FROM games WHERE id = :i"),
-                                   {"i": b.game_id}).first()
-                if row is None or row[0] != "ended" or row[1] not in GAME_RESULTS:
-                    continue
-                self._write_result(conn, event_id, b, str(row[1]))
-                self._log(conn, event_id, "online-result", b.round, b.board, None,
-                          str(row[1]), f"game {b.game_id}")
-                done += 1
-            return done
+            ended = self._ended_online(conn, event_id)
+            for rnd, board, game_id, result in ended:
+                b = t.board(rnd, board)
+                if result in GAME_RESULTS:
+                    self._write_result(conn, event_id, b, result)
+                    self._log(conn, event_id, "online-result", rnd, board, None, result,
+                              f"game {game_id}")
+                else:
+                    conn.execute(update(boards_t).where(
+                        boards_t.c.tournament_id == event_id, boards_t.c.round == rnd,
+                        boards_t.c.board == board).values(game_id=None))
+                    self._log(conn, event_id, "online-aborted", rnd, board, game_id, None,
+                              f"game {game_id} ended without a result")
+            return len(ended)
 
-        with self.engine.connect() as conn:
-            pending = conn.execute(select(boards_t.c.game_id).where(
-                boards_t.c.tournament_id == event_id, boards_t.c.game_id.is_not(None),
-                boards_t.c.result.is_(None))).first()
-        if pending is None:
-            return 0
         try:
             return self._step(event_id, step)
         except EventClosedError:
             return 0
+
+    @staticmethod
+    def _ended_online(conn: Connection, event_id: str) -> list[tuple[int, int, str, str]]:
+        """(round, board, game id, the game's result) of the boards whose online game has
+        ended and whose result is not recorded yet."""
+        games = schema.games
+        rows = conn.execute(
+            select(boards_t.c.round, boards_t.c.board, boards_t.c.game_id, games.c.result)
+            .join(games, games.c.id == boards_t.c.game_id)
+            .where(boards_t.c.tournament_id == event_id, boards_t.c.result.is_(None),
+                   games.c.status == "ended")
+            .order_by(boards_t.c.round, boards_t.c.board)).all()
+        return [(int(r[0]), int(r[1]), str(r[2]), str(r[3] or "*")) for r in rows]
+
+    def load_live(self, event_id: str) -> Tournament:
+        """:meth:`load` with the online games that have ended shown as they ended (their
+        result; an aborted game's board free) before the server records them: read only."""
+        with self.engine.connect() as conn:
+            t = self._load(conn, event_id, reveal=False)
+            ended = {(rnd, board): result
+                     for rnd, board, _, result in self._ended_online(conn, event_id)}
+        if not ended:
+            return t
+        boards = []
+        for b in t.boards:
+            result = ended.get((b.round, b.board))
+            if result is not None:
+                b = replace(b, result=result) if result in GAME_RESULTS else \
+                    replace(b, game_id=None)
+            boards.append(b)
+        return replace(t, boards=tuple(boards))
+
+    def event_of_game(self, game_id: str) -> str | None:
+        """The event whose board plays the online game ``game_id``, if any."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(boards_t.c.tournament_id)
+                                .where(boards_t.c.game_id == game_id)).scalar()
 
     def online_moves(self, game_id: str) -> tuple[str, list[str]] | None:
         """The start FEN and UCI moves of a server game (for the PGN export)."""

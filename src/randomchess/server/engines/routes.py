@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
@@ -35,6 +35,7 @@ from randomchess.pgn import PgnError, PgnGame, parse_game, write_game
 from randomchess.position import Position
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
+from randomchess.server.http.frames import read_frame
 from randomchess.startpos import setup_from_number
 from randomchess.variants import get_variant
 
@@ -188,6 +189,9 @@ async def read_pgn(body: PgnIn) -> dict[str, Any]:
             "headers": game.headers}
 
 
+ANALYSIS_FRAME_LIMIT = 16_384  # bytes: a position with up to MAX_MOVES moves fits
+
+
 class WsAnalysisIn(_Strict):
     type: Literal["analyse", "stop"]
     position: AnalysisIn | None = None
@@ -225,12 +229,14 @@ async def analysis_socket(websocket: WebSocket) -> None:
     seq = 0
     try:
         while True:
-            text = await websocket.receive_text()
-            try:
-                msg = WsAnalysisIn.model_validate(json.loads(text))
-            except (ValueError, ValidationError) as exc:
-                await websocket.send_json({"type": "error", "status": 422,
-                                           **error_body("frame.invalid", lang, reason=exc)})
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000))
+            # The reader every socket uses: a binary, oversized, too deep or unreadable
+            # frame gets a typed error frame, and the socket serves on.
+            msg = read_frame(message.get("text"), WsAnalysisIn, ANALYSIS_FRAME_LIMIT, lang)
+            if not isinstance(msg, WsAnalysisIn):
+                await websocket.send_json(msg)
                 continue
             if task is not None and not task.done():
                 task.cancel()

@@ -10,13 +10,14 @@ field it does not declare.  The status and termination strings are the enums her
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Any, Literal, TypedDict, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypedDict, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from randomchess.game import Termination
-from randomchess.server.http import guards
-from randomchess.server.http.errors import ErrorBody, Lang, error_body
+from randomchess.server.http.frames import ErrorFrameDict as ErrorFrameDict
+from randomchess.server.http.frames import error_frame as error_frame
+from randomchess.server.http.frames import read_frame as read_frame
 
 
 class GameStatus(enum.StrEnum):
@@ -257,15 +258,6 @@ class RematchFrameDict(TypedDict):
     offer: RematchOfferDict | None
 
 
-class ErrorFrameDict(TypedDict):
-    type: Literal["error"]
-    status: int
-    code: str
-    detail: str
-    detail_en: str
-    detail_es: str
-
-
 class PongFrameDict(TypedDict):
     type: Literal["pong"]
 
@@ -282,28 +274,7 @@ def rematch_frame(offer: RematchOffer | None) -> RematchFrameDict:
             "offer": None if offer is None else {"by": offer.by, "id": offer.id}}
 
 
-def error_frame(status: int, body: ErrorBody) -> ErrorFrameDict:
-    return {"type": "error", "status": status, **body}
-
-
 PONG_FRAME: PongFrameDict = {"type": "pong"}
-
-
-_M = TypeVar("_M", bound=BaseModel)
-
-
-def read_frame(text: str | None, model: type[_M], limit: int,
-               lang: Lang = "en") -> _M | ErrorFrameDict:
-    """One client frame of a socket as ``model``, or the ``error`` frame that refuses it:
-    a binary frame (``text`` None) or an unreadable one 422, one over ``limit`` 413."""
-    if text is None:
-        return error_frame(422, error_body("frame.binary", lang))
-    if len(text) > limit:
-        return error_frame(413, error_body("frame.too_large", lang))
-    try:
-        return model.model_validate(guards.loads(text))
-    except (ValueError, ValidationError) as e:
-        return error_frame(422, error_body("frame.invalid", lang, reason=e))
 
 
 # For a route that answers with the state: the schema is documented, the body is the

@@ -31,7 +31,7 @@ from randomchess.server.http.assets import FrontEndAssets
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.http.guards import MAX_JSON_DEPTH, too_deep
 from randomchess.server.http.settings import Settings
-from randomchess.server.tournaments.routes import router as tournament_router
+from randomchess.server.tournaments.routes import install_tournaments
 
 log = logging.getLogger("randomchess.server")
 
@@ -255,7 +255,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(variants_router)
     app.include_router(play_router)  # abort and rematch (issue 11)
     app.include_router(analysis_router)
-    app.include_router(tournament_router)
+    install_tournaments(app)  # routes, and online results recorded as games end
     app.include_router(setups_router)  # setup evaluations (issue 17)
     install_accounts(app)
     mount_front_end(app, static)

@@ -12,7 +12,7 @@ from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The front end (issue 7) puts its built files here; the app mounts them when present.
-PACKAGE_STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+PACKAGE_STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 
 
 def default_db_url() -> str:

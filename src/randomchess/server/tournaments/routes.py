@@ -9,17 +9,19 @@ final, when the game ends.
 
 from __future__ import annotations
 
+import logging
 import re
 from fractions import Fraction
 from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, FastAPI, Header, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
+from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
@@ -30,6 +32,8 @@ from randomchess.tournament.model import Tournament
 from randomchess.tournament.store import TournamentStore, verify
 from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
 from randomchess.tournament.trf import write_trf
+
+log = logging.getLogger("randomchess.server.tournaments")
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -183,10 +187,9 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
 @router.get("/{event_id}")
 @through_db
 def get_event(event_id: str, request: Request) -> dict[str, Any]:
-    store = _store(request)
-    _call(store.load, event_id)
-    store.sync_online(event_id)
-    return event_json(_call(store.load, event_id))
+    # Read only (issue 28): the games that ended are shown as they ended; the server
+    # records them when they end (record_online_results).
+    return event_json(_call(_store(request).load_live, event_id))
 
 
 @router.get("/{event_id}/rounds/{rnd}/setup.svg")
@@ -339,3 +342,23 @@ async def open_online(event_id: str, rnd: int, request: Request,
                       "white": {"number": b.white, "link": white},
                       "black": {"number": b.black, "link": black}})
     return {"round": rnd, "games": links}
+
+
+def install_tournaments(app: FastAPI) -> None:
+    """Add the tournament routes, and record the result of an event's online game (or free
+    the board of an aborted one) when the game ends, in the process that ended it."""
+    service: GameService = app.state.service
+    store = TournamentStore(service.store.engine)
+    app.state.tournaments = store
+
+    async def record_online_result(live: LiveGame) -> None:
+        game_id = live.record.id
+        try:
+            event_id = await service.db.run(store.event_of_game, game_id, bounded=False)
+            if event_id is not None:
+                await service.db.run(store.sync_online, event_id, bounded=False)
+        except Exception:  # the next organiser step (pair, close) records it then
+            log.exception("recording the result of game %s in its event failed", game_id)
+
+    service.end_hooks.append(record_online_result)
+    app.include_router(router)

@@ -144,7 +144,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     _check_double_submit(request)
     players = players_of(request)
     await _limit(request, f"signup:{_client(request)}", players.signup_per_address)
-    new: NewSession = await _run(request, players.accounts.sign_up, body.name, body.password)
+    new: NewSession = await players.sign_up(body.name, body.password)
     _set_cookies(request, response, new)
     return _me(new.session)
 
@@ -155,7 +155,7 @@ async def log_in(body: Credentials, request: Request, response: Response) -> dic
     players = players_of(request)
     await _limit(request, f"login:{_client(request)}", players.login_per_address)
     await _limit(request, f"login-name:{body.name.lower()}", players.login_per_name)
-    new: NewSession = await _run(request, players.accounts.log_in, body.name, body.password)
+    new: NewSession = await players.log_in(body.name, body.password)
     # No fixation: whatever session this browser had ends; the new one has a fresh id.
     old = await current_session(request)
     if old is not None:
@@ -183,8 +183,7 @@ async def change_password(body: NewPasswordIn, request: Request,
                           response: Response) -> dict[str, Any]:
     s = await changing_session(request)
     await _limit(request, f"login-name:{s.name.lower()}", players_of(request).login_per_name)
-    new: NewSession = await _run(request, _accounts(request).change_password, s, body.old,
-                                 body.new)
+    new: NewSession = await players_of(request).change_password(s, body.old, body.new)
     _set_cookies(request, response, new)
     return _me(new.session)
 
@@ -193,7 +192,7 @@ async def change_password(body: NewPasswordIn, request: Request,
 async def delete_account(body: PasswordIn, request: Request, response: Response) -> None:
     s = await changing_session(request)
     await _limit(request, f"login-name:{s.name.lower()}", players_of(request).login_per_name)
-    await _run(request, _accounts(request).delete_account, s, body.password)
+    await players_of(request).delete_account(s, body.password)
     _clear_cookies(response)
 
 
@@ -348,6 +347,11 @@ def install_accounts(app: FastAPI) -> None:
     app.state.players = players
     service.end_hooks.append(players.on_game_end)
     service.close_hooks.append(players.limits.close)
+
+    async def close_passwords() -> None:
+        players.passwords.close()
+
+    service.close_hooks.append(close_passwords)
     app.include_router(router)
     lobby = Lobby(players.accounts)
     app.state.lobby = lobby

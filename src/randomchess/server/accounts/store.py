@@ -94,6 +94,22 @@ def check_password(password: str) -> str:
     return password
 
 
+def hash_password(password: str) -> str:
+    """The Argon2id hash of an acceptable password (blocking: run it in the password pool)."""
+    check_password(password)
+    return _hasher.hash(password)
+
+
+def check_login(stored: str | None, password: str) -> tuple[bool, str | None]:
+    """(the password is right, a new hash to store when Argon2's parameters changed).  An
+    unknown account (``stored`` None) costs one verification too and is never right
+    (blocking: run it in the password pool)."""
+    ok = _verify(stored if stored is not None else _dummy_hash(), password)
+    if stored is None or not ok:
+        return False, None
+    return True, _hasher.hash(password) if _hasher.check_needs_rehash(stored) else None
+
+
 def _verify(stored: str, password: str) -> bool:
     try:
         return _hasher.verify(stored, password)
@@ -115,10 +131,11 @@ class Accounts:
             yield conn
 
     # ----------------------------------------------------------------- users
-    def sign_up(self, name: str, password: str) -> NewSession:
+    # Only the database's part is here: hashing and verifying passwords (Argon2id) is done
+    # by the caller in the password pool (passwords.py), never in a database thread.
+    def create_user(self, name: str, digest: str) -> NewSession:
+        """A new account with the password hash ``digest``, and its first session."""
         check_name(name)
-        check_password(password)
-        digest = _hasher.hash(password)
         try:
             with self._write() as conn:
                 uid = conn.execute(insert(USERS).values(
@@ -128,21 +145,21 @@ class Accounts:
         except IntegrityError:
             raise AccountError(409, "account.name_taken") from None
 
-    def log_in(self, name: str, password: str) -> NewSession:
-        """A new session for the right name and password.  Unknown names cost one Argon2
-        verification too and get the same answer as a wrong password."""
+    def login_record(self, name: str) -> tuple[int, str, str] | None:
+        """(id, name, password hash) of the account called ``name`` (any case)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(USERS.c.id, USERS.c.name, USERS.c.password_hash)
                                .where(USERS.c.name_key == name.lower()[:64])).first()
-        ok = _verify(row.password_hash if row is not None else _dummy_hash(), password)
-        if row is None or not ok:
-            raise AccountError(401, "account.wrong_login")
-        if _hasher.check_needs_rehash(row.password_hash):
-            with self._write() as conn:
-                conn.execute(update(USERS).where(USERS.c.id == row.id)
-                             .values(password_hash=_hasher.hash(password)))
+        return None if row is None else (int(row.id), str(row.name), str(row.password_hash))
+
+    def start_session(self, uid: int, name: str, new_digest: str | None = None) -> NewSession:
+        """A new session of a user whose password was checked; ``new_digest`` replaces the
+        stored hash (Argon2's parameters changed since it was made)."""
         with self._write() as conn:
-            return self._open_session(conn, int(row.id), str(row.name))
+            if new_digest is not None:
+                conn.execute(update(USERS).where(USERS.c.id == uid)
+                             .values(password_hash=new_digest))
+            return self._open_session(conn, uid, name)
 
     def _open_session(self, conn: Connection, uid: int, name: str) -> NewSession:
         # Expired sessions of anyone go when a session is opened: the table stays small.
@@ -174,28 +191,23 @@ class Accounts:
         with self._write() as conn:
             conn.execute(delete(SESSIONS).where(SESSIONS.c.user_id == s.user_id))
 
-    def _password_ok(self, uid: int, password: str) -> bool:
+    def password_hash(self, uid: int) -> str | None:
         with self.engine.connect() as conn:
             stored = conn.execute(select(USERS.c.password_hash)
                                   .where(USERS.c.id == uid)).scalar()
-        return stored is not None and _verify(stored, password)
+        return None if stored is None else str(stored)
 
-    def change_password(self, s: Session, old: str, new: str) -> NewSession:
-        """Every session of the account ends; this client gets a new one."""
-        check_password(new)
-        if not self._password_ok(s.user_id, old):
-            raise AccountError(403, "account.wrong_password")
-        digest = _hasher.hash(new)
+    def replace_password(self, s: Session, digest: str) -> NewSession:
+        """The new hash; every session of the account ends; this client gets a new one."""
         with self._write() as conn:
             conn.execute(update(USERS).where(USERS.c.id == s.user_id)
                          .values(password_hash=digest))
             conn.execute(delete(SESSIONS).where(SESSIONS.c.user_id == s.user_id))
             return self._open_session(conn, s.user_id, s.name)
 
-    def delete_account(self, s: Session, password: str) -> None:
-        """The user, sessions and ratings go; the games stay, their seats anonymised."""
-        if not self._password_ok(s.user_id, password):
-            raise AccountError(403, "account.wrong_password")
+    def delete_account(self, s: Session) -> None:
+        """The user, sessions and ratings go; the games stay, their seats anonymised (the
+        password was checked by the caller)."""
         with self._write() as conn:
             conn.execute(update(SEATS).where(SEATS.c.user_id == s.user_id).values(user_id=None))
             conn.execute(update(CHANGES).where(CHANGES.c.user_id == s.user_id)

@@ -90,7 +90,7 @@ ErrorCode = Literal[
     "frame.invalid", "frame.binary", "frame.too_large", "frame.no_position",
     "account.login_required", "account.not_logged_in", "account.csrf", "account.bad_name",
     "account.bad_password", "account.name_taken", "account.wrong_login",
-    "account.wrong_password", "player.not_found", "player.not_found_to_challenge",
+    "account.wrong_password", "account.busy", "player.not_found", "player.not_found_to_challenge",
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
     "seek.no_fresh_setup",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
@@ -281,6 +281,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "account.name_taken": ("that name is taken", "ese nombre ya está en uso"),
     "account.wrong_login": ("wrong name or password", "nombre o contraseña incorrectos"),
     "account.wrong_password": ("wrong password", "contraseña incorrecta"),
+    "account.busy": ("too many log-ins are being checked right now: try again in a moment",
+                     "se están comprobando demasiados inicios de sesión: inténtalo de nuevo "
+                     "en un momento"),
     "player.not_found": ("no such player", "no existe ese jugador"),
     "player.not_found_to_challenge": ("no such player to challenge",
                                       "no existe ese jugador al que desafiar"),

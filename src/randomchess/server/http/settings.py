@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     login_per_minute: int = Field(10, ge=1)  # log-in attempts per client address
     account_attempts_per_15min: int = Field(20, ge=1)  # log in, password, deletion per name
     signup_per_hour: int = Field(5, ge=1)  # sign-ups per client address
+    # Argon2id (64 MiB each) runs in a pool of its own, never in the database's threads:
+    # this many at once (0: half the cores, at least one), this many more waiting, and any
+    # further log-in, sign-up or password change is refused at once (503 account.busy).
+    password_workers: int = Field(0, ge=0, le=64)
+    password_queue: int = Field(16, ge=0, le=10_000)
     max_body_bytes: int = Field(16 * 1024, ge=256)
     # a request body must arrive whole within this (408)
     body_timeout_s: float = Field(10.0, gt=0)

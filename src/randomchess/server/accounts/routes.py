@@ -9,6 +9,7 @@ submit).  The seat-token API of :mod:`api` reads no cookie and is unchanged.
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any, Literal
 
@@ -356,4 +357,15 @@ def install_accounts(app: FastAPI) -> None:
     lobby = Lobby(players.accounts)
     app.state.lobby = lobby
     service.hub.add(LOBBY, lobby)  # type: ignore[arg-type]  # it has the one method used
+    games_resync = service.hub.resync
+
+    async def resync(keys: list[str]) -> None:
+        """After a Redis blip: the games' newest states, and the lobby's seeks."""
+        if games_resync is not None:
+            await games_resync(keys)
+        if LOBBY in keys:
+            seeks = await service.db.run(lobby.all)
+            await lobby.send_text(json.dumps({"game": {"seeks": seeks, "started": None}}))
+
+    service.hub.resync = resync
     app.include_router(lobby_router)

@@ -3,6 +3,14 @@
 In one process the hub is a dictionary of sockets.  With ``redis_url`` set, events go through
 Redis pub/sub instead, and each worker delivers them to its own sockets, so several workers
 behind one PostgreSQL serve one audience (docs/server.md, scale path).
+
+Redis may blink (issue 28): the subscription is watched and made again, with a growing pause,
+whenever it is lost, and once it is back every key watched here is re-synchronised
+(:attr:`Hub.resync`: the game service pushes each watched game's newest state), so a socket
+that missed states gets the newest.  While the subscription is down, events are delivered to
+this worker's own sockets as well as published.  One publisher task sends the events in
+pipelined batches over one connection, instead of a task and a pooled connection per event
+(which ran out of connections at 1,000 concurrent games).
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ import contextlib
 import json
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -20,6 +29,9 @@ from randomchess.server.games.contract import GameStateDict, ServerFrameDict, st
 
 log = logging.getLogger("randomchess.server")
 _CHANNEL = "randomchess:games"
+_BATCH = 256  # events sent in one pipeline at most
+_QUEUE = 100_000  # events waiting for the publisher at most (then delivered locally only)
+_RETRY_S = (0.05, 2.0)  # first and longest pause before subscribing again
 
 
 class Hub:
@@ -27,35 +39,121 @@ class Hub:
         self._sockets: dict[str, set[WebSocket]] = defaultdict(set)
         self._redis_url = redis_url
         self._redis: Any = None
-        self._listener: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._queue: asyncio.Queue[tuple[str, str]] | None = None
+        self._subscribed = asyncio.Event()
+        # Called with the keys watched here once a lost subscription is back; the game
+        # service pushes their newest states (service.py), the lobby its seeks.
+        self.resync: Callable[[list[str]], Awaitable[None]] | None = None
+        self.resubscriptions = 0  # how often the subscription was made again (health)
+        self._resyncing: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    @property
+    def fan_out(self) -> bool:
+        return self._redis_url is not None
+
+    @property
+    def subscribed(self) -> bool:
+        """Events of other workers reach this worker's sockets (always, without Redis)."""
+        return not self.fan_out or self._subscribed.is_set()
+
+    async def start(self, wait_s: float = 5.0) -> None:
         if not self._redis_url:
             return
         import redis.asyncio as aioredis
 
-        self._redis = aioredis.from_url(self._redis_url)
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(_CHANNEL)
-        self._listener = asyncio.create_task(self._listen(pubsub))
+        self._redis = aioredis.from_url(self._redis_url, health_check_interval=5,
+                                        socket_keepalive=True, socket_connect_timeout=2)
+        self._queue = asyncio.Queue(_QUEUE)
+        self._tasks = [asyncio.create_task(self._listen_forever()),
+                       asyncio.create_task(self._publish_forever())]
+        try:  # serve at once if Redis is down: the listener keeps trying
+            async with asyncio.timeout(wait_s):
+                await self._subscribed.wait()
+        except TimeoutError:
+            log.warning("redis is not answering at %s: pushes stay local until it does",
+                        self._redis_url)
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
+                await task
+        self._tasks = []
         if self._redis is not None:
-            await self._redis.aclose()
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
 
-    async def _listen(self, pubsub: Any) -> None:
-        async for message in pubsub.listen():
-            if message.get("type") != "message":
-                continue
+    async def _listen_forever(self) -> None:
+        pause = _RETRY_S[0]
+        lost = False
+        while True:
+            pubsub = self._redis.pubsub()
             try:
-                envelope = json.loads(message["data"])
-                await self._deliver(envelope["game"], envelope["text"])
-            except Exception:  # one bad message must not stop the listener
-                log.exception("bad hub message")
+                await pubsub.subscribe(_CHANNEL)
+                self._subscribed.set()
+                pause = _RETRY_S[0]
+                if lost:
+                    self.resubscriptions += 1
+                    log.warning("redis subscription made again: re-synchronising %d keys",
+                                len(self._sockets))
+                    self._resyncing = asyncio.create_task(self._resync())
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        envelope = json.loads(message["data"])
+                        await self._deliver(envelope["game"], envelope["text"])
+                    except Exception:  # one bad message must not stop the listener
+                        log.exception("bad hub message")
+                raise ConnectionError("the subscription ended")
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self._subscribed.is_set():
+                    log.warning("redis subscription lost (%s): subscribing again", e)
+                self._subscribed.clear()
+                lost = True
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(pause)
+            pause = min(_RETRY_S[1], pause * 2)
+
+    async def _resync(self) -> None:
+        if self.resync is None:
+            return
+        try:
+            await self.resync(list(self._sockets))
+        except Exception:
+            log.exception("re-synchronising the sockets failed")
+
+    async def _publish_forever(self) -> None:
+        assert self._queue is not None
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < _BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            if self._subscribed.is_set() and await self._send(batch):
+                continue
+            for key, text in batch:  # Redis down: this worker's audience hears it
+                await self._deliver(key, text)
+
+    async def _send(self, batch: list[tuple[str, str]]) -> bool:
+        """Publish ``batch`` in one pipeline; after a blip the pooled connection is stale
+        and the first try fails, so it is tried again on a fresh one."""
+        for pause in (0.0, 0.05, 0.25):
+            await asyncio.sleep(pause)
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for key, text in batch:
+                        pipe.publish(_CHANNEL, json.dumps({"game": key, "text": text}))
+                    await pipe.execute()
+                return True
+            except Exception as e:
+                log.warning("redis publish failed (%s)", e)
+        return False
 
     def add(self, game_id: str, ws: WebSocket) -> None:
         self._sockets[game_id].add(ws)
@@ -77,14 +175,25 @@ class Hub:
     async def publish_frame(self, game_id: str, frame: ServerFrameDict) -> None:
         """Send ``frame`` (a ``contract.ServerFrame``) to every socket watching ``game_id``
         (in every worker)."""
-        text = json.dumps(frame, separators=(",", ":"))
-        if self._redis is not None:
-            try:
-                await self._redis.publish(_CHANNEL, json.dumps({"game": game_id, "text": text}))
-                return
-            except Exception:  # Redis down: at least this worker's audience hears it
-                log.exception("redis publish failed; delivering locally")
-        await self._deliver(game_id, text)
+        await self.publish_text(game_id, json.dumps(frame, separators=(",", ":")))
+
+    async def publish_text(self, key: str, text: str) -> None:
+        if self._queue is None:
+            await self._deliver(key, text)
+            return
+        try:
+            self._queue.put_nowait((key, text))
+        except asyncio.QueueFull:
+            log.warning("hub queue full: delivering locally only")
+            await self._deliver(key, text)
+            return
+        if not self._subscribed.is_set():
+            # Published later if Redis comes back, but this worker's sockets hear it now.
+            await self._deliver(key, text)
+
+    async def deliver_local(self, key: str, text: str) -> None:
+        """Send ``text`` to this worker's sockets watching ``key`` only (a re-sync)."""
+        await self._deliver(key, text)
 
     async def _deliver(self, game_id: str, text: str) -> None:
         sockets = list(self._sockets.get(game_id, ()))

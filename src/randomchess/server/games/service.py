@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import secrets
 from collections import OrderedDict
@@ -33,6 +34,7 @@ from randomchess.server.games.contract import (
     GameStateDict,
     GameStatus,
     TerminationName,
+    state_frame,
 )
 from randomchess.server.games.hub import Hub
 from randomchess.server.games.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame, hash_secret
@@ -82,6 +84,7 @@ class GameService:
         self.store = Store(settings.db_url, settings.db_timeout_s)
         self.db = Database(self.store.engine, settings.db_timeout_s)
         self.hub = Hub(settings.redis_url)
+        self.hub.resync = self._resync_watchers  # after a Redis blip (wrapped by the lobby)
         self.engine: EngineService | None = None
         # The creation limit; every limit is a token bucket of randomchess.server.http.ratelimit.
         self.rate: RateLimiter = RateLimiter(settings.create_per_minute, settings.create_burst) \
@@ -167,6 +170,17 @@ class GameService:
         """Run a blocking store call through the server's one bounded door to the database
         (:class:`randomchess.server.http.deps.Database`)."""
         return await self.db.run(fn, *args, bounded=bounded)
+
+    async def _resync_watchers(self, keys: list[str]) -> None:
+        """After a lost Redis subscription is back: each watched game's newest state to
+        this worker's sockets (what they missed while Redis was away)."""
+        for key in keys:
+            try:
+                live = await self.load(key)
+            except ApiError:  # not a game (the lobby's key), or the database is down
+                continue
+            frame = state_frame(live.state(now_ms()))
+            await self.hub.deliver_local(key, json.dumps(frame, separators=(",", ":")))
 
     async def ping(self) -> None:
         await self._db(self.store.ping)

@@ -463,3 +463,94 @@ def test_written_bytes_equal_python_chess_on_its_own_games() -> None:
 def test_movetext_numbers_are_ascii_and_bounded(text: str, reason: str) -> None:
     with pytest.raises(PgnError, match=reason):
         parse_game(text)
+
+
+# ---------------------------------------------------------------------------- issue 36
+def _nested(depth: int) -> str:
+    firsts = ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4", "b4", "a3", "h3"]
+    return "1. e4 " + "".join(f"( 1. {firsts[i % 10]} " for i in range(depth)) + \
+        ")" * depth + " *"
+
+
+@pytest.mark.parametrize("depth", [986, 5000])
+def test_deeply_nested_variations_are_read(depth: int) -> None:
+    """Variations nested ~1,000 deep raised RecursionError out of read_games and lost the
+    games after them (issue 36); python-chess reads them, and so do we."""
+    text = _nested(depth) + '\n\n[Event "next"]\n\n1. d4 d5 *\n'
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error for g in games] == [None, None]
+    assert games[1].headers == {"Event": "next"} and len(games[1].moves) == 2
+    first = games[0]
+    nodes, levels = first.moves, 0
+    while nodes[0].variations:
+        nodes = nodes[0].variations[0]
+        levels += 1
+    assert levels == depth and nodes[0].san == ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4",
+                                                "b4", "a3", "h3"][(depth - 1) % 10]
+    written = write_game(first)
+    assert written.count("(") == depth
+    again = parse_game(written)
+    nodes = again.moves
+    for _ in range(depth):
+        nodes = nodes[0].variations[0]
+    assert nodes[0].san == first_san(first, depth)
+    # python-chess takes an alternative to a variation's first move as one more alternative
+    # of the move itself: the same moves, flat.
+    theirs = chess.pgn.read_game(io.StringIO(written))
+    assert theirs is not None and len(theirs.variations) == depth + 1
+
+
+def first_san(game: PgnGame, depth: int) -> str:
+    nodes = game.moves
+    for _ in range(depth):
+        nodes = nodes[0].variations[0]
+    return nodes[0].san
+
+
+def deep_tree(levels: int) -> chess.pgn.Game:
+    """A python-chess game whose variations nest ``levels`` deep: each line is two moves,
+    the second one's alternative goes on."""
+    rng = random.Random(36)
+    game = chess.pgn.Game()
+    node, board = game, chess.Board()
+    while levels:
+        xs = sorted(board.legal_moves, key=str)
+        rng.shuffle(xs)
+        for x in xs:
+            board.push(x)
+            ys = sorted(board.legal_moves, key=str)
+            if len(ys) >= 2 and not board.is_check():
+                break
+            board.pop()
+        else:
+            raise AssertionError("no move with two replies")
+        y = rng.choice(ys)
+        alt = rng.choice([m for m in ys if m != y and has_moves(board, m)])
+        first = node.add_main_variation(x)
+        first.add_main_variation(y)
+        node = first.add_variation(alt)
+        board.push(alt)
+        levels -= 1
+    return game
+
+
+def has_moves(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    found = board.legal_moves.count() > 1
+    board.pop()
+    return found
+
+
+def test_deep_variations_written_as_python_chess_writes_them() -> None:
+    theirs = deep_tree(1500)
+    text = theirs.accept(chess.pgn.StringExporter()) + "\n\n"
+    assert text.count("(") == 1500
+    assert write_game(parse_game(text)) == text
+
+
+def test_no_input_ends_the_stream() -> None:
+    """Unbalanced deep nesting gets a PgnError, and the next game is still read."""
+    text = "1. e4 " + "( 1. d4 " * 3000 + " *\n\n1. c4 *\n\n1. e4 " + ")" * 3000 + \
+        " *\n\n1. Nf3 *\n"
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error is None for g in games] == [False, True, False, True]

@@ -367,7 +367,7 @@ class _GameParser:
         try:
             pos = self.game.start_position()
             self.i = 0
-            self.parse_line(pos, self.game.moves, depth=0)
+            self.parse_line(pos, self.game.moves)
             self.check_result()
         except _Abort:
             pass
@@ -469,9 +469,15 @@ class _GameParser:
         dots = "." if pos.turn == WHITE else "..."
         return f"{pos.fullmove_number}{dots} {text}"
 
-    def parse_line(self, pos: Position, nodes: list[Node], depth: int) -> None:
-        pushed = 0
-        pending = ""
+    def parse_line(self, pos: Position, nodes: list[Node]) -> None:
+        """Read the movetext into ``nodes`` (the main line).  Variations are kept on a stack
+        of their own, not in Python's: a file may nest them thousands deep (issue 36)."""
+        depth = 0
+        pushed = 0  # moves of the current line pushed on ``pos``
+        pending = ""  # a comment waiting for the next move
+        # For every open variation: the enclosing line, its pushed count and pending
+        # comment, the move the variation is an alternative to, and the variation.
+        stack: list[tuple[list[Node], int, str, Node]] = []
         tokens = self.tokens
         while self.i < len(tokens):
             kind, value, index = tokens[self.i]
@@ -492,16 +498,20 @@ class _GameParser:
             elif kind == "open":
                 if not nodes:
                     raise self.fail("variation before any move", index)
-                last = nodes[-1]
                 pos.pop()
-                variation: list[Node] = []
-                self.parse_line(pos, variation, depth + 1)
-                pos.push(last.move)
-                last.variations.append(variation)
+                stack.append((nodes, pushed, pending, nodes[-1]))
+                nodes, pushed, pending = [], 0, ""
+                depth += 1
             elif kind == "close":
                 if depth == 0:
                     raise self.fail("')' without a matching '('", index)
-                break
+                for _ in range(pushed):
+                    pos.pop()
+                variation = nodes
+                nodes, pushed, pending, last = stack.pop()
+                pos.push(last.move)
+                last.variations.append(variation)
+                depth -= 1
             elif kind == "result":
                 if depth:
                     raise self.fail("result inside a variation", index)
@@ -521,12 +531,8 @@ class _GameParser:
                 nodes.append(node)
                 pos.push(node.move)
                 pushed += 1
-        else:
-            if depth:
-                raise self.fail("unterminated variation", len(self.text) - 1)
         if depth:
-            for _ in range(pushed):
-                pos.pop()
+            raise self.fail("unterminated variation", len(self.text) - 1)
 
     def parse_move(self, pos: Position, text: str, index: int, depth: int) -> Node:
         try:
@@ -561,7 +567,21 @@ def _first_difference(a: list[Node], b: list[Node]) -> tuple[int | None, str]:
 
 
 def _tree(nodes: list[Node]) -> list[object]:
-    return [(n.move, [_tree(v) for v in n.variations]) for n in nodes]
+    """The moves of a move tree in order, each variation between "(" and ")" (built without
+    recursion: variations may nest thousands deep, issue 36)."""
+    out: list[object] = []
+    work: list[Node | str] = list(reversed(nodes))
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        out.append(item.move)
+        for variation in reversed(item.variations):
+            work.append(")")
+            work.extend(reversed(variation))
+            work.append("(")
+    return out
 
 
 def _parse_chunk(lines: list[str], number: int, start_line: int, offset: int,
@@ -691,35 +711,54 @@ def _comment(text: str) -> str:
 
 def _line_tokens(pos: Position, nodes: list[Node], lang: Language, out: list[str],
                  force_number: bool) -> None:
-    """Movetext tokens, each with its trailing space, as python-chess's exporter makes them."""
-    pushed = 0
+    """Movetext tokens, each with its trailing space, as python-chess's exporter makes them.
+
+    Variations are walked with a work list, not recursion: they may nest thousands deep
+    (issue 36).  A move's number is forced at the start of a line and after a comment or
+    variations, as python-chess does."""
     append = out.append
-    for node in nodes:
-        if node.starting_comment:
-            append(_comment(node.starting_comment))
-            force_number = True
-        if pos.turn == WHITE:
-            append(f"{pos.fullmove_number}. ")
-        elif force_number:
-            append(f"{pos.fullmove_number}... ")
-        force_number = False
-        append(san_and_push(pos, node.move, lang) + " ")
-        pushed += 1
-        if node.nags:
-            out.extend(f"${nag} " for nag in sorted(node.nags))
-        if node.comment:
-            append(_comment(node.comment))
-            force_number = True
-        if node.variations:
-            pos.pop()
-            for variation in node.variations:
-                append("( ")
-                _line_tokens(pos, variation, lang, out, True)
-                append(") ")
-            pos.push(node.move)
-            force_number = True
-    for _ in range(pushed):
-        pos.pop()
+    # Work items, last first: a node to write (and whether its number is forced), a text,
+    # a move to push back after its variations, or a count of moves to take back.
+    work: list[tuple[Node, bool] | str | Move | int] = []
+
+    def line(variation: list[Node], force: bool) -> None:
+        work.append(len(variation))
+        for k in range(len(variation) - 1, -1, -1):
+            before = variation[k - 1] if k else None
+            work.append((variation[k], force if before is None
+                         else bool(before.comment or before.variations)))
+
+    line(nodes, force_number)
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            append(item)
+        elif isinstance(item, Move):
+            pos.push(item)
+        elif isinstance(item, int):
+            for _ in range(item):
+                pos.pop()
+        else:
+            node, force = item
+            if node.starting_comment:
+                append(_comment(node.starting_comment))
+                force = True
+            if pos.turn == WHITE:
+                append(f"{pos.fullmove_number}. ")
+            elif force:
+                append(f"{pos.fullmove_number}... ")
+            append(san_and_push(pos, node.move, lang) + " ")
+            if node.nags:
+                out.extend(f"${nag} " for nag in sorted(node.nags))
+            if node.comment:
+                append(_comment(node.comment))
+            if node.variations:
+                pos.pop()
+                work.append(node.move)
+                for variation in reversed(node.variations):
+                    work.append(") ")
+                    line(variation, True)
+                    work.append("( ")
 
 
 def _wrap(tokens: list[str], columns: int) -> str:

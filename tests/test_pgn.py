@@ -554,3 +554,22 @@ def test_no_input_ends_the_stream() -> None:
         " *\n\n1. Nf3 *\n"
     games = list(read_games(io.StringIO(text)))
     assert [g.error is None for g in games] == [False, True, False, True]
+
+
+@pytest.mark.parametrize("before", ["%x\n", "% youpi\n", ";comment\n", "; a note\n\n",
+                                    "%youpi\n; and a comment\n"])
+def test_escape_and_comment_lines_before_the_tags(before: str) -> None:
+    """A `%` escape line or a `;` comment line before the first tag pair turned the tags
+    into moves ("malformed move '[Event'"); python-chess and lichess skip it (issue 36)."""
+    text = before + '[Event "a"]\n; between the tags\n[Site "b"]\n\n1. e4 e5 *\n' \
+        '\n%second\n[Event "c"]\n\n1. d4 *\n'
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error for g in games] == [None, None]
+    assert [g.headers for g in games] == [{"Event": "a", "Site": "b"}, {"Event": "c"}]
+    assert [len(g.moves) for g in games] == [2, 1]
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and theirs.headers["Event"] == "a"
+    # A comment line before the moves (after the tags or with none) is still the game's.
+    assert parse_game(before + "1. e4 *").moves[0].san == "e4"
+    assert parse_game('[Event "a"]\n;note\n1. e4 *').comment == "note"
+    assert parse_game(";note\n1. e4 *").comment == "note"

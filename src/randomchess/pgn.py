@@ -377,15 +377,20 @@ class _GameParser:
     # -------------------------------------------------------------- tags and setup
     def parse_tags(self) -> int:
         """Read the tag section; return where the movetext starts.  Blank lines between tag
-        pairs (ChessBase writes them) are part of the section."""
+        pairs (ChessBase writes them) are part of the section, and ``%`` escape lines and
+        ``;`` comment lines in it are skipped, as python-chess and lichess do (issue 36)."""
         index = 0
+        comment_at = None  # where ``;`` comment lines not followed by a tag pair start
         for line in self.text.splitlines(keepends=True):
             rest = line.strip()
-            if not rest:
+            if rest.startswith(";") and comment_at is None:
+                comment_at = index
+            if not rest or rest[0] in "%;":
                 index += len(line)
                 continue
             if not rest.startswith("["):
                 break
+            comment_at = None
             matches = list(_TAG.finditer(rest))
             leftover = _TAG.sub("", rest).strip()
             if not matches or leftover:
@@ -394,7 +399,7 @@ class _GameParser:
                 value = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 self.game.headers[m.group(1)] = value
             index += len(line)
-        return index
+        return index if comment_at is None else comment_at  # a comment before the moves
 
     def setup(self) -> None:
         headers = self.game.headers

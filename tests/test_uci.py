@@ -397,3 +397,24 @@ def test_modern_moves_written_as_fairy_stockfish_writes_them(chess960: bool) -> 
         assert ours == theirs, (fen, ours ^ theirs)
         if fen != fens[-1]:  # castling is legal in these two
             assert ("e1i1" if chess960 else "e1g1") in ours
+
+
+def test_docs_list_every_uci_option_and_variant() -> None:
+    """docs/engine.md listed 5 UCI_Variant values when the engine offered 7 (issue 36): the
+    documented options and variant names are the ones the handshake gives."""
+    import re
+
+    from randomchess.variants import engine_variant_names
+
+    text = (Path(__file__).parent.parent / "docs" / "engine.md").read_text(encoding="utf-8")
+    section = text.split("## UCI", 1)[1].split("\n## ", 1)[0]
+    options_line = section.split("\n\n", 2)[1]
+    match = re.search(r"`UCI_Variant` \(combo: ([^)]*)\)", options_line)
+    assert match is not None, options_line
+    documented = [name.strip() for name in match.group(1).replace("\n", " ").split(",")]
+    assert documented == list(engine_variant_names())
+    lines: list[str] = []
+    UciEngine(write=lines.append).handle("uci")
+    offered = [re.match(r"option name (.+?) type", line) for line in lines]
+    names = [m.group(1) for m in offered if m is not None]
+    assert names and all(f"`{name}`" in options_line for name in names), names

@@ -305,7 +305,7 @@ def test_broken_file_reports_every_game() -> None:
     games = list(read_games(DATA / "broken.pgn"))
     assert len(games) == 9
     errors = {g.number: g.error for g in games if g.error is not None}
-    assert set(errors) == {2, 3, 4, 5, 6, 7, 8}
+    assert set(errors) == {2, 3, 4, 5, 6, 7}
     assert errors[2] is not None and errors[2].ply == 5 and errors[2].move == "3. Ke3"
     assert errors[2].line == 9 and "illegal" in errors[2].reason
     assert errors[3] is not None and "ambiguous" in errors[3].reason and errors[3].ply == 7
@@ -313,9 +313,11 @@ def test_broken_file_reports_every_game() -> None:
     assert errors[5] is not None and "Crazyhouse" in str(errors[5])
     assert errors[6] is not None and "castling" in str(errors[6])
     assert errors[7] is not None and "matching" in str(errors[7])
-    assert errors[8] is not None and "malformed tag" in str(errors[8])
+    # A tag pair without its closing quote is read, as python-chess reads it (issue 36).
+    assert games[7].headers["Event"] == "malformed tag" and games[7].moves[0].san == "e4"
+    assert any("closing quote" in w for w in games[7].warnings)
     good = [g for g in games if g.error is None]
-    assert [g.headers["Event"] for g in good] == ["good one", "good again"]
+    assert [g.headers["Event"] for g in good] == ["good one", "malformed tag", "good again"]
     assert games[0].to_game().outcome is not None
     assert "game 2, line 9" in str(errors[2])
 
@@ -573,3 +575,58 @@ def test_escape_and_comment_lines_before_the_tags(before: str) -> None:
     assert parse_game(before + "1. e4 *").moves[0].san == "e4"
     assert parse_game('[Event "a"]\n;note\n1. e4 *').comment == "note"
     assert parse_game(";note\n1. e4 *").comment == "note"
+
+
+@pytest.mark.parametrize(("text", "result", "tag"), [
+    ('[Result "1\u20130"]\n\n1. e4 e5 1\u20130\n', "1-0", "1-0"),  # en dash
+    ('[Result "0\u20131"]\n\n1. e4 e5 0\u20141\n', "0-1", "0-1"),  # en dash in the tag, em dash
+    ('[Result "½-½"]\n\n1. e4 e5 ½-½\n', "1/2-1/2", "1/2-1/2"),
+    ("1. e4 e5 ½\u2013½\n", "1/2-1/2", None),
+    ("1. e4 e5 1/2\u20131/2\n", "1/2-1/2", None),
+])
+def test_results_with_dashes_and_halves(text: str, result: str, tag: str | None) -> None:
+    """python-chess reads these files; we refused them as a malformed move (issue 36).  The
+    result is read as the standard one, and written so."""
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    assert [m.uci() for m in theirs.mainline_moves()] == ["e2e4", "e7e5"]
+    game = parse_game(text)
+    assert [n.san for n in game.moves] == ["e4", "e5"] and game.result == result
+    assert game.headers.get("Result") == tag and not game.warnings
+    written = write_game(game)
+    assert f'[Result "{result}"]' in written and written.endswith(f" {result}\n\n")
+    # The dash result ends the game: the next one is read on its own.
+    games = list(read_games(io.StringIO(text + "\n1. d4 *\n")))
+    assert [len(g.moves) for g in games] == [2, 1]
+
+
+@pytest.mark.parametrize("line", ['[Event "unclosed]', '[Event "unclosed'])
+def test_tag_without_its_closing_quote(line: str) -> None:
+    """python-chess reads a game whose tag pair lacks its closing quote; so do we, with a
+    warning (issue 36)."""
+    text = line + '\n[Site "b"]\n\n1. e4 e5 *\n'
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and theirs.headers["Site"] == "b"
+    game = parse_game(text)
+    assert game.headers == {"Event": "unclosed", "Site": "b"} and len(game.moves) == 2
+    assert any("closing quote" in w for w in game.warnings)
+    with pytest.raises(PgnError, match="malformed tag"):
+        parse_game('[Event unquoted]\n\n1. e4 *\n')
+
+
+@pytest.mark.parametrize(("glyph", "nag"), [
+    ("⩱", 15), ("⩲", 14), ("±", 16), ("∓", 17), ("+-", 18), ("-+", 19), ("+--", 18),
+    ("--+", 19), ("+/-", 16), ("-/+", 17), ("+=", 14), ("=+", 15), ("=", 10), ("∞", 13),
+    ("+\u2212", 18), ("\u2212+", 19), ("□", 7),
+])
+def test_evaluation_glyphs_are_nags(glyph: str, nag: int) -> None:
+    """Evaluation symbols after a move (`⩱`, `+--` ...) were refused as malformed moves;
+    python-chess reads those files (issue 36).  They are NAGs, written as `$n`."""
+    text = f"1. e4 {glyph} e5 *\n"
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    game = parse_game(text)
+    assert [n.san for n in game.moves] == ["e4", "e5"] and game.moves[0].nags == [nag]
+    assert f"1. e4 ${nag} e5 *" in write_game(game)
+    if not glyph.isascii():  # a Unicode symbol may also stick to its move
+        assert parse_game(f"1. e4{glyph} e5 *").moves[0].nags == [nag]

@@ -52,6 +52,31 @@ SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result"
 _ROSTER_DEFAULTS = {"Date": "????.??.??"}
 RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+# Evaluation symbols written as words (issue 36; python-chess skips them): their NAGs.
+_EVALUATION_GLYPHS = {
+    "=": 10, "∞": 13, "⩲": 14, "+=": 14, "+/=": 14, "⩱": 15, "=+": 15, "=/+": 15,
+    "±": 16, "+/-": 16, "∓": 17, "-/+": 17, "+-": 18, "+--": 18, "-+": 19, "--+": 19,
+    "+\u2212": 18, "+\u2212\u2212": 18, "\u2212+": 19, "\u2212\u2212+": 19,  # minus signs
+    "□": 7, "⨀": 22, "=/∞": 44, "⯹": 44,
+}
+# The non-ASCII ones may stick to the move they judge ("e4⩲"); longest first.
+_STUCK_GLYPHS = sorted((g for g in _EVALUATION_GLYPHS if not g.isascii()), key=len,
+                       reverse=True)
+# Results as some files spell them: en or em dash, minus sign, ½ (issue 36).
+_DASH = "[-\u2013\u2014\u2212]"
+_RESULT_PATTERN = rf"1{_DASH}0|0{_DASH}1|(?:1/2|½){_DASH}(?:1/2|½)|\*"
+_RESULT_SPELLING = re.compile(_RESULT_PATTERN)
+
+
+def _standard_result(text: str) -> str | None:
+    """The standard spelling of a game result written ``text``, or None if it is none."""
+    if text in RESULTS:
+        return text
+    if _RESULT_SPELLING.fullmatch(text) is None:
+        return None
+    if text.startswith(("1/2", "½")):
+        return "1/2-1/2"
+    return "1-0" if text[0] == "1" else "0-1"
 _ORTHODOX_NAMES = frozenset({"standard", "from position", "chess", "normal", "classical"})
 
 FenStyle = Literal["xfen", "shredder"]
@@ -238,7 +263,7 @@ def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
         in_brace, text = _strip_comments(line, in_brace)
         if text.strip():
             seen_moves = True
-            ended = text.split()[-1] in RESULTS
+            ended = _standard_result(text.split()[-1]) is not None
         elif in_brace:
             seen_moves = True
     if chunk:
@@ -275,10 +300,14 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[bool, str]:
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# A tag pair whose value lacks its closing quote, alone on its line (python-chess reads the
+# game on; issue 36): the value runs to the end of the line, less a closing bracket.
+_UNCLOSED_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*?)\s*\]?')
 # One regex for the whole movetext, scanned with finditer: whitespace matches nothing and is
 # skipped; a brace comment is one token (an unclosed one falls through to "brace").
 _TOKEN = re.compile(r"""
-    (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
+    (?P<result>(?:""" + _RESULT_PATTERN + r""")(?=[\s(){};]|$))
+  | (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
   | (?P<number>[0-9]+\s*\.+)
   | (?P<comment>\{[^}]*\})
   | (?P<brace>\{)
@@ -287,7 +316,6 @@ _TOKEN = re.compile(r"""
   | (?P<open>\()
   | (?P<close>\))
   | (?P<nag>\$[0-9]+)
-  | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};]|$))
   | (?P<dots>\.+)
   | (?P<glyph>[!?]{1,2})
   | (?P<digits>[^\s{}();$!?]+)
@@ -394,9 +422,17 @@ class _GameParser:
             matches = list(_TAG.finditer(rest))
             leftover = _TAG.sub("", rest).strip()
             if not matches or leftover:
-                raise self.fail(f"malformed tag pair {rest!r}", index)
+                unclosed = _UNCLOSED_TAG.fullmatch(rest)
+                if unclosed is None:
+                    raise self.fail(f"malformed tag pair {rest!r}", index)
+                matches = [unclosed]
+                line_no = self.where(index)[0]
+                self.game.warnings.append(f"line {line_no}: tag pair without its closing "
+                                          f"quote {rest!r}, read to the end of the line")
             for m in matches:
                 value = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                if m.group(1) == "Result":
+                    value = _standard_result(value.strip()) or value  # "½-½", "1 en-dash 0"
                 self.game.headers[m.group(1)] = value
             index += len(line)
         return index if comment_at is None else comment_at  # a comment before the moves
@@ -436,7 +472,16 @@ class _GameParser:
         for m in _TOKEN.finditer(self.text, start):
             kind = m.lastgroup
             if kind == "word" or kind == "digits":
-                append(("word", m.group(), m.start()))
+                word = m.group()
+                if not word.isascii():
+                    # An evaluation symbol stuck to its move ("e4⩲") is a NAG of its own.
+                    stuck = next((g for g in _STUCK_GLYPHS
+                                  if word.endswith(g) and len(word) > len(g)), None)
+                    if stuck is not None:
+                        append(("word", word[:-len(stuck)], m.start()))
+                        append(("word", stuck, m.end() - len(stuck)))
+                        continue
+                append(("word", word, m.start()))
             elif kind == "number" or kind == "dots" or kind == "escape":
                 continue
             elif kind == "comment":
@@ -520,12 +565,16 @@ class _GameParser:
             elif kind == "result":
                 if depth:
                     raise self.fail("result inside a variation", index)
-                self.game.result = value
+                self.game.result = _standard_result(value) or value
                 rest = [t for t in tokens[self.i:] if t[0] != "comment"]
                 if rest:
                     self.game.warnings.append(
                         f"line {self.where(rest[0][2])[0]}: text after the result ignored")
                 self.i = len(tokens)
+            elif value in _EVALUATION_GLYPHS:
+                if not nodes:
+                    raise self.fail(f"annotation {value!r} before any move", index)
+                nodes[-1].nags.append(_EVALUATION_GLYPHS[value])
             elif value in ("e.p.", "ep"):
                 continue
             elif value.isascii() and value.isdigit():

@@ -160,6 +160,13 @@ SEEDS: dict[str, list[str]] = {
         'RBKNQBNMR w IAia - 0 1 ABCDEFGHIabcdefghi"]\n\n1. B=N e7 2. e3 *\n',
         '[Language "es"]\n\n1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 *\n\n1. d4 *\n',
         '[Event "x"]\n\n[Site "y"]\n\n1. e4 *',
+        # What python-chess reads and we once refused (issue 36): a % line before the tags,
+        # an unclosed tag quote, a dash and a ½ result, evaluation symbols.
+        '%x\n[Result "½-½"]\n[Event "a]\n\n1. e4 ⩱ e5 +-- 2. Nf3± ½\u2013½\n\n1. d4 1\u20130\n',
+        # Variations 986 deep (9 kB): a RecursionError once ended the stream (issue 36).
+        "1. e4 " + "".join(f"( 1. {m} " for m in ("d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4",
+                                                 "b4", "a3", "h3") * 98 + ("d4",) * 6)
+        + ")" * 986 + " *\n\n1. d4 *\n",
     ],
     "setup-number": ["518", "0", "959", "8226", "15119", "-1", "RNBQKBNR", "TCADRACT", "1-7",
                      "1,3,5-6", " 42 "],

@@ -292,3 +292,47 @@ def test_setup_numbers_are_ascii_digits(runner: CliRunner, number: str) -> None:
     is typed in ASCII digits or refused."""
     result = draw(runner, "--number", number)
     assert result.exit_code == 2 and "ASCII digits" in result.output
+
+
+# --- issue 36: seeds and event names that are not UTF-8 ------------------------------------------
+# A Latin-1 terminal under a UTF-8 locale sends b"\xff" for "ÿ"; Python makes it "\udcff".
+
+
+@pytest.mark.parametrize("args", [
+    ["--seed", "\udcff"],
+    ["--seed", "caf\udce9", "--count", "2"],
+    ["commit", "--event", "\udcff"],
+    ["commit", "--event", "Torneo Pe\udcf1\udced"],
+])
+def test_undecodable_seed_or_event_is_refused_without_a_traceback(
+    runner: CliRunner, workdir: Path, args: list[str]
+) -> None:
+    result = draw(runner, *args)
+    assert result.exit_code == 2, result.output
+    assert "UTF-8" in result.output and "byte 0x" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert list(workdir.iterdir()) == []  # no salt file written
+
+
+def test_undecodable_event_in_round_and_verify(runner: CliRunner, workdir: Path) -> None:
+    path, salt, published = _commit(runner)
+    for args in (["round", "--salt-file", str(path)],
+                 ["verify", "--salt", salt, "--commitment", published]):
+        result = draw(runner, *args, "--event", "\udcff", "--round", "1")
+        assert result.exit_code == 2, result.output
+        assert "UTF-8" in result.output and "byte 0xff" in result.output
+
+
+def test_undecodable_seed_from_a_real_command_line(workdir: Path) -> None:
+    """The command as a shell runs it, bytes and all: a message, no traceback."""
+    import subprocess
+    import sys
+
+    import randomchess
+    here = str(Path(randomchess.__file__).resolve().parents[1])  # the package under test
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONUTF8": "1",
+           "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "randomchess", "draw", "--seed", b"\xff"],
+                          capture_output=True, env=env, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert b"Traceback" not in done.stderr and b"UTF-8" in done.stderr

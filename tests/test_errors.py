@@ -69,6 +69,10 @@ def _bad_calls() -> list[tuple[str, Callable[[], object]]]:
             b"\0" * startpos.SALT_BYTES, "e", 0, 1, SetupPool("chess960"))),
         ("no boards", lambda: startpos.round_setups(
             b"\0" * startpos.SALT_BYTES, "e", 1, 0, SetupPool("chess960"))),
+        ("seed UTF-8 cannot encode", lambda: startpos.draw_seeded(SetupPool("chess960"),
+                                                                  "\udcff")),
+        ("event name UTF-8 cannot encode", lambda: startpos.commitment(
+            b"\0" * startpos.SALT_BYTES, "\udcff")),
         ("bad colour", lambda: Game().resign(7)),  # type: ignore[arg-type]
         ("diagram placement", lambda: parse_placement("8/8/zz")),
     ]

@@ -30,7 +30,16 @@ def inputs(seeds: list[str]) -> st.SearchStrategy[str]:
             text = text[:i] + draw(noise) + text[j:]
         return text
 
-    return st.one_of(noise, mutated(), st.sampled_from(seeds))
+    @st.composite
+    def repeated(draw: st.DrawFn) -> str:
+        # A stretch repeated thousands of times: PGN variations nested thousands deep once
+        # raised RecursionError (issue 36); short inputs never reach that.
+        text = draw(st.sampled_from(seeds))
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, min(len(text), i + 8)))
+        return text[:i] + text[i:j] * draw(st.integers(500, 3000)) + text[i:]
+
+    return st.one_of(noise, mutated(), repeated(), st.sampled_from(seeds))
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))

@@ -305,7 +305,7 @@ def test_broken_file_reports_every_game() -> None:
     games = list(read_games(DATA / "broken.pgn"))
     assert len(games) == 9
     errors = {g.number: g.error for g in games if g.error is not None}
-    assert set(errors) == {2, 3, 4, 5, 6, 7, 8}
+    assert set(errors) == {2, 3, 4, 5, 6, 7}
     assert errors[2] is not None and errors[2].ply == 5 and errors[2].move == "3. Ke3"
     assert errors[2].line == 9 and "illegal" in errors[2].reason
     assert errors[3] is not None and "ambiguous" in errors[3].reason and errors[3].ply == 7
@@ -313,9 +313,11 @@ def test_broken_file_reports_every_game() -> None:
     assert errors[5] is not None and "Crazyhouse" in str(errors[5])
     assert errors[6] is not None and "castling" in str(errors[6])
     assert errors[7] is not None and "matching" in str(errors[7])
-    assert errors[8] is not None and "malformed tag" in str(errors[8])
+    # A tag pair without its closing quote is read, as python-chess reads it (issue 36).
+    assert games[7].headers["Event"] == "malformed tag" and games[7].moves[0].san == "e4"
+    assert any("closing quote" in w for w in games[7].warnings)
     good = [g for g in games if g.error is None]
-    assert [g.headers["Event"] for g in good] == ["good one", "good again"]
+    assert [g.headers["Event"] for g in good] == ["good one", "malformed tag", "good again"]
     assert games[0].to_game().outcome is not None
     assert "game 2, line 9" in str(errors[2])
 
@@ -463,3 +465,168 @@ def test_written_bytes_equal_python_chess_on_its_own_games() -> None:
 def test_movetext_numbers_are_ascii_and_bounded(text: str, reason: str) -> None:
     with pytest.raises(PgnError, match=reason):
         parse_game(text)
+
+
+# ---------------------------------------------------------------------------- issue 36
+def _nested(depth: int) -> str:
+    firsts = ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4", "b4", "a3", "h3"]
+    return "1. e4 " + "".join(f"( 1. {firsts[i % 10]} " for i in range(depth)) + \
+        ")" * depth + " *"
+
+
+@pytest.mark.parametrize("depth", [986, 5000])
+def test_deeply_nested_variations_are_read(depth: int) -> None:
+    """Variations nested ~1,000 deep raised RecursionError out of read_games and lost the
+    games after them (issue 36); python-chess reads them, and so do we."""
+    text = _nested(depth) + '\n\n[Event "next"]\n\n1. d4 d5 *\n'
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error for g in games] == [None, None]
+    assert games[1].headers == {"Event": "next"} and len(games[1].moves) == 2
+    first = games[0]
+    nodes, levels = first.moves, 0
+    while nodes[0].variations:
+        nodes = nodes[0].variations[0]
+        levels += 1
+    assert levels == depth and nodes[0].san == ["d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4",
+                                                "b4", "a3", "h3"][(depth - 1) % 10]
+    written = write_game(first)
+    assert written.count("(") == depth
+    again = parse_game(written)
+    nodes = again.moves
+    for _ in range(depth):
+        nodes = nodes[0].variations[0]
+    assert nodes[0].san == first_san(first, depth)
+    # python-chess takes an alternative to a variation's first move as one more alternative
+    # of the move itself: the same moves, flat.
+    theirs = chess.pgn.read_game(io.StringIO(written))
+    assert theirs is not None and len(theirs.variations) == depth + 1
+
+
+def first_san(game: PgnGame, depth: int) -> str:
+    nodes = game.moves
+    for _ in range(depth):
+        nodes = nodes[0].variations[0]
+    return nodes[0].san
+
+
+def deep_tree(levels: int) -> chess.pgn.Game:
+    """A python-chess game whose variations nest ``levels`` deep: each line is two moves,
+    the second one's alternative goes on."""
+    rng = random.Random(36)
+    game = chess.pgn.Game()
+    node, board = game, chess.Board()
+    while levels:
+        xs = sorted(board.legal_moves, key=str)
+        rng.shuffle(xs)
+        for x in xs:
+            board.push(x)
+            ys = sorted(board.legal_moves, key=str)
+            if len(ys) >= 2 and not board.is_check():
+                break
+            board.pop()
+        else:
+            raise AssertionError("no move with two replies")
+        y = rng.choice(ys)
+        alt = rng.choice([m for m in ys if m != y and has_moves(board, m)])
+        first = node.add_main_variation(x)
+        first.add_main_variation(y)
+        node = first.add_variation(alt)
+        board.push(alt)
+        levels -= 1
+    return game
+
+
+def has_moves(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    found = board.legal_moves.count() > 1
+    board.pop()
+    return found
+
+
+def test_deep_variations_written_as_python_chess_writes_them() -> None:
+    theirs = deep_tree(1500)
+    text = theirs.accept(chess.pgn.StringExporter()) + "\n\n"
+    assert text.count("(") == 1500
+    assert write_game(parse_game(text)) == text
+
+
+def test_no_input_ends_the_stream() -> None:
+    """Unbalanced deep nesting gets a PgnError, and the next game is still read."""
+    text = "1. e4 " + "( 1. d4 " * 3000 + " *\n\n1. c4 *\n\n1. e4 " + ")" * 3000 + \
+        " *\n\n1. Nf3 *\n"
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error is None for g in games] == [False, True, False, True]
+
+
+@pytest.mark.parametrize("before", ["%x\n", "% youpi\n", ";comment\n", "; a note\n\n",
+                                    "%youpi\n; and a comment\n"])
+def test_escape_and_comment_lines_before_the_tags(before: str) -> None:
+    """A `%` escape line or a `;` comment line before the first tag pair turned the tags
+    into moves ("malformed move '[Event'"); python-chess and lichess skip it (issue 36)."""
+    text = before + '[Event "a"]\n; between the tags\n[Site "b"]\n\n1. e4 e5 *\n' \
+        '\n%second\n[Event "c"]\n\n1. d4 *\n'
+    games = list(read_games(io.StringIO(text)))
+    assert [g.error for g in games] == [None, None]
+    assert [g.headers for g in games] == [{"Event": "a", "Site": "b"}, {"Event": "c"}]
+    assert [len(g.moves) for g in games] == [2, 1]
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and theirs.headers["Event"] == "a"
+    # A comment line before the moves (after the tags or with none) is still the game's.
+    assert parse_game(before + "1. e4 *").moves[0].san == "e4"
+    assert parse_game('[Event "a"]\n;note\n1. e4 *').comment == "note"
+    assert parse_game(";note\n1. e4 *").comment == "note"
+
+
+@pytest.mark.parametrize(("text", "result", "tag"), [
+    ('[Result "1\u20130"]\n\n1. e4 e5 1\u20130\n', "1-0", "1-0"),  # en dash
+    ('[Result "0\u20131"]\n\n1. e4 e5 0\u20141\n', "0-1", "0-1"),  # en dash in the tag, em dash
+    ('[Result "½-½"]\n\n1. e4 e5 ½-½\n', "1/2-1/2", "1/2-1/2"),
+    ("1. e4 e5 ½\u2013½\n", "1/2-1/2", None),
+    ("1. e4 e5 1/2\u20131/2\n", "1/2-1/2", None),
+])
+def test_results_with_dashes_and_halves(text: str, result: str, tag: str | None) -> None:
+    """python-chess reads these files; we refused them as a malformed move (issue 36).  The
+    result is read as the standard one, and written so."""
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    assert [m.uci() for m in theirs.mainline_moves()] == ["e2e4", "e7e5"]
+    game = parse_game(text)
+    assert [n.san for n in game.moves] == ["e4", "e5"] and game.result == result
+    assert game.headers.get("Result") == tag and not game.warnings
+    written = write_game(game)
+    assert f'[Result "{result}"]' in written and written.endswith(f" {result}\n\n")
+    # The dash result ends the game: the next one is read on its own.
+    games = list(read_games(io.StringIO(text + "\n1. d4 *\n")))
+    assert [len(g.moves) for g in games] == [2, 1]
+
+
+@pytest.mark.parametrize("line", ['[Event "unclosed]', '[Event "unclosed'])
+def test_tag_without_its_closing_quote(line: str) -> None:
+    """python-chess reads a game whose tag pair lacks its closing quote; so do we, with a
+    warning (issue 36)."""
+    text = line + '\n[Site "b"]\n\n1. e4 e5 *\n'
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and theirs.headers["Site"] == "b"
+    game = parse_game(text)
+    assert game.headers == {"Event": "unclosed", "Site": "b"} and len(game.moves) == 2
+    assert any("closing quote" in w for w in game.warnings)
+    with pytest.raises(PgnError, match="malformed tag"):
+        parse_game('[Event unquoted]\n\n1. e4 *\n')
+
+
+@pytest.mark.parametrize(("glyph", "nag"), [
+    ("⩱", 15), ("⩲", 14), ("±", 16), ("∓", 17), ("+-", 18), ("-+", 19), ("+--", 18),
+    ("--+", 19), ("+/-", 16), ("-/+", 17), ("+=", 14), ("=+", 15), ("=", 10), ("∞", 13),
+    ("+\u2212", 18), ("\u2212+", 19), ("□", 7),
+])
+def test_evaluation_glyphs_are_nags(glyph: str, nag: int) -> None:
+    """Evaluation symbols after a move (`⩱`, `+--` ...) were refused as malformed moves;
+    python-chess reads those files (issue 36).  They are NAGs, written as `$n`."""
+    text = f"1. e4 {glyph} e5 *\n"
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    game = parse_game(text)
+    assert [n.san for n in game.moves] == ["e4", "e5"] and game.moves[0].nags == [nag]
+    assert f"1. e4 ${nag} e5 *" in write_game(game)
+    if not glyph.isascii():  # a Unicode symbol may also stick to its move
+        assert parse_game(f"1. e4{glyph} e5 *").moves[0].nags == [nag]

@@ -24,6 +24,7 @@ from randomchess.startpos import (
     ORTHODOX_NUMBER,
     CommitmentError,
     NotASetupError,
+    SeedError,
     SetupNumberError,
     SetupPool,
     chess960_number,
@@ -590,3 +591,23 @@ def test_numbering_follows_the_variant_entry_not_its_key() -> None:
     with pytest.raises(VariantDefinitionError):
         replace(get_variant("pseudo-mrc"), key="chess8400-test", numbering="mrc",
                 bishops_opposite=True)
+
+
+def test_seed_and_event_that_utf8_cannot_encode_are_typed_errors() -> None:
+    """Issue 36: a lone surrogate (what Python makes of a byte that is not UTF-8 on the command
+    line) raised UnicodeEncodeError; the key is UTF-8(seed), so such a seed is refused."""
+    pool = SetupPool("chess960")
+    for seed in ("\udcff", "caf\udce9", "\ud800"):
+        with pytest.raises(SeedError, match="UTF-8"):
+            draw_seeded(pool, seed)
+    with pytest.raises(SeedError, match="byte 0xe9"):
+        draw_seeded(pool, "caf\udce9")
+    with pytest.raises(SeedError, match="U\\+D800"):
+        draw_seeded(pool, "\ud800")
+    for event in ("\udcff", "Torneo Pe\udcf1a"):
+        with pytest.raises(CommitmentError, match="UTF-8"):
+            commitment(SALT, event)
+        with pytest.raises(CommitmentError, match="UTF-8"):
+            round_setups(SALT, event, 1, 1, pool)
+        with pytest.raises(CommitmentError, match="UTF-8"):
+            format_salt_file(SALT, event)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -322,3 +325,96 @@ def test_movetime_10_answers_promptly(session: Session) -> None:
         _legal_in(QUIET_MIDDLEGAME, session.bestmove())
         spent.append(time.monotonic() - t0)
     assert sorted(spent)[2] < 0.1, spent
+
+
+# --- issue 36: Maura's Modern chess castles as Fairy-Stockfish writes it -------------------------
+MODERN_FEN = "r1bqk1br1/ppp2pp1p/2n3p2/2Mp5/9/P3PP3/6N2/1PPP2PPP/RNB1K3R w IA - 5 12"
+
+
+def test_modern_castling_reads_both_forms_and_writes_the_kings_step(session: Session) -> None:
+    """`UCI_Variant modern` without UCI_Chess960: castling was written e1i1 and e1g1 (what
+    Fairy-Stockfish writes there) was refused as illegal."""
+    session.send("setoption name UCI_Variant value modern")
+    for text in ("e1g1", "e1i1"):
+        session.send(f"position fen {MODERN_FEN} moves {text}", "isready")
+        session.wait_for("readyok")
+        pos = session.engine.position
+        assert (pos.kings[0], pos.board[5]) == (6, Position(MODERN_FEN, "modern").board[8])
+    pos = Position(MODERN_FEN, "modern")
+    castle = pos.parse_uci("e1i1")
+    assert pos.parse_uci("e1g1") == castle
+    assert pos.uci(castle, chess960=session.engine._output_chess960(pos)) == "e1g1"
+    # With UCI_Chess960 on, modern is MRC: king takes rook, and the king's step is not read
+    # (in a random array it can be an ordinary king move).
+    session.send("setoption name UCI_Chess960 value true")
+    assert session.engine.variant_key() == "mrc"
+    mrc = Position(MODERN_FEN, "mrc")
+    assert mrc.uci(castle, chess960=session.engine._output_chess960(mrc)) == "e1i1"
+    session.send(f"position fen {MODERN_FEN} moves e1g1")
+    assert "illegal move 'e1g1'" in session.wait_for("info string bad position (mrc)")
+
+
+FAIRY = shutil.which("fairy-stockfish") or (
+    "/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None)
+
+
+def _fairy_perft(fen: str, chess960: bool) -> set[str]:
+    assert FAIRY is not None
+    script = ("uci\nsetoption name UCI_Variant value modern\n"
+              f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}\n"
+              f"position fen {fen}\ngo perft 1\n")
+    proc = subprocess.Popen([FAIRY], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    moves = set()
+    for line in proc.stdout:  # one line per move, then "Nodes searched"
+        if line.startswith("Nodes searched"):
+            break
+        if ": " in line and not line.startswith("info"):
+            moves.add(line.split(":")[0].strip())
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(timeout=10)
+    return moves
+
+
+@pytest.mark.skipif(FAIRY is None, reason="*** fairy-stockfish not installed "
+                    "(apt-get install fairy-stockfish): comparison SKIPPED ***")
+@pytest.mark.parametrize("chess960", [False, True])
+def test_modern_moves_written_as_fairy_stockfish_writes_them(chess960: bool) -> None:
+    """Every legal move, castling both ways included, in the notation our UCI side writes is
+    the notation Fairy-Stockfish writes, with UCI_Chess960 off and on."""
+    fens = [MODERN_FEN, "r3k3r/9/9/9/9/9/9/9/R3K3R w AIai - 0 1",
+            "rnbmkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1"]
+    eng = UciEngine(write=lambda line: None)
+    eng.handle("setoption name UCI_Variant value modern")
+    eng.handle(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
+    for fen in fens:
+        pos = Position(fen, eng.variant_key())
+        ours = {pos.uci(m, chess960=eng._output_chess960(pos)) for m in pos.legal_moves()}
+        theirs = _fairy_perft(fen, chess960)
+        assert ours == theirs, (fen, ours ^ theirs)
+        if fen != fens[-1]:  # castling is legal in these two
+            assert ("e1i1" if chess960 else "e1g1") in ours
+
+
+def test_docs_list_every_uci_option_and_variant() -> None:
+    """docs/engine.md listed 5 UCI_Variant values when the engine offered 7 (issue 36): the
+    documented options and variant names are the ones the handshake gives."""
+    import re
+
+    from randomchess.variants import engine_variant_names
+
+    text = (Path(__file__).parent.parent / "docs" / "engine.md").read_text(encoding="utf-8")
+    section = text.split("## UCI", 1)[1].split("\n## ", 1)[0]
+    options_line = section.split("\n\n", 2)[1]
+    match = re.search(r"`UCI_Variant` \(combo: ([^)]*)\)", options_line)
+    assert match is not None, options_line
+    documented = [name.strip() for name in match.group(1).replace("\n", " ").split(",")]
+    assert documented == list(engine_variant_names())
+    lines: list[str] = []
+    UciEngine(write=lines.append).handle("uci")
+    offered = [re.match(r"option name (.+?) type", line) for line in lines]
+    names = [m.group(1) for m in offered if m is not None]
+    assert names and all(f"`{name}`" in options_line for name in names), names

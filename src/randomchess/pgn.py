@@ -52,6 +52,31 @@ SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result"
 _ROSTER_DEFAULTS = {"Date": "????.??.??"}
 RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 _GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+# Evaluation symbols written as words (issue 36; python-chess skips them): their NAGs.
+_EVALUATION_GLYPHS = {
+    "=": 10, "∞": 13, "⩲": 14, "+=": 14, "+/=": 14, "⩱": 15, "=+": 15, "=/+": 15,
+    "±": 16, "+/-": 16, "∓": 17, "-/+": 17, "+-": 18, "+--": 18, "-+": 19, "--+": 19,
+    "+\u2212": 18, "+\u2212\u2212": 18, "\u2212+": 19, "\u2212\u2212+": 19,  # minus signs
+    "□": 7, "⨀": 22, "=/∞": 44, "⯹": 44,
+}
+# The non-ASCII ones may stick to the move they judge ("e4⩲"); longest first.
+_STUCK_GLYPHS = sorted((g for g in _EVALUATION_GLYPHS if not g.isascii()), key=len,
+                       reverse=True)
+# Results as some files spell them: en or em dash, minus sign, ½ (issue 36).
+_DASH = "[-\u2013\u2014\u2212]"
+_RESULT_PATTERN = rf"1{_DASH}0|0{_DASH}1|(?:1/2|½){_DASH}(?:1/2|½)|\*"
+_RESULT_SPELLING = re.compile(_RESULT_PATTERN)
+
+
+def _standard_result(text: str) -> str | None:
+    """The standard spelling of a game result written ``text``, or None if it is none."""
+    if text in RESULTS:
+        return text
+    if _RESULT_SPELLING.fullmatch(text) is None:
+        return None
+    if text.startswith(("1/2", "½")):
+        return "1/2-1/2"
+    return "1-0" if text[0] == "1" else "0-1"
 _ORTHODOX_NAMES = frozenset({"standard", "from position", "chess", "normal", "classical"})
 
 FenStyle = Literal["xfen", "shredder"]
@@ -238,7 +263,7 @@ def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
         in_brace, text = _strip_comments(line, in_brace)
         if text.strip():
             seen_moves = True
-            ended = text.split()[-1] in RESULTS
+            ended = _standard_result(text.split()[-1]) is not None
         elif in_brace:
             seen_moves = True
     if chunk:
@@ -275,10 +300,14 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[bool, str]:
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# A tag pair whose value lacks its closing quote, alone on its line (python-chess reads the
+# game on; issue 36): the value runs to the end of the line, less a closing bracket.
+_UNCLOSED_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*?)\s*\]?')
 # One regex for the whole movetext, scanned with finditer: whitespace matches nothing and is
 # skipped; a brace comment is one token (an unclosed one falls through to "brace").
 _TOKEN = re.compile(r"""
-    (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
+    (?P<result>(?:""" + _RESULT_PATTERN + r""")(?=[\s(){};]|$))
+  | (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
   | (?P<number>[0-9]+\s*\.+)
   | (?P<comment>\{[^}]*\})
   | (?P<brace>\{)
@@ -287,7 +316,6 @@ _TOKEN = re.compile(r"""
   | (?P<open>\()
   | (?P<close>\))
   | (?P<nag>\$[0-9]+)
-  | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};]|$))
   | (?P<dots>\.+)
   | (?P<glyph>[!?]{1,2})
   | (?P<digits>[^\s{}();$!?]+)
@@ -367,7 +395,7 @@ class _GameParser:
         try:
             pos = self.game.start_position()
             self.i = 0
-            self.parse_line(pos, self.game.moves, depth=0)
+            self.parse_line(pos, self.game.moves)
             self.check_result()
         except _Abort:
             pass
@@ -377,24 +405,37 @@ class _GameParser:
     # -------------------------------------------------------------- tags and setup
     def parse_tags(self) -> int:
         """Read the tag section; return where the movetext starts.  Blank lines between tag
-        pairs (ChessBase writes them) are part of the section."""
+        pairs (ChessBase writes them) are part of the section, and ``%`` escape lines and
+        ``;`` comment lines in it are skipped, as python-chess and lichess do (issue 36)."""
         index = 0
+        comment_at = None  # where ``;`` comment lines not followed by a tag pair start
         for line in self.text.splitlines(keepends=True):
             rest = line.strip()
-            if not rest:
+            if rest.startswith(";") and comment_at is None:
+                comment_at = index
+            if not rest or rest[0] in "%;":
                 index += len(line)
                 continue
             if not rest.startswith("["):
                 break
+            comment_at = None
             matches = list(_TAG.finditer(rest))
             leftover = _TAG.sub("", rest).strip()
             if not matches or leftover:
-                raise self.fail(f"malformed tag pair {rest!r}", index)
+                unclosed = _UNCLOSED_TAG.fullmatch(rest)
+                if unclosed is None:
+                    raise self.fail(f"malformed tag pair {rest!r}", index)
+                matches = [unclosed]
+                line_no = self.where(index)[0]
+                self.game.warnings.append(f"line {line_no}: tag pair without its closing "
+                                          f"quote {rest!r}, read to the end of the line")
             for m in matches:
                 value = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                if m.group(1) == "Result":
+                    value = _standard_result(value.strip()) or value  # "½-½", "1 en-dash 0"
                 self.game.headers[m.group(1)] = value
             index += len(line)
-        return index
+        return index if comment_at is None else comment_at  # a comment before the moves
 
     def setup(self) -> None:
         headers = self.game.headers
@@ -431,7 +472,16 @@ class _GameParser:
         for m in _TOKEN.finditer(self.text, start):
             kind = m.lastgroup
             if kind == "word" or kind == "digits":
-                append(("word", m.group(), m.start()))
+                word = m.group()
+                if not word.isascii():
+                    # An evaluation symbol stuck to its move ("e4⩲") is a NAG of its own.
+                    stuck = next((g for g in _STUCK_GLYPHS
+                                  if word.endswith(g) and len(word) > len(g)), None)
+                    if stuck is not None:
+                        append(("word", word[:-len(stuck)], m.start()))
+                        append(("word", stuck, m.end() - len(stuck)))
+                        continue
+                append(("word", word, m.start()))
             elif kind == "number" or kind == "dots" or kind == "escape":
                 continue
             elif kind == "comment":
@@ -469,9 +519,15 @@ class _GameParser:
         dots = "." if pos.turn == WHITE else "..."
         return f"{pos.fullmove_number}{dots} {text}"
 
-    def parse_line(self, pos: Position, nodes: list[Node], depth: int) -> None:
-        pushed = 0
-        pending = ""
+    def parse_line(self, pos: Position, nodes: list[Node]) -> None:
+        """Read the movetext into ``nodes`` (the main line).  Variations are kept on a stack
+        of their own, not in Python's: a file may nest them thousands deep (issue 36)."""
+        depth = 0
+        pushed = 0  # moves of the current line pushed on ``pos``
+        pending = ""  # a comment waiting for the next move
+        # For every open variation: the enclosing line, its pushed count and pending
+        # comment, the move the variation is an alternative to, and the variation.
+        stack: list[tuple[list[Node], int, str, Node]] = []
         tokens = self.tokens
         while self.i < len(tokens):
             kind, value, index = tokens[self.i]
@@ -492,25 +548,33 @@ class _GameParser:
             elif kind == "open":
                 if not nodes:
                     raise self.fail("variation before any move", index)
-                last = nodes[-1]
                 pos.pop()
-                variation: list[Node] = []
-                self.parse_line(pos, variation, depth + 1)
-                pos.push(last.move)
-                last.variations.append(variation)
+                stack.append((nodes, pushed, pending, nodes[-1]))
+                nodes, pushed, pending = [], 0, ""
+                depth += 1
             elif kind == "close":
                 if depth == 0:
                     raise self.fail("')' without a matching '('", index)
-                break
+                for _ in range(pushed):
+                    pos.pop()
+                variation = nodes
+                nodes, pushed, pending, last = stack.pop()
+                pos.push(last.move)
+                last.variations.append(variation)
+                depth -= 1
             elif kind == "result":
                 if depth:
                     raise self.fail("result inside a variation", index)
-                self.game.result = value
+                self.game.result = _standard_result(value) or value
                 rest = [t for t in tokens[self.i:] if t[0] != "comment"]
                 if rest:
                     self.game.warnings.append(
                         f"line {self.where(rest[0][2])[0]}: text after the result ignored")
                 self.i = len(tokens)
+            elif value in _EVALUATION_GLYPHS:
+                if not nodes:
+                    raise self.fail(f"annotation {value!r} before any move", index)
+                nodes[-1].nags.append(_EVALUATION_GLYPHS[value])
             elif value in ("e.p.", "ep"):
                 continue
             elif value.isascii() and value.isdigit():
@@ -521,12 +585,8 @@ class _GameParser:
                 nodes.append(node)
                 pos.push(node.move)
                 pushed += 1
-        else:
-            if depth:
-                raise self.fail("unterminated variation", len(self.text) - 1)
         if depth:
-            for _ in range(pushed):
-                pos.pop()
+            raise self.fail("unterminated variation", len(self.text) - 1)
 
     def parse_move(self, pos: Position, text: str, index: int, depth: int) -> Node:
         try:
@@ -561,7 +621,21 @@ def _first_difference(a: list[Node], b: list[Node]) -> tuple[int | None, str]:
 
 
 def _tree(nodes: list[Node]) -> list[object]:
-    return [(n.move, [_tree(v) for v in n.variations]) for n in nodes]
+    """The moves of a move tree in order, each variation between "(" and ")" (built without
+    recursion: variations may nest thousands deep, issue 36)."""
+    out: list[object] = []
+    work: list[Node | str] = list(reversed(nodes))
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        out.append(item.move)
+        for variation in reversed(item.variations):
+            work.append(")")
+            work.extend(reversed(variation))
+            work.append("(")
+    return out
 
 
 def _parse_chunk(lines: list[str], number: int, start_line: int, offset: int,
@@ -691,35 +765,54 @@ def _comment(text: str) -> str:
 
 def _line_tokens(pos: Position, nodes: list[Node], lang: Language, out: list[str],
                  force_number: bool) -> None:
-    """Movetext tokens, each with its trailing space, as python-chess's exporter makes them."""
-    pushed = 0
+    """Movetext tokens, each with its trailing space, as python-chess's exporter makes them.
+
+    Variations are walked with a work list, not recursion: they may nest thousands deep
+    (issue 36).  A move's number is forced at the start of a line and after a comment or
+    variations, as python-chess does."""
     append = out.append
-    for node in nodes:
-        if node.starting_comment:
-            append(_comment(node.starting_comment))
-            force_number = True
-        if pos.turn == WHITE:
-            append(f"{pos.fullmove_number}. ")
-        elif force_number:
-            append(f"{pos.fullmove_number}... ")
-        force_number = False
-        append(san_and_push(pos, node.move, lang) + " ")
-        pushed += 1
-        if node.nags:
-            out.extend(f"${nag} " for nag in sorted(node.nags))
-        if node.comment:
-            append(_comment(node.comment))
-            force_number = True
-        if node.variations:
-            pos.pop()
-            for variation in node.variations:
-                append("( ")
-                _line_tokens(pos, variation, lang, out, True)
-                append(") ")
-            pos.push(node.move)
-            force_number = True
-    for _ in range(pushed):
-        pos.pop()
+    # Work items, last first: a node to write (and whether its number is forced), a text,
+    # a move to push back after its variations, or a count of moves to take back.
+    work: list[tuple[Node, bool] | str | Move | int] = []
+
+    def line(variation: list[Node], force: bool) -> None:
+        work.append(len(variation))
+        for k in range(len(variation) - 1, -1, -1):
+            before = variation[k - 1] if k else None
+            work.append((variation[k], force if before is None
+                         else bool(before.comment or before.variations)))
+
+    line(nodes, force_number)
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            append(item)
+        elif isinstance(item, Move):
+            pos.push(item)
+        elif isinstance(item, int):
+            for _ in range(item):
+                pos.pop()
+        else:
+            node, force = item
+            if node.starting_comment:
+                append(_comment(node.starting_comment))
+                force = True
+            if pos.turn == WHITE:
+                append(f"{pos.fullmove_number}. ")
+            elif force:
+                append(f"{pos.fullmove_number}... ")
+            append(san_and_push(pos, node.move, lang) + " ")
+            if node.nags:
+                out.extend(f"${nag} " for nag in sorted(node.nags))
+            if node.comment:
+                append(_comment(node.comment))
+            if node.variations:
+                pos.pop()
+                work.append(node.move)
+                for variation in reversed(node.variations):
+                    work.append(") ")
+                    line(variation, True)
+                    work.append("( ")
 
 
 def _wrap(tokens: list[str], columns: int) -> str:

@@ -1109,15 +1109,19 @@ class Position:
         return text
 
     def parse_uci(self, text: str) -> Move:
-        """The legal move written ``text`` (``e2e4``, ``e7e8q``, ``i8i9m``, ``e1h1``; ``e1g1``
-        for castling in classical chess; bishop square + partner square for an adjustment).
-        ``InvalidMoveError`` if malformed, ``IllegalMoveError`` if not legal here."""
+        """The legal move written ``text`` (``e2e4``, ``e7e8q``, ``i8i9m``, ``e1h1``; castling
+        also as the king's step, ``e1g1``, in a fixed-array variant; bishop square + partner
+        square for an adjustment).  ``InvalidMoveError`` if malformed, ``IllegalMoveError``
+        if not legal here."""
         move = self._parse_uci_text(text)
         legal = self.legal_moves()
         if move in legal:
             return move
-        if self.variant.classical_uci:
-            # Classical notation for castling: the king's two-square step onto its destination.
+        if not self.variant.is_random:
+            # Classical notation for castling: the king's step onto its destination, as UCI
+            # writes it with UCI_Chess960 off (Fairy-Stockfish does so in Maura's Modern chess
+            # and Capablanca too, issue 36).  Not in random arrays, where the same text can be
+            # an ordinary king move.
             for m in legal:
                 if m.from_square == move.from_square and self.is_castling(m) and \
                         self.castling_squares(m.to_square)[0] == move.to_square and \

@@ -43,6 +43,7 @@ __all__ = [
     "NumberedSetup",
     "RoundError",
     "SaltFile",
+    "SeedError",
     "SetupNumberError",
     "SetupPool",
     "SetupPoolError",
@@ -104,6 +105,10 @@ class RoundError(RandomChessError):
 
 class CommitmentError(RandomChessError):
     """A salt, salt file or commitment that is malformed or does not match."""
+
+
+class SeedError(RandomChessError):
+    """A seed that UTF-8 cannot encode (the key of a seeded draw is UTF-8(seed))."""
 
 
 # --- numbering -----------------------------------------------------------------------------
@@ -586,9 +591,28 @@ def _uniform_below(n: int, key: bytes, message: bytes) -> int:
         counter += 1
 
 
+def _utf8(text: str, what: str, error: type[RandomChessError]) -> bytes:
+    """UTF-8(text), or ``error`` naming what cannot be encoded: a lone surrogate, which is
+    what Python makes of a command-line byte that is not UTF-8 (a Latin-1 terminal under a
+    UTF-8 locale sends 0xFF for "ÿ", issue 36).  Such bytes are refused rather than taken as
+    they are: the same name typed in UTF-8 elsewhere would give other bytes, other draws."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        if 0xDC80 <= code <= 0xDCFF:
+            found = f"byte 0x{code - 0xDC00:02x}, which is not UTF-8 (a terminal in another " \
+                "encoding?)"
+        else:
+            found = f"character U+{code:04X}, which UTF-8 cannot encode"
+        raise error(f"{what} must be UTF-8 text: character {exc.start + 1} is {found}; "
+                    "type it in UTF-8") from None
+
+
 def draw_seeded(pool: SetupPool, seed: str, count: int = 1) -> list[NumberedSetup]:
-    """``count`` reproducible draws: draw i uses key = UTF-8 ``seed`` (docs/shuffler.md)."""
-    key = seed.encode("utf-8")
+    """``count`` reproducible draws: draw i uses key = UTF-8 ``seed`` (docs/shuffler.md);
+    ``SeedError`` if UTF-8 cannot encode ``seed``."""
+    key = _utf8(seed, "the seed", SeedError)
     return [
         pool.setup(_uniform_below(len(pool), key, _message(_SEED_DOMAIN, pool.tag, str(i))))
         for i in range(count)
@@ -604,7 +628,7 @@ def _event_bytes(event: str) -> bytes:
         raise CommitmentError("the event name must not be empty")
     if any(unicodedata.category(c) == "Cc" for c in event):
         raise CommitmentError("the event name must not contain control characters")
-    return event.encode("utf-8")
+    return _utf8(event, "the event name", CommitmentError)
 
 
 def new_salt() -> bytes:

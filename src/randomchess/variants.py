@@ -79,7 +79,8 @@ class Variant:
     opposite_colours: tuple[str, ...] = ()
     # Bishop Adjustment partners (RULES.md §3, BAR-3); empty = the variant has no adjustment.
     adjustment_partners: frozenset[PieceKind] = field(default_factory=frozenset)
-    # Classical chess may also read and write castling as the king's step (e1g1, f1i1).
+    # Castling is written as the king's step (e1g1, f1i1) by default (Position.uci) and the
+    # variant is played with UCI_Chess960 off.  Every fixed-array variant reads that form.
     classical_uci: bool = False
     # FEN castling letters: X-FEN (KQkq for outermost rooks) or always files (D-14, 9 files).
     castling_notation: CastlingNotation = "xfen"

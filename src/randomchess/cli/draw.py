@@ -23,11 +23,13 @@ from click.core import ParameterSource
 from randomchess.diagram import Card, Section, sheet_html, svg_diagram
 from randomchess.errors import RandomChessError
 from randomchess.startpos import (
+    SALT_BYTES,
     BishopFilter,
     CommitmentError,
     Language,
     NotASetupError,
     NumberedSetup,
+    SeedError,
     SetupNumberError,
     SetupPool,
     commitment,
@@ -301,7 +303,10 @@ def draw_group(
             )
         setups = [setup]
     elif seed is not None:
-        setups = draw_seeded(pool, seed, count)
+        try:
+            setups = draw_seeded(pool, seed, count)
+        except SeedError as e:  # bytes that are not UTF-8 (issue 36)
+            raise click.BadParameter(str(e), param_hint="'--seed'") from None
     else:
         setups = draw_random(pool, count)
     _emit_setups(setups, fmt, lang, pool)
@@ -338,10 +343,19 @@ def identify_command(position: str, variant: str | None, lang: Language, fmt: st
 # --- verifiable draws ----------------------------------------------------------------------
 
 
+def _event_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """The event name, checked before anything is written or read: not empty, no control
+    characters, and UTF-8 text (a Latin-1 terminal's bytes were a traceback, issue 36)."""
+    try:
+        commitment(bytes(SALT_BYTES), value)  # refuses what a commitment cannot hold
+    except CommitmentError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 def _event_option(f: F) -> F:
-    return click.option("--event", required=True, help="The event's name, exactly as committed.")(
-        f
-    )
+    return click.option("--event", required=True, callback=_event_name,
+                        help="The event's name, exactly as committed.")(f)
 
 
 def _round_options(f: F) -> F:

@@ -1,10 +1,11 @@
 """The UCI protocol (``randomchess uci``): one reader loop, searches on a worker thread.
 
 The reader keeps answering (``isready``, ``stop``, ``quit``) while a search runs.  Castling is
-written king-takes-rook when ``UCI_Chess960`` is on and in every random or 9x9 variant
-(RULES.md §2.6); in classical chess with the option off it is ``e1g1``, and both forms are
-read.  Bad ``position`` lines are reported with ``info string`` and leave the previous
-position in place; unknown commands are ignored, as the protocol asks.
+written king-takes-rook when ``UCI_Chess960`` is on and in every random variant (RULES.md
+§2.6); in a fixed-array variant (chess, Capablanca, Maura's Modern chess) with the option off
+it is the king's step, ``e1g1``, as Fairy-Stockfish writes it, and both forms are read.  Bad
+``position`` lines are reported with ``info string`` and leave the previous position in
+place; unknown commands are ignored, as the protocol asks.
 """
 
 from __future__ import annotations
@@ -270,9 +271,12 @@ class UciEngine:
             self.send(f"bestmove {pos.uci(move, chess960=chess960)}")
 
     def _output_chess960(self, pos: Position) -> bool | None:
-        if pos.variant.classical_uci:
+        """How castling is written: as the king's step in a fixed-array variant with
+        UCI_Chess960 off (chess, Capablanca and Maura's Modern chess, as Fairy-Stockfish
+        writes it, issue 36), else king takes rook."""
+        if not pos.variant.is_random:
             return self.chess960
-        return None  # every other variant writes king-takes-rook
+        return None  # random variants write king-takes-rook
 
     def _shredder(self) -> bool:
         return self.chess960 or self.position.variant.key != "chess"

@@ -1,0 +1,104 @@
+"""Issue 29: pairings an arbiter can sign.  A round with no legal Dutch pairing is refused
+(not filled with byes), score groups are ranked by pairing number (C.04.3 A.2, which only
+differs from rating order after a late entry), boards are ordered as the endorsed programs
+order them, and a double round robin does not give three equal colours in a row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from randomchess.cli import main
+from randomchess.tournament import PairingError, TournamentStore
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> TournamentStore:
+    s = TournamentStore(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    s.migrate()
+    return s
+
+
+def _draw_all(store: TournamentStore, eid: str, rnd: int) -> None:
+    for b in store.load(eid).round_boards(rnd):
+        if not b.is_bye:
+            store.set_result(eid, rnd, b.board, "1/2")
+
+
+# --- item 1: no legal pairing is a refusal -------------------------------------------------
+
+
+def test_a_round_without_a_legal_dutch_pairing_is_refused(store: TournamentStore) -> None:
+    """Four players, three rounds: everyone has met everyone, so round 4 has no pairing
+    that respects C.04.3 C.1 (no rematch).  bbpPairings answers "No valid pairing exists";
+    we used to succeed with four pairing-allocated byes."""
+    eid = store.create("Four", rounds=4).event.id
+    for i, rating in enumerate((1990, 1980, 1970, 1960)):
+        store.add_player(eid, f"P{i + 1}", rating)
+    store.start(eid)
+    for rnd in (1, 2, 3):
+        store.pair(eid)
+        _draw_all(store, eid, rnd)
+    before = store.load(eid)
+    with pytest.raises(PairingError, match="no valid pairing"):
+        store.pair(eid)
+    assert store.load(eid) == before  # nothing written
+
+
+def test_the_cli_refuses_a_dead_end_round(tmp_path: Path) -> None:
+    """The issue's reproduction through ``randomchess tournament``: rc != 0, no boards."""
+    db = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    runner = CliRunner()
+
+    def cli(*args: str) -> tuple[int, str]:
+        r = runner.invoke(main, ["tournament", "--db", db, *args])
+        return r.exit_code, r.output
+
+    assert cli("new", "Four", "--rounds", "4")[0] == 0
+    for i, rating in enumerate((1990, 1980, 1970, 1960)):
+        assert cli("add-player", "Four", f"P{i + 1}", "--rating", str(rating))[0] == 0
+    assert cli("start", "Four")[0] == 0
+    for rnd in ("1", "2", "3"):
+        assert cli("pair", "Four")[0] == 0
+        assert cli("result", "Four", rnd, "1", "1/2")[0] == 0
+        assert cli("result", "Four", rnd, "2", "1/2")[0] == 0
+    code, out = cli("pair", "Four")
+    assert code != 0 and "no valid pairing" in out and "| bye" not in out
+    store = TournamentStore(db)
+    assert store.load(store.resolve("Four")).paired_rounds == 3
+
+
+def test_each_absolute_criterion_is_checked_on_the_engine_s_answer() -> None:
+    """The check that turns an engine answer into a refusal: C.1 rematch, C.2 a second
+    bye or a bye to a player who already scored a win without playing, C.3 two
+    non-topscorers who both absolutely need the same colour (allowed between topscorers
+    in the final round, A.7)."""
+    from fractions import Fraction
+
+    from randomchess.tournament.swiss import SwissInput, absolute_violation
+
+    def player(n: int, colours: list[str], byes: int = 0, fwins: int = 0) -> dict[str, object]:
+        return {"id": n, "color_hist": colours, "bye_count": byes, "forfeit_win_count": fwins}
+
+    data = SwissInput([player(1, ["white", "white"]), player(2, ["black", "white", "white"]),
+                       player(3, [], byes=1), player(4, ["black"]), player(5, [], fwins=1)],
+                      {(1, 4)})
+    half = {n: Fraction(1, 2) for n in range(1, 6)}
+    assert absolute_violation(data, [(1, 1, 4), (2, 3, 5)], half, 3, 5) == \
+        "players 1 and 4 would meet again"
+    assert "player 3 would get the pairing-allocated bye" in str(
+        absolute_violation(data, [(1, 1, 5), (2, 2, 4), (3, 3, None)], half, 3, 5))
+    assert "player 5 would get" in str(
+        absolute_violation(data, [(1, 2, 3), (2, 1, 4), (3, 5, None)], half, 3, 5))
+    assert "players 3, 5 are left without an opponent" in str(
+        absolute_violation(data, [(1, 1, 2), (2, 5, None), (3, 3, None)], half, 3, 5))
+    assert absolute_violation(data, [(1, 1, 2), (2, 3, 4)], half, 3, 5) \
+        == "players 1 and 2 both need black"
+    # In the final round a topscorer (over 50 % of the points so far) may meet his like.
+    top = {**half, 1: Fraction(3)}
+    data2 = SwissInput([*data.players[:4], player(5, [])], set())
+    assert absolute_violation(data2, [(1, 1, 2), (2, 3, 5), (3, 4, None)], top, 5, 5) is None
+    assert absolute_violation(data2, [(1, 1, 2), (2, 3, 5), (3, 4, None)], half, 5, 5) \
+        == "players 1 and 2 both need black"

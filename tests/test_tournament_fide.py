@@ -102,3 +102,38 @@ def test_each_absolute_criterion_is_checked_on_the_engine_s_answer() -> None:
     assert absolute_violation(data2, [(1, 1, 2), (2, 3, 5), (3, 4, None)], top, 5, 5) is None
     assert absolute_violation(data2, [(1, 1, 2), (2, 3, 5), (3, 4, None)], half, 5, 5) \
         == "players 1 and 2 both need black"
+
+
+# --- item 2: a score group is ranked by pairing number ----------------------------------------
+
+
+def _late_entry_event(store: TournamentStore) -> str:
+    """The issue's reproduction: six players rated 1990-1940; round 1 (1-4, 5-2, 3-6) ends
+    1-0, 1/2, 0-1; then a late entry rated 1980 takes pairing number 7."""
+    eid = store.create("Late", rounds=5).event.id
+    for i in range(6):
+        store.add_player(eid, f"P{i + 1}", 1990 - 10 * i)
+    store.start(eid)
+    store.pair(eid)
+    r1 = store.load(eid).round_boards(1)
+    assert [(b.white, b.black) for b in r1] == [(1, 4), (5, 2), (3, 6)]
+    for b, result in zip(r1, ("1-0", "1/2", "0-1"), strict=True):
+        store.set_result(eid, 1, b.board, result)
+    late = store.add_player(eid, "Late", 1980)
+    assert late.number == 7
+    return eid
+
+
+def test_a_late_entry_is_ranked_by_pairing_number_not_rating(store: TournamentStore) -> None:
+    """C.04.3 A.2: within a score group players are ranked by pairing number.  After
+    round 1 the 1-point group pairs 6-1; 2 and 5 (1/2 point) have met, so both float down
+    to the 0-group, which in pairing-number order is [3, 4, 7] (7 is rated above 3 and 4 but
+    holds the highest number).  The issue derives from C.04.3 that the bye criterion keeps
+    the bye from 7 and that the first valid transposition is [3, 7, 4]: 2-3, 7-5 and the
+    bye to 4.  bbpPairings 6.0.0 ``--dutch`` on this event's exported TRF gives exactly that
+    (checked with a local build of its public sources; the test does not need the binary).
+    Ranked by rating the engine gave 6-1, 2-7, 4-5 and the bye to 3."""
+    eid = _late_entry_event(store)
+    store.pair(eid)
+    got = {(b.white, b.black) for b in store.load(eid).round_boards(2)}
+    assert got == {(6, 1), (2, 3), (7, 5), (4, None)}

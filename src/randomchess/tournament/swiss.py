@@ -68,6 +68,9 @@ def engine_input(t: Tournament, rnd: int, paired: set[int]) -> SwissInput:
             "score": float(score_after[p.number][-1]),
             "rating": p.rating or 0,
             "starting_number": p.number,
+            # C.04.3 A.2 ranks a score group by pairing number; without this the library
+            # numbers players by rating, which differs after a late entry.
+            "pairing_number": p.number,
             "title": "",
             "color_hist": colours,
             "float_history": floats,

@@ -137,3 +137,34 @@ def test_a_late_entry_is_ranked_by_pairing_number_not_rating(store: TournamentSt
     store.pair(eid)
     got = {(b.white, b.black) for b in store.load(eid).round_boards(2)}
     assert got == {(6, 1), (2, 3), (7, 5), (4, None)}
+
+
+# --- item 3: board order -------------------------------------------------------------------
+
+
+def test_boards_are_ordered_by_the_higher_score_then_the_lower_then_rank(
+        store: TournamentStore) -> None:
+    """The endorsed programs publish a round's boards by the higher player's score, then
+    the lower player's score, then the higher player's rank (bbpPairings'
+    ``sortResults``; ranks by score, then pairing number).  Before round 3 here: 2 and 6 have
+    2 points, 7 and 4 one, 3 and 5 a half, 1 none.  Round 3 pairs 2-6, 4-5 and 3-7 (bye 1):
+    4-5 and 3-7 have the same scores (1 and 1/2), so 4 (rank above 7) comes first.  The
+    library ordered by the sum of scores and then the best rating, which put 3-7 first
+    because 3 is rated above 4.  bbpPairings 6.0.0 on this event gives 2-6, 4-5, 3-7, 1."""
+    eid = store.create("Order", rounds=4).event.id
+    for i in range(7):
+        store.add_player(eid, f"P{i + 1}", 2400 - 100 * i)
+    store.start(eid)
+    results = {1: {(1, 4): "0-1", (5, 2): "0-1", (3, 6): "0-1"},
+               2: {(2, 4): "+-", (6, 1): "1-0", (5, 3): "1/2"}}
+    store.request_bye(eid, 7, 2, "Z")
+    for rnd in (1, 2):
+        store.pair(eid)
+        boards = store.load(eid).round_boards(rnd)
+        assert {(b.white, b.black) for b in boards if not b.is_bye} == set(results[rnd])
+        for b in boards:
+            if not b.is_bye:
+                store.set_result(eid, rnd, b.board, results[rnd][(b.white, b.black)])
+    store.pair(eid)
+    boards = store.load(eid).round_boards(3)
+    assert [(b.white, b.black) for b in boards] == [(2, 6), (4, 5), (3, 7), (1, None)]

@@ -140,7 +140,22 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
             continue
         first_white = white_of(w, b, history, scores, t.event.initial_colour, effective)
         out_pairs.append((w, b) if first_white else (b, w))
-    return out_pairs
+    return board_order(out_pairs, scores)
+
+
+def board_order(pairs: list[tuple[int, int | None]],
+                scores: dict[int, Fraction]) -> list[tuple[int, int | None]]:
+    """The published board order of the endorsed programs (bbpPairings' ``sortResults``):
+    games by the higher player's score, then the lower player's score, then the higher
+    player's rank (score, then pairing number); the pairing-allocated bye last."""
+    def key(pair: tuple[int, int | None]) -> tuple[int, Fraction, Fraction, int]:
+        w, b = pair
+        if b is None:
+            return (1, -scores[w], Fraction(0), w)
+        high, low = sorted((w, b), key=lambda n: (-scores[n], n))
+        return (0, -scores[high], -scores[low], high)
+
+    return sorted(pairs, key=key)
 
 
 def absolute_violation(data: SwissInput, pairs: list[tuple[int, int, int | None]],

@@ -168,3 +168,76 @@ def test_boards_are_ordered_by_the_higher_score_then_the_lower_then_rank(
     store.pair(eid)
     boards = store.load(eid).round_boards(3)
     assert [(b.white, b.black) for b in boards] == [(2, 6), (4, 5), (3, 7), (1, None)]
+
+
+# --- item 5: double round robin ------------------------------------------------------------
+
+
+def _longest_colour_run(rounds: list[list[tuple[int, int]]], players: int) -> int:
+    worst = 0
+    for p in range(1, players + 1):
+        run, last = 0, ""
+        for pairs in rounds:
+            colour = next((("w" if p == w else "b") for w, b in pairs
+                           if p in (w, b) and max(w, b) <= players), "")
+            if not colour:
+                continue  # the round off (odd field) has no colour
+            run = run + 1 if colour == last else 1
+            last = colour
+            worst = max(worst, run)
+    return worst
+
+
+def test_double_round_robin_swaps_the_last_two_rounds_of_the_first_cycle() -> None:
+    """FIDE C.05 Annex 1: "For a double-round tournament it is recommended to reverse the
+    order of the last two rounds of the first cycle", to avoid three games in a row with one
+    colour.  With the table played twice, players 1 and n/2+1 had three (6 players: player 1
+    Black in rounds 5, 6 and 7).  The second cycle is the table in its order, colours
+    reversed."""
+    from randomchess.tournament.berger import berger_round, schedule
+
+    for n in range(3, 17):
+        table = [berger_round(n, r) for r in range(1, n + n % 2)]
+        double = schedule(n, double=True)
+        assert double == [*table[:-2], table[-1], table[-2],
+                          *[[(b, w) for w, b in rnd] for rnd in table]], n
+        assert _longest_colour_run(double, n) == 2, n
+        assert schedule(n) == table  # a single round robin is the table itself
+    plain = [berger_round(6, r) for r in range(1, 6)]
+    assert _longest_colour_run(plain + [[(b, w) for w, b in r] for r in plain], 6) == 3
+
+
+def test_a_double_round_robin_paired_before_the_change_keeps_its_schedule(
+        store: TournamentStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event whose first rounds were paired with the old schedule (the table twice)
+    finishes with it: switching mid-event would repeat a pairing and skip another."""
+    from randomchess.tournament import berger
+
+    new = berger.schedule
+    eid = store.create("Old Double", system="drr").event.id
+    for i in range(4):
+        store.add_player(eid, f"P{i + 1}", 2000 - i)
+    store.start(eid)
+    monkeypatch.setattr(berger, "schedule",
+                        lambda n, double=False, swap_last=True: new(n, double, False))
+    for rnd in (1, 2):
+        for b in store.pair(eid):
+            store.set_result(eid, rnd, b.board, "1/2")
+    monkeypatch.setattr(berger, "schedule", new)
+    for rnd in range(3, 7):
+        for b in store.pair(eid):
+            store.set_result(eid, rnd, b.board, "1/2")
+    t = store.load(eid)
+    played = [[(b.white, b.black) for b in t.round_boards(r)] for r in range(1, 7)]
+    assert played == new(4, True, swap_last=False)
+    # ... while a new event gets the exchanged order.
+    eid = store.create("New Double", system="drr").event.id
+    for i in range(4):
+        store.add_player(eid, f"P{i + 1}", 2000 - i)
+    store.start(eid)
+    for rnd in range(1, 7):
+        for b in store.pair(eid):
+            store.set_result(eid, rnd, b.board, "1/2")
+    t = store.load(eid)
+    played = [[(b.white, b.black) for b in t.round_boards(r)] for r in range(1, 7)]
+    assert played == new(4, True) != new(4, True, swap_last=False)

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from randomchess.cli import main
-from randomchess.tournament import PairingError, TournamentStore
+from randomchess.tournament import PairingError, Tournament, TournamentStore
 
 
 @pytest.fixture
@@ -241,3 +241,122 @@ def test_a_double_round_robin_paired_before_the_change_keeps_its_schedule(
     t = store.load(eid)
     played = [[(b.white, b.black) for b in t.round_boards(r)] for r in range(1, 7)]
     assert played == new(4, True) != new(4, True, swap_last=False)
+
+
+# --- item 4: tiebreaks by the 2026 regulations, the 2023/24 text as an option -------------------
+
+
+def _hand_swiss(edition: str | None = None) -> Tournament:
+    """docs/tournaments.md's worked example: A..E, three rounds.  R1 A-B 1-0, C-D 1/2, E
+    pairing-allocated bye; R2 E-A 0-1, B-C won by B by forfeit, D half-point bye; R3 A-D 1/2,
+    C-E 0-1, B absent (zero-point bye)."""
+    import dataclasses
+
+    from randomchess.tournament.model import Board, Event, Player
+
+    event = Event(id="x", name="Hand Open", variant="chess960", system="swiss", rounds=3,
+                  time_control="", tiebreaks=("BH",), setup_policy="round", mini_match=False,
+                  exclude_standard=False, bishops="any", no_repeat=False, commitment="",
+                  status="running")
+    if edition is not None:
+        event = dataclasses.replace(event, tiebreak_edition=edition)
+    players = tuple(Player(i, name) for i, name in enumerate("ABCDE", 1))
+    boards = (
+        Board(1, 1, 1, 2, "1-0"), Board(1, 2, 3, 4, "1/2-1/2"), Board(1, 3, 5, None, bye="U"),
+        Board(2, 1, 5, 1, "0-1"), Board(2, 2, 2, 3, "+-"), Board(2, 3, 4, None, bye="H"),
+        Board(3, 1, 1, 4, "1/2-1/2"), Board(3, 2, 3, 5, "0-1"), Board(3, 3, 2, None, bye="Z"),
+    )
+    return Tournament(event, players, boards)
+
+
+def test_the_2026_regulations_cap_the_dummy_opponent_of_unplayed_rounds() -> None:
+    """FIDE Play-Off and Tie-Break Regulations in force from 1 March 2026, Article 16.4:
+    an own unplayed round still counts against a dummy with the participant's own score, but
+    no more than (16.4.1, forfeits) the scheduled opponent's adjusted score, or (16.4.2,
+    byes) draw points x rounds = 1.5 here.  By hand, with adjusted scores A 2.5, B 1.5 (his
+    last-round absence counts as a draw), C 0.5, D 1.5, E 2:
+    B: A 2.5 + R2 forfeit won against C: min(own 1, C 0.5) = 0.5 + R3 absent: min(1, 1.5) = 1
+       -> BH 4; cut 1 removes the absence first -> 3; median also cuts A's 2.5 -> 0.5;
+       SB = 1 x 0.5 = 0.5.
+    E: R1 bye: min(own 2, 1.5) = 1.5 + A 2.5 + C 0.5 -> BH 4.5; cut 1 (C) -> 4; median
+       -> 1.5; SB = 1 x 1.5 + 1 x 0.5 = 2.
+    A, C and D do not change (C's forfeit loss: min(0.5, B 1.5); D's bye: min(1.5, 1.5)).
+    Under the 2023/24 text B has 4.5 / 3.5 / 1 / 1 and E 5 / 4.5 / 2 / 2.5."""
+    from fractions import Fraction
+
+    from randomchess.tournament.tiebreaks import DEFAULT_EDITION, Calculator
+
+    assert DEFAULT_EDITION == "2026"
+    h = Fraction(1, 2)
+    new = {  # BH, BH-C1, BH-M1, SB
+        1: (5, 7 * h, 3 * h, Fraction(17, 4)), 2: (4, 3, h, h), 3: (4, 7 * h, 3 * h,
+                                                                  Fraction(3, 4)),
+        4: (9 * h, 3, h, Fraction(9, 4)), 5: (9 * h, 4, 3 * h, 2),
+    }
+    old = {**new, 2: (9 * h, 7 * h, 1, 1), 5: (5, 9 * h, 2, 5 * h)}
+    for calc, expected in [(Calculator(_hand_swiss()), new),
+                           (Calculator(_hand_swiss("2026")), new),
+                           (Calculator(_hand_swiss(), edition="2023"), old),
+                           (Calculator(_hand_swiss("2023")), old)]:
+        for n, values in expected.items():
+            got = tuple(calc.value(code, n).value for code in ("BH", "BH-C1", "BH-M1", "SB"))
+            assert got == values, (calc.edition, n, got)
+    c = Calculator(_hand_swiss())
+    assert c.value("BH", 2).arithmetic == ("A 2.5 + R2 unplayed (+): own score 1, at most C's "
+                                           "0.5 + R3 unplayed (Z): own score 1 = 4")
+    assert "R1 unplayed (U): own score 2, at most half the rounds 1.5" in \
+        c.value("BH", 5).arithmetic
+
+
+def test_an_unknown_tiebreak_edition_is_refused() -> None:
+    from randomchess.tournament import TournamentError
+    from randomchess.tournament.tiebreaks import EDITIONS, Calculator
+
+    assert set(EDITIONS) == {"2026", "2023"}
+    with pytest.raises(TournamentError, match="unknown tiebreak edition '2025'"):
+        Calculator(_hand_swiss(), edition="2025")
+
+
+def test_round_robin_forfeits_are_not_capped() -> None:
+    """Article 16 is for Swiss events: in a round robin a forfeit is a game against the
+    scheduled opponent in either edition (Article 15), so the editions agree."""
+    from randomchess.tournament.model import Board, Event, Player, Tournament
+    from randomchess.tournament.tiebreaks import Calculator
+
+    event = Event(id="r", name="RR", variant="chess960", system="rr", rounds=3,
+                  time_control="", tiebreaks=("SB",), setup_policy="round", mini_match=False,
+                  exclude_standard=False, bishops="any", no_repeat=False, commitment="",
+                  status="running")
+    players = tuple(Player(i, f"P{i}") for i in range(1, 5))
+    boards = (Board(1, 1, 1, 4, "+-"), Board(1, 2, 2, 3, "1-0"),
+              Board(2, 1, 4, 3, "0-1"), Board(2, 2, 1, 2, "1/2-1/2"),
+              Board(3, 1, 2, 4, "1-0"), Board(3, 2, 3, 1, "0-1"))
+    t = Tournament(event, players, boards)
+    for n in range(1, 5):
+        for code in ("BH", "SB"):
+            assert Calculator(t).value(code, n) == Calculator(t, edition="2023").value(code, n)
+
+
+def test_exports_state_the_tiebreak_edition() -> None:
+    """The TRF carries the edition as a comment record (and reads it back), the crosstable
+    names it in HTML (English and Spanish) and as the CSV's last row."""
+    import csv
+    import dataclasses
+    import io
+
+    from randomchess.tournament.export import crosstable_csv, crosstable_html
+    from randomchess.tournament.tiebreaks import EDITIONS, EDITIONS_ES
+    from randomchess.tournament.trf import parse_trf, tournament_from_trf, write_trf
+
+    for edition in ("2026", "2023"):
+        t = _hand_swiss(edition)
+        t = dataclasses.replace(t, event=dataclasses.replace(t.event, tiebreaks=("BH", "SB")))
+        trf = write_trf(t)
+        assert f"### randomchess-tiebreaks edition={edition} codes=BH,SB\n" in trf
+        back = tournament_from_trf(parse_trf(trf))
+        assert back.event.tiebreak_edition == edition and back.event.tiebreaks == ("BH", "SB")
+        assert EDITIONS[edition] in crosstable_html(t)
+        assert EDITIONS_ES[edition] in crosstable_html(t, "es")
+        rows = list(csv.reader(io.StringIO(crosstable_csv(t))))
+        assert rows[-1] == [f"Tiebreaks: {EDITIONS[edition]}"]
+        assert len(rows) == 1 + 5 + 1

@@ -67,9 +67,11 @@ def _white_result(white: str, black: str) -> str:
 
 def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
     """Points, BH, BH-C1, SB, PS and WIN computed straight from a TRF's round cells by the
-    rules docs/tournaments.md states (own unplayed round = dummy with own score; an
-    opponent's rounds without an opponent after his last round available to play count as
-    draws; voluntarily unplayed rounds cut first)."""
+    rules docs/tournaments.md states for the 2026 regulations (own unplayed round = dummy
+    with own score, at most the scheduled opponent's adjusted score after a forfeit and at
+    most half the rounds after a bye or absence; an opponent's rounds without an opponent
+    after his last round available to play count as draws; voluntarily unplayed rounds cut
+    first)."""
     rows: dict[int, list[tuple[int, str, str]]] = {}
     for line in text.splitlines():
         if line.startswith("001"):
@@ -90,7 +92,8 @@ def _independent_scores(text: str) -> dict[str, dict[int, Fraction]]:
         contrib = []
         for opp, _, r in cells:
             played = opp != 0 and r in "10="
-            contrib.append((adjusted[opp] if played else pts[n], r in "HZ-",
+            dummy = min(pts[n], adjusted[opp] if opp else Fraction(len(cells), 2))
+            contrib.append((adjusted[opp] if played else dummy, r in "HZ-",
                             Fraction(value.get(r, 0))))
         out["PTS"][n] = pts[n]
         out["BH"][n] = sum((v for v, _, _ in contrib), Fraction(0))
@@ -229,7 +232,9 @@ def test_nine_player_swiss_through_the_cli_matches_the_reference(tmp_path: Path)
         assert g.headers["White"] == by_number[b.white].name
 
     table = list(csv.reader(io.StringIO(cli("export", event, "--format", "csv"))))
-    assert len(table) == 10 and table[0][:3] == ["Rank", "No.", "Name"]
+    assert len(table) == 11 and table[0][:3] == ["Rank", "No.", "Name"]
+    assert table[-1] == ["Tiebreaks: FIDE Play-Off and Tie-Break Regulations, in force from "
+                         "1 March 2026"]
     html_es = cli("--lang", "es", "export", event, "--format", "html")
     assert "Cuadro de cruces" in html_es and salt in html_es
 

@@ -497,6 +497,20 @@ def test_independent_implementation_in_the_docs_agrees() -> None:
         assert seeded == [doc["seeded_number"]("docs", i, numbers, tag) for i in range(4)]
 
 
+def test_docs_carry_the_numbering_algorithms_themselves() -> None:
+    """Issue 29: docs/shuffler.md sent a verifier to RULES.md §2.4/§4.8, which is not in
+    the repository.  The page states both numberings, and its sketch turns every number
+    into the same back rank as ``startpos`` (all 960 and all 15,120)."""
+    text = DOCS.read_text(encoding="utf-8")
+    assert "RULES.md" not in text
+    doc = _docs_sketch()
+    assert [doc["chess960_rank"](n) for n in range(960)] == \
+        [chess960_rank(n) for n in range(960)]
+    assert [doc["mrc_rank"](n) for n in range(15120)] == [mrc_rank(n) for n in range(15120)]
+    for n, rank in {**CHESS960_KNOWN, **MRC_KNOWN}.items():
+        assert f"{n} = `{rank}`" in text or f"{n} `{rank}`" in text, n
+
+
 def test_docs_test_vectors_are_current() -> None:
     text = DOCS.read_text(encoding="utf-8")
     assert commitment(SALT, EVENT) in text

@@ -7,7 +7,9 @@ modulo ``n - 1`` (counting ``n - 1`` as 0), and player ``n`` meets the one numbe
 White in even ones; boards 2, 3, ... have White ``a + 1``, ``a + 2``, ... (modulo ``n - 1``).
 This reproduces the published tables row by row (the test checks the table for 5-6 players
 and the first rounds for 7-8).  A double round robin plays the table twice, the second cycle
-with colours reversed.
+with colours reversed; as C.05 Annex 1 recommends, the last two rounds of the first cycle are
+played in reverse order, which avoids three games in a row with one colour (with the table
+played twice, players 1 and n/2 + 1 of an even field had three).
 """
 
 from __future__ import annotations
@@ -42,13 +44,19 @@ def berger_round(players: int, rnd: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def schedule(players: int, double: bool = False) -> list[list[tuple[int, int]]]:
-    """Every round of a single (or double) round robin."""
+def schedule(players: int, double: bool = False,
+             swap_last: bool = True) -> list[list[tuple[int, int]]]:
+    """Every round of a single (or double) round robin.  ``swap_last=False`` gives the
+    double round robin without C.05's exchange of the first cycle's last two rounds (the
+    schedule before issue 29, for events paired with it)."""
     n = players + players % 2
     first = [berger_round(players, r) for r in range(1, n)]
     if not double:
         return first
-    return first + [[(b, w) for w, b in rnd] for rnd in first]
+    second = [[(b, w) for w, b in rnd] for rnd in first]
+    if swap_last and len(first) >= 2:
+        first = [*first[:-2], first[-1], first[-2]]
+    return first + second
 
 
 def rounds_needed(players: int, double: bool = False) -> int:

@@ -11,7 +11,14 @@ from collections.abc import Callable, Mapping
 from randomchess.game import Game
 from randomchess.pgn import PgnGame, write_game
 from randomchess.tournament.model import FORFEITS, Tournament
-from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
+from randomchess.tournament.tiebreaks import (
+    EDITIONS,
+    EDITIONS_ES,
+    TIEBREAK_NAMES_ES,
+    TIEBREAKS,
+    Calculator,
+    fmt,
+)
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -26,7 +33,7 @@ LABELS: dict[str, dict[str, str]] = {
         "swiss": "Swiss (FIDE Dutch)", "rr": "round robin (Berger)",
         "drr": "double round robin (Berger)", "rounds": "Rounds", "log": "Arbiter's log",
         "pending": "pending", "action": "Action", "old": "Before", "new": "After",
-        "reason": "Reason",
+        "reason": "Reason", "tiebreaks": "Tiebreaks",
     },
     "es": {
         "rank": "Puesto", "no": "N.º", "name": "Nombre", "rating": "Elo", "fed": "Fed",
@@ -41,13 +48,19 @@ LABELS: dict[str, dict[str, str]] = {
         "swiss": "suizo (holandés FIDE)", "rr": "liga (tablas de Berger)",
         "drr": "liga a doble vuelta (tablas de Berger)", "rounds": "Rondas",
         "log": "Registro del árbitro", "pending": "pendiente", "action": "Acción",
-        "old": "Antes", "new": "Después", "reason": "Motivo",
+        "old": "Antes", "new": "Después", "reason": "Motivo", "tiebreaks": "Desempates",
     },
 }
 
 
 def tiebreak_name(code: str, lang: str) -> str:
     return (TIEBREAK_NAMES_ES if lang == "es" else TIEBREAKS)[code]
+
+
+def edition_line(t: Tournament, lang: str) -> str:
+    """"Tiebreaks: <the regulations the standings follow>"."""
+    names = EDITIONS_ES if lang == "es" else EDITIONS
+    return f"{LABELS[lang]['tiebreaks']}: {names[t.event.tiebreak_edition]}"
 
 
 def cell(t: Tournament, number: int, rnd: int) -> str:
@@ -83,6 +96,7 @@ def crosstable_csv(t: Tournament, lang: str = "en") -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(head)
     writer.writerows(rows)
+    writer.writerow([edition_line(t, lang)])
     return out.getvalue()
 
 
@@ -105,6 +119,7 @@ def crosstable_html(t: Tournament, lang: str = "en") -> str:
     for row in rows:
         parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
     parts += ["</tbody></table>", f"<p>{esc(legend)}</p>",
+              f"<p>{esc(edition_line(t, lang))}</p>",
               f"<p>{labels['commitment']}: <code>{t.event.commitment}</code></p>"]
     if t.event.salt is not None:
         parts.append(f"<p>{labels['salt']}: <code>{t.event.salt.hex()}</code></p>")

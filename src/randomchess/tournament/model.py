@@ -174,6 +174,9 @@ class Event:
     eval_digest: str | None = None
     version: int = 0
     created_at: int = 0
+    # The FIDE tie-break regulations the standings follow: "2026" (in force from 1 March
+    # 2026, the default) or "2023" (the 2023/24 text); tiebreaks.EDITIONS names them.
+    tiebreak_edition: str = "2026"
 
 
 @dataclass(frozen=True)

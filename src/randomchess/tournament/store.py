@@ -673,6 +673,9 @@ def plan_round(t: Tournament, salt: bytes) -> list[Board]:
         schedule = berger.schedule(len(t.players), e.system == "drr")
         order = sorted(t.players, key=lambda p: p.number)
         by_index = {i + 1: p.number for i, p in enumerate(order)}
+        if e.system == "drr" and not _follows(t, schedule, by_index):
+            # an event paired before the first cycle's last two rounds were exchanged
+            schedule = berger.schedule(len(t.players), True, swap_last=False)
         games, bye_list = [], []
         for w, b in schedule[cycle_round - 1]:
             if w in by_index and b in by_index:
@@ -691,6 +694,20 @@ def plan_round(t: Tournament, salt: bytes) -> list[Board]:
         assert kind in BYE_KINDS
         out.append(Board(rnd, len(games) + j + 1, n, None, bye=kind))
     return out
+
+
+def _follows(t: Tournament, schedule: list[list[tuple[int, int]]],
+             by_index: dict[int, int]) -> bool:
+    """Did the rounds paired so far follow ``schedule`` (a round robin's table)?"""
+    step = 2 if t.event.mini_match else 1
+    for rnd in range(1, t.paired_rounds + 1, step):
+        cycle_round = (rnd + 1) // 2 if t.event.mini_match else rnd
+        want = {frozenset((by_index.get(w), by_index.get(b)))
+                for w, b in schedule[cycle_round - 1]}
+        have = {frozenset((b.white, b.black)) for b in t.round_boards(rnd) if not b.is_bye}
+        if not have <= want:
+            return False
+    return True
 
 
 def verify(t: Tournament) -> Verification:

@@ -68,6 +68,9 @@ def engine_input(t: Tournament, rnd: int, paired: set[int]) -> SwissInput:
             "score": float(score_after[p.number][-1]),
             "rating": p.rating or 0,
             "starting_number": p.number,
+            # C.04.3 A.2 ranks a score group by pairing number; without this the library
+            # numbers players by rating, which differs after a late entry.
+            "pairing_number": p.number,
             "title": "",
             "color_hist": colours,
             "float_history": floats,
@@ -97,8 +100,8 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
             )
             out = engine.generate_pairings()
         except Exception as exc:  # the library raises plain exceptions
-            raise PairingError(f"the Dutch system finds no pairing for round {rnd}: {exc}") \
-                from exc
+            raise PairingError(f"no valid pairing exists for round {rnd} under the Dutch "
+                               f"system: {exc}") from exc
     pairs: list[tuple[int, int, int | None]] = []
     for item in out:
         black = item.get("black_id")
@@ -112,6 +115,14 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
     if sorted(seen) != sorted(paired):
         raise PairingError(f"the pairing library returned an incomplete round {rnd}")
     scores = {p["id"]: Fraction(p["score"]).limit_denominator(2) for p in data.players}
+    broken = absolute_violation(data, pairs, scores, rnd, t.event.rounds)
+    if broken is not None:
+        # The library answers a dead end with several byes or a rematch (and a log
+        # warning); bbpPairings answers "No valid pairing exists", and so do we.
+        raise PairingError(
+            f"no valid pairing exists for round {rnd} under the Dutch system: {broken} "
+            "(C.04.3 absolute criteria C.1-C.3); nothing was paired"
+        )
     # E.5 counts pairing numbers among the players who take part in pairings (as the
     # endorsed programs do): this round's, and everyone paired in an earlier round.
     taking_part = set(paired)
@@ -129,7 +140,50 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
             continue
         first_white = white_of(w, b, history, scores, t.event.initial_colour, effective)
         out_pairs.append((w, b) if first_white else (b, w))
-    return out_pairs
+    return board_order(out_pairs, scores)
+
+
+def board_order(pairs: list[tuple[int, int | None]],
+                scores: dict[int, Fraction]) -> list[tuple[int, int | None]]:
+    """The published board order of the endorsed programs (bbpPairings' ``sortResults``):
+    games by the higher player's score, then the lower player's score, then the higher
+    player's rank (score, then pairing number); the pairing-allocated bye last."""
+    def key(pair: tuple[int, int | None]) -> tuple[int, Fraction, Fraction, int]:
+        w, b = pair
+        if b is None:
+            return (1, -scores[w], Fraction(0), w)
+        high, low = sorted((w, b), key=lambda n: (-scores[n], n))
+        return (0, -scores[high], -scores[low], high)
+
+    return sorted(pairs, key=key)
+
+
+def absolute_violation(data: SwissInput, pairs: list[tuple[int, int, int | None]],
+                       scores: dict[int, Fraction], rnd: int, rounds: int) -> str | None:
+    """The first absolute criterion of C.04.3 that a proposed round breaks, in words, or
+    None: C.1 no rematch, C.2 at most one pairing-allocated bye and only to a player who
+    has not scored a win's points without playing, C.3 no two non-topscorers with the same
+    absolute colour preference (A.7: topscorers exist only when pairing the final round)."""
+    info = {p["id"]: p for p in data.players}
+    byes = [w for _, w, b in pairs if b is None]
+    if len(byes) > 1 or (byes and len(info) % 2 == 0):
+        left = ", ".join(str(n) for n in sorted(byes))
+        return f"players {left} are left without an opponent"
+    for n in byes:
+        if info[n]["bye_count"] or info[n]["forfeit_win_count"]:
+            return (f"player {n} would get the pairing-allocated bye after scoring a win's "
+                    "points without playing")
+    final = rnd >= rounds
+    for _, a, b in pairs:
+        if b is None:
+            continue
+        if (min(a, b), max(a, b)) in data.previous:
+            return f"players {a} and {b} would meet again"
+        pa, pb = _preference(info[a]["color_hist"]), _preference(info[b]["color_hist"])
+        topscorer = final and max(scores[a], scores[b]) * 2 > rnd - 1
+        if pa.absolute and pb.absolute and pa.colour == pb.colour and not topscorer:
+            return f"players {a} and {b} both need {pa.colour}"
+    return None
 
 
 @dataclass(frozen=True)

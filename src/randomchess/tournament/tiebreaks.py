@@ -1,6 +1,8 @@
-"""Tiebreaks by the FIDE Tie-Break Regulations (Handbook C.07, the edition approved on
-1 August 2023, applied from 1 September 2023 to FIDE events and from 1 April 2024 to all
-rated ones), with the arithmetic behind every value.
+"""Tiebreaks by FIDE's Play-Off and Tie-Break Regulations (Handbook C.07), with the arithmetic
+behind every value, in either of two editions (:data:`EDITIONS`): the text in force from
+1 March 2026 (the default) or the 2023/24 text it replaced (approved 1 August 2023, applied
+from 1 September 2023 to FIDE events and from 1 April 2024 to all rated ones).  For the
+tiebreaks offered here they differ only in Article 16.4 (below).
 
 Codes (as in the regulations): ``BH`` Buchholz, ``BH-C1`` Buchholz cut 1, ``BH-M1`` median
 Buchholz (cut the highest and the lowest), ``SB`` Sonneborn-Berger, ``PS`` progressive
@@ -11,8 +13,11 @@ Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has exampl
 
 * a participant's **own** unplayed round (any bye, a forfeit won or lost, an absence) counts
   in BH and SB as a game against a *dummy opponent* whose score is the participant's own
-  final score; low cuts remove the *voluntarily* unplayed rounds (unplayed without a win's
-  points: half- and zero-point byes, absences, forfeits lost) first, then the lowest value;
+  final score; the 2026 text caps it (16.4.1: a forfeit, won or lost, at the scheduled
+  opponent's adjusted score; 16.4.2: any bye or absence at draw points x rounds, half the
+  rounds counted); low cuts remove the *voluntarily* unplayed rounds (unplayed without a
+  win's points: half- and zero-point byes, absences, forfeits lost) first, then the lowest
+  value;
 * an **opponent's** score keeps the points of his unplayed rounds, except the rounds without
   an opponent after his last round available to play (he withdrew): draws;
 * in a round robin a forfeit counts as a game against the scheduled opponent, a free round
@@ -21,8 +26,9 @@ Unplayed rounds (Article 16, as implemented here; docs/tournaments.md has exampl
   forfeit counts in a round robin), repeated encounters averaged; ordered by it when all have
   met (6.1), else a player is split off only when no other could catch him by winning every
   missing encounter (6.2); every part still tied is ranked again on its own games;
-* this is how the FIDE Technical Commission's own TieBreakServer computes them; its tie-break
-  exercise of 18 March 2024 is a test here, and so are its answers on 57 random events;
+* under the 2023/24 text this is how the FIDE Technical Commission's own TieBreakServer
+  computes them; its tie-break exercise of 18 March 2024 is a test here, and so are its
+  answers on 57 random events (the 2026 caps are checked by hand);
 * PS adds the participant's running score after each round (byes included); WIN counts
   every round with a win's points (PAB, full-point bye and forfeit wins included); WON only
   games won over the board.
@@ -57,6 +63,19 @@ TIEBREAK_NAMES_ES: dict[str, str] = {
     "WIN": "número de victorias",
     "WON": "partidas ganadas",
 }
+# The editions of the regulations, by the year of the text: the one in force and the one
+# it replaced (kept as an event option for events played under it).
+EDITIONS: dict[str, str] = {
+    "2026": "FIDE Play-Off and Tie-Break Regulations, in force from 1 March 2026",
+    "2023": "FIDE Tie-Break Regulations of 2023/24 (applied 1 September 2023 to "
+            "28 February 2026)",
+}
+EDITIONS_ES: dict[str, str] = {
+    "2026": "Reglamento FIDE de desempates y play-off, en vigor desde el 1 de marzo de 2026",
+    "2023": "Reglamento FIDE de desempates de 2023/24 (aplicado del 1 de septiembre de 2023 "
+            "al 28 de febrero de 2026)",
+}
+DEFAULT_EDITION = "2026"
 DEFAULT_SWISS = ("BH-C1", "BH", "SB", "PS", "DE", "WIN")
 DEFAULT_ROUND_ROBIN = ("DE", "SB", "WIN")
 
@@ -102,9 +121,14 @@ class Standing:
 class Calculator:
     """Tiebreaks of one snapshot after round ``upto`` (default: the last paired round)."""
 
-    def __init__(self, tournament: Tournament, upto: int | None = None) -> None:
+    def __init__(self, tournament: Tournament, upto: int | None = None,
+                 edition: str | None = None) -> None:
         self.t = tournament
         self.upto = tournament.paired_rounds if upto is None else upto
+        self.edition = tournament.event.tiebreak_edition if edition is None else edition
+        if self.edition not in EDITIONS:
+            raise TournamentError(f"unknown tiebreak edition {self.edition!r}; known: "
+                                  f"{', '.join(EDITIONS)}")
         self._entries = {p.number: tournament.entries(p.number, self.upto)
                          for p in tournament.players}
         self._score = {n: sum((e.points for e in es), Fraction(0))
@@ -145,9 +169,27 @@ class Calculator:
                 name = self.t.player(e.opponent).name
                 out.append((self.adjusted_score(e.opponent), False, name, e))
             elif not self._round_robin:
-                out.append((own, self._voluntary(e),
-                            f"R{e.round} unplayed ({e.code}): own score", e))
+                value, label = self._dummy(e, own)
+                out.append((value, self._voluntary(e), f"R{e.round} unplayed ({e.code}): "
+                            + label, e))
         return out
+
+    def _dummy(self, e: Entry, own: Fraction) -> tuple[Fraction, str]:
+        """The score of the dummy opponent of an own unplayed round (16.4), and its label:
+        the participant's own score; in the 2026 text at most the scheduled opponent's
+        adjusted score for a forfeit (16.4.1) and at most draw points x rounds for a bye or
+        an absence (16.4.2)."""
+        if self.edition == "2023":
+            return own, "own score"
+        if e.opponent is not None:
+            cap = self.adjusted_score(e.opponent)
+            why = f"{self.t.player(e.opponent).name}'s"
+        else:
+            cap = Fraction(self.upto, 2)
+            why = "half the rounds"
+        if own <= cap:
+            return own, "own score"
+        return cap, f"own score {fmt(own)}, at most {why}"
 
     def buchholz(self, number: int, cut_low: int = 0, cut_high: int = 0) -> Value:
         items = self._contributions(number)

@@ -13,8 +13,9 @@ What is written:
 * the round setups, which TRF-16 has no field for, as comment records starting with
   ``###`` (pairing programs skip them):
   ``### randomchess-setup round=R board=B number=N rank=RANK`` (board 0 = every board), plus
-  ``### randomchess-event``, ``### randomchess-commitment`` and, once the event is closed,
-  ``### randomchess-salt``.  docs/tournaments.md documents each.
+  ``### randomchess-event``, ``### randomchess-commitment``, ``### randomchess-tiebreaks``
+  (the edition of the tie-break regulations and the event's codes) and, once the event is
+  closed, ``### randomchess-salt``.  docs/tournaments.md documents each.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from randomchess.tournament.model import (
     Board,
     Tournament,
 )
-from randomchess.tournament.tiebreaks import Calculator
+from randomchess.tournament.tiebreaks import DEFAULT_EDITION, EDITIONS, TIEBREAKS, Calculator
 
 
 class TrfError(TournamentError):
@@ -93,6 +94,8 @@ def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False)
                      + ("" if t.event.eval_band is None else
                         f" eval-band={t.event.eval_band} eval-digest={t.event.eval_digest}"))
         lines.append(f"### randomchess-commitment {t.event.commitment}")
+        lines.append(f"### randomchess-tiebreaks edition={t.event.tiebreak_edition} "
+                     f"codes={','.join(t.event.tiebreaks)}")
         if t.event.salt is not None:
             lines.append(f"### randomchess-salt {t.event.salt.hex()}")
         for r in range(1, t.paired_rounds + 1):
@@ -282,11 +285,18 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
         fixed.append(Board(b.round, b.board, b.white, b.black, b.result, b.bye,
                            None if b.is_bye else number, "" if b.is_bye else fen))
     meta = dict(re.findall(r"(\S+)=(\S+)", trf.comment("event") or ""))
+    ties = dict(re.findall(r"(\S+)=(\S*)", trf.comment("tiebreaks") or ""))
+    codes = tuple(c for c in ties.get("codes", "").split(",") if c)
+    if any(c not in TIEBREAKS for c in codes):
+        raise TrfError(f"unknown tiebreak in {trf.comment('tiebreaks')!r}")
+    if ties.get("edition", DEFAULT_EDITION) not in EDITIONS:
+        raise TrfError(f"unknown tiebreak edition in {trf.comment('tiebreaks')!r}")
     event = Event(
         id=meta.get("id", trf.name), name=trf.name, variant=meta.get("variant", "chess960"),
         system=meta.get("system", "swiss"),
         rounds=trf.rounds or max((b.round for b in boards), default=0),
-        time_control=trf.time_control, tiebreaks=(),
+        time_control=trf.time_control, tiebreaks=codes,
+        tiebreak_edition=ties.get("edition", DEFAULT_EDITION),
         setup_policy=meta.get("policy", "round"),
         mini_match=meta.get("mini-match") == "1",
         exclude_standard=meta.get("exclude-standard") == "1",

@@ -6,72 +6,24 @@
 
 import { Chessground } from 'chessgroundx';
 import { h, clear, copyText } from './dom.js';
-import { lang, localizeLetters } from './i18n.js';
+import { formatPawns, formatPercent, lang, localizeLetters, t } from './i18n.js';
 import { classify, dimensionsOf, parseUci, piecesOf } from './moves.js';
-import { allVariants, castlingOf, promotionOrder, variantInfo } from './variants.js';
-import { variantName } from './game.js';
+import { allVariants, castlingOf, promotionOrder, variantInfo, variantName } from './variants.js';
 import { renderChart } from './analysis_chart.js';
-import { localReason, refusal } from './api.js';
+import { localReason, request } from './api.js';
 import './analysis.css';
 
-const TEXT = {
-  en: {
-    title: 'Analysis board', engine: 'Engine', start: 'Start analysis', stop: 'Stop',
-    lines: 'Best lines', depth: 'depth {d}', load: 'Load', pastePgn: 'Paste a PGN or a FEN',
-    setupNumber: 'Setup number', variant: 'Variant', delete: 'Delete from here',
-    promote: 'Promote this line', review: 'Computer analysis of the game',
-    reviewing: 'The computer is analysing the game…', accuracy: 'Accuracy',
-    white: 'White', black: 'Black', inaccuracy: 'inaccuracies', mistake: 'mistakes',
-    blunder: 'blunders', best: '{best} was best', noReview: 'No computer analysis yet.',
-    flip: 'Flip board', gameOver: 'No legal moves', fromGame: 'Game {id}',
-    bad: 'Error: {reason}', analyse: 'Analyse', evalFor: 'Evaluation',
-    share: 'Copy link to this review', copied: 'Link copied', by: 'by {engine}',
-    pgn: 'Annotated PGN',
-  },
-  es: {
-    title: 'Tablero de análisis', engine: 'Motor', start: 'Analizar', stop: 'Detener',
-    lines: 'Mejores líneas', depth: 'profundidad {d}', load: 'Cargar',
-    pastePgn: 'Pegue un PGN o un FEN', setupNumber: 'Número de posición', variant: 'Variante',
-    delete: 'Borrar desde aquí', promote: 'Hacer línea principal',
-    review: 'Análisis de la partida por el ordenador',
-    reviewing: 'El ordenador está analizando la partida…', accuracy: 'Precisión',
-    white: 'Blancas', black: 'Negras', inaccuracy: 'imprecisiones', mistake: 'errores',
-    blunder: 'errores graves', best: 'Era mejor {best}', noReview: 'Aún sin análisis.',
-    flip: 'Girar el tablero', gameOver: 'No hay jugadas legales', fromGame: 'Partida {id}',
-    bad: 'Error: {reason}', analyse: 'Analizar', evalFor: 'Evaluación',
-    share: 'Copiar el enlace a este análisis', copied: 'Enlace copiado', by: 'por {engine}',
-    pgn: 'PGN comentado',
-  },
-};
+/** The analysis page's texts (the catalogue's analysis.* keys). */
+export const tr = (key, vars = {}) => t(`analysis.${key}`, vars);
 
-export function tr(key, vars = {}) {
-  const table = TEXT[lang()] || TEXT.en;
-  let s = table[key] ?? TEXT.en[key] ?? key;
-  for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, v);
-  return s;
-}
+const post = (path, body) => request('POST', path, body);
+const get = path => request('GET', path);
 
-async function post(path, body) {
-  const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw refusal(data, res.status);
-  return data;
-}
-
-async function get(path) {
-  const res = await fetch(path);
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw refusal(data, res.status);
-  return data;
-}
-
-/** "+0.35", "-1.20", "#3", "#-2" from a White-point-of-view score. */
+/** "+0.35", "-1.20" ("+0,35" in Spanish), "#3", "#-2" from a White-point-of-view score. */
 export function scoreText(score) {
   if (!score) return '';
   if (score.mate !== null && score.mate !== undefined) return `#${score.mate}`;
-  const v = score.cp / 100;
-  return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+  return formatPawns(score.cp);
 }
 
 /** White's winning chances 0..100 (the server's model, lichess's curve). */
@@ -376,7 +328,7 @@ export function renderAnalysis(root, go, query) {
       linesEl.append(h('li', { 'data-testid': `line-${line.multipv}` },
         h('span.score', scoreText(line.score)), ' ',
         h('span.pv', { onclick: () => playUci(line.pv[0]) },
-          line.san.slice(0, 10).map(localizeLetters).join(' '))));
+          line.san.slice(0, 10).map(san => localizeLetters(san)).join(' '))));
     }
   }
 
@@ -408,9 +360,10 @@ export function renderAnalysis(root, go, query) {
     const acc = review.accuracy || {};
     const counts = review.counts || { white: {}, black: {} };
     const side = color => h('div.acc', { 'data-testid': `accuracy-${color}` },
-      h('strong', `${tr(color)}: `), `${tr('accuracy')} ${acc[color] ?? '–'}%`,
-      h('span.counts', ` · ${counts[color].inaccuracy || 0} ${tr('inaccuracy')}, ` +
-        `${counts[color].mistake || 0} ${tr('mistake')}, ${counts[color].blunder || 0} ${tr('blunder')}`));
+      h('strong', `${tr(color)}: `),
+      `${tr('accuracy')} ${typeof acc[color] === 'number' ? formatPercent(acc[color]) : '–'}`,
+      h('span.counts', ` · ${tr('inaccuracies', { n: counts[color].inaccuracy || 0 })}, ` +
+        `${tr('mistakes', { n: counts[color].mistake || 0 })}, ${tr('blunders', { n: counts[color].blunder || 0 })}`));
     const link = `${location.origin}/#/analysis?game=${encodeURIComponent(gameId)}`;
     reviewBox.append(h('p.review-by', { 'data-testid': 'review-engine' }, tr('by', { engine: review.engine })),
       h('div.actions',

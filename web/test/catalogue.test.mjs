@@ -45,12 +45,12 @@ test('every key in both languages, the same placeholders, plurals with one and o
 
 test('every key a page names literally is in the catalogue', () => {
   // t('key'), tr('key') and tt('key') (the pages' prefixed shorthands) with a literal key.
-  const prefixes = { 'analysis.js': 'analysis.', 'account.js': 'account.', 'players.js': 'account.', 'tournament.js': 'tournament.',
+  const prefixes = { 'analysis/ctrl.js': 'analysis.', 'analysis/view.js': 'analysis.', 'account.js': 'account.', 'players.js': 'account.', 'tournament.js': 'tournament.',
     'setup_eval.js': 'setupEval.' };
   const missing = [];
   for (const file of PAGES) {
     const text = readFileSync(file, 'utf8');
-    const prefix = prefixes[file.split('/').pop()] || '';
+    const prefix = prefixes[file.slice(SRC.length)] || '';
     for (const m of text.matchAll(/\b(t|tr|tt)\(\s*'([^'$]+)'/g)) {
       const key = m[1] === 't' ? m[2] : prefix + m[2];
       if (!(key in MESSAGES.en)) missing.push(`${file.slice(SRC.length)}: ${key}`);

@@ -24,10 +24,17 @@ const call = (method, path, body, secret) =>
 // The limits of the event's and the player's fields: the server's models (GET /openapi.json).
 let createLimits = {};
 let playerLimits = {};
-const limitsReady = Promise.all([
-  formLimits('POST', '/api/tournaments').then(l => { createLimits = l; }),
-  formLimits('POST', '/api/tournaments/{event_id}/players').then(l => { playerLimits = l; }),
-]);
+let loadingLimits = null;
+// Fetched when a tournament page first needs them, not when the bundle loads.
+const limitsReady = () => {
+  if (!loadingLimits) {
+    loadingLimits = Promise.all([
+      formLimits('POST', '/api/tournaments').then(l => { createLimits = l; }),
+      formLimits('POST', '/api/tournaments/{event_id}/players').then(l => { playerLimits = l; }),
+    ]);
+  }
+  return loadingLimits;
+};
 const createLabels = () => ({ name: tt('name'), rounds: tt('rounds'), time_control: tt('timeControl'),
   eval_band: tt('evalBand'), tiebreaks: tt('tiebreaks') });
 const playerLabels = () => ({ name: tt('name'), rating: tt('rating'), federation: tt('federation') });
@@ -79,7 +86,7 @@ function renderNew(main, go) {
   system.addEventListener('change', () => { rounds.disabled = system.value !== 'swiss'; });
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
-    await limitsReady;
+    await limitsReady();
     const problem = firstProblem({ name: name.value, time_control: tc.value, eval_band: band.value,
       ...(system.value === 'swiss' ? { rounds: rounds.value } : {}) }, createLimits, createLabels());
     if (problem) {
@@ -200,7 +207,7 @@ function organiserPanel(ev, secret, refresh) {
     const fed = h('input', { placeholder: tt('federation'), size: 4 });
     const add = h('button', { type: 'button', 'data-testid': 't-add' }, tt('addPlayer'));
     add.addEventListener('click', async () => {
-      await limitsReady;
+      await limitsReady();
       const problem = firstProblem({ name: name.value, rating: rating.value, federation: fed.value },
         playerLimits, playerLabels());
       if (problem) {
@@ -333,6 +340,7 @@ function renderHall(main, id) {
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */
 export function renderTournament(main, path, go) {
   main.classList.add('tournament-page');
+  limitsReady(); // the forms' limits, ready before the first submit
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);

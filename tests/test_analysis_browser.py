@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +17,7 @@ import pytest
 from web_support import ARTIFACTS, launched_browser, running_server, skip_without_browser
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -160,6 +162,8 @@ def test_review_chart_marks_the_blunder(page: Page, server: str) -> None:
     assert dot.count() == 1 and "mark-blunder" in (dot.get_attribute("class") or "")
     assert page.text_content("[data-testid=glyph-8]") == "??"
     assert "%" in page.inner_text("[data-testid=accuracy-white]")
+    # One blunder is "1 blunder" (issue 27: it was "1 blunders").
+    assert re.search(r"\b1 blunder\b(?!s)", page.inner_text("[data-testid=accuracy-black]"))
     assert page.locator("[data-testid=mark-8]").count() == 1
     assert "randomchess" in page.inner_text("[data-testid=review-engine]")
     href = page.get_attribute("[data-testid=review-pgn]", "href") or ""
@@ -173,6 +177,47 @@ def test_review_chart_marks_the_blunder(page: Page, server: str) -> None:
     _wait_ply(page, 0)
     stored = _api(server, "GET", f"/api/games/{game['id']}/review")
     assert stored["review"]["plies"][7]["judgement"] == "blunder"
+
+
+def test_spanish_lines_scores_and_review(page: Page, server: str) -> None:
+    """Issue 27: the engine's lines in Spanish letters (the page passed map's index as the
+    language), Spanish decimal marks on the scores and the accuracy, Spanish plurals."""
+    mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1"  # 1. Qd8#, in Spanish Dd8#
+    page.goto(f"/?lang=es#/analysis?variant=chess&fen={urllib.parse.quote(mate_in_one)}")
+    page.wait_for_function("window.rcAnalysis && window.rcAnalysis.info")
+    page.click("[data-testid=engine-toggle]")
+    line = page.locator("[data-testid=line-1] .pv")
+    expect(line).to_contain_text("Dd8", timeout=60_000)
+    assert "Q" not in line.inner_text()
+    page.click("[data-testid=engine-toggle]")
+    # A quiet position: the score in pawns with a decimal comma.
+    page.fill("[data-testid=paste]", "1. e4 e5 2. Cf3 *")
+    page.click("[data-testid=load]")
+    page.wait_for_function("document.querySelectorAll('[data-testid=tree] .node').length === 3")
+    page.click("[data-testid=engine-toggle]")
+    expect(page.locator("[data-testid=eval]")).to_have_text(re.compile(r"^[+-]?\d+,\d\d$"),
+                                                            timeout=60_000)
+    expect(page.locator("[data-testid=line-1] .score")).to_have_text(
+        re.compile(r"^[+-]?\d+,\d\d$"))
+    page.click("[data-testid=engine-toggle]")
+    # The review of a game with one black blunder, in Spanish.
+    game = _api(server, "POST", "/api/games", {"variant": "chess", "opponent": "hotseat"})
+    for move in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1h1", "d8g5"):
+        _api(server, "POST", f"/api/games/{game['id']}/moves",
+             {"move": move, "token": game["seat"]["token"]})
+    page.goto(f"/?lang=es#/analysis?game={game['id']}")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           "?.dataset.ply === '8'")
+    page.click("[data-testid=request-review]")
+    page.wait_for_selector("[data-testid=review-chart]", timeout=120_000)
+    black = page.inner_text("[data-testid=accuracy-black]")
+    assert re.search(r"\b1 error grave\b", black), black
+    assert "1 errores" not in black
+    for side in ("white", "black"):
+        text = page.inner_text(f"[data-testid=accuracy-{side}]")
+        assert not re.search(r"\d\.\d", text), text  # a comma, never a point
+    assert "Dg5" in page.inner_text("[data-testid=mark-8]")
+    page.screenshot(path=str(ARTIFACTS / "analysis-review-es.png"), full_page=True)
 
 
 def test_analysis_page_under_the_servers_csp(browser: Browser, server: str) -> None:

@@ -209,7 +209,8 @@ def test_correspondence_per_game_seek_through_the_pages(browser: Browser, server
         wait_board(bob)
         white_page = alice if names["white"] == "corr-alice" else bob
         white_page.goto("/#/account")
-        expect(white_page.locator("[data-testid=your-turn]")).to_contain_text("chess960 #")
+        # The variant's name, not its key (issue 27).
+        expect(white_page.locator("[data-testid=your-turn]")).to_contain_text("Chess960 #")
         expect(white_page.locator("[data-testid=turn-deadline]")).to_contain_text("move by")
         white_page.goto(f"/#/game/{game_id}")
         wait_board(white_page)
@@ -403,7 +404,7 @@ def test_account_games_filtered_on_the_page(browser: Browser, server: str) -> No
         page.fill("[data-testid=filter-opponent]", "FILTER-D")  # any case
         page.click("[data-testid=filter-go]")
         expect(rows).to_have_count(1)
-        expect(rows.first).to_contain_text("mrc")
+        expect(rows.first).to_contain_text("Modern Random Chess")  # its name (issue 27)
         page.fill("[data-testid=filter-opponent]", "")
         page.fill("[data-testid=filter-number]", "200")
         page.click("[data-testid=filter-go]")

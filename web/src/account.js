@@ -3,103 +3,28 @@
 // token from the rc_csrf cookie in X-CSRF-Token.
 
 import { h, clear } from './dom.js';
-import { lang } from './i18n.js';
-import { refusal, saveSeat } from './api.js';
-import { allVariants } from './variants.js';
+import { lang, t } from './i18n.js';
+import { request, saveSeat } from './api.js';
+import { allVariants, variantName } from './variants.js';
+import { checkValue, explainInvalid, formLimits } from './limits.js';
 
-const STRINGS = {
-  en: {
-    account: 'Account', lobby: 'Lobby', name: 'Name', password: 'Password',
-    logIn: 'Log in', signUp: 'Sign up', logOut: 'Log out',
-    logOutEverywhere: 'Log out everywhere', loggedInAs: 'Logged in as {name}',
-    ratings: 'Ratings', noRatings: 'No rated games yet.', games: 'Games', noGames: 'No games yet.',
-    provisional: 'provisional', needAccount: 'Log in to play in the lobby.',
-    newSeek: 'New seek', minutes: 'Minutes', increment: 'Increment (s)', rated: 'Rated',
-    casual: 'Casual', setupNumber: 'Setup number (empty: random)', post: 'Post seek',
-    openSeeks: 'Open seeks', noSeeks: 'No open seeks.', accept: 'Play', cancel: 'Cancel',
-    yours: 'yours', error: 'Refused: {reason}', vs: 'vs {name}', anonymous: 'anonymous',
-    random: 'random', yourTurn: 'Your turn', noTurn: 'No game waits for your move.',
-    changePassword: 'Change password', oldPassword: 'Current password',
-    newPassword: 'New password', deleteAccount: 'Delete account (your games stay, anonymised)',
-    passwordChanged: 'Password changed; other sessions were logged out.',
-    days: 'Correspondence', liveClock: 'no: a clock', perMove: '{days} d/move',
-    setupKind: 'Setup', setupRandom: 'random', setupPerGame: 'new random setup per game',
-    setupByNumber: 'by number', perGame: 'new setup per game',
-    chart: 'Rating history', stats: 'Statistics', noHistory: 'No rated games yet.',
-    byColour: 'Results by colour', wins: 'Wins', draws: 'Draws', losses: 'Losses',
-    challengeName: 'Challenge a player (name; empty: an open seek)', quick: 'Quick pairing',
-    challenge: 'challenge',
-    any: 'any', variantLabel: 'Variant', speedLabel: 'Speed', resultLabel: 'Result',
-    opponentLabel: 'Opponent', numberLabel: 'Setup number', filter: 'Filter',
-    'result.win': 'won', 'result.draw': 'drawn', 'result.loss': 'lost',
-    moveBy: 'move by {when}', profile: 'Profile', gamesCount: '{n} rated games', variantSpeed: 'Variant and speed',
-    allStats: 'Every variant and speed', gamesShort: 'Games', score: 'Score',
-    allColours: 'Both colours', asWhite: 'As White', asBlack: 'As Black',
-    'speed.bullet': 'bullet', 'speed.blitz': 'blitz', 'speed.rapid': 'rapid',
-    'speed.classical': 'classical', 'speed.correspondence': 'correspondence',
-    'speed.unlimited': 'no clock',
-  },
-  es: {
-    account: 'Cuenta', lobby: 'Sala', name: 'Nombre', password: 'Contraseña',
-    logIn: 'Entrar', signUp: 'Crear cuenta', logOut: 'Salir',
-    logOutEverywhere: 'Salir en todos los dispositivos', loggedInAs: 'Has entrado como {name}',
-    ratings: 'Puntuaciones', noRatings: 'Aún no hay partidas puntuables.', games: 'Partidas',
-    noGames: 'Aún no hay partidas.', provisional: 'provisional',
-    needAccount: 'Entra en tu cuenta para jugar en la sala.', newSeek: 'Nueva propuesta',
-    minutes: 'Minutos', increment: 'Incremento (s)', rated: 'Puntuable', casual: 'Amistosa',
-    setupNumber: 'Número de posición (vacío: al azar)', post: 'Publicar propuesta',
-    openSeeks: 'Propuestas abiertas', noSeeks: 'No hay propuestas abiertas.', accept: 'Jugar',
-    cancel: 'Retirar', yours: 'tuya', error: 'Rechazado: {reason}', vs: 'contra {name}',
-    anonymous: 'anónimo', random: 'al azar', yourTurn: 'Te toca',
-    noTurn: 'Ninguna partida espera tu jugada.', changePassword: 'Cambiar la contraseña',
-    oldPassword: 'Contraseña actual', newPassword: 'Contraseña nueva',
-    deleteAccount: 'Borrar la cuenta (tus partidas quedan, anónimas)',
-    passwordChanged: 'Contraseña cambiada; se cerraron las demás sesiones.',
-    days: 'Por correspondencia', liveClock: 'no: con reloj', perMove: '{days} d/jugada',
-    setupKind: 'Posición', setupRandom: 'al azar', setupPerGame: 'nueva posición al azar en cada partida',
-    setupByNumber: 'por número', perGame: 'posición nueva en cada partida',
-    chart: 'Historial de puntuación', stats: 'Estadísticas', noHistory: 'Aún no hay partidas puntuables.',
-    byColour: 'Resultados por color', wins: 'Victorias', draws: 'Tablas', losses: 'Derrotas',
-    challengeName: 'Retar a un jugador (nombre; vacío: propuesta abierta)',
-    quick: 'Emparejamiento rápido', challenge: 'reto',
-    any: 'cualquiera', variantLabel: 'Variante', speedLabel: 'Ritmo', resultLabel: 'Resultado',
-    opponentLabel: 'Rival', numberLabel: 'Número de posición', filter: 'Filtrar',
-    'result.win': 'ganadas', 'result.draw': 'tablas', 'result.loss': 'perdidas',
-    moveBy: 'juega antes del {when}', profile: 'Perfil', gamesCount: '{n} partidas puntuables', variantSpeed: 'Variante y ritmo',
-    allStats: 'Todas las variantes y ritmos', gamesShort: 'Partidas', score: 'Puntos',
-    allColours: 'Ambos colores', asWhite: 'Con blancas', asBlack: 'Con negras',
-    'speed.bullet': 'bala', 'speed.blitz': 'blitz', 'speed.rapid': 'rápidas',
-    'speed.classical': 'clásicas', 'speed.correspondence': 'por correspondencia',
-    'speed.unlimited': 'sin reloj',
-  },
-};
+/** The account, lobby and profile pages' texts (the catalogue's account.* keys). */
+export const tr = (key, vars = {}) => t(`account.${key}`, vars);
 
-export function tr(key, vars = {}) {
-  const text = (STRINGS[lang()] || STRINGS.en)[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ''));
-}
+const call = (method, path, body) => request(method, path, body);
 
-function cookie(name) {
-  const hit = document.cookie.split('; ').find(c => c.startsWith(`${name}=`));
-  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : '';
-}
+// The fields' limits: the server's models (GET /openapi.json), said before sending.
+const limitsOf = path => formLimits('POST', path);
+const clockLabels = () => ({ 'clock.minutes': tr('minutes'), 'clock.increment': tr('increment'),
+  name: tr('name'), password: tr('password') });
 
-async function call(method, path, body) {
-  const headers = { 'X-CSRF-Token': cookie('rc_csrf') };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, {
-    method, headers, credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: text };
+/** The first of `values` ({field path: text}) outside `lims`, explained; or null. */
+function firstProblem(values, lims, labels) {
+  for (const [name, value] of Object.entries(values)) {
+    const problem = checkValue(value, lims[name], labels[name]);
+    if (problem) return problem;
   }
-  if (!res.ok) throw refusal(data, res.status);
-  return data;
+  return null;
 }
 
 async function me() {
@@ -122,8 +47,8 @@ function errorLine() {
   return h('p.error', { role: 'alert', 'data-testid': 'account-error' });
 }
 
-function show(line, e) {
-  line.textContent = tr('error', { reason: e.message });
+function show(line, e, lims = {}) {
+  line.textContent = explainInvalid(e, clockLabels(), lims) || tr('error', { reason: e.message });
 }
 
 // ------------------------------------------------------------------------- account page
@@ -144,6 +69,12 @@ async function draw(root, go) {
     const line = errorLine();
     const submit = path => async ev => {
       ev.preventDefault();
+      const lims = await limitsOf(path);
+      const problem = firstProblem({ name: name.value, password: password.value }, lims, clockLabels());
+      if (problem) {
+        line.textContent = problem;
+        return;
+      }
       try {
         await call('POST', path, { name: name.value, password: password.value });
         draw(root, go);
@@ -204,14 +135,14 @@ async function draw(root, go) {
     turn.length
       ? h('ul', { 'data-testid': 'your-turn' }, turn.map(g =>
         h('li', h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
-          `${g.variant}${g.number != null ? ` #${g.number}` : ''}`),
+          `${variantName(g.variant)}${g.number != null ? ` #${g.number}` : ''}`),
         g.deadline ? h('span.hint', { 'data-testid': 'turn-deadline' }, ` · ${tr('moveBy', {
           when: new Date(g.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) })}`)
           : '')))
       : h('p', tr('noTurn')),
     h('h2', tr('ratings')),
     user.ratings.length
-      ? h('ul', user.ratings.map(r => h('li', `${r.variant} ${r.speed}: ${r.rating}${
+      ? h('ul', user.ratings.map(r => h('li', `${variantName(r.variant)} · ${tr(`speed.${r.speed}`)}: ${r.rating}${
         r.provisional ? '?' : ''} (±${r.rd})`)))
       : h('p', tr('noRatings')),
     h('h2', tr('games')),
@@ -232,7 +163,7 @@ function paintGames(list, games) {
   list.append(games.length
     ? h('ul', games.map(g => h('li', { 'data-testid': 'game-row' },
       h('a', { href: `#/game/${encodeURIComponent(g.id)}` },
-        `${g.variant}${g.number != null ? ` #${g.number}` : ''} ${g.speed ? tr(`speed.${g.speed}`) : ''} ${
+        `${variantName(g.variant)}${g.number != null ? ` #${g.number}` : ''} ${g.speed ? tr(`speed.${g.speed}`) : ''} ${
           tr('vs', { name: g.opponent || tr('anonymous') })} ${g.result || ''}`))))
     : h('p', { 'data-testid': 'no-games' }, tr('noGames')));
 }
@@ -242,7 +173,7 @@ function paintGames(list, games) {
 function gamesFilter(line) {
   const any = h('option', { value: '' }, tr('any'));
   const variant = h('select', { name: 'variant', 'data-testid': 'filter-variant' }, any,
-    allVariants().map(v => h('option', { value: v.key }, v.key)));  // GET /api/variants
+    allVariants().map(v => h('option', { value: v.key }, variantName(v.key))));  // GET /api/variants
   const speed = h('select', { name: 'speed', 'data-testid': 'filter-speed' },
     h('option', { value: '' }, tr('any')),
     ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'].map(v =>
@@ -303,8 +234,8 @@ async function start(root, go, state) {
   }
   const line = errorLine();
   const variant = h('select', { 'data-testid': 'seek-variant' },
-    allVariants().map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, v.key)));  // GET /api/variants
-  const minutes = h('input', { type: 'number', value: '5', min: '0.25', step: 'any',
+    allVariants().map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, variantName(v.key))));  // GET /api/variants
+  const minutes = h('input', { type: 'number', value: '5', step: 'any',
     'data-testid': 'seek-minutes' });
   const increment = h('input', { type: 'number', value: '3', min: '0', step: 'any',
     'data-testid': 'seek-increment' });
@@ -324,7 +255,15 @@ async function start(root, go, state) {
     : { minutes: Number(minutes.value), increment: Number(increment.value) });
   // Quick pairing: the oldest open seek of another player in this variant, speed class and
   // rated or casual, whatever its exact clock; else this becomes an open seek.
+  const clockProblem = lims => (days.value ? null
+    : firstProblem({ 'clock.minutes': minutes.value, 'clock.increment': increment.value }, lims, clockLabels()));
   const quickPair = async () => {
+    const lims = await limitsOf('/api/lobby/quick');
+    const problem = clockProblem(lims);
+    if (problem) {
+      line.textContent = problem;
+      return;
+    }
     try {
       const res = await call('POST', '/api/lobby/quick',
         { variant: variant.value, clock: clock(), rated: rated.checked });
@@ -335,7 +274,7 @@ async function start(root, go, state) {
         state.mine.add(res.seek);
       }
     } catch (e) {
-      show(line, e);
+      show(line, e, lims);
     }
   };
   root.append(h('h1', tr('lobby')),
@@ -343,6 +282,12 @@ async function start(root, go, state) {
       'data-testid': 'seek-form',
       onsubmit: async ev => {
         ev.preventDefault();
+        const lims = await limitsOf('/api/lobby/seeks');
+        const problem = clockProblem(lims);
+        if (problem) {
+          line.textContent = problem;
+          return;
+        }
         try {
           const setup = setupKind.value === 'number' || number.value !== ''
             ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
@@ -353,7 +298,7 @@ async function start(root, go, state) {
             : await call('POST', '/api/lobby/seeks', body);
           state.mine.add(res.id);
         } catch (e) {
-          show(line, e);
+          show(line, e, lims);
         }
       },
     }, h('h2', tr('newSeek')), variant, h('label', tr('minutes'), minutes),
@@ -376,7 +321,7 @@ async function start(root, go, state) {
       const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
         : `${s.clock.minutes}+${s.clock.increment}`;
       const label = `${s.challenge ? `${tr('challenge')}: ` : ''}${s.player} (${s.rating}${
-        s.provisional ? '?' : ''}) ${s.variant} ${setupText} ${clockText} ${
+        s.provisional ? '?' : ''}) ${variantName(s.variant)} ${setupText} ${clockText} ${
         s.rated ? tr('rated') : tr('casual')}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)

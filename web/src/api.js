@@ -10,6 +10,8 @@ export class ApiError extends Error {
     this.code = body && typeof body.code === 'string' ? body.code : null;
     this.detailEn = body && typeof body.detail_en === 'string' ? body.detail_en : null;
     this.detailEs = body && typeof body.detail_es === 'string' ? body.detail_es : null;
+    // request.invalid: pydantic's errors [{loc, msg, type}], for limits.js to explain.
+    this.errors = body && Array.isArray(body.errors) ? body.errors : null;
   }
 }
 
@@ -37,11 +39,30 @@ function reasonOf(body, status) {
   return `HTTP ${status}`;
 }
 
-async function request(method, path, body, headers = {}) {
+/** The value of cookie `name` in this browser ('' without one). */
+export function cookie(name) {
+  const jar = typeof document !== 'undefined' && typeof document.cookie === 'string' ? document.cookie : '';
+  const hit = jar.split('; ').find(c => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : '';
+}
+
+/**
+ * The one fetch wrapper of every page: `method` `path` with a JSON `body` (or none) and
+ * extra `headers`; resolves to the parsed JSON answer (null for an empty one) or throws an
+ * ApiError (api.js `refusal`: the server's reason in the page's language, .status, .code,
+ * .errors). The CSRF token of the rc_csrf cookie goes along when there is one
+ * (cookie-authenticated account and lobby calls, docs/accounts.md).
+ */
+export async function request(method, path, body, headers = {}) {
+  const all = { ...headers };
+  const csrf = cookie('rc_csrf');
+  if (csrf) all['X-CSRF-Token'] = csrf;
+  if (body !== undefined) all['Content-Type'] = 'application/json';
   const res = await fetch(path, {
     method,
     cache: 'no-store',
-    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    headers: all,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

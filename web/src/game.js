@@ -15,7 +15,7 @@ import { createGameView, renderNotFound } from './game/view.js';
 import { createBoard } from './game/board.js';
 import { createSounds } from './game/sounds.js';
 
-export { resultText, variantName } from './game/ctrl.js';
+export { resultText } from './game/ctrl.js';
 export { renderNotFound };
 
 const API = {

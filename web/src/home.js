@@ -10,8 +10,8 @@ import {
   SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
 } from './setups.js';
 import { diagram } from './diagram.js';
-import { allVariants, playableVariants, setupPlacement, variantInfo } from './variants.js';
-import { variantName } from './game.js';
+import { allVariants, playableVariants, setupPlacement, variantInfo, variantName } from './variants.js';
+import { checkValue, explainInvalid, formLimits } from './limits.js';
 
 // The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
 // mrc #8226): a random variant on the same board with the same army whose numbering this page
@@ -101,8 +101,34 @@ export function renderHome(root, go) {
   const colourBox = h('fieldset',
     h('legend', t('colour')),
     ['white', 'black', 'random'].map(c => radio('color', c, t(`colour.${c}`), c === (saved.color || 'white'))));
-  const minutesIn = h('input', { type: 'number', name: 'minutes', min: '0', max: '180', value: saved.minutes ?? '0' });
-  const incIn = h('input', { type: 'number', name: 'increment', min: '0', max: '60', value: saved.increment ?? '0' });
+  const minutesIn = h('input', { type: 'number', name: 'minutes', min: '0', step: 'any', value: saved.minutes ?? '0' });
+  const incIn = h('input', { type: 'number', name: 'increment', min: '0', step: 'any', value: saved.increment ?? '0' });
+  // The clock's limits are the server's (ClockIn in GET /openapi.json), said before sending.
+  let limits = {};
+  formLimits('POST', '/api/games').then(l => {
+    limits = l;
+    const m = limits['clock.minutes'] || {};
+    const i = limits['clock.increment'] || {};
+    if (m.max !== undefined) minutesIn.max = String(m.max);
+    if (i.max !== undefined) incIn.max = String(i.max);
+  });
+  const clockLabels = () => ({ 'clock.minutes': t('field.minutes'), 'clock.increment': t('field.increment') });
+  // What is wrong with the clock fields (null: nothing). 0 minutes is no clock; below 0 or
+  // above the server's maximum is refused here rather than sent (or silently untimed).
+  const clockProblem = () => {
+    if (daysIn.value) return null;
+    const m = limits['clock.minutes'] || {};
+    const text = minutesIn.value.trim();
+    const minutes = text === '' ? 0 : Number(text);
+    if (!Number.isFinite(minutes)) return t('limit.number', { field: t('field.minutes') });
+    if (minutes === 0) return null;
+    if (minutes < 0 || (m.max !== undefined && minutes > m.max) || (m.above !== undefined && minutes <= m.above)) {
+      return m.max !== undefined ? t('limit.clockMinutes', { max: m.max })
+        : t('limit.min', { field: t('field.minutes'), min: 0 });
+    }
+    const inc = limits['clock.increment'] || { min: 0 };
+    return checkValue(incIn.value.trim() === '' ? '0' : incIn.value, { ...inc, type: 'number' }, t('field.increment'));
+  };
   // Clock presets (issue 11), as on lichess; the fields below stay for any other control.
   const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 0], [0, 0]];
   const presetBar = h('div.presets', { role: 'group', 'aria-label': t('presets') },
@@ -129,7 +155,7 @@ export function renderHome(root, go) {
   const daysIn = h('select', { name: 'days', 'data-testid': 'days' },
     h('option', { value: '' }, t('noCorrespondence')),
     [1, 2, 3, 5, 7, 14].map(d => h('option', { value: String(d), selected: String(d) === saved.days },
-      t(d === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: d }))));
+      t('daysPerMove', { n: d }))));
   const clockBox = h('fieldset',
     h('legend', t('timeControl')),
     presetBar,
@@ -233,6 +259,11 @@ export function renderHome(root, go) {
       error.textContent = s.error;
       return;
     }
+    const clockError = clockProblem();
+    if (clockError) {
+      error.textContent = clockError;
+      return;
+    }
     const variant = variantSel.value;
     const opponent = value('opponent');
     const spec = { variant, opponent };
@@ -255,7 +286,7 @@ export function renderHome(root, go) {
       saveSeat(res.id, { ...res.seat, opponent, invite_url: res.invite_url || null });
       go(`/game/${res.id}`);
     } catch (e) {
-      error.textContent = errorMessage(e, t);
+      error.textContent = explainInvalid(e, clockLabels(), limits) || errorMessage(e, t);
       button.disabled = false;
     }
   });

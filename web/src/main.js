@@ -7,7 +7,8 @@ import './style.css';
 import { h, clear } from './dom.js';
 import { LANGUAGES, lang, setLang, t } from './i18n.js';
 import { renderHome } from './home.js';
-import { renderGame, renderNotFound, variantName } from './game.js';
+import { renderGame, renderNotFound } from './game.js';
+import { variantName } from './variants.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
@@ -125,7 +126,7 @@ async function renderJoin(main, id, code) {
     }
   });
   const clock = info.clock && info.clock.days
-    ? t(info.clock.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: info.clock.days })
+    ? t('daysPerMove', { n: info.clock.days })
     : info.clock
     ? t('joinClock', { minutes: info.clock.initial / 60000, increment: (info.clock.increment || 0) / 1000 })
     : t('unlimited');

@@ -3,9 +3,10 @@
 // GET /api/players/{name}. The chart is drawn here (no chart library), as analysis_chart.js.
 
 import { h, clear } from './dom.js';
+import { variantName } from './variants.js';
 import { tr } from './account.js';
-import { variantName } from './game.js';
-import { refusal } from './api.js';
+import { request } from './api.js';
+import { formatPercent } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'];
@@ -52,7 +53,7 @@ export function ratingChart(points) {
   return svg;
 }
 
-const pct = x => (x === null || x === undefined ? '–' : `${Math.round(x * 100)}%`);
+const pct = x => (x === null || x === undefined ? '–' : formatPercent(x * 100, 0));
 const speedName = s => tr(`speed.${s}`);
 
 export function renderPlayer(main, name) {
@@ -61,9 +62,7 @@ export function renderPlayer(main, name) {
   (async () => {
     let data;
     try {
-      const res = await fetch(`/api/players/${encodeURIComponent(name)}`, { cache: 'no-store' });
-      data = await res.json();
-      if (!res.ok) throw refusal(data, res.status);
+      data = await request('GET', `/api/players/${encodeURIComponent(name)}`);
     } catch (e) {
       root.append(h('p.error', { role: 'alert', 'data-testid': 'profile-error' },
         tr('error', { reason: e.message })));

@@ -3,36 +3,16 @@
 // GET /api/setups/... (the evaluation set the package ships; docs/analysis.md).
 
 import { h } from './dom.js';
-import { lang } from './i18n.js';
+import { formatPawns, t } from './i18n.js';
 import { getEvaluationSummary, getSetupEvaluation } from './api.js';
 
-const TEXT = {
-  en: {
-    evaluation: 'Evaluation', by: '{engine}, depth {depth}', rank: 'balance rank {rank} of {total}',
-    none: 'not evaluated', mostBalanced: 'Most balanced', leastBalanced: 'Least balanced',
-    title: 'Setup evaluations', summary: 'mean {mean}, median {median}; {within} setups within ±0.30',
-    mate: 'mate in {n}', unavailable: 'No setup evaluations are installed for this variant.',
-  },
-  es: {
-    evaluation: 'Evaluación', by: '{engine}, profundidad {depth}', rank: 'puesto {rank} de {total} por equilibrio',
-    none: 'sin evaluar', mostBalanced: 'Más equilibradas', leastBalanced: 'Menos equilibradas',
-    title: 'Evaluación de posiciones', summary: 'media {mean}, mediana {median}; {within} posiciones dentro de ±0,30',
-    mate: 'mate en {n}', unavailable: 'No hay evaluaciones instaladas para esta variante.',
-  },
-};
-
-const tt = (key, params = {}) => {
-  let s = (TEXT[lang()] || TEXT.en)[key] || key;
-  for (const [k, v] of Object.entries(params)) s = s.replace(`{${k}}`, String(v));
-  return s;
-};
+const tt = (key, params = {}) => t(`setupEval.${key}`, params);
 
 /** "+0.23" (or "+0,23" in Spanish), "mate in 3", from White's point of view. */
 export function formatScore(e) {
   if (!e) return tt('none');
   if (e.mate !== null && e.mate !== undefined) return `${e.mate > 0 ? '+' : '−'}${tt('mate', { n: Math.abs(e.mate) })}`;
-  const text = `${e.cp >= 0 ? '+' : '−'}${(Math.abs(e.cp) / 100).toFixed(2)}`;
-  return lang() === 'es' ? text.replace('.', ',') : text;
+  return formatPawns(e.cp, { zeroSign: true, minus: '\u2212' });
 }
 
 const engineName = name => (name === 'fairy-stockfish' ? 'Fairy-Stockfish'

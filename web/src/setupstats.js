@@ -4,12 +4,11 @@
 // games; a search by setup number. Linked from the shuffler's cards and the game page.
 
 import { h, clear } from './dom.js';
-import { t, localizeLetters } from './i18n.js';
+import { formatPercent, t, localizeLetters } from './i18n.js';
 import { isNumbered, rankOf, setupCount, setupFen } from './setups.js';
-import { allVariants, variantInfo } from './variants.js';
+import { allVariants, variantInfo, variantName } from './variants.js';
 import { diagram } from './diagram.js';
-import { variantName } from './game.js';
-import { refusal } from './api.js';
+import { request } from './api.js';
 
 export const statsHref = (variant, number) =>
   `/#/stats/${encodeURIComponent(variant)}/${encodeURIComponent(number)}`;
@@ -50,9 +49,7 @@ export function renderSetupStats(main, variant, number, go) {
   (async () => {
     let s;
     try {
-      const res = await fetch(`/api/setups/${encodeURIComponent(variant)}/${n}/stats`, { cache: 'no-store' });
-      s = await res.json();
-      if (!res.ok) throw refusal(s, res.status);
+      s = await request('GET', `/api/setups/${encodeURIComponent(variant)}/${n}/stats`);
     } catch (e) {
       clear(body).append(h('p.error', { role: 'alert' }, t('error', { reason: e.message })));
       return;
@@ -67,7 +64,7 @@ export function renderSetupStats(main, variant, number, go) {
       h('p', { 'data-testid': 'stats-results' },
         t('statsResults', { w: s.white_wins, d: s.draws, b: s.black_wins })),
       s.white_score === null ? '' : h('p', { 'data-testid': 'stats-score' },
-        `${t('statsWhiteScore')}: ${Math.round(s.white_score * 100)}%`),
+        `${t('statsWhiteScore')}: ${formatPercent(s.white_score * 100, 0)}`),
       s.first_moves.length ? h('div', h('h2', t('statsFirstMoves')),
         h('ol', { 'data-testid': 'stats-first-moves' }, s.first_moves.map(m =>
           h('li', `${localizeLetters(m.san)} (${m.games})`)))) : '',

@@ -10,8 +10,7 @@ import {
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
-import { allVariants, castlingOf, variantInfo } from './variants.js';
-import { variantName } from './game.js';
+import { allVariants, castlingOf, variantInfo, variantName } from './variants.js';
 import { balancePanel, evaluationLine } from './setup_eval.js';
 
 const FILES = 'abcdefghijklmnop';

@@ -7,97 +7,63 @@
 //   #/tournament/<id>/seat/<game>/<token> a player's personal link (White): keep the seat, play
 
 import { h, clear } from './dom.js';
-import { lang } from './i18n.js';
-import { allVariants } from './variants.js';
+import { lang, t } from './i18n.js';
+import { allVariants, variantName } from './variants.js';
+import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
-import { refusal, saveSeat } from './api.js';
+import { request, saveSeat } from './api.js';
 import './tournament.css';
 
-const TEXT = {
-  en: {
-    newEvent: 'New tournament', name: 'Name', variant: 'Variant', system: 'System',
-    swiss: 'Swiss (FIDE Dutch)', rr: 'Round robin (Berger)', drr: 'Double round robin',
-    rounds: 'Rounds', timeControl: 'Time control (seconds+increment)', setups: 'Setups',
-    perRound: 'One per round for all boards', perBoard: 'One per board',
-    miniMatch: 'Two-game mini-matches (same setup, colours reversed)',
-    excludeStandard: 'Exclude SP 518 / Maura 8226', noRepeat: 'No setup twice',
-    create: 'Create', commitment: 'Commitment (published before round 1)',
-    salt: 'Salt (revealed at the close)', status: 'Status', registration: 'registration open',
-    running: 'running', closed: 'closed', players: 'Players', addPlayer: 'Add player',
-    rating: 'Rating', federation: 'Federation', start: 'Close registration',
-    pair: 'Pair next round', close: 'Close the event', round: 'Round', board: 'Board',
-    white: 'White', black: 'Black', result: 'Result', setup: 'Setup', bye: 'bye',
-    standings: 'Standings after round', rank: 'Rank', points: 'Points', watch: 'watch',
-    online: 'Play this round online', ratedRound: 'rated (for players who claim their seat with an account)', links: 'Personal links (send each player theirs)',
-    enter: 'Enter', correct: 'Correct', reason: 'Reason for the correction',
-    organiser: 'Organiser', hall: 'Playing hall view', verify: 'Verification',
-    verified: 'Every round re-derives from the revealed salt.',
-    exports: 'Exports', error: 'Error', backRank: 'Back rank', spanish: 'Spanish letters',
-    noRound: 'No round paired yet.', arithmetic: 'Arithmetic', loading: 'Loading…',
-    withdraw: 'Withdraw', requestBye: 'Bye', player: 'Player no.', withdrawn: 'withdrawn',
-    tiebreaks: 'Tiebreaks, in order', bishopsLabel: 'Bishops (MRC)', 'bishops.any': 'any',
-    'bishops.same': 'on one colour', 'bishops.opposite': 'on opposite colours',
-    initial: 'Colour of the top seed in round 1',
-    evalBand: 'Only setups evaluated within ± pawns (empty: any)',
-    evalBandShown: 'Setups evaluated within ±{band} pawns (evaluation set {digest})',
-  },
-  es: {
-    newEvent: 'Nuevo torneo', name: 'Nombre', variant: 'Variante', system: 'Sistema',
-    swiss: 'Suizo (holandés FIDE)', rr: 'Liga (Berger)', drr: 'Liga a doble vuelta',
-    rounds: 'Rondas', timeControl: 'Ritmo (segundos+incremento)', setups: 'Posiciones',
-    perRound: 'Una por ronda para todos los tableros', perBoard: 'Una por tablero',
-    miniMatch: 'Minimatches a dos partidas (misma posición, colores invertidos)',
-    excludeStandard: 'Excluir la PI 518 / Maura 8226', noRepeat: 'Sin repetir posición',
-    create: 'Crear', commitment: 'Compromiso (publicado antes de la ronda 1)',
-    salt: 'Sal (revelada al cerrar)', status: 'Estado', registration: 'inscripción abierta',
-    running: 'en juego', closed: 'cerrado', players: 'Jugadores', addPlayer: 'Inscribir',
-    rating: 'Elo', federation: 'Federación', start: 'Cerrar la inscripción',
-    pair: 'Emparejar la ronda siguiente', close: 'Cerrar el torneo', round: 'Ronda',
-    board: 'Tablero', white: 'Blancas', black: 'Negras', result: 'Resultado',
-    setup: 'Posición', bye: 'descanso', standings: 'Clasificación tras la ronda',
-    rank: 'Puesto', points: 'Puntos', watch: 'ver', online: 'Jugar esta ronda en línea', ratedRound: 'puntuable (para quien guarde su plaza en su cuenta)',
-    links: 'Enlaces personales (envíe a cada jugador el suyo)', enter: 'Anotar',
-    correct: 'Corregir', reason: 'Motivo de la corrección', organiser: 'Organizador',
-    hall: 'Vista para la sala de juego', verify: 'Verificación',
-    verified: 'Cada ronda se obtiene de nuevo de la sal revelada.', exports: 'Exportar',
-    error: 'Error', backRank: 'Fila inicial', spanish: 'Letras españolas',
-    noRound: 'Aún no hay rondas emparejadas.', arithmetic: 'Cálculo', loading: 'Cargando…',
-    withdraw: 'Retirar', requestBye: 'Descanso', player: 'N.º de jugador', withdrawn: 'retirado',
-    tiebreaks: 'Desempates, en orden', bishopsLabel: 'Alfiles (MRC)', 'bishops.any': 'cualquiera',
-    'bishops.same': 'del mismo color', 'bishops.opposite': 'de distinto color',
-    initial: 'Color del primer cabeza de serie en la ronda 1',
-    evalBand: 'Solo posiciones evaluadas dentro de ± peones (vacío: cualquiera)',
-    evalBandShown: 'Posiciones evaluadas dentro de ±{band} peones (evaluaciones {digest})',
-  },
-};
-
-const tt = key => (TEXT[lang()] || TEXT.en)[key] || key;
+const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
 const secretKey = id => `rc-tournament-${id}`;
 const api = id => `/api/tournaments/${encodeURIComponent(id)}`;
 
-async function call(method, path, body, secret) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (secret) headers['X-Organiser-Secret'] = secret;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw refusal(data, res.status);
-  return data;
+const call = (method, path, body, secret) =>
+  request(method, path, body, secret ? { 'X-Organiser-Secret': secret } : {});
+
+// The limits of the event's and the player's fields: the server's models (GET /openapi.json).
+let createLimits = {};
+let playerLimits = {};
+let loadingLimits = null;
+// Fetched when a tournament page first needs them, not when the bundle loads.
+const limitsReady = () => {
+  if (!loadingLimits) {
+    loadingLimits = Promise.all([
+      formLimits('POST', '/api/tournaments').then(l => { createLimits = l; }),
+      formLimits('POST', '/api/tournaments/{event_id}/players').then(l => { playerLimits = l; }),
+    ]);
+  }
+  return loadingLimits;
+};
+const createLabels = () => ({ name: tt('name'), rounds: tt('rounds'), time_control: tt('timeControl'),
+  eval_band: tt('evalBand'), tiebreaks: tt('tiebreaks') });
+const playerLabels = () => ({ name: tt('name'), rating: tt('rating'), federation: tt('federation') });
+
+/** The first field of `values` ({field: text}) outside its limits, explained; or null. */
+function firstProblem(values, lims, labels) {
+  for (const [name, value] of Object.entries(values)) {
+    const problem = checkValue(value, lims[name], labels[name]);
+    if (problem) return problem;
+  }
+  return null;
 }
+
+/** A refusal as the page says it: a field outside its limits explained, else the reason. */
+const refusalText = (e, labels, lims) => explainInvalid(e, labels, lims) || `${tt('error')}: ${e.message}`;
 
 function field(label, input) {
   return h('label.field', h('span', label), input);
 }
 
 function renderNew(main, go) {
-  const name = h('input', { name: 'name', required: true, maxlength: 120, 'data-testid': 't-name' });
+  const name = h('input', { name: 'name', 'data-testid': 't-name' });
   // Variants a tournament can use (GET /api/variants): numbered setups, drawn per round, or
   // one fixed start position.
   const variant = h('select', { name: 'variant' }, allVariants()
     .filter(v => isNumbered(v) || !v.setup.random)
-    .map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, v.key)));
+    .map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, variantName(v.key))));
   const system = h('select', { name: 'system' }, ['swiss', 'rr', 'drr'].map(v => h('option', { value: v }, tt(v))));
-  const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 99, value: 5 });
+  const rounds = h('input', { name: 'rounds', type: 'number', value: 5 });
   const tc = h('input', { name: 'time_control', placeholder: '5400+30' });
   const policy = h('select', { name: 'setup_policy' }, h('option', { value: 'round' }, tt('perRound')), h('option', { value: 'board' }, tt('perBoard')));
   const tiebreaks = h('input', { name: 'tiebreaks', placeholder: 'BH-C1,BH,SB,PS,DE,WIN' });
@@ -105,10 +71,10 @@ function renderNew(main, go) {
   const initial = h('select', { name: 'initial_colour' }, ['white', 'black'].map(v => h('option', { value: v }, tt(v))));
   const box = n => h('input', { type: 'checkbox', name: n });
   const mini = box('mini_match'), excl = box('exclude_standard'), norep = box('no_repeat');
-  const band = h('input', { name: 'eval_band', type: 'number', min: 0, max: 100, step: 0.05,
+  const band = h('input', { name: 'eval_band', type: 'number', step: 0.05,
     placeholder: '0.3', 'data-testid': 't-eval-band' });
   const error = h('p.error', { role: 'alert' });
-  const form = h('form.tournament-new',
+  const form = h('form.tournament-new', { novalidate: true },
     h('h1', tt('newEvent')),
     field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
     field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
@@ -120,6 +86,13 @@ function renderNew(main, go) {
   system.addEventListener('change', () => { rounds.disabled = system.value !== 'swiss'; });
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
+    await limitsReady();
+    const problem = firstProblem({ name: name.value, time_control: tc.value, eval_band: band.value,
+      ...(system.value === 'swiss' ? { rounds: rounds.value } : {}) }, createLimits, createLabels());
+    if (problem) {
+      error.textContent = problem;
+      return;
+    }
     try {
       const out = await call('POST', '/api/tournaments', {
         name: name.value, variant: variant.value, system: system.value,
@@ -133,7 +106,7 @@ function renderNew(main, go) {
       localStorage.setItem(secretKey(out.id), out.organiser_secret);
       go(`/tournament/${out.id}`);
     } catch (e) {
-      error.textContent = `${tt('error')}: ${e.message}`;
+      error.textContent = refusalText(e, createLabels(), createLimits);
     }
   });
   main.append(form);
@@ -215,13 +188,13 @@ function standingsTable(ev) {
 
 let flash = null;
 
-async function act(fn, refresh) {
+async function act(fn, refresh, labels = {}, lims = {}) {
   try {
     const out = await fn();
     flash = null;
     await refresh(out);
   } catch (e) {
-    flash = `${tt('error')}: ${e.message}`;
+    flash = refusalText(e, labels, lims);
     await refresh();
   }
 }
@@ -230,12 +203,22 @@ function organiserPanel(ev, secret, refresh) {
   const panel = h('section.organiser', { 'data-testid': 't-organiser' }, h('h2', tt('organiser')));
   if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
     const name = h('input', { placeholder: tt('name'), 'data-testid': 't-player-name' });
-    const rating = h('input', { type: 'number', placeholder: tt('rating'), min: 0, max: 3500, 'data-testid': 't-player-rating' });
-    const fed = h('input', { placeholder: tt('federation'), maxlength: 3, size: 4 });
+    const rating = h('input', { type: 'number', placeholder: tt('rating'), 'data-testid': 't-player-rating' });
+    const fed = h('input', { placeholder: tt('federation'), size: 4 });
     const add = h('button', { type: 'button', 'data-testid': 't-add' }, tt('addPlayer'));
-    add.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/players`, {
-      name: name.value, rating: rating.value ? Number(rating.value) : null, federation: fed.value || null,
-    }, secret), refresh));
+    add.addEventListener('click', async () => {
+      await limitsReady();
+      const problem = firstProblem({ name: name.value, rating: rating.value, federation: fed.value },
+        playerLimits, playerLabels());
+      if (problem) {
+        flash = problem;
+        await refresh();
+        return;
+      }
+      await act(() => call('POST', `${api(ev.id)}/players`, {
+        name: name.value, rating: rating.value ? Number(rating.value) : null, federation: fed.value || null,
+      }, secret), refresh, playerLabels(), playerLimits);
+    });
     panel.append(h('p', name, ' ', rating, ' ', fed, ' ', add));
   }
   if (ev.status !== 'closed' && ev.players.length) {
@@ -305,11 +288,11 @@ function renderEvent(main, id) {
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(...[
       h('h1', { 'data-testid': 't-title' }, ev.name),
-      h('p', `${tt('variant')}: ${ev.variant} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
+      h('p', `${tt('variant')}: ${variantName(ev.variant)} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
         h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
       h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
       ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
-        tt('evalBandShown').replace('{band}', lang() === 'es' ? String(ev.eval_band).replace('.', ',') : String(ev.eval_band)).replace('{digest}', String(ev.eval_digest).slice(0, 12))) : null,
+        tt('evalBandShown', { band: ev.eval_band, digest: String(ev.eval_digest).slice(0, 12) })) : null,
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
       secret ? organiserPanel(ev, secret, refresh) : null,
@@ -357,6 +340,7 @@ function renderHall(main, id) {
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */
 export function renderTournament(main, path, go) {
   main.classList.add('tournament-page');
+  limitsReady(); // the forms' limits, ready before the first submit
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);

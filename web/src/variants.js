@@ -4,7 +4,7 @@
 // notation letter is drawn from it, so a variant registered on the server needs no change here.
 
 import { getVariants } from './api.js';
-import { setPieceLetters } from './i18n.js';
+import { hasText, setPieceLetters, t } from './i18n.js';
 
 const FILES = 'abcdefghijklmnop';
 let loading = null;
@@ -27,6 +27,17 @@ export function loadVariants() {
 
 /** The metadata of variant `key` (after loadVariants), or null. */
 export const variantInfo = key => table.get(key) || null;
+
+/**
+ * The name of variant `key` in the page's language: the catalogue's variant.<key>, else the
+ * server's name for it (a variant registered on the server without a text here), else the key.
+ * `lookup` is the metadata source (the game controller passes its own for the unit tests).
+ */
+export function variantName(key, lookup = variantInfo) {
+  if (hasText(`variant.${key}`)) return t(`variant.${key}`);
+  const meta = lookup(key);
+  return meta && meta.name ? meta.name : key;
+}
 
 /** Every variant in the server's order. */
 export const allVariants = () => [...table.values()];

@@ -20,7 +20,7 @@ test('both languages have the same keys', () => {
 
 test('no backticks, no docs/ paths, no raw placeholders left in any message', () => {
   for (const [lang, table] of Object.entries(MESSAGES)) {
-    for (const [key, text] of Object.entries(table)) {
+    for (const [key, entry] of Object.entries(table)) for (const text of typeof entry === 'string' ? [entry] : Object.values(entry)) {
       assert.ok(!text.includes('`'), `${lang}.${key} has a backtick`);
       assert.ok(!/docs\//.test(text), `${lang}.${key} names a file`);
       if (key.startsWith('err.')) assert.ok(text.length <= 90, `${lang}.${key} is long`);

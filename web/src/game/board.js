@@ -7,15 +7,19 @@
 import { Chessground } from 'chessgroundx';
 import { premoveDests } from '../moves.js';
 
-export function createBoard(el, { onMove, onSelect, onPremoveSet, onPremoveUnset, dims }) {
+/**
+ * The board of the game page and the analysis board: moves go to onMove(orig, dest); with
+ * onPremoveSet the player may premove (the game page), without it not (the analysis board).
+ */
+export function createBoard(el, { onMove, onSelect, onPremoveSet, onPremoveUnset, dims, duration = 150 }) {
   const ground = Chessground(el, {
     autoCastle: false, // its helper assumes 8 ranks and e-file kings; we redraw from the server
     coordinates: true,
-    animation: { enabled: true, duration: 150 },
+    animation: { enabled: true, duration },
     highlight: { lastMove: true, check: true },
     movable: { free: false, color: undefined, showDests: true, events: { after: onMove } },
     premovable: {
-      enabled: true,
+      enabled: !!onPremoveSet,
       showDests: true,
       castle: true,
       premoveFunc: (boardState, key) => {
@@ -26,7 +30,7 @@ export function createBoard(el, { onMove, onSelect, onPremoveSet, onPremoveUnset
     },
     draggable: { enabled: true, showGhost: true },
     drawable: { enabled: true },
-    events: { select: onSelect },
+    events: onSelect ? { select: onSelect } : {},
   });
   const refresh = () => {
     if (ground.state.dom) ground.state.dom.bounds.clear();

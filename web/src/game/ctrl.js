@@ -12,7 +12,7 @@ import { clockLeft } from './clock.js';
 import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves.js';
 import { t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
-import { castlingOf, promotionOrder, variantInfo } from '../variants.js';
+import { castlingOf, promotionOrder, variantInfo, variantName } from '../variants.js';
 import { ratingText } from '../levels.js';
 
 const LOW_TIME_MS = 10_000; // the low-time sound, once per game
@@ -27,16 +27,6 @@ const colourName = c => t(`colour.${c}`);
 const other = c => (c === 'white' ? 'black' : 'white');
 
 export const isOver = state => state.status === 'ended' || (!!state.result && state.result !== '*');
-
-function nameOf(key, variants) {
-  const text = t(`variant.${key}`);
-  if (text !== `variant.${key}`) return text;
-  const meta = variants(key);
-  return meta ? meta.name : key;
-}
-
-/** The variant's name in the current language; the server's PGN name for one without a text. */
-export const variantName = key => nameOf(key, variantInfo);
 
 /** "White wins — checkmate", "Game aborted". */
 export function resultText(state) {
@@ -326,7 +316,7 @@ export function createGameCtrl({
       seat: {
         text: !seatHolder() ? t('spectator') : hotseat() ? t('hotseat') : t('you', { colour: colourName(seat.color) }),
         variant: s.variant,
-        variantName: nameOf(s.variant, variants),
+        variantName: variantName(s.variant, variants),
         number,
         numbered: number !== null && isNumbered(variants(s.variant)),
         days: s.clocks && s.clocks.days ? s.clocks.days : null,

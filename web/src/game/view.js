@@ -152,7 +152,7 @@ export function createGameView(root, ctrl, links) {
     seatLine.append(' · ', st.variantName, st.numbered ? ' ' : '',
       st.numbered ? h('a', { href: statsHref(st.variant, st.number), 'data-testid': 'setup-stats-link',
         title: t('setupStats') }, `#${st.number}`) : st.number !== null ? ` #${st.number}` : '');
-    if (st.days) seatLine.append(' · ', t(st.days === 1 ? 'oneDayPerMove' : 'daysPerMove', { days: st.days }));
+    if (st.days) seatLine.append(' · ', t('daysPerMove', { n: st.days }));
   }
 
   function drawRoom(r) {

@@ -1,0 +1,167 @@
+// The analysis board's controller (web/src/analysis/ctrl.js, issue 27) driven from node over
+// fake server calls and a fake engine socket, no DOM. Each test names the behaviour it guards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+globalThis.location = { search: '' };
+globalThis.navigator = { language: 'en' };
+globalThis.document = { documentElement: {} };
+
+const { createAnalysisCtrl } = await import('../src/analysis/ctrl.js');
+const { setLang, setPieceLetters } = await import('../src/i18n.js');
+
+const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.url)));
+const variants = key => VARIANTS.find(v => v.key === key) || null;
+setPieceLetters(VARIANTS.flatMap(v => v.pieces));
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const SAN = { e2e4: 'e4', e7e5: 'e5', c7c5: 'c5', g1f3: 'Nf3', b8c6: 'Nc6' };
+const settle = () => new Promise(resolve => setImmediate(resolve));
+
+/** A controller over a fake server (every move legal, SAN from a table) and socket. */
+function harness({ query = '', game = null, review = null, postReview = null, polls = [] } = {}) {
+  const calls = { position: [], sent: [], redraws: 0 };
+  let onMessage = null;
+  const api = {
+    position: async body => {
+      calls.position.push(body);
+      const moves = body.moves || [];
+      return { variant: body.variant, start_fen: body.fen || START, fen: START,
+        legal_moves: Object.keys(SAN), to_move: moves.length % 2 ? 'black' : 'white',
+        san: moves.map(m => SAN[m]), over: false, check: false, moves };
+    },
+    pgn: async () => ({ variant: 'chess', start_fen: START, moves: ['e2e4', 'e7e5'], san: ['e4', 'e5'] }),
+    getGame: async () => game,
+    getReview: async () => (polls.length ? polls.shift() : { review }),
+    postReview: async () => postReview,
+    engines: async () => ({ engines: ['randomchess', 'stockfish'] }),
+  };
+  const connect = fn => {
+    onMessage = fn;
+    return { send: obj => calls.sent.push(obj), close: () => {} };
+  };
+  const ctrl = createAnalysisCtrl({ api, connect, query: new URLSearchParams(query), variants,
+    redraw: () => { calls.redraws += 1; }, sleep: async () => {} });
+  return { ctrl, calls, engine: msg => onMessage(msg) };
+}
+
+test('moves build a tree: main line, a side line, delete, promote, keys', async () => {
+  const { ctrl, calls } = harness();
+  await ctrl.start();
+  assert.equal(ctrl.view().board.ply, 0);
+  assert.equal(ctrl.play('e2e4'), true);
+  ctrl.play('e7e5');
+  await settle();
+  assert.ok(ctrl.key('left'));
+  await settle();
+  ctrl.play('c7c5');
+  await settle();
+  const tree = ctrl.view().tree;
+  assert.deepEqual(tree.map(n => [n.number, n.san]), [['1.', 'e4'], ['', 'e5']]);
+  assert.deepEqual(tree[1].sidelines[0].map(n => [n.number, n.san, n.current]), [['1…', 'c5', true]]);
+  assert.deepEqual(calls.position.at(-1).moves, ['e2e4', 'c7c5']);
+  ctrl.promoteCurrent();
+  assert.equal(ctrl.view().tree[1].san, 'c5');
+  ctrl.deleteCurrent();
+  await settle();
+  assert.equal(ctrl.view().board.ply, 1);
+  assert.deepEqual(ctrl.view().tree[0].sidelines, []);
+  assert.equal(ctrl.view().tree[1].san, 'e5');
+  assert.ok(ctrl.key('last'));
+  await settle();
+  assert.equal(ctrl.view().board.ply, 2);
+  assert.ok(ctrl.key('first'));
+  await settle();
+  assert.equal(ctrl.view().board.ply, 0);
+  assert.equal(ctrl.key('x'), false);
+  assert.equal(ctrl.play('a1a8'), false); // not legal: nothing changes
+  assert.equal(ctrl.view().board.ply, 0);
+});
+
+test('the engine lines in Spanish: letters and decimal mark (issue 27)', async () => {
+  setLang('es');
+  try {
+    const { ctrl, calls, engine } = harness({ query: 'variant=chess' });
+    await ctrl.start();
+    ctrl.toggleEngine();
+    assert.equal(calls.sent.at(-1).type, 'analyse');
+    engine({ type: 'lines', seq: 1, depth: 7, lines: [
+      { multipv: 1, score: { cp: 36, mate: null }, pv: ['g1f3'], san: ['Nf3', 'Nc6', 'Qd8#'] }] });
+    const v = ctrl.view();
+    assert.equal(v.eval.lines[0].pv, 'Cf3 Cc6 Dd8#');
+    assert.equal(v.eval.lines[0].score, '+0,36');
+    assert.equal(v.eval.figure, '+0,36');
+    assert.equal(v.eval.depth, 'profundidad 7');
+  } finally {
+    setLang('en');
+  }
+});
+
+test('Stop, then Start again: the new lines are shown', async () => {
+  // The page counted Stop as a request of its own: the server's answers to the next
+  // request carried a number one lower and were all dropped.
+  const { ctrl, calls, engine } = harness();
+  await ctrl.start();
+  ctrl.toggleEngine(); // request 1
+  engine({ type: 'lines', seq: 1, depth: 3, lines: [{ multipv: 1, score: { cp: 10, mate: null }, pv: ['e2e4'], san: ['e4'] }] });
+  ctrl.toggleEngine(); // stop
+  assert.equal(calls.sent.at(-1).type, 'stop');
+  engine({ type: 'lines', seq: 1, depth: 4, lines: [{ multipv: 1, score: { cp: 20, mate: null }, pv: ['e2e4'], san: ['e4'] }] });
+  assert.equal(ctrl.view().eval.depthValue, 3, 'a line after Stop is not shown');
+  ctrl.toggleEngine(); // request 2
+  engine({ type: 'lines', seq: 2, depth: 5, lines: [{ multipv: 1, score: { cp: -120, mate: null }, pv: ['e2e4'], san: ['e4'] }] });
+  assert.equal(ctrl.view().eval.depthValue, 5);
+  assert.equal(ctrl.view().eval.figure, '-1.20');
+  // A move sends a new request; answers to the old one are dropped.
+  ctrl.play('e2e4');
+  await settle();
+  engine({ type: 'lines', seq: 2, depth: 9, lines: [{ multipv: 1, score: { cp: 0, mate: null }, pv: ['e7e5'], san: ['e5'] }] });
+  assert.notEqual(ctrl.view().eval.depthValue, 9);
+});
+
+test('a stored game opens at its last move; its review counts with plurals', async () => {
+  const review = { engine: 'randomchess', accuracy: { white: 91.25, black: 33.2 },
+    counts: { white: { inaccuracy: 2 }, black: { blunder: 1 } },
+    plies: [{ ply: 1, san: 'e4' }, { ply: 2, san: 'e5', judgement: 'blunder', best_san: 'Nc6' }] };
+  const game = { variant: 'chess', start_fen: START, moves: ['e2e4', 'e7e5'], san: ['e4', 'e5'] };
+  const { ctrl } = harness({ query: 'game=g1', game, review });
+  await ctrl.start();
+  const v = ctrl.view();
+  assert.equal(v.board.ply, 2);
+  assert.equal(v.tree[1].glyph, '??');
+  assert.equal(v.review.black.counts, '0 inaccuracies, 0 mistakes, 1 blunder');
+  assert.equal(v.review.white.counts, '2 inaccuracies, 0 mistakes, 0 blunders');
+  assert.equal(v.review.white.accuracy, 'Accuracy 91.3%');
+  assert.deepEqual(v.review.marks.map(m => m.ply), [2]);
+  setLang('es');
+  try {
+    const es = ctrl.view().review;
+    assert.equal(es.black.counts, '0 imprecisiones, 0 errores, 1 error grave');
+    assert.equal(es.black.accuracy, 'Precisión 33,2%');
+    assert.match(es.marks[0].best, /Cc6/);
+  } finally {
+    setLang('en');
+  }
+  ctrl.goToPly(0);
+  await settle();
+  assert.equal(ctrl.view().board.ply, 0);
+});
+
+test('a review asked for is polled until stored', async () => {
+  const review = { engine: 'randomchess', accuracy: {}, counts: { white: {}, black: {} }, plies: [] };
+  const game = { variant: 'chess', start_fen: START, moves: [], san: [] };
+  // The page's GET at start finds none; the POST answers "running"; two polls later it is there.
+  const polls = [{ review: null }, { status: 'running' }, { status: 'running' }, { review }];
+  const h = harness({ query: 'game=g2', game, postReview: { status: 'running' }, polls });
+  await h.ctrl.start();
+  assert.equal(h.ctrl.view().review.data, undefined);
+  const asked = h.ctrl.requestReview();
+  assert.equal(h.ctrl.view().review.reviewing, true);
+  await asked;
+  assert.equal(polls.length, 0);
+  assert.equal(h.ctrl.view().review.data, review);
+  assert.equal(h.ctrl.view().review.reviewing, false);
+  assert.equal(h.ctrl.view().review.engine, 'by randomchess');
+});

@@ -137,6 +137,10 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
                    "shipped setup evaluations (randomchess setups show).")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
               show_default=True, help="The colour of the top seed on board 1 in round 1.")
+@click.option("--tiebreak-edition", type=click.Choice(["2026", "2023"]), default="2026",
+              show_default=True,
+              help="FIDE's tie-break regulations: the text in force from 1 March 2026, or the "
+                   "2023/2024 text (unplayed rounds' dummy opponents uncapped).")
 @click.option("--web", is_flag=True,
               help="Also print an organiser secret, to run the event from the web page of a "
                    "server on this database.")
@@ -144,7 +148,7 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
                 time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
                 exclude_standard: bool, bishops: str, no_repeat: bool, eval_band: str | None,
-                initial_colour: str, web: bool) -> None:
+                initial_colour: str, tiebreak_edition: str, web: bool) -> None:
     """Create an event and commit to its secret salt (the commitment is printed)."""
     from randomchess.analysis.setup_eval import SetupEvaluationError, parse_band
 
@@ -157,7 +161,8 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
         name, variant=variant, system=system, rounds=rounds, time_control=time_control,
         tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
         exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
-        initial_colour=initial_colour, organiser=web, eval_band=band))
+        initial_colour=initial_colour, organiser=web, eval_band=band,
+        tiebreak_edition=tiebreak_edition))
     e = created.event
     m = _MSG[_lang(ctx)]
     click.echo(f"{m['created']}: {e.name}")
@@ -170,7 +175,7 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
                f"mini-match={'yes' if e.mini_match else 'no'} "
                f"exclude-standard={'yes' if e.exclude_standard else 'no'} "
                f"bishops={e.bishops} no-repeat={'yes' if e.no_repeat else 'no'} "
-               f"tiebreaks={','.join(e.tiebreaks)}"
+               f"tiebreaks={','.join(e.tiebreaks)} tiebreak-edition={e.tiebreak_edition}"
                + ("" if e.eval_band is None else
                   f" eval-band=±{e.eval_band / 100:g} eval-digest={e.eval_digest}"))
 

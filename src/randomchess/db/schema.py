@@ -177,7 +177,7 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ tournaments (0002, 0005)
+# ------------------------------------------------------------------ tournaments (0002, 0005, 0007)
 tournaments = Table(
     "tournaments", metadata,
     Column("id", String(24), primary_key=True),
@@ -205,6 +205,8 @@ tournaments = Table(
     # evaluation set whose digest is eval_digest (both NULL: no band; 0005).
     Column("eval_band", Integer),
     Column("eval_digest", String(64)),
+    # FIDE's tie-break regulations followed: 2026 (in force from 1 March 2026) or 2023 (0007)
+    Column("tiebreak_edition", String(8), nullable=False, server_default="2026"),
 )
 tournament_players = Table(
     "tournament_players", metadata,

@@ -59,7 +59,13 @@ from randomchess.tournament.model import (
     parse_result,
 )
 from randomchess.tournament.swiss import pair_dutch
-from randomchess.tournament.tiebreaks import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS, parse_tiebreaks
+from randomchess.tournament.tiebreaks import (
+    DEFAULT_EDITION,
+    DEFAULT_ROUND_ROBIN,
+    DEFAULT_SWISS,
+    EDITIONS,
+    parse_tiebreaks,
+)
 from randomchess.variants import get_variant
 
 boards_t = schema.tournament_boards
@@ -212,6 +218,7 @@ class TournamentStore:
         organiser: bool = False,
         salt: bytes | None = None,
         eval_band: int | None = None,
+        tiebreak_edition: str = DEFAULT_EDITION,
     ) -> Created:
         """A new event in registration, committed to a fresh secret salt."""
         name = check_name(name, "event name", 120)
@@ -254,6 +261,9 @@ class TournamentStore:
         if mini_match and system == "drr":
             raise TournamentError("a double round robin already plays each pairing twice; "
                                   "use a single round robin with mini-matches")
+        if tiebreak_edition not in EDITIONS:
+            raise TournamentError(f"unknown tie-break edition {tiebreak_edition!r}; use "
+                                  f"{', '.join(EDITIONS)}")
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
             DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
@@ -289,6 +299,7 @@ class TournamentStore:
                 exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
                 initial_colour=initial_colour, salt=salt, commitment=commitment,
                 eval_band=eval_band, eval_digest=eval_digest,
+                tiebreak_edition=tiebreak_edition,
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
@@ -618,6 +629,7 @@ def _event(row: Any, reveal: bool) -> Event:
         salt=bytes(row["salt"]) if (closed or reveal) else None,
         version=row["version"], created_at=row["created_at"],
         eval_band=row["eval_band"], eval_digest=row["eval_digest"],
+        tiebreak_edition=row["tiebreak_edition"],
     )
 
 

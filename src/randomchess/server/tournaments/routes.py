@@ -56,6 +56,8 @@ class CreateIn(_Strict):
     no_repeat: bool = False
     initial_colour: Literal["white", "black"] = "white"
     eval_band: float | None = Field(None, ge=0, le=100)  # pawns
+    # FIDE's tie-break regulations: in force from 1 March 2026, or the 2023/2024 text
+    tiebreak_edition: Literal["2026", "2023"] = "2026"
 
 
 class PlayerIn(_Strict):
@@ -153,6 +155,7 @@ def event_json(t: Tournament) -> dict[str, Any]:
         "exclude_standard": e.exclude_standard, "bishops": e.bishops,
         "no_repeat": e.no_repeat, "commitment": e.commitment,
         "eval_band": None if e.eval_band is None else e.eval_band / 100,
+        "tiebreak_edition": e.tiebreak_edition,
         "eval_digest": e.eval_digest,
         "salt": e.salt.hex() if e.salt is not None else None,
         "players": [{"number": p.number, "name": p.name, "rating": p.rating,
@@ -179,7 +182,8 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
         setup_policy=body.setup_policy, mini_match=body.mini_match,
         exclude_standard=body.exclude_standard, bishops=body.bishops,
         no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
-        eval_band=None if body.eval_band is None else round(body.eval_band * 100))))
+        eval_band=None if body.eval_band is None else round(body.eval_band * 100),
+        tiebreak_edition=body.tiebreak_edition)))
     return {"id": created.event.id, "commitment": created.event.commitment,
             "organiser_secret": created.organiser_secret}
 

@@ -289,10 +289,22 @@ def _save_review(db: Engine, game_id: str, moves: str, review: dict[str, Any],
         conn.execute(stmt)
 
 
+def engine_help_allowed(live: Any) -> bool:
+    """Fair play (issue 28): no engine review of a game between two people while it is
+    played, from any route; against the computer or on one screen it is the player's own."""
+    return bool(live.ended or live.record.opponent != "friend")
+
+
+async def _live_checked(request: Request, game_id: str) -> Any:
+    live = await request.app.state.service.load(game_id)  # 404 for no such game
+    if not engine_help_allowed(live):
+        raise ApiError(409, "review.game_in_progress")
+    return live
+
+
 async def _game_pgn(request: Request, game_id: str) -> tuple[str, str]:
-    service = request.app.state.service
-    live = await service.load(game_id)
-    return await service.pgn(game_id, request.url.netloc), live.record.moves
+    live = await _live_checked(request, game_id)
+    return await request.app.state.service.pgn(game_id, request.url.netloc), live.record.moves
 
 
 def _running(request: Request) -> dict[str, asyncio.Task[None]]:
@@ -347,7 +359,7 @@ async def create_review(game_id: str, body: ReviewIn,
 @router.get("/api/games/{game_id}/review", response_model=None)
 async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONResponse:
     """The stored review; 202 ``{"status": "running"}`` while one is being computed."""
-    await request.app.state.service.load(game_id)  # 404 for no such game
+    await _live_checked(request, game_id)
     task = _running(request).get(game_id)
     if task is not None and not task.done():
         return JSONResponse({"status": "running"}, status_code=202)

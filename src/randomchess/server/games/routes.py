@@ -211,12 +211,12 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
                   lang: Literal["en", "es"] = "en") -> PlainTextResponse:
     """The game's PGN; once it has a computer review (issue 14), with the review's
     ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
-    from randomchess.server.engines.routes import reviewed_pgn
+    from randomchess.server.engines.routes import engine_help_allowed, reviewed_pgn
 
     service = _service(request)
     text = await service.pgn(game_id, request.url.netloc)
-    if review:
-        live = await service.load(game_id)
+    live = await service.load(game_id)
+    if review and engine_help_allowed(live):  # no evaluations of a live game between people
         text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text
     return PlainTextResponse(
         text, media_type="application/x-chess-pgn",

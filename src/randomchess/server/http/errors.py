@@ -86,7 +86,7 @@ ErrorCode = Literal[
     "evaluations.unknown_variant", "evaluations.not_evaluated", "evaluations.not_installed",
     "analysis.invalid", "analysis.fen_and_setup", "analysis.worker_failed",
     "engine.unavailable", "engine.no_worker", "engine.queue_down", "engine.timeout",
-    "engine.worker_failed", "review.none", "review.stale",
+    "engine.worker_failed", "review.none", "review.stale", "review.game_in_progress",
     "frame.invalid", "frame.binary", "frame.too_large", "frame.no_position",
     "account.login_required", "account.not_logged_in", "account.csrf", "account.bad_name",
     "account.bad_password", "account.name_taken", "account.wrong_login",
@@ -259,6 +259,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                        "ningún proceso de motor respondió en {seconds:g} s"),
     "engine.worker_failed": ("the engine worker failed ({job}: {error})",
                              "falló el proceso de motor ({job}: {error})"),
+    "review.game_in_progress": ("no engine help on a game between people while it is "
+                                "played: the review opens when the game ends",
+                                "no hay ayuda del motor en una partida entre personas mientras "
+                                "se juega: el análisis se abre cuando termina la partida"),
     "review.none": ("this game has no review yet", "esta partida aún no tiene análisis"),
     "review.stale": ("the game changed since its review; review it again",
                      "la partida cambió desde su análisis; analízala de nuevo"),

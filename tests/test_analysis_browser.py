@@ -320,3 +320,31 @@ def test_capablanca_castling_and_board_on_the_analysis_board(page: Page) -> None
     page.mouse.up()
     _wait_ply(page, 3)
     assert page.evaluate("window.rcAnalysis.current.uci") == "b7b8q"
+
+
+def test_a_live_game_between_people_offers_no_engine(page: Page, server: str) -> None:
+    """Fair play (issue 28, item 9): while a friend game is played, its page offers no
+    analysis board, and the analysis board opened by its address has the engine switched
+    off with the reason; once the game has ended, both are there."""
+    game = _api(server, "POST", "/api/games", {"variant": "chess960", "setup": 518,
+                                              "opponent": "friend", "color": "white"})
+    invite = game["invite_url"].rsplit("/", 1)[1]
+    black = _api(server, "POST", f"/api/games/{game['id']}/join", {"invite": invite})
+    _api(server, "POST", f"/api/games/{game['id']}/moves",
+         {"move": "e2e4", "token": game["seat"]["token"]})
+    page.goto(f"/#/game/{game['id']}")
+    page.wait_for_function("document.querySelector('[data-testid=board]')?.dataset.ply === '1'")
+    assert page.locator("[data-testid=analyse-game]").is_hidden()
+    page.goto(f"/#/analysis?game={game['id']}")
+    _wait_ply(page, 1)
+    toggle = page.locator("[data-testid=engine-toggle]")
+    assert toggle.is_disabled()
+    assert "ends" in page.locator("body").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "analysis-live-game.png"), full_page=True)
+    _api(server, "POST", f"/api/games/{game['id']}/resign", {"token": black["seat"]["token"]})
+    page.goto(f"/#/game/{game['id']}")
+    page.locator("[data-testid=analyse-game]").wait_for(state="visible")
+    page.click("[data-testid=analyse-game]")
+    _wait_ply(page, 1)
+    page.locator("[data-testid=engine-toggle]").wait_for(state="visible")
+    assert page.locator("[data-testid=engine-toggle]").is_enabled()

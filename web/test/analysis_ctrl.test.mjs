@@ -165,3 +165,23 @@ test('a review asked for is polled until stored', async () => {
   assert.equal(h.ctrl.view().review.reviewing, false);
   assert.equal(h.ctrl.view().review.engine, 'by randomchess');
 });
+
+test('a live game between people opens without engine help (issue 28, fair play)', async () => {
+  const live = { variant: 'chess', start_fen: START, moves: ['e2e4'], san: ['e4'],
+    opponent: 'friend', status: 'playing' };
+  const { ctrl, calls } = harness({ query: 'game=abc', game: live });
+  await ctrl.start();
+  assert.equal(ctrl.view().locked, true);
+  ctrl.toggleEngine();
+  assert.equal(ctrl.view().engineOn, false);
+  assert.equal(calls.sent.length, 0, 'no analysis is asked for');
+  assert.match(ctrl.view().message, /ends/);
+  // The same game once it has ended, or a game against the computer, is analysed.
+  for (const game of [{ ...live, status: 'ended' }, { ...live, opponent: 'computer' }]) {
+    const h = harness({ query: 'game=abc', game });
+    await h.ctrl.start();
+    assert.equal(h.ctrl.view().locked, false);
+    h.ctrl.toggleEngine();
+    assert.equal(h.calls.sent.at(-1).type, 'analyse');
+  }
+});

@@ -55,6 +55,8 @@ export function createAnalysisCtrl({
     done: false,
     review: null,
     reviewing: false,
+    // A game between people still being played: no engine help until it ends (fair play).
+    locked: false,
     message: '',
     kinds: { dests: new Map(), castles: [], adjustments: [], promotions: new Map() },
   };
@@ -74,7 +76,7 @@ export function createAnalysisCtrl({
   async function refresh() {
     try {
       s.info = await api.position({ variant: s.variant, fen: s.startFen, moves: movesOf(s.current) });
-      s.message = '';
+      s.message = s.locked ? tr('liveGame') : '';
     } catch (e) {
       failed(e);
       return;
@@ -213,6 +215,11 @@ export function createAnalysisCtrl({
   }
 
   function toggleEngine() {
+    if (s.locked) {
+      s.message = tr('liveGame');
+      redraw();
+      return;
+    }
     s.engineOn = !s.engineOn;
     if (s.engineOn) sendAnalyse();
     else if (socket) socket.send({ type: 'stop' });
@@ -224,6 +231,7 @@ export function createAnalysisCtrl({
 
   // ------------------------------------------------------------ the review
   async function requestReview() {
+    if (s.locked) return;
     s.reviewing = true;
     redraw();
     try {
@@ -281,10 +289,12 @@ export function createAnalysisCtrl({
     try {
       if (gameId) {
         const state = await api.getGame(gameId);
+        s.locked = state.opponent === 'friend' && state.status !== 'ended';
+        if (s.locked) s.message = tr('liveGame');
         loadLine({ variant: state.variant, start_fen: state.start_fen, moves: state.moves || [],
           san: state.san || [] });
         try {
-          s.review = (await api.getReview(gameId)).review;
+          s.review = s.locked ? null : (await api.getReview(gameId)).review;
         } catch { s.review = null; }
         // From a game: start at its last position, like a spectator's copy.
         const line = mainline();
@@ -395,6 +405,7 @@ export function createAnalysisCtrl({
       gameId,
       variant: s.variant,
       message: s.message,
+      locked: s.locked,
       engineOn: s.engineOn,
       engines: s.engines,
       engine: s.engine,

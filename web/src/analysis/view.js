@@ -90,6 +90,7 @@ export function createAnalysisView(root, ctrl) {
 
   function drawEngine(v) {
     toggle.textContent = v.engineOn ? tr('stop') : tr('start');
+    toggle.disabled = v.locked;
     toggle.dataset.on = v.engineOn ? 'true' : 'false';
     const e = v.eval;
     figure.textContent = e.figure;
@@ -108,7 +109,7 @@ export function createAnalysisView(root, ctrl) {
   function drawReview(v) {
     clear(reviewBox);
     const r = v.review;
-    if (!r) return;
+    if (!r || v.locked) return;
     reviewBox.append(h('h3', tr('review')));
     if (!r.data) {
       if (r.reviewing) reviewBox.append(h('p', { 'data-testid': 'reviewing' }, tr('reviewing')));

@@ -67,10 +67,13 @@ export function createGameView(root, ctrl, links) {
     },
   }, sanIn, h('button.secondary', { type: 'submit' }, t('send')));
   const controls = createControls(name => ctrl.action(name));
+  // No engine help on a game between people while it is played (fair play, issue 28).
+  const analyseLink = h('a.button.secondary', { href: links.analysis, 'data-testid': 'analyse-game' },
+    t('analyseGame'));
   controls.tools.append(
     h('a.button.secondary', { href: links.pgn, download: links.pgnName, 'data-testid': 'pgn' }, t('pgn')),
     // The analysis board opens a spectator's copy of this game (web/src/analysis.js).
-    h('a.button.secondary', { href: links.analysis, 'data-testid': 'analyse-game' }, t('analyseGame')));
+    analyseLink);
   const claimButton = h('button.secondary', { type: 'button', 'data-testid': 'claim-seat',
     onclick: () => ctrl.claimSeat() }, t('claimSeat'));
 
@@ -253,6 +256,7 @@ export function createGameView(root, ctrl, links) {
       ground.setAutoShapes(v.shapes);
     }
     drawSeat(v);
+    analyseLink.hidden = v.state.opponent === 'friend' && v.state.status !== 'ended';
     banner.hidden = v.banner === null;
     banner.textContent = v.banner || '';
     connection.hidden = v.connected;

@@ -270,6 +270,7 @@ export default {
   'analysis.delete': 'Delete from here',
   'analysis.promote': 'Promote this line',
   'analysis.review': 'Computer analysis of the game',
+  'analysis.liveGame': 'A game between people is being played: the engine and the review open when it ends.',
   'analysis.reviewing': 'The computer is analysing the game…',
   'analysis.accuracy': 'Accuracy',
   'analysis.white': 'White',

@@ -270,6 +270,7 @@ export default {
   'analysis.delete': 'Borrar desde aquí',
   'analysis.promote': 'Hacer línea principal',
   'analysis.review': 'Análisis de la partida por el ordenador',
+  'analysis.liveGame': 'Se está jugando una partida entre personas: el motor y el análisis se abren cuando termine.',
   'analysis.reviewing': 'El ordenador está analizando la partida…',
   'analysis.accuracy': 'Precisión',
   'analysis.white': 'Blancas',

@@ -61,9 +61,12 @@ lint: $(SETUP)
 
 ## Long fuzz campaign of the server's HTTP bodies and WebSocket messages (SQLite and
 ## PostgreSQL); SERVER_FUZZ_EXAMPLES inputs per target.
+## tests/test_fuzz_openapi.py: OPENAPI_FUZZ_EXAMPLES inputs per route of the OpenAPI document.
 SERVER_FUZZ_EXAMPLES ?= 20000
+OPENAPI_FUZZ_EXAMPLES ?= 500
 fuzz-server: $(SETUP)
 	RANDOMCHESS_FUZZ_EXAMPLES=$(SERVER_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
+	RANDOMCHESS_FUZZ_EXAMPLES=$(OPENAPI_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_openapi.py
 
 ## The sdist and the wheel, both carrying the built front end, into dist/.
 dist: $(SETUP)

@@ -29,6 +29,7 @@ from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.routes import ClockIn
 from randomchess.server.http.deps import Database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
+from randomchess.server.http.guards import Line, SeekId
 from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
 
@@ -38,7 +39,7 @@ LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
 
 class SeekIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    variant: str = Field("chess960", max_length=40)
+    variant: Line = Field("chess960", max_length=40)
     # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
     # and every rematch of the game draws a new one too (the arbiter's way); or a number.
     setup: Literal["random", "new-per-game"] | int = "random"
@@ -49,12 +50,12 @@ class SeekIn(BaseModel):
 
 
 class ChallengeIn(SeekIn):
-    name: str = Field(min_length=1, max_length=64)
+    name: Line = Field(min_length=1, max_length=64)
 
 
 class QuickIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    variant: str = Field("chess960", max_length=40)
+    variant: Line = Field("chess960", max_length=40)
     clock: ClockIn
     rated: bool = True
 
@@ -214,7 +215,7 @@ async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/api/lobby/seeks/{sid}", status_code=204)
-async def cancel_seek(sid: str, request: Request) -> None:
+async def cancel_seek(sid: SeekId, request: Request) -> None:
     s = await changing_session(request)
     if not await _db(request).run(_lobby(request).remove, sid, s.user_id):
         raise ApiError(404, "seek.not_yours")
@@ -222,7 +223,7 @@ async def cancel_seek(sid: str, request: Request) -> None:
 
 
 @router.post("/api/lobby/seeks/{sid}/accept")
-async def accept(sid: str, request: Request) -> dict[str, Any]:
+async def accept(sid: SeekId, request: Request) -> dict[str, Any]:
     s = await changing_session(request)
     return await _accept(request, s, sid)
 

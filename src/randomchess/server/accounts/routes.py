@@ -10,9 +10,9 @@ submit).  The seat-token API of :mod:`api` reads no cookie and is unchanged.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
@@ -42,6 +42,7 @@ from randomchess.server.games.routes import CreateGameIn, CreateGameOut, SeatOut
 from randomchess.server.games.service import GameService
 from randomchess.server.games.store import GameChanges
 from randomchess.server.http.errors import ApiError
+from randomchess.server.http.guards import Count, Int32, Line, Text, check_game_id
 from randomchess.server.http.ratelimit import Rule
 
 
@@ -51,17 +52,17 @@ class _Strict(BaseModel):
 
 
 class Credentials(_Strict):
-    name: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    name: Line = Field(min_length=1, max_length=64)
+    password: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class PasswordIn(_Strict):
-    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    password: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class NewPasswordIn(_Strict):
-    old: str = Field(min_length=1, max_length=MAX_PASSWORD)
-    new: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    old: Text = Field(min_length=1, max_length=MAX_PASSWORD)
+    new: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class AccountGameIn(CreateGameIn):
@@ -74,7 +75,7 @@ class AccountGameOut(CreateGameOut):
 
 
 class ClaimIn(_Strict):
-    token: str = Field(min_length=1, max_length=128)
+    token: Line = Field(min_length=1, max_length=128)
 
 
 # --------------------------------------------------------------------- helpers
@@ -207,7 +208,7 @@ async def me(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/players/{name}")
-async def player(name: str, request: Request) -> dict[str, Any]:
+async def player(name: Annotated[Line, Path(max_length=64)], request: Request) -> dict[str, Any]:
     accounts = players_of(request).accounts
     uid = await _run(request, accounts.user_id, name[:64])
     if uid is None:
@@ -280,6 +281,7 @@ async def claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]
 async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
     """A fresh seat token for this browser, for the account's seat: the game follows the
     account.  The seat's previous token stops working."""
+    check_game_id(game_id)  # before the driver sees it, as the game routes do
     s = await changing_session(request)
     players = players_of(request)
     seats = await _run(request, players.accounts.seats, game_id)
@@ -302,11 +304,12 @@ async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/account/games")
-async def my_games(request: Request, variant: str | None = Query(None, max_length=16),
-                   speed: str | None = Query(None, max_length=16),
+async def my_games(request: Request,
+                   variant: Annotated[Line | None, Query(max_length=16)] = None,
+                   speed: Annotated[Line | None, Query(max_length=16)] = None,
                    result: Literal["win", "loss", "draw"] | None = None,
-                   opponent: str | None = Query(None, max_length=64),
-                   number: int | None = None) -> dict[str, Any]:
+                   opponent: Annotated[Line | None, Query(max_length=64)] = None,
+                   number: Int32 | None = None) -> dict[str, Any]:
     s = await current_session(request)
     if s is None:
         raise ApiError(401, "account.login_required")
@@ -328,7 +331,8 @@ async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/setups/{variant}/{number}/stats")
-async def setup_stats(variant: str, number: int, request: Request) -> dict[str, Any]:
+async def setup_stats(variant: Annotated[Line, Path(max_length=40)], number: Count,
+                      request: Request) -> dict[str, Any]:
     """Per-setup statistics of this server's finished games (any player, any account)."""
     from randomchess.variants import get_variant
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
@@ -23,6 +23,7 @@ from randomchess.diagram import svg_diagram
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
+from randomchess.server.http.guards import EventId, Line, Ordinal, Text
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
 from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
@@ -38,13 +39,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# A time control the server can play: seconds+increment, within a game clock's bounds
+# (routes.ClockIn: 600 minutes, 600 s).
+MAX_INITIAL_S = 36_000
+MAX_INCREMENT_S = 600
+_SECONDS_PLUS = re.compile(r"\s*(\d+)(?:\+(\d+))?\s*")
+
+
 class CreateIn(_Strict):
-    name: str = Field(min_length=1, max_length=120)
-    variant: str = Field("chess960", max_length=40)
+    name: Line = Field(min_length=1, max_length=120)
+    variant: Line = Field("chess960", max_length=40)
     system: Literal["swiss", "rr", "drr"] = "swiss"
     rounds: int | None = Field(None, ge=1, le=99)
-    time_control: str = Field("", max_length=64)
-    tiebreaks: list[str] | None = Field(None, max_length=8)
+    time_control: Line = Field("", max_length=64, description=(
+        "seconds+increment (e.g. 180+2: the online games' clock, at most "
+        f"{MAX_INITIAL_S}+{MAX_INCREMENT_S}) or any other text (online games without a clock)"))
+    tiebreaks: list[Annotated[Line, Field(max_length=16)]] | None = Field(None, max_length=8)
     setup_policy: Literal["round", "board"] = "round"
     mini_match: bool = False
     exclude_standard: bool = False
@@ -53,25 +63,34 @@ class CreateIn(_Strict):
     initial_colour: Literal["white", "black"] = "white"
     eval_band: float | None = Field(None, ge=0, le=100)  # pawns
 
+    @field_validator("time_control")
+    @classmethod
+    def _playable(cls, text: str) -> str:
+        m = _SECONDS_PLUS.fullmatch(text)
+        if m and (int(m[1]) > MAX_INITIAL_S or int(m[2] or 0) > MAX_INCREMENT_S):
+            raise ValueError(f"a clock of seconds+increment is at most "
+                             f"{MAX_INITIAL_S}+{MAX_INCREMENT_S}")
+        return text
+
 
 class PlayerIn(_Strict):
-    name: str = Field(min_length=1, max_length=80)
+    name: Line = Field(min_length=1, max_length=80)
     rating: int | None = Field(None, ge=0, le=3500)
-    fide_id: str | None = Field(None, max_length=12)
-    federation: str | None = Field(None, max_length=3)
+    fide_id: Line | None = Field(None, max_length=12)
+    federation: Line | None = Field(None, max_length=3)
 
 
 class ByeIn(_Strict):
-    player: int = Field(ge=1)
-    round: int = Field(ge=1)
+    player: Ordinal
+    round: Ordinal
     kind: Literal["H", "Z", "F"] = "H"
 
 
 class ResultIn(_Strict):
-    round: int = Field(ge=1)
-    board: int = Field(ge=1)
-    result: str = Field(min_length=1, max_length=8)
-    reason: str | None = Field(None, max_length=500, description="set: a correction")
+    round: Ordinal
+    board: Ordinal
+    result: Line = Field(min_length=1, max_length=8)
+    reason: Text | None = Field(None, max_length=500, description="set: a correction")
 
 
 _STATUS = {
@@ -102,7 +121,7 @@ def _call(fn: Any, *args: Any) -> Any:
         raise ApiError.wrap(_STATUS.get(type(e), 422), e) from None
 
 
-def _organiser(request: Request, event_id: str, secret: str | None) -> TournamentStore:
+def _organiser(request: Request, event_id: EventId, secret: str | None) -> TournamentStore:
     store = _store(request)
     _call(store.load, event_id)  # 404 first
     if not secret or not store.check_organiser(event_id, secret):
@@ -182,7 +201,7 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
 
 @router.get("/{event_id}")
 @through_db
-def get_event(event_id: str, request: Request) -> dict[str, Any]:
+def get_event(event_id: EventId, request: Request) -> dict[str, Any]:
     store = _store(request)
     _call(store.load, event_id)
     store.sync_online(event_id)
@@ -191,7 +210,7 @@ def get_event(event_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/{event_id}/rounds/{rnd}/setup.svg")
 @through_db
-def setup_svg(event_id: str, rnd: int, request: Request, board: int = 1,
+def setup_svg(event_id: EventId, rnd: Ordinal, request: Request, board: Ordinal = 1,
               lang: Literal["en", "es"] = "en") -> Response:
     t: Tournament = _call(_store(request).load, event_id)
     games = [b for b in t.round_boards(rnd) if not b.is_bye]
@@ -205,7 +224,7 @@ def setup_svg(event_id: str, rnd: int, request: Request, board: int = 1,
 
 @router.get("/{event_id}/export.{fmt_}")
 @through_db
-def export(event_id: str, fmt_: str, request: Request,
+def export(event_id: EventId, fmt_: Line, request: Request,
            lang: Literal["en", "es"] = "en") -> Response:
     store = _store(request)
     t: Tournament = _call(store.load, event_id)
@@ -223,7 +242,7 @@ def export(event_id: str, fmt_: str, request: Request,
 
 @router.get("/{event_id}/verify")
 @through_db
-def verify_event(event_id: str, request: Request) -> dict[str, Any]:
+def verify_event(event_id: EventId, request: Request) -> dict[str, Any]:
     t: Tournament = _call(_store(request).load, event_id)
     report = _call(verify, t)
     return {"verified": not report.mismatches, "rounds": report.rounds,
@@ -232,7 +251,7 @@ def verify_event(event_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/{event_id}/players", status_code=201)
 @through_db
-def add_player(event_id: str, body: PlayerIn, request: Request,
+def add_player(event_id: EventId, body: PlayerIn, request: Request,
                x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(lambda: store.add_player(event_id, body.name, body.rating, body.fide_id,
@@ -242,7 +261,7 @@ def add_player(event_id: str, body: PlayerIn, request: Request,
 
 @router.post("/{event_id}/players/{number}/withdraw")
 @through_db
-def withdraw(event_id: str, number: int, request: Request,
+def withdraw(event_id: EventId, number: Ordinal, request: Request,
              x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(store.withdraw, event_id, number)
@@ -251,7 +270,7 @@ def withdraw(event_id: str, number: int, request: Request,
 
 @router.post("/{event_id}/byes", status_code=201)
 @through_db
-def request_bye(event_id: str, body: ByeIn, request: Request,
+def request_bye(event_id: EventId, body: ByeIn, request: Request,
                 x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.request_bye, event_id, body.player, body.round, body.kind)
@@ -260,7 +279,7 @@ def request_bye(event_id: str, body: ByeIn, request: Request,
 
 @router.post("/{event_id}/start")
 @through_db
-def start(event_id: str, request: Request,
+def start(event_id: EventId, request: Request,
           x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     return event_json(_call(store.start, event_id))
@@ -268,7 +287,7 @@ def start(event_id: str, request: Request,
 
 @router.post("/{event_id}/pair")
 @through_db
-def pair(event_id: str, request: Request,
+def pair(event_id: EventId, request: Request,
                x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.pair, event_id)
@@ -277,7 +296,7 @@ def pair(event_id: str, request: Request,
 
 @router.post("/{event_id}/results")
 @through_db
-def result(event_id: str, body: ResultIn, request: Request,
+def result(event_id: EventId, body: ResultIn, request: Request,
            x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     if body.reason is not None:
@@ -289,14 +308,14 @@ def result(event_id: str, body: ResultIn, request: Request,
 
 @router.post("/{event_id}/close")
 @through_db
-def close(event_id: str, request: Request,
+def close(event_id: EventId, request: Request,
           x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     store = _organiser(request, event_id, x_organiser_secret)
     return event_json(_call(store.close, event_id))
 
 
 def _clock(time_control: str) -> tuple[int, int] | None:
-    m = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", time_control)
+    m = _SECONDS_PLUS.fullmatch(time_control)
     if not m:
         return None
     return int(m[1]) * 1000, int(m[2] or 0) * 1000
@@ -309,7 +328,7 @@ class OnlineIn(_Strict):
 
 
 @router.post("/{event_id}/rounds/{rnd}/online")
-async def open_online(event_id: str, rnd: int, request: Request,
+async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
                       body: OnlineIn | None = None,
                       x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
     """Open the round's games on the server; each player's personal link, shown once."""

@@ -23,6 +23,13 @@ from starlette.requests import HTTPConnection
 
 from randomchess.accounts.ratings import RatingError, speed_class
 from randomchess.db import now_ms
+from randomchess.server.accounts.answers import (
+    ANSWER,
+    AcceptOut,
+    QuickOut,
+    SeekIdOut,
+    SeeksOut,
+)
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
@@ -186,23 +193,23 @@ def _db(conn: HTTPConnection) -> Database:
     return db
 
 
-@router.get("/api/lobby/seeks")
-async def seeks(request: Request) -> dict[str, Any]:
+@router.get("/api/lobby/seeks", **ANSWER)
+async def seeks(request: Request) -> SeeksOut:
     s = await current_session(request)
     all_ = await _db(request).run(_lobby(request).all)
-    return view({"seeks": all_}, s.user_id if s else None)
+    return SeeksOut.model_validate(view({"seeks": all_}, s.user_id if s else None))
 
 
-@router.post("/api/lobby/seeks", status_code=201)
-async def create_seek(body: SeekIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/seeks", status_code=201, **ANSWER)
+async def create_seek(body: SeekIn, request: Request) -> SeekIdOut:
     s = await changing_session(request)
     sid = await _db(request).run(_lobby(request).add, s.user_id, body)
     await _publish(request)
-    return {"id": sid}
+    return SeekIdOut(id=sid)
 
 
-@router.post("/api/lobby/challenges", status_code=201)
-async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/challenges", status_code=201, **ANSWER)
+async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
     """A seek only the named player sees and may accept."""
     s = await changing_session(request)
     lobby = _lobby(request)
@@ -211,7 +218,7 @@ async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
         raise ApiError(404, "player.not_found_to_challenge")
     sid = await _db(request).run(lobby.add, s.user_id, body, target)
     await _publish(request)
-    return {"id": sid}
+    return SeekIdOut(id=sid)
 
 
 @router.delete("/api/lobby/seeks/{sid}", status_code=204)
@@ -222,10 +229,10 @@ async def cancel_seek(sid: SeekId, request: Request) -> None:
     await _publish(request)
 
 
-@router.post("/api/lobby/seeks/{sid}/accept")
-async def accept(sid: SeekId, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/seeks/{sid}/accept", **ANSWER)
+async def accept(sid: SeekId, request: Request) -> AcceptOut:
     s = await changing_session(request)
-    return await _accept(request, s, sid)
+    return AcceptOut.model_validate(await _accept(request, s, sid))
 
 
 async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
@@ -262,8 +269,8 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
             "speed": row["speed"]}
 
 
-@router.post("/api/lobby/quick")
-async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/quick", **ANSWER)
+async def quick(body: QuickIn, request: Request) -> QuickOut:
     """Quick pairing: accept the oldest open seek of another player in the same variant,
     speed class and rated/casual, whatever its exact clock; else open one."""
     s = await changing_session(request)
@@ -275,14 +282,15 @@ async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
     for sid in await _db(request).run(lobby.find_quick, s.user_id, body.variant,
                                               speed, body.rated):
         try:
-            return {"paired": True, **await _accept(request, s, sid)}
+            return QuickOut.model_validate({"paired": True,
+                                            **await _accept(request, s, sid)})
         except ApiError:
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None)
     sid = await _db(request).run(lobby.add, s.user_id, seek)
     await _publish(request)
-    return {"paired": False, "seek": sid}
+    return QuickOut(paired=False, seek=sid)
 
 
 LOBBY_FRAME_LIMIT = 256  # bytes: the one frame a client sends is a ping

@@ -24,6 +24,19 @@ from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text
+from randomchess.server.tournaments.answers import (
+    ANSWER,
+    EXPORT,
+    SVG,
+    ByeOut,
+    CreatedOut,
+    EventOut,
+    OnlineOut,
+    PlayerAddedOut,
+    ResultOut,
+    VerifyOut,
+    WithdrawnOut,
+)
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
 from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
@@ -133,6 +146,10 @@ def _frac(x: Fraction) -> float:
     return float(x)
 
 
+def event_out(t: Tournament) -> EventOut:
+    return EventOut.model_validate(event_json(t))
+
+
 def event_json(t: Tournament) -> dict[str, Any]:
     e = t.event
     calc = Calculator(t, t.completed_rounds)
@@ -179,8 +196,8 @@ def event_json(t: Tournament) -> dict[str, Any]:
     }
 
 
-@router.post("", status_code=201)
-async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
+@router.post("", status_code=201, **ANSWER)
+async def create_event(body: CreateIn, request: Request) -> CreatedOut:
     """Create an event; the answer holds its organiser secret (shown once) and the
     commitment to publish.  Rate-limited per client like game creation."""
     service: GameService = request.app.state.service
@@ -195,20 +212,21 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
         exclude_standard=body.exclude_standard, bishops=body.bishops,
         no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
         eval_band=None if body.eval_band is None else round(body.eval_band * 100))))
-    return {"id": created.event.id, "commitment": created.event.commitment,
-            "organiser_secret": created.organiser_secret}
+    return CreatedOut.model_validate({"id": created.event.id,
+                                      "commitment": created.event.commitment,
+                                      "organiser_secret": created.organiser_secret})
 
 
-@router.get("/{event_id}")
+@router.get("/{event_id}", **ANSWER)
 @through_db
-def get_event(event_id: EventId, request: Request) -> dict[str, Any]:
+def get_event(event_id: EventId, request: Request) -> EventOut:
     store = _store(request)
     _call(store.load, event_id)
     store.sync_online(event_id)
-    return event_json(_call(store.load, event_id))
+    return event_out(_call(store.load, event_id))
 
 
-@router.get("/{event_id}/rounds/{rnd}/setup.svg")
+@router.get("/{event_id}/rounds/{rnd}/setup.svg", response_class=Response, responses=SVG)
 @through_db
 def setup_svg(event_id: EventId, rnd: Ordinal, request: Request, board: Ordinal = 1,
               lang: Literal["en", "es"] = "en") -> Response:
@@ -222,7 +240,7 @@ def setup_svg(event_id: EventId, rnd: Ordinal, request: Request, board: Ordinal 
                     media_type="image/svg+xml")
 
 
-@router.get("/{event_id}/export.{fmt_}")
+@router.get("/{event_id}/export.{fmt_}", response_class=Response, responses=EXPORT)
 @through_db
 def export(event_id: EventId, fmt_: Line, request: Request,
            lang: Literal["en", "es"] = "en") -> Response:
@@ -240,78 +258,82 @@ def export(event_id: EventId, fmt_: Line, request: Request,
     raise ApiError(404, "tournament.no_format", format=fmt_)
 
 
-@router.get("/{event_id}/verify")
+@router.get("/{event_id}/verify", **ANSWER)
 @through_db
-def verify_event(event_id: EventId, request: Request) -> dict[str, Any]:
+def verify_event(event_id: EventId, request: Request) -> VerifyOut:
     t: Tournament = _call(_store(request).load, event_id)
     report = _call(verify, t)
-    return {"verified": not report.mismatches, "rounds": report.rounds,
-            "mismatches": report.mismatches}
+    return VerifyOut.model_validate({"verified": not report.mismatches,
+                                     "rounds": report.rounds,
+                                     "mismatches": report.mismatches})
 
 
-@router.post("/{event_id}/players", status_code=201)
+@router.post("/{event_id}/players", status_code=201, **ANSWER)
 @through_db
 def add_player(event_id: EventId, body: PlayerIn, request: Request,
-               x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+               x_organiser_secret: str | None = Header(None)) -> PlayerAddedOut:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(lambda: store.add_player(event_id, body.name, body.rating, body.fide_id,
                                        body.federation))
-    return {"number": p.number, "name": p.name, "joined_round": p.joined_round}
+    return PlayerAddedOut.model_validate({"number": p.number, "name": p.name,
+                                          "joined_round": p.joined_round})
 
 
-@router.post("/{event_id}/players/{number}/withdraw")
+@router.post("/{event_id}/players/{number}/withdraw", **ANSWER)
 @through_db
 def withdraw(event_id: EventId, number: Ordinal, request: Request,
-             x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+             x_organiser_secret: str | None = Header(None)) -> WithdrawnOut:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(store.withdraw, event_id, number)
-    return {"number": p.number, "withdrawn_round": p.withdrawn_round}
+    return WithdrawnOut.model_validate({"number": p.number,
+                                        "withdrawn_round": p.withdrawn_round})
 
 
-@router.post("/{event_id}/byes", status_code=201)
+@router.post("/{event_id}/byes", status_code=201, **ANSWER)
 @through_db
 def request_bye(event_id: EventId, body: ByeIn, request: Request,
-                x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+                x_organiser_secret: str | None = Header(None)) -> ByeOut:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.request_bye, event_id, body.player, body.round, body.kind)
-    return {"player": body.player, "round": body.round, "kind": body.kind}
+    return ByeOut.model_validate({"player": body.player, "round": body.round,
+                                  "kind": body.kind})
 
 
-@router.post("/{event_id}/start")
+@router.post("/{event_id}/start", **ANSWER)
 @through_db
 def start(event_id: EventId, request: Request,
-          x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+          x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
-    return event_json(_call(store.start, event_id))
+    return event_out(_call(store.start, event_id))
 
 
-@router.post("/{event_id}/pair")
+@router.post("/{event_id}/pair", **ANSWER)
 @through_db
 def pair(event_id: EventId, request: Request,
-               x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+               x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.pair, event_id)
-    return event_json(store.load(event_id))
+    return event_out(store.load(event_id))
 
 
-@router.post("/{event_id}/results")
+@router.post("/{event_id}/results", **ANSWER)
 @through_db
 def result(event_id: EventId, body: ResultIn, request: Request,
-           x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+           x_organiser_secret: str | None = Header(None)) -> ResultOut:
     store = _organiser(request, event_id, x_organiser_secret)
     if body.reason is not None:
         b = _call(store.correct, event_id, body.round, body.board, body.result, body.reason)
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
-    return {"round": b.round, "board": b.board, "result": b.result}
+    return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
 
 
-@router.post("/{event_id}/close")
+@router.post("/{event_id}/close", **ANSWER)
 @through_db
 def close(event_id: EventId, request: Request,
-          x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+          x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
-    return event_json(_call(store.close, event_id))
+    return event_out(_call(store.close, event_id))
 
 
 def _clock(time_control: str) -> tuple[int, int] | None:
@@ -327,10 +349,10 @@ class OnlineIn(_Strict):
     rated: bool = False
 
 
-@router.post("/{event_id}/rounds/{rnd}/online")
+@router.post("/{event_id}/rounds/{rnd}/online", **ANSWER)
 async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
                       body: OnlineIn | None = None,
-                      x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+                      x_organiser_secret: str | None = Header(None)) -> OnlineOut:
     """Open the round's games on the server; each player's personal link, shown once."""
     db = database(request)
     store = await db.run(_organiser, request, event_id, x_organiser_secret)
@@ -357,4 +379,4 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
         links.append({"board": b.board, "game_id": game_id,
                       "white": {"number": b.white, "link": white},
                       "black": {"number": b.black, "link": black}})
-    return {"round": rnd, "games": links}
+    return OnlineOut.model_validate({"round": rnd, "games": links})

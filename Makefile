@@ -17,7 +17,7 @@ NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py
 # modules.
 SETUP := $(STAMP) $(WEB_BUNDLE) $(NATIVE)
 
-.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server
+.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server api-types
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ $(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*) $(wildcard web
 
 ## Rebuild the browser bundle (also done by the set-up).
 web: $(WEB_BUNDLE)
+
+## web/src/api_types.js: JSDoc typedefs from the server's OpenAPI document (a test checks it).
+api-types: $(SETUP)
+	$(PY) build_support/openapi_types.py
 
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES) build_support/native.py
 	$(PY) build_support/native.py || echo "*** mypyc could not compile the engine (a C compiler is needed): it runs as pure Python ***" >&2

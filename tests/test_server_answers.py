@@ -85,7 +85,7 @@ def test_file_answers_declare_their_media_type(c: TestClient) -> None:
 
 def test_answers_sent_as_they_are_match_their_models(c: TestClient) -> None:
     """The routes that bypass FastAPI's encoder (pre-serialised state, JSONResponse)."""
-    game = new_game(c, variant="chess960", opponent="friend",
+    game = new_game(c, variant="chess960", opponent="friend", color="white",
                     clock={"minutes": 5, "increment": 2})
     state = c.get(f"/api/games/{game['id']}")
     GameState.model_validate(state.json())

@@ -312,7 +312,7 @@ def _running(request: Request) -> dict[str, asyncio.Task[None]]:
 @router.post("/api/games/{game_id}/review", response_model=StoredReviewOut,
              responses=REVIEW_RESPONSES, **ANSWER)
 async def create_review(game_id: str, body: ReviewIn,
-                        request: Request) -> dict[str, Any] | JSONResponse:
+                        request: Request) -> StoredReviewOut | JSONResponse:
     """Review the game's moves so far with the engine and keep the review with the game.
     Answers the stored review (200) when it is ready within ``REVIEW_WAIT_S``, else 202
     ``{"status": "running"}``: ``GET`` the review until it is there."""
@@ -347,12 +347,12 @@ async def create_review(game_id: str, body: ReviewIn,
     task.result()  # an engine error surfaces here as its ApiError
     stored = await door.run(_load_review, db, game_id)
     assert stored is not None
-    return stored
+    return StoredReviewOut.model_validate(stored)
 
 
 @router.get("/api/games/{game_id}/review", response_model=StoredReviewOut,
             responses=REVIEW_RESPONSES, **ANSWER)
-async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+async def get_review(game_id: str, request: Request) -> StoredReviewOut | JSONResponse:
     """The stored review; 202 ``{"status": "running"}`` while one is being computed."""
     await request.app.state.service.load(game_id)  # 404 for no such game
     task = _running(request).get(game_id)
@@ -361,7 +361,7 @@ async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONRes
     stored = await database(request).run(_load_review, _engine_of(request), game_id)
     if stored is None:
         raise ApiError(404, "review.none")
-    return stored
+    return StoredReviewOut.model_validate(stored)
 
 
 async def reviewed_pgn(request: Request, game_id: str, pgn: str, moves: str,

@@ -17,7 +17,7 @@ NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py
 # modules.
 SETUP := $(STAMP) $(WEB_BUNDLE) $(NATIVE)
 
-.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server
+.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server api-types
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ $(WEB_BUNDLE): $(WEB_MODULES) web/build.mjs $(wildcard web/src/*) $(wildcard web
 
 ## Rebuild the browser bundle (also done by the set-up).
 web: $(WEB_BUNDLE)
+
+## web/src/api_types.js: JSDoc typedefs from the server's OpenAPI document (a test checks it).
+api-types: $(SETUP)
+	$(PY) build_support/openapi_types.py
 
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES) build_support/native.py
 	$(PY) build_support/native.py || echo "*** mypyc could not compile the engine (a C compiler is needed): it runs as pure Python ***" >&2
@@ -61,9 +65,12 @@ lint: $(SETUP)
 
 ## Long fuzz campaign of the server's HTTP bodies and WebSocket messages (SQLite and
 ## PostgreSQL); SERVER_FUZZ_EXAMPLES inputs per target.
+## tests/test_fuzz_openapi.py: OPENAPI_FUZZ_EXAMPLES inputs per route of the OpenAPI document.
 SERVER_FUZZ_EXAMPLES ?= 20000
+OPENAPI_FUZZ_EXAMPLES ?= 500
 fuzz-server: $(SETUP)
 	RANDOMCHESS_FUZZ_EXAMPLES=$(SERVER_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
+	RANDOMCHESS_FUZZ_EXAMPLES=$(OPENAPI_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_openapi.py
 
 ## The sdist and the wheel, both carrying the built front end, into dist/.
 dist: $(SETUP)

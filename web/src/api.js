@@ -2,6 +2,19 @@
 // an ApiError carrying the server's reason.
 import { lang } from './i18n.js';
 
+// The shapes below are the server's, generated from its OpenAPI document (api_types.js).
+/** @typedef {import('./api_types.js').GameState} GameState */
+/** @typedef {import('./api_types.js').CreateGameIn} CreateGameIn */
+/** @typedef {import('./api_types.js').CreateGameOut} CreateGameOut */
+/** @typedef {import('./api_types.js').VariantInfo} VariantInfo */
+/** @typedef {import('./api_types.js').SetupEvaluationOut} SetupEvaluationOut */
+/** @typedef {import('./api_types.js').EvaluationSummaryOut} EvaluationSummaryOut */
+/** @typedef {import('./api_types.js').LevelsOut} LevelsOut */
+/** @typedef {import('./api_types.js').InviteOut} InviteOut */
+/** @typedef {import('./api_types.js').RematchOfferOut} RematchOfferOut */
+/** @typedef {import('./api_types.js').GameRatingsOut} GameRatingsOut */
+/** @typedef {import('./api_types.js').ServerFrame} ServerFrame */
+
 export class ApiError extends Error {
   constructor(status, reason, body = null) {
     super(reason);
@@ -76,17 +89,28 @@ export async function request(method, path, body, headers = {}) {
   return data;
 }
 
+/** @type {(spec: CreateGameIn) => Promise<CreateGameOut>} */
 export const createGame = spec => request('POST', '/api/games', spec);
+/** @type {() => Promise<Array<VariantInfo>>} */
 export const getVariants = () => request('GET', '/api/variants');
 // Setup evaluations (issue 17): one setup's score and the most/least balanced setups.
+/** @type {(variant: string, number: number) => Promise<SetupEvaluationOut>} */
 export const getSetupEvaluation = (variant, number) =>
   request('GET', `/api/setups/${encodeURIComponent(variant)}/${Number(number)}`);
+/** @type {(variant: string, k?: number) => Promise<EvaluationSummaryOut>} */
 export const getEvaluationSummary = (variant, k = 5) =>
   request('GET', `/api/setups/${encodeURIComponent(variant)}/evaluations?k=${Number(k)}`);
+/** @type {() => Promise<LevelsOut>} */
 export const getLevels = () => request('GET', '/api/levels');
+/** @type {(id: string) => Promise<GameState>} */
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
+/** @type {(id: string, move: string, token: string) => Promise<GameState>} */
 export const postMove = (id, move, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });
+/**
+ * The game's state after an action; the new game's seat after rematch-accept.
+ * @type {(id: string, action: string, token: string) => Promise<GameState|CreateGameOut|RematchOfferOut>}
+ */
 export const postAction = (id, action, token) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/${action}`, { token });
 // The game's PGN; a reviewed game's comes with its [%eval] comments and marks in the page's
@@ -94,16 +118,21 @@ export const postAction = (id, action, token) =>
 export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn?lang=${lang() === 'es' ? 'es' : 'en'}`;
 
 /** What invite link /invite/<id>/<code> offers (no seat is claimed by reading it). */
+/** @type {(id: string, invite: string) => Promise<InviteOut>} */
 export const describeInvite = (id, invite) =>
   request('GET', `/invite/${encodeURIComponent(id)}/${encodeURIComponent(invite)}`, undefined,
     { Accept: 'application/json' });
+/** @type {(id: string, token: string, setup?: 'same'|'new'|null) => Promise<CreateGameOut>} */
 export const postRematch = (id, token, setup) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, setup });
+/** @type {(id: string) => Promise<RematchOfferOut>} */
 export const getRematch = id => request('GET', `/api/games/${encodeURIComponent(id)}/rematch`);
 /** Rated or casual, the speed class and each side's rating change once rated (issue 18). */
+/** @type {(id: string) => Promise<GameRatingsOut>} */
 export const getRatings = id => request('GET', `/api/games/${encodeURIComponent(id)}/ratings`);
 
 /** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */
+/** @type {(id: string, invite: string) => Promise<CreateGameOut>} */
 export const joinGame = (id, invite) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite });
 
@@ -154,6 +183,7 @@ export function follow(id, onState, onStatus, onMessage) {
       resync();
     };
     ws.onmessage = ev => {
+      /** @type {ServerFrame} */
       let msg;
       try {
         msg = JSON.parse(ev.data);

@@ -23,12 +23,20 @@ from starlette.requests import HTTPConnection
 
 from randomchess.accounts.ratings import RatingError, speed_class
 from randomchess.db import now_ms
+from randomchess.server.accounts.answers import (
+    ANSWER,
+    AcceptOut,
+    QuickOut,
+    SeekIdOut,
+    SeeksOut,
+)
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.routes import ClockIn
 from randomchess.server.http.deps import Database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
+from randomchess.server.http.guards import Line, SeekId
 from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
 
@@ -38,7 +46,7 @@ LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
 
 class SeekIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    variant: str = Field("chess960", max_length=40)
+    variant: Line = Field("chess960", max_length=40)
     # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
     # and every rematch of the game draws a new one too (the arbiter's way); or a number.
     setup: Literal["random", "new-per-game"] | int = "random"
@@ -49,12 +57,12 @@ class SeekIn(BaseModel):
 
 
 class ChallengeIn(SeekIn):
-    name: str = Field(min_length=1, max_length=64)
+    name: Line = Field(min_length=1, max_length=64)
 
 
 class QuickIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    variant: str = Field("chess960", max_length=40)
+    variant: Line = Field("chess960", max_length=40)
     clock: ClockIn
     rated: bool = True
 
@@ -185,23 +193,23 @@ def _db(conn: HTTPConnection) -> Database:
     return db
 
 
-@router.get("/api/lobby/seeks")
-async def seeks(request: Request) -> dict[str, Any]:
+@router.get("/api/lobby/seeks", **ANSWER)
+async def seeks(request: Request) -> SeeksOut:
     s = await current_session(request)
     all_ = await _db(request).run(_lobby(request).all)
-    return view({"seeks": all_}, s.user_id if s else None)
+    return SeeksOut.model_validate(view({"seeks": all_}, s.user_id if s else None))
 
 
-@router.post("/api/lobby/seeks", status_code=201)
-async def create_seek(body: SeekIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/seeks", status_code=201, **ANSWER)
+async def create_seek(body: SeekIn, request: Request) -> SeekIdOut:
     s = await changing_session(request)
     sid = await _db(request).run(_lobby(request).add, s.user_id, body)
     await _publish(request)
-    return {"id": sid}
+    return SeekIdOut(id=sid)
 
 
-@router.post("/api/lobby/challenges", status_code=201)
-async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/challenges", status_code=201, **ANSWER)
+async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
     """A seek only the named player sees and may accept."""
     s = await changing_session(request)
     lobby = _lobby(request)
@@ -210,21 +218,21 @@ async def challenge(body: ChallengeIn, request: Request) -> dict[str, Any]:
         raise ApiError(404, "player.not_found_to_challenge")
     sid = await _db(request).run(lobby.add, s.user_id, body, target)
     await _publish(request)
-    return {"id": sid}
+    return SeekIdOut(id=sid)
 
 
 @router.delete("/api/lobby/seeks/{sid}", status_code=204)
-async def cancel_seek(sid: str, request: Request) -> None:
+async def cancel_seek(sid: SeekId, request: Request) -> None:
     s = await changing_session(request)
     if not await _db(request).run(_lobby(request).remove, sid, s.user_id):
         raise ApiError(404, "seek.not_yours")
     await _publish(request)
 
 
-@router.post("/api/lobby/seeks/{sid}/accept")
-async def accept(sid: str, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/seeks/{sid}/accept", **ANSWER)
+async def accept(sid: SeekId, request: Request) -> AcceptOut:
     s = await changing_session(request)
-    return await _accept(request, s, sid)
+    return AcceptOut.model_validate(await _accept(request, s, sid))
 
 
 async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
@@ -261,8 +269,8 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
             "speed": row["speed"]}
 
 
-@router.post("/api/lobby/quick")
-async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
+@router.post("/api/lobby/quick", **ANSWER)
+async def quick(body: QuickIn, request: Request) -> QuickOut:
     """Quick pairing: accept the oldest open seek of another player in the same variant,
     speed class and rated/casual, whatever its exact clock; else open one."""
     s = await changing_session(request)
@@ -274,14 +282,15 @@ async def quick(body: QuickIn, request: Request) -> dict[str, Any]:
     for sid in await _db(request).run(lobby.find_quick, s.user_id, body.variant,
                                               speed, body.rated):
         try:
-            return {"paired": True, **await _accept(request, s, sid)}
+            return QuickOut.model_validate({"paired": True,
+                                            **await _accept(request, s, sid)})
         except ApiError:
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None)
     sid = await _db(request).run(lobby.add, s.user_id, seek)
     await _publish(request)
-    return {"paired": False, "seek": sid}
+    return QuickOut(paired=False, seek=sid)
 
 
 LOBBY_FRAME_LIMIT = 256  # bytes: the one frame a client sends is a ping

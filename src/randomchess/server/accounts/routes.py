@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
+from randomchess.server.accounts.answers import (
+    ANSWER,
+    AccountGamesOut,
+    AccountOut,
+    ClaimOut,
+    CsrfOut,
+    GameRatingsOut,
+    MeOut,
+    PlayerOut,
+    SetupStatsOut,
+    TakeSeatOut,
+    TurnOut,
+)
 from randomchess.server.accounts.deps import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -43,6 +56,7 @@ from randomchess.server.games.routes import CreateGameIn, CreateGameOut, SeatOut
 from randomchess.server.games.service import GameService
 from randomchess.server.games.store import GameChanges
 from randomchess.server.http.errors import ApiError
+from randomchess.server.http.guards import Count, Int32, Line, Text, check_game_id
 from randomchess.server.http.ratelimit import Rule
 
 
@@ -52,17 +66,17 @@ class _Strict(BaseModel):
 
 
 class Credentials(_Strict):
-    name: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    name: Line = Field(min_length=1, max_length=64)
+    password: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class PasswordIn(_Strict):
-    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    password: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class NewPasswordIn(_Strict):
-    old: str = Field(min_length=1, max_length=MAX_PASSWORD)
-    new: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    old: Text = Field(min_length=1, max_length=MAX_PASSWORD)
+    new: Text = Field(min_length=1, max_length=MAX_PASSWORD)
 
 
 class AccountGameIn(CreateGameIn):
@@ -75,7 +89,7 @@ class AccountGameOut(CreateGameOut):
 
 
 class ClaimIn(_Strict):
-    token: str = Field(min_length=1, max_length=128)
+    token: Line = Field(min_length=1, max_length=128)
 
 
 # --------------------------------------------------------------------- helpers
@@ -121,27 +135,27 @@ async def _allow_create(service: GameService, client: str) -> bool:
     return bool(await service.rate.allow(client, now_ms()))
 
 
-def _me(s: Session) -> dict[str, Any]:
-    return {"name": s.name, "csrf": s.csrf}
+def _me(s: Session) -> MeOut:
+    return MeOut(name=s.name, csrf=s.csrf)
 
 
 router = APIRouter()
 
 
 # --------------------------------------------------------------------- account
-@router.get("/api/account/csrf")
-async def csrf(request: Request, response: Response) -> dict[str, str]:
+@router.get("/api/account/csrf", **ANSWER)
+async def csrf(request: Request, response: Response) -> CsrfOut:
     """The token to repeat in ``X-CSRF-Token`` when signing up or logging in."""
     token = request.cookies.get(CSRF_COOKIE)
     if not token or len(token) > 128:
         token = secrets.token_urlsafe(32)
     response.set_cookie(CSRF_COOKIE, token, path="/", httponly=False,
                         secure=request.url.scheme == "https", samesite="lax")
-    return {"csrf": token}
+    return CsrfOut(csrf=token)
 
 
-@router.post("/api/account/signup", status_code=201)
-async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+@router.post("/api/account/signup", status_code=201, **ANSWER)
+async def sign_up(body: Credentials, request: Request, response: Response) -> MeOut:
     _check_double_submit(request)
     players = players_of(request)
     await _limit(request, f"signup:{_client(request)}", players.signup_per_address)
@@ -150,8 +164,8 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     return _me(new.session)
 
 
-@router.post("/api/account/login")
-async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+@router.post("/api/account/login", **ANSWER)
+async def log_in(body: Credentials, request: Request, response: Response) -> MeOut:
     _check_double_submit(request)
     players = players_of(request)
     await _limit(request, f"login:{_client(request)}", players.login_per_address)
@@ -179,9 +193,9 @@ async def log_out_everywhere(request: Request, response: Response) -> None:
     _clear_cookies(response)
 
 
-@router.post("/api/account/password")
+@router.post("/api/account/password", **ANSWER)
 async def change_password(body: NewPasswordIn, request: Request,
-                          response: Response) -> dict[str, Any]:
+                          response: Response) -> MeOut:
     s = await changing_session(request)
     await _limit(request, f"login-name:{s.name.lower()}", players_of(request).login_per_name)
     new: NewSession = await players_of(request).change_password(s, body.old, body.new)
@@ -197,35 +211,36 @@ async def delete_account(body: PasswordIn, request: Request, response: Response)
     _clear_cookies(response)
 
 
-@router.get("/api/account/me")
-async def me(request: Request) -> dict[str, Any]:
+@router.get("/api/account/me", **ANSWER)
+async def me(request: Request) -> AccountOut:
     s = await current_session(request)
     if s is None:
         raise ApiError(401, "account.not_logged_in")
     ratings = await _run(request, _accounts(request).ratings, s.user_id)
-    return {**_me(s), "ratings": ratings}
+    return AccountOut.model_validate({"name": s.name, "csrf": s.csrf, "ratings": ratings})
 
 
-@router.get("/api/players/{name}")
-async def player(name: str, request: Request) -> dict[str, Any]:
+@router.get("/api/players/{name}", **ANSWER)
+async def player(name: Annotated[Line, Path(max_length=64)], request: Request) -> PlayerOut:
     accounts = players_of(request).accounts
     uid = await _run(request, accounts.user_id, name[:64])
     if uid is None:
         raise ApiError(404, "player.not_found")
-    return {"name": name, "ratings": await _run(request, accounts.ratings, uid),
-            "by_colour": await _run(request, accounts.by_colour, uid),
-            "history": await _run(request, accounts.rating_history, uid),
-            "stats": await _run(request, accounts.stats, uid)}
+    return PlayerOut.model_validate({
+        "name": name, "ratings": await _run(request, accounts.ratings, uid),
+        "by_colour": await _run(request, accounts.by_colour, uid),
+        "history": await _run(request, accounts.rating_history, uid),
+        "stats": await _run(request, accounts.stats, uid)})
 
 
-@router.get("/api/account/turn")
-async def your_turn(request: Request) -> dict[str, Any]:
+@router.get("/api/account/turn", **ANSWER)
+async def your_turn(request: Request) -> TurnOut:
     """The account's unfinished games where it is to move."""
     s = await current_session(request)
     if s is None:
         raise ApiError(401, "account.login_required")
     details = await _run(request, _accounts(request).your_turn_details, s.user_id)
-    return {"games": [g["id"] for g in details], "details": details}
+    return TurnOut.model_validate({"games": [g["id"] for g in details], "details": details})
 
 
 # --------------------------------------------------------------------- games
@@ -259,8 +274,8 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
                           invite_url=invite_url, rated=body.rated, speed=speed)
 
 
-@router.post("/api/account/games/{game_id}/claim")
-async def claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]:
+@router.post("/api/account/games/{game_id}/claim", **ANSWER)
+async def claim(game_id: str, body: ClaimIn, request: Request) -> ClaimOut:
     """Give the seat(s) of ``token`` to the account (an anonymous game, or the invited
     seat of a rated game before it ends)."""
     s = await changing_session(request)
@@ -273,13 +288,14 @@ async def claim(game_id: str, body: ClaimIn, request: Request) -> dict[str, Any]
     if terms is not None and terms[0] and live.ended:
         raise ApiError(409, "seat.claim_too_late")
     await _run(request, players.accounts.claim, game_id, colors, s.user_id)
-    return {"id": game_id, "colors": colors}
+    return ClaimOut.model_validate({"id": game_id, "colors": colors})
 
 
-@router.post("/api/account/games/{game_id}/seat")
-async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
+@router.post("/api/account/games/{game_id}/seat", **ANSWER)
+async def take_seat(game_id: str, request: Request) -> TakeSeatOut:
     """A fresh seat token for this browser, for the account's seat: the game follows the
     account.  The seat's previous token stops working."""
+    check_game_id(game_id)  # before the driver sees it, as the game routes do
     s = await changing_session(request)
     players = players_of(request)
     seats = await _run(request, players.accounts.seats, game_id)
@@ -298,37 +314,41 @@ async def take_seat(game_id: str, request: Request) -> dict[str, Any]:
 
     await players.service.act(game_id, decide)
     color = "both" if len(colors) == 2 else colors[0]
-    return {"id": game_id, "seat": {"color": color, "token": token}}
+    return TakeSeatOut.model_validate({"id": game_id,
+                                       "seat": {"color": color, "token": token}})
 
 
-@router.get("/api/account/games")
-async def my_games(request: Request, variant: str | None = Query(None, max_length=16),
-                   speed: str | None = Query(None, max_length=16),
+@router.get("/api/account/games", **ANSWER)
+async def my_games(request: Request,
+                   variant: Annotated[Line | None, Query(max_length=16)] = None,
+                   speed: Annotated[Line | None, Query(max_length=16)] = None,
                    result: Literal["win", "loss", "draw"] | None = None,
-                   opponent: str | None = Query(None, max_length=64),
-                   number: int | None = None) -> dict[str, Any]:
+                   opponent: Annotated[Line | None, Query(max_length=64)] = None,
+                   number: Int32 | None = None) -> AccountGamesOut:
     s = await current_session(request)
     if s is None:
         raise ApiError(401, "account.login_required")
     games = await _run(request, _accounts(request).games, s.user_id, variant, speed, result,
                        opponent, number)
-    return {"games": games}
+    return AccountGamesOut.model_validate({"games": games})
 
 
-@router.get("/api/games/{game_id}/ratings")
-async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/ratings", **ANSWER)
+async def game_ratings(game_id: str, request: Request) -> GameRatingsOut:
     """Rated or casual, the speed class, and each side's rating change once rated."""
     accounts = players_of(request).accounts
     await players_of(request).service.current(game_id)  # 404 for an unknown game
     terms = await _run(request, accounts.terms, game_id)
-    return {"rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
-            "fresh_setup": bool(terms and terms[2]),
-            "players": await _run(request, accounts.seat_names, game_id),
-            "changes": await _run(request, accounts.rating_changes, game_id)}
+    return GameRatingsOut.model_validate({
+        "rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
+        "fresh_setup": bool(terms and terms[2]),
+        "players": await _run(request, accounts.seat_names, game_id),
+        "changes": await _run(request, accounts.rating_changes, game_id)})
 
 
-@router.get("/api/setups/{variant}/{number}/stats")
-async def setup_stats(variant: str, number: int, request: Request) -> dict[str, Any]:
+@router.get("/api/setups/{variant}/{number}/stats", **ANSWER)
+async def setup_stats(variant: Annotated[Line, Path(max_length=40)], number: Count,
+                      request: Request) -> SetupStatsOut:
     """Per-setup statistics of this server's finished games (any player, any account)."""
     from randomchess.variants import get_variant
 
@@ -336,9 +356,8 @@ async def setup_stats(variant: str, number: int, request: Request) -> dict[str, 
         key = get_variant(variant[:40]).key
     except ValueError as e:
         raise ApiError.wrap(404, e) from None
-    stats: dict[str, Any] = await _run(request, setup_statistics,
-                                       _accounts(request).engine, key, number)
-    return stats
+    return SetupStatsOut.model_validate(await _run(request, setup_statistics,
+                                                    _accounts(request).engine, key, number))
 
 
 def install_accounts(app: FastAPI) -> None:

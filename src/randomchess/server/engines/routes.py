@@ -33,6 +33,15 @@ from randomchess.db import now_ms, schema
 from randomchess.errors import RandomChessError
 from randomchess.pgn import PgnError, PgnGame, parse_game, write_game
 from randomchess.position import Position
+from randomchess.server.engines.answers import (
+    ANSWER,
+    REVIEW_RESPONSES,
+    AnalysisOut,
+    EnginesOut,
+    PgnPositionOut,
+    PositionOut,
+    StoredReviewOut,
+)
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.http.frames import read_frame
@@ -123,21 +132,21 @@ def _limits(depth: int, movetime: int, default_depth: int, cap_ms: int) -> tuple
 router = APIRouter()
 
 
-@router.get("/api/analysis/engines")
-async def list_engines(request: Request) -> dict[str, Any]:
+@router.get("/api/analysis/engines", **ANSWER)
+async def list_engines(request: Request) -> EnginesOut:
     """The engines this server can analyse with (its own first)."""
-    return {"engines": await _service_of(request.app).engines()}
+    return EnginesOut(engines=await _service_of(request.app).engines())
 
 
-@router.post("/api/analysis")
-async def analyse(body: AnalysisIn, request: Request) -> dict[str, Any]:
+@router.post("/api/analysis", **ANSWER)
+async def analyse(body: AnalysisIn, request: Request) -> AnalysisOut:
     """The ``multipv`` best lines (score from White's side, PV in UCI and SAN)."""
     fen = _start_fen(body)
     depth, movetime = _limits(body.depth, body.movetime, 8, MAX_MOVETIME)
     variant = get_variant(body.variant).key
-    return _checked(await _service_of(request.app).run_job(
+    return AnalysisOut.model_validate(_checked(await _service_of(request.app).run_job(
         "analyse", variant, fen, body.moves, body.engine, depth, movetime, body.multipv,
-        timeout_s=movetime / 1000 + 10))
+        timeout_s=movetime / 1000 + 10)))
 
 
 def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
@@ -159,12 +168,13 @@ def position_info(variant: str, fen: str, moves: list[str]) -> dict[str, Any]:
             "over": not legal}
 
 
-@router.post("/api/analysis/position")
-async def position(body: PositionIn) -> dict[str, Any]:
+@router.post("/api/analysis/position", **ANSWER)
+async def position(body: PositionIn) -> PositionOut:
     """The position after ``moves`` from a FEN or setup number: legal moves and SAN."""
     fen = _start_fen(body)
     try:
-        return await asyncio.to_thread(position_info, body.variant, fen, body.moves)
+        return PositionOut.model_validate(
+            await asyncio.to_thread(position_info, body.variant, fen, body.moves))
     except (RandomChessError, ValueError) as exc:
         raise ApiError.wrap(422, exc) from None
 
@@ -173,8 +183,8 @@ class PgnIn(_Strict):
     pgn: str = Field(min_length=1, max_length=12_000)
 
 
-@router.post("/api/analysis/pgn")
-async def read_pgn(body: PgnIn) -> dict[str, Any]:
+@router.post("/api/analysis/pgn", **ANSWER)
+async def read_pgn(body: PgnIn) -> PgnPositionOut:
     """The first game of a pasted PGN as a start position and UCI moves (its main line)."""
     try:
         game = await asyncio.to_thread(parse_game, body.pgn)
@@ -185,8 +195,8 @@ async def read_pgn(body: PgnIn) -> dict[str, Any]:
     for m in game.mainline():
         moves.append(pos.uci(m))
         pos.push(m)
-    return {**position_info(game.variant.key, game.start_fen, moves),
-            "headers": game.headers}
+    return PgnPositionOut.model_validate({
+        **position_info(game.variant.key, game.start_fen, moves), "headers": game.headers})
 
 
 ANALYSIS_FRAME_LIMIT = 16_384  # bytes: a position with up to MAX_MOVES moves fits
@@ -201,7 +211,8 @@ class WsAnalysisIn(_Strict):
 async def analysis_socket(websocket: WebSocket) -> None:
     """``{"type": "analyse", "position": {...}}`` starts an analysis whose lines arrive
     as ``{"type": "lines", "depth": d, ...}`` after each depth, then ``{"type": "done"}``;
-    ``{"type": "stop"}`` (or a new ``analyse``) ends it."""
+    ``{"type": "stop"}`` (or a new ``analyse``) ends it.  Every frame the server sends is
+    a model of :mod:`answers` (``AnalysisServerFrame``)."""
     await websocket.accept()
     lang = lang_of_scope(websocket.scope)
     task: asyncio.Task[None] | None = None
@@ -316,9 +327,10 @@ def _running(request: Request) -> dict[str, asyncio.Task[None]]:
     return running
 
 
-@router.post("/api/games/{game_id}/review", response_model=None)
+@router.post("/api/games/{game_id}/review", response_model=StoredReviewOut,
+             responses=REVIEW_RESPONSES, **ANSWER)
 async def create_review(game_id: str, body: ReviewIn,
-                        request: Request) -> dict[str, Any] | JSONResponse:
+                        request: Request) -> StoredReviewOut | JSONResponse:
     """Review the game's moves so far with the engine and keep the review with the game.
     Answers the stored review (200) when it is ready within ``REVIEW_WAIT_S``, else 202
     ``{"status": "running"}``: ``GET`` the review until it is there."""
@@ -353,11 +365,12 @@ async def create_review(game_id: str, body: ReviewIn,
     task.result()  # an engine error surfaces here as its ApiError
     stored = await door.run(_load_review, db, game_id)
     assert stored is not None
-    return stored
+    return StoredReviewOut.model_validate(stored)
 
 
-@router.get("/api/games/{game_id}/review", response_model=None)
-async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+@router.get("/api/games/{game_id}/review", response_model=StoredReviewOut,
+            responses=REVIEW_RESPONSES, **ANSWER)
+async def get_review(game_id: str, request: Request) -> StoredReviewOut | JSONResponse:
     """The stored review; 202 ``{"status": "running"}`` while one is being computed."""
     await _live_checked(request, game_id)
     task = _running(request).get(game_id)
@@ -366,7 +379,7 @@ async def get_review(game_id: str, request: Request) -> dict[str, Any] | JSONRes
     stored = await database(request).run(_load_review, _engine_of(request), game_id)
     if stored is None:
         raise ApiError(404, "review.none")
-    return stored
+    return StoredReviewOut.model_validate(stored)
 
 
 async def reviewed_pgn(request: Request, game_id: str, pgn: str, moves: str,

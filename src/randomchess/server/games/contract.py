@@ -300,7 +300,7 @@ class SeekOut(BaseModel):
     player: str
     variant: str
     setup: int | Literal["random", "new-per-game"]
-    clock: dict[str, float] = Field(description="{minutes, increment} or {days}")
+    clock: dict[str, int | float] = Field(description="{minutes, increment} or {days}")
     speed: str
     rated: bool
     rating: int

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from randomchess.db import now_ms
+from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut
 from randomchess.server.games.contract import (
     PONG_FRAME,
     STATE_ROUTE,
@@ -181,7 +182,10 @@ async def join_game(game_id: str, body: JoinIn, request: Request) -> CreateGameO
     return CreateGameOut(id=game_id, seat=SeatOut(color=color, token=token))  # type: ignore[arg-type]
 
 
-@router.get("/invite/{game_id}/{invite}", name="open_invite", response_model=None)
+@router.get("/invite/{game_id}/{invite}", name="open_invite", response_model=InviteOut,
+            responses={200: {"content": {"text/html": {"schema": {"type": "string"}}},
+                             "description": "A browser (Accept: text/html) gets the front "
+                                            "end; any other client the game"}})
 async def open_invite(game_id: str, invite: str, request: Request) -> Response:
     """The invite URL.  A GET never claims the seat (link previews and ``curl`` fetch URLs):
     a browser gets the front end, whose "Join this game" button calls
@@ -223,7 +227,9 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
         headers={"Content-Disposition": f'attachment; filename="randomchess-{game_id}.pgn"'})
 
 
-@router.get("/api/health")
+@router.get("/api/health", response_model=HealthOut,
+            responses={503: {"model": HealthOut, "description": "The engine pool is being "
+                             "rebuilt (or the database's catalogue 503)"}})
 async def health(request: Request) -> JSONResponse:
     """200 when the database answers within the timeout, else 503 with the reason; 503 too
     while the engine pool is being rebuilt after a worker died (computer moves wait
@@ -237,15 +243,15 @@ async def health(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
 
-@router.get("/api/levels")
-async def levels(request: Request) -> dict[str, Any]:
+@router.get("/api/levels", **ANSWER)
+async def levels(request: Request) -> LevelsOut:
     """The computer levels each variant offers on this server and who plays each one:
     1..8 our engine, 9, 10 and 11 (maximum) Stockfish or Fairy-Stockfish where present."""
     from randomchess.analysis.levels import level_table
 
     service = _service(request)
     engines = await service.engine.levels() if service.engine is not None else {}
-    return level_table(engines)
+    return LevelsOut.model_validate(level_table(engines))
 
 
 # --------------------------------------------------------------------- WebSocket

@@ -7,11 +7,14 @@ page and for arbiters choosing an evaluation band.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query
 
 from randomchess.analysis.setup_eval import EVALUATED_VARIANTS, EvaluationSet, shipped
+from randomchess.server.games.answers import (
+    ANSWER,
+    EvaluationSummaryOut,
+    SetupEvaluationOut,
+)
 from randomchess.server.http.errors import ApiError
 from randomchess.startpos import setup_count, setup_from_number
 from randomchess.variants import get_variant
@@ -33,16 +36,16 @@ def _evaluations(variant: str) -> tuple[str, EvaluationSet]:
     return key, evals
 
 
-@router.get("/api/setups/{variant}/evaluations")
-def evaluation_summary(variant: str, k: int = Query(5, ge=1, le=50)) -> dict[str, Any]:
+@router.get("/api/setups/{variant}/evaluations", **ANSWER)
+def evaluation_summary(variant: str, k: int = Query(5, ge=1, le=50)) -> EvaluationSummaryOut:
     """Engine, depth, digest, mean and median score, and the ``k`` most and least balanced
     setups (centipawns from White's point of view)."""
     _, evals = _evaluations(variant)
-    return evals.summary(k)
+    return EvaluationSummaryOut.model_validate(evals.summary(k))
 
 
-@router.get("/api/setups/{variant}/{number}")
-def setup_evaluation(variant: str, number: int) -> dict[str, Any]:
+@router.get("/api/setups/{variant}/{number}", **ANSWER)
+def setup_evaluation(variant: str, number: int) -> SetupEvaluationOut:
     """One setup: its number, FEN and evaluation (``null`` when not evaluated), with its rank
     among all setups by balance (1 = the most balanced)."""
     key, evals = _evaluations(variant)
@@ -50,10 +53,10 @@ def setup_evaluation(variant: str, number: int) -> dict[str, Any]:
         raise ApiError(404, "setup.out_of_range", number=number, variant=key,
                        last=setup_count(key) - 1)
     e = evals.items.get(number)
-    return {
+    return SetupEvaluationOut.model_validate({
         "variant": key, "number": number, "fen": setup_from_number(key, number).fen,
         "engine": evals.engine, "depth": evals.depth,
         "evaluation": None if e is None else e.as_dict(),
         "balance_rank": evals.balance_rank(number),
         "evaluated": len(evals.items),
-    }
+    })

@@ -1,17 +1,42 @@
 """Checks made on raw client input before anything else sees it: the format of a game id
 (before it reaches a database driver: PostgreSQL refuses a NUL byte in text with an
-exception) and the nesting depth of a JSON text (before ``json.loads`` recurses into it)."""
+exception), the nesting depth of a JSON text (before ``json.loads`` recurses into it), and
+the constrained types every route declares for its path, query and body fields (issue 28
+item 7), so that FastAPI refuses what no column could hold with the catalogue's typed 422
+``request.invalid`` before a driver sees it:
+
+* :data:`Text`: free text (a PGN, an event's name): no NUL byte;
+* :data:`Line`: one line (a name, a variant, a move, a token): no control character;
+* :data:`EventId`, :data:`SeekId`: the format the server gives those ids;
+* :data:`Int32`, :data:`Int64` and the non-negative :data:`Count`, :data:`Ordinal`: integers
+  the database's ``Integer`` (32-bit) and ``BigInteger`` (64-bit) columns hold.
+
+(pydantic itself refuses a lone surrogate in any ``str``: it cannot be UTF-8.)"""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from randomchess.server.http.errors import CATALOGUE, ApiError
 
 # Game ids are ``secrets.token_urlsafe(9)`` (12 characters); the column holds 24.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+Text = Annotated[str, Field(pattern=r"^[^\x00]*$")]
+Line = Annotated[str, Field(pattern=r"^[^\x00-\x1f\x7f]*$")]
+EventId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,24}$",
+                               description="an event's id (GET /api/tournaments/{id})")]
+SeekId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,16}$", description="a seek's id")]
+Int32 = Annotated[int, Field(ge=-INT32_MAX - 1, le=INT32_MAX)]
+Int64 = Annotated[int, Field(ge=-INT64_MAX - 1, le=INT64_MAX)]
+Count = Annotated[int, Field(ge=0, le=INT32_MAX)]  # 0, 1, 2, ...
+Ordinal = Annotated[int, Field(ge=1, le=INT32_MAX)]  # 1, 2, 3, ...: a round, a board
 
 MAX_JSON_DEPTH = 32
 TOO_DEEP = CATALOGUE["request.too_deep"][0].format(levels=MAX_JSON_DEPTH)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 import re
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Header, Request
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
@@ -25,6 +25,20 @@ from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
+from randomchess.server.http.guards import EventId, Line, Ordinal, Text
+from randomchess.server.tournaments.answers import (
+    ANSWER,
+    EXPORT,
+    SVG,
+    ByeOut,
+    CreatedOut,
+    EventOut,
+    OnlineOut,
+    PlayerAddedOut,
+    ResultOut,
+    VerifyOut,
+    WithdrawnOut,
+)
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
 from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
@@ -42,13 +56,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# A time control the server can play: seconds+increment, within a game clock's bounds
+# (routes.ClockIn: 600 minutes, 600 s).
+MAX_INITIAL_S = 36_000
+MAX_INCREMENT_S = 600
+_SECONDS_PLUS = re.compile(r"\s*(\d+)(?:\+(\d+))?\s*")
+
+
 class CreateIn(_Strict):
-    name: str = Field(min_length=1, max_length=120)
-    variant: str = Field("chess960", max_length=40)
+    name: Line = Field(min_length=1, max_length=120)
+    variant: Line = Field("chess960", max_length=40)
     system: Literal["swiss", "rr", "drr"] = "swiss"
     rounds: int | None = Field(None, ge=1, le=99)
-    time_control: str = Field("", max_length=64)
-    tiebreaks: list[str] | None = Field(None, max_length=8)
+    time_control: Line = Field("", max_length=64, description=(
+        "seconds+increment (e.g. 180+2: the online games' clock, at most "
+        f"{MAX_INITIAL_S}+{MAX_INCREMENT_S}) or any other text (online games without a clock)"))
+    tiebreaks: list[Annotated[Line, Field(max_length=16)]] | None = Field(None, max_length=8)
     setup_policy: Literal["round", "board"] = "round"
     mini_match: bool = False
     exclude_standard: bool = False
@@ -59,25 +82,34 @@ class CreateIn(_Strict):
     # FIDE's tie-break regulations: in force from 1 March 2026, or the 2023/2024 text
     tiebreak_edition: Literal["2026", "2023"] = "2026"
 
+    @field_validator("time_control")
+    @classmethod
+    def _playable(cls, text: str) -> str:
+        m = _SECONDS_PLUS.fullmatch(text)
+        if m and (int(m[1]) > MAX_INITIAL_S or int(m[2] or 0) > MAX_INCREMENT_S):
+            raise ValueError(f"a clock of seconds+increment is at most "
+                             f"{MAX_INITIAL_S}+{MAX_INCREMENT_S}")
+        return text
+
 
 class PlayerIn(_Strict):
-    name: str = Field(min_length=1, max_length=80)
+    name: Line = Field(min_length=1, max_length=80)
     rating: int | None = Field(None, ge=0, le=3500)
-    fide_id: str | None = Field(None, max_length=12)
-    federation: str | None = Field(None, max_length=3)
+    fide_id: Line | None = Field(None, max_length=12)
+    federation: Line | None = Field(None, max_length=3)
 
 
 class ByeIn(_Strict):
-    player: int = Field(ge=1)
-    round: int = Field(ge=1)
+    player: Ordinal
+    round: Ordinal
     kind: Literal["H", "Z", "F"] = "H"
 
 
 class ResultIn(_Strict):
-    round: int = Field(ge=1)
-    board: int = Field(ge=1)
-    result: str = Field(min_length=1, max_length=8)
-    reason: str | None = Field(None, max_length=500, description="set: a correction")
+    round: Ordinal
+    board: Ordinal
+    result: Line = Field(min_length=1, max_length=8)
+    reason: Text | None = Field(None, max_length=500, description="set: a correction")
 
 
 _STATUS = {
@@ -108,7 +140,7 @@ def _call(fn: Any, *args: Any) -> Any:
         raise ApiError.wrap(_STATUS.get(type(e), 422), e) from None
 
 
-def _organiser(request: Request, event_id: str, secret: str | None) -> TournamentStore:
+def _organiser(request: Request, event_id: EventId, secret: str | None) -> TournamentStore:
     store = _store(request)
     _call(store.load, event_id)  # 404 first
     if not secret or not store.check_organiser(event_id, secret):
@@ -118,6 +150,10 @@ def _organiser(request: Request, event_id: str, secret: str | None) -> Tournamen
 
 def _frac(x: Fraction) -> float:
     return float(x)
+
+
+def event_out(t: Tournament) -> EventOut:
+    return EventOut.model_validate(event_json(t))
 
 
 def event_json(t: Tournament) -> dict[str, Any]:
@@ -167,8 +203,8 @@ def event_json(t: Tournament) -> dict[str, Any]:
     }
 
 
-@router.post("", status_code=201)
-async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
+@router.post("", status_code=201, **ANSWER)
+async def create_event(body: CreateIn, request: Request) -> CreatedOut:
     """Create an event; the answer holds its organiser secret (shown once) and the
     commitment to publish.  Rate-limited per client like game creation."""
     service: GameService = request.app.state.service
@@ -184,21 +220,22 @@ async def create_event(body: CreateIn, request: Request) -> dict[str, Any]:
         no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
         eval_band=None if body.eval_band is None else round(body.eval_band * 100),
         tiebreak_edition=body.tiebreak_edition)))
-    return {"id": created.event.id, "commitment": created.event.commitment,
-            "organiser_secret": created.organiser_secret}
+    return CreatedOut.model_validate({"id": created.event.id,
+                                      "commitment": created.event.commitment,
+                                      "organiser_secret": created.organiser_secret})
 
 
-@router.get("/{event_id}")
+@router.get("/{event_id}", **ANSWER)
 @through_db
-def get_event(event_id: str, request: Request) -> dict[str, Any]:
+def get_event(event_id: EventId, request: Request) -> EventOut:
     # Read only (issue 28): the games that ended are shown as they ended; the server
-    # records them when they end (record_online_results).
-    return event_json(_call(_store(request).load_live, event_id))
+    # records them when they end (install_tournaments).
+    return event_out(_call(_store(request).load_live, event_id))
 
 
-@router.get("/{event_id}/rounds/{rnd}/setup.svg")
+@router.get("/{event_id}/rounds/{rnd}/setup.svg", response_class=Response, responses=SVG)
 @through_db
-def setup_svg(event_id: str, rnd: int, request: Request, board: int = 1,
+def setup_svg(event_id: EventId, rnd: Ordinal, request: Request, board: Ordinal = 1,
               lang: Literal["en", "es"] = "en") -> Response:
     t: Tournament = _call(_store(request).load, event_id)
     games = [b for b in t.round_boards(rnd) if not b.is_bye]
@@ -210,9 +247,9 @@ def setup_svg(event_id: str, rnd: int, request: Request, board: int = 1,
                     media_type="image/svg+xml")
 
 
-@router.get("/{event_id}/export.{fmt_}")
+@router.get("/{event_id}/export.{fmt_}", response_class=Response, responses=EXPORT)
 @through_db
-def export(event_id: str, fmt_: str, request: Request,
+def export(event_id: EventId, fmt_: Line, request: Request,
            lang: Literal["en", "es"] = "en") -> Response:
     store = _store(request)
     t: Tournament = _call(store.load, event_id)
@@ -228,82 +265,86 @@ def export(event_id: str, fmt_: str, request: Request,
     raise ApiError(404, "tournament.no_format", format=fmt_)
 
 
-@router.get("/{event_id}/verify")
+@router.get("/{event_id}/verify", **ANSWER)
 @through_db
-def verify_event(event_id: str, request: Request) -> dict[str, Any]:
+def verify_event(event_id: EventId, request: Request) -> VerifyOut:
     t: Tournament = _call(_store(request).load, event_id)
     report = _call(verify, t)
-    return {"verified": not report.mismatches, "rounds": report.rounds,
-            "mismatches": report.mismatches}
+    return VerifyOut.model_validate({"verified": not report.mismatches,
+                                     "rounds": report.rounds,
+                                     "mismatches": report.mismatches})
 
 
-@router.post("/{event_id}/players", status_code=201)
+@router.post("/{event_id}/players", status_code=201, **ANSWER)
 @through_db
-def add_player(event_id: str, body: PlayerIn, request: Request,
-               x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def add_player(event_id: EventId, body: PlayerIn, request: Request,
+               x_organiser_secret: str | None = Header(None)) -> PlayerAddedOut:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(lambda: store.add_player(event_id, body.name, body.rating, body.fide_id,
                                        body.federation))
-    return {"number": p.number, "name": p.name, "joined_round": p.joined_round}
+    return PlayerAddedOut.model_validate({"number": p.number, "name": p.name,
+                                          "joined_round": p.joined_round})
 
 
-@router.post("/{event_id}/players/{number}/withdraw")
+@router.post("/{event_id}/players/{number}/withdraw", **ANSWER)
 @through_db
-def withdraw(event_id: str, number: int, request: Request,
-             x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def withdraw(event_id: EventId, number: Ordinal, request: Request,
+             x_organiser_secret: str | None = Header(None)) -> WithdrawnOut:
     store = _organiser(request, event_id, x_organiser_secret)
     p = _call(store.withdraw, event_id, number)
-    return {"number": p.number, "withdrawn_round": p.withdrawn_round}
+    return WithdrawnOut.model_validate({"number": p.number,
+                                        "withdrawn_round": p.withdrawn_round})
 
 
-@router.post("/{event_id}/byes", status_code=201)
+@router.post("/{event_id}/byes", status_code=201, **ANSWER)
 @through_db
-def request_bye(event_id: str, body: ByeIn, request: Request,
-                x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def request_bye(event_id: EventId, body: ByeIn, request: Request,
+                x_organiser_secret: str | None = Header(None)) -> ByeOut:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.request_bye, event_id, body.player, body.round, body.kind)
-    return {"player": body.player, "round": body.round, "kind": body.kind}
+    return ByeOut.model_validate({"player": body.player, "round": body.round,
+                                  "kind": body.kind})
 
 
-@router.post("/{event_id}/start")
+@router.post("/{event_id}/start", **ANSWER)
 @through_db
-def start(event_id: str, request: Request,
-          x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def start(event_id: EventId, request: Request,
+          x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
-    return event_json(_call(store.start, event_id))
+    return event_out(_call(store.start, event_id))
 
 
-@router.post("/{event_id}/pair")
+@router.post("/{event_id}/pair", **ANSWER)
 @through_db
-def pair(event_id: str, request: Request,
-               x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def pair(event_id: EventId, request: Request,
+               x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
     _call(store.pair, event_id)
-    return event_json(store.load(event_id))
+    return event_out(store.load(event_id))
 
 
-@router.post("/{event_id}/results")
+@router.post("/{event_id}/results", **ANSWER)
 @through_db
-def result(event_id: str, body: ResultIn, request: Request,
-           x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def result(event_id: EventId, body: ResultIn, request: Request,
+           x_organiser_secret: str | None = Header(None)) -> ResultOut:
     store = _organiser(request, event_id, x_organiser_secret)
     if body.reason is not None:
         b = _call(store.correct, event_id, body.round, body.board, body.result, body.reason)
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
-    return {"round": b.round, "board": b.board, "result": b.result}
+    return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
 
 
-@router.post("/{event_id}/close")
+@router.post("/{event_id}/close", **ANSWER)
 @through_db
-def close(event_id: str, request: Request,
-          x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+def close(event_id: EventId, request: Request,
+          x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
-    return event_json(_call(store.close, event_id))
+    return event_out(_call(store.close, event_id))
 
 
 def _clock(time_control: str) -> tuple[int, int] | None:
-    m = re.fullmatch(r"\s*(\d+)(?:\+(\d+))?\s*", time_control)
+    m = _SECONDS_PLUS.fullmatch(time_control)
     if not m:
         return None
     return int(m[1]) * 1000, int(m[2] or 0) * 1000
@@ -315,10 +356,10 @@ class OnlineIn(_Strict):
     rated: bool = False
 
 
-@router.post("/{event_id}/rounds/{rnd}/online")
-async def open_online(event_id: str, rnd: int, request: Request,
+@router.post("/{event_id}/rounds/{rnd}/online", **ANSWER)
+async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
                       body: OnlineIn | None = None,
-                      x_organiser_secret: str | None = Header(None)) -> dict[str, Any]:
+                      x_organiser_secret: str | None = Header(None)) -> OnlineOut:
     """Open the round's games on the server; each player's personal link, shown once."""
     db = database(request)
     store = await db.run(_organiser, request, event_id, x_organiser_secret)
@@ -345,7 +386,7 @@ async def open_online(event_id: str, rnd: int, request: Request,
         links.append({"board": b.board, "game_id": game_id,
                       "white": {"number": b.white, "link": white},
                       "black": {"number": b.black, "link": black}})
-    return {"round": rnd, "games": links}
+    return OnlineOut.model_validate({"round": rnd, "games": links})
 
 
 def install_tournaments(app: FastAPI) -> None:

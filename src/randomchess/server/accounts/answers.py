@@ -1,0 +1,202 @@
+"""The declared shapes of the accounts wing's answers (issue 27 item 3): the account and
+player routes and the lobby's.  The routes still build plain dicts; FastAPI validates each
+against its model here (``extra="forbid"``: a key the model does not declare is a loud error
+in the tests, never dropped in silence) and writes exactly the keys the dict had
+(``response_model_exclude_unset``), so the JSON is what it always was."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from randomchess.server.games.contract import SeekOut, SeekStarted
+from randomchess.server.games.routes import SeatOut
+
+ColourName = Literal["white", "black"]
+# The keyword arguments of a route whose answer is one of these models.
+ANSWER: dict[str, Any] = {"response_model_exclude_unset": True}
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CsrfOut(_Out):
+    csrf: str = Field(description="repeat it in X-CSRF-Token")
+
+
+class MeOut(_Out):
+    """The signed-in account: its name and the session's CSRF token."""
+
+    name: str
+    csrf: str
+
+
+class RatingOut(_Out):
+    variant: str
+    speed: str
+    rating: int
+    rd: int
+    games: int
+    provisional: bool
+
+
+class AccountOut(MeOut):
+    ratings: list[RatingOut]
+
+
+class Tally(_Out):
+    wins: int
+    draws: int
+    losses: int
+
+
+class ByColourOut(_Out):
+    white: Tally
+    black: Tally
+
+
+class RatingPoint(_Out):
+    game: str
+    variant: str
+    speed: str
+    before: int
+    rating: int
+    at: int = Field(description="epoch ms")
+
+
+class StatsRow(_Out):
+    """Finished games with a result in one variant and speed class."""
+
+    variant: str
+    speed: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    white: Tally
+    black: Tally
+    score: float = Field(description="a win 1, a draw 1/2, over the games")
+
+
+class PlayerOut(_Out):
+    name: str
+    ratings: list[RatingOut]
+    by_colour: ByColourOut
+    history: list[RatingPoint]
+    stats: list[StatsRow]
+
+
+class TurnDetail(_Out):
+    id: str
+    variant: str
+    number: int | None
+    color: ColourName
+    days: int | None = Field(description="correspondence: days per move")
+    deadline: int | None = Field(description="epoch ms by which to move; none without a "
+                                             "running clock")
+
+
+class TurnOut(_Out):
+    games: list[str] = Field(description="the ids, the nearest deadline first")
+    details: list[TurnDetail]
+
+
+class AccountGame(_Out):
+    id: str
+    variant: str
+    number: int | None
+    status: str
+    result: str | None
+    termination: str | None
+    color: ColourName
+    opponent: str | None
+    rated: bool
+    speed: str | None
+
+
+class AccountGamesOut(_Out):
+    games: list[AccountGame]
+
+
+class ClaimOut(_Out):
+    id: str
+    colors: list[ColourName]
+
+
+class TakeSeatOut(_Out):
+    id: str
+    seat: SeatOut
+
+
+class SeatNames(_Out):
+    white: str | None
+    black: str | None
+
+
+class RatingChange(_Out):
+    color: ColourName
+    player: str | None
+    before: int
+    after: int
+    change: int
+    provisional: bool
+
+
+class GameRatingsOut(_Out):
+    rated: bool
+    speed: str | None
+    fresh_setup: bool
+    players: SeatNames
+    changes: list[RatingChange]
+
+
+class FirstMove(_Out):
+    san: str
+    games: int
+
+
+class SetupStatsOut(_Out):
+    variant: str
+    number: int
+    games: int
+    white_wins: int
+    draws: int
+    black_wins: int
+    white_score: float | None = Field(description="none before a game with a result")
+    first_moves: list[FirstMove]
+    game_ids: list[str] = Field(description="the last 100")
+
+
+# --------------------------------------------------------------------- lobby
+class SeeksOut(_Out):
+    """``GET /api/lobby/seeks``: what the lobby socket pushes (contract.LobbySeeksFrame)."""
+
+    type: Literal["seeks"]
+    seeks: list[SeekOut]
+    started: SeekStarted | None = None
+
+
+class SeekIdOut(_Out):
+    id: str
+
+
+class AcceptOut(_Out):
+    """The accepted seek's game: the accepting account's seat."""
+
+    id: str
+    seat: SeatOut
+    rated: bool
+    speed: str
+
+
+class QuickOut(_Out):
+    """Paired (an open seek was accepted: its game) or not (a seek of one's own opened)."""
+
+    paired: bool
+    id: str | None = None
+    seat: SeatOut | None = None
+    rated: bool | None = None
+    speed: str | None = None
+    seek: str | None = Field(None, description="unpaired: the seek opened")

@@ -1,0 +1,164 @@
+"""The declared shapes of the tournament routes' answers (issue 27 item 3).  The routes build
+plain dicts (``event_json``); FastAPI validates each against its model (``extra="forbid"``)
+and writes exactly the keys the dict had (``response_model_exclude_unset``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# The keyword arguments of a route whose answer is one of these models.
+ANSWER: dict[str, Any] = {"response_model_exclude_unset": True}
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreatedOut(_Out):
+    id: str
+    commitment: str = Field(description="SHA-256 commitment to the setups, to publish now")
+    organiser_secret: str = Field(description="shown once: send it in X-Organiser-Secret")
+
+
+class RankNames(_Out):
+    en: str
+    es: str
+
+
+class BoardOut(_Out):
+    board: int
+    white: int = Field(description="a player's number")
+    black: int | None = Field(description="none: a bye")
+    result: str | None
+    bye: str | None
+    setup: int | None
+    fen: str
+    game_id: str | None = Field(description="the online game, when played on the server")
+    rank: RankNames | None = Field(None, description="the setup's back rank, in words; "
+                                                     "only with a setup number")
+
+
+class RoundOut(_Out):
+    round: int
+    complete: bool
+    boards: list[BoardOut]
+
+
+class TiebreakValue(_Out):
+    value: float | None
+    text: str
+    arithmetic: str
+
+
+class StandingOut(_Out):
+    rank: int
+    shared: bool
+    number: int
+    name: str
+    points: float
+    tiebreaks: dict[str, TiebreakValue] = Field(description="by tiebreak code")
+
+
+class TiebreakName(_Out):
+    code: str
+    en: str
+    es: str
+
+
+class TournamentPlayer(_Out):
+    number: int
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    joined_round: int
+    withdrawn_round: int | None
+
+
+class EventOut(_Out):
+    """An event as everyone sees it: settings, players, rounds and standings."""
+
+    id: str
+    name: str
+    variant: str
+    system: str
+    rounds: int
+    time_control: str
+    status: str
+    tiebreaks: list[TiebreakName]
+    setup_policy: str
+    mini_match: bool
+    exclude_standard: bool
+    bishops: str
+    no_repeat: bool
+    commitment: str
+    eval_band: float | None = Field(description="pawns")
+    tiebreak_edition: Literal["2026", "2023"] = Field(
+        description="FIDE's tie-break regulations followed: in force from 1 March 2026, or "
+                    "the 2023/2024 text")
+    eval_digest: str | None
+    salt: str | None = Field(description="hex; shown once the event is closed")
+    players: list[TournamentPlayer]
+    paired_rounds: int
+    completed_rounds: int
+    round_list: list[RoundOut]
+    standings: list[StandingOut]
+
+
+class VerifyOut(_Out):
+    verified: bool
+    rounds: list[list[int | None]] = Field(description="the re-derived setup per board")
+    mismatches: list[str]
+
+
+class PlayerAddedOut(_Out):
+    number: int
+    name: str
+    joined_round: int
+
+
+class WithdrawnOut(_Out):
+    number: int
+    withdrawn_round: int | None
+
+
+class ByeOut(_Out):
+    player: int
+    round: int
+    kind: str
+
+
+class ResultOut(_Out):
+    round: int
+    board: int
+    result: str | None
+
+
+class SeatLink(_Out):
+    number: int | None
+    link: str
+
+
+class OnlineBoard(_Out):
+    board: int
+    game_id: str
+    white: SeatLink
+    black: SeatLink
+
+
+class OnlineOut(_Out):
+    round: int
+    games: list[OnlineBoard] = Field(description="each player's personal link, shown once")
+
+
+# The media types of the routes that answer files.
+_TEXT = {"schema": {"type": "string"}}
+SVG: dict[int | str, dict[str, Any]] = {200: {
+    "content": {"image/svg+xml": _TEXT},
+    "description": "The board's setup as an SVG diagram"}}
+EXPORT: dict[int | str, dict[str, Any]] = {200: {
+    "content": {media: _TEXT for media in (
+        "text/plain", "text/csv", "text/html", "application/x-chess-pgn")},
+    "description": "trf: FIDE TRF (text/plain); csv and html: the crosstable; pgn: the games"}}

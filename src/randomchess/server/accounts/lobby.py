@@ -14,14 +14,10 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import (
-    delete,
-    insert,
-    select,
-)
+from sqlalchemy import and_, delete, func, insert, select
 from starlette.requests import HTTPConnection
 
-from randomchess.accounts.ratings import RatingError, speed_class
+from randomchess.accounts.ratings import Rating, RatingError, speed_class
 from randomchess.db import now_ms
 from randomchess.server.accounts.answers import (
     ANSWER,
@@ -31,7 +27,7 @@ from randomchess.server.accounts.answers import (
     SeeksOut,
 )
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
-from randomchess.server.accounts.store import SEEKS, USERS, Accounts, Session
+from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.routes import ClockIn
 from randomchess.server.http.deps import Database
@@ -41,6 +37,7 @@ from randomchess.startpos import numbered_variant, setup_from_number
 from randomchess.variants import get_variant
 
 SEEK_TTL_MS = 60 * 60_000  # an open seek lapses after an hour
+MAX_SEEKS = 10  # open seeks and challenges of one account at once (issue 28)
 LOBBY = "lobby:all"  # the hub key of the lobby (game ids never contain ':')
 
 
@@ -95,6 +92,10 @@ class Lobby:
             raise ApiError(422, "seek.empty_range")
         sid = secrets.token_urlsafe(9)
         with self.accounts._write() as conn:
+            mine = conn.execute(select(func.count()).select_from(SEEKS).where(
+                SEEKS.c.user_id == uid, SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)).scalar()
+            if (mine or 0) >= MAX_SEEKS:
+                raise ApiError(429, "seek.too_many", limit=MAX_SEEKS)
             conn.execute(insert(SEEKS).values(
                 id=sid, user_id=uid, target_id=target, variant=variant,
                 number=body.setup if isinstance(body.setup, int) else None,
@@ -105,14 +106,22 @@ class Lobby:
 
     def all(self) -> list[dict[str, Any]]:
         """Every live seek, oldest first, with its owner's name and rating there."""
+        # One statement: each seek with its owner's name and rating for the seek's variant
+        # and speed (no rating yet: the starting one).
         with self.accounts.engine.connect() as conn:
             rows = conn.execute(
-                select(SEEKS, USERS.c.name).join(USERS, USERS.c.id == SEEKS.c.user_id)
+                select(SEEKS, USERS.c.name, RATINGS.c.rating, RATINGS.c.rd,
+                       RATINGS.c.volatility, RATINGS.c.games.label("rated_games"))
+                .join(USERS, USERS.c.id == SEEKS.c.user_id)
+                .outerjoin(RATINGS, and_(RATINGS.c.user_id == SEEKS.c.user_id,
+                                         RATINGS.c.variant == SEEKS.c.variant,
+                                         RATINGS.c.speed == SEEKS.c.speed))
                 .where(SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
                 .order_by(SEEKS.c.created_at, SEEKS.c.id)).all()
         out = []
         for r in rows:
-            rating = self.accounts.rating_of(r.user_id, r.variant, r.speed)
+            rating = Rating() if r.rating is None else \
+                Rating(r.rating, r.rd, r.volatility, r.rated_games)
             out.append({"id": r.id, "player": r.name, "user_id": r.user_id,
                         "target_id": r.target_id, "variant": r.variant,
                         "setup": r.number if r.number is not None else

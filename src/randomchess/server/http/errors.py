@@ -92,7 +92,7 @@ ErrorCode = Literal[
     "account.bad_password", "account.name_taken", "account.wrong_login",
     "account.wrong_password", "account.busy", "player.not_found", "player.not_found_to_challenge",
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
-    "seek.no_fresh_setup",
+    "seek.no_fresh_setup", "seek.too_many",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
@@ -292,6 +292,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "player.not_found_to_challenge": ("no such player to challenge",
                                       "no existe ese jugador al que desafiar"),
     "seek.not_yours": ("no such seek of yours", "no tienes ninguna búsqueda así"),
+    "seek.too_many": ("you have {limit} open seeks and challenges already: take one back "
+                      "first", "ya tienes {limit} búsquedas y desafíos abiertos: retira uno "
+                      "primero"),
     "seek.gone": ("that seek is gone", "esa búsqueda ya no está"),
     "seek.own": ("that is your own seek", "esa búsqueda es tuya"),
     "seek.rating_outside": ("your rating is outside this seek's range",

@@ -13,7 +13,7 @@ from alembic.config import Config
 from sqlalchemy import inspect, select, text
 
 from randomchess.db.engine import MIGRATIONS
-from randomchess.server.accounts.store import Accounts
+from randomchess.server.accounts.store import Accounts, hash_password
 from randomchess.server.games.store import GameRecord, Store
 from server_support import database
 from test_server_store import record
@@ -73,13 +73,13 @@ def test_upgrade_from_the_current_schema_with_data(db_url: str) -> None:
         assert store.load("old1") == record("old1", status="ended", result="1-0",
                                             termination="resignation")
         accounts = Accounts(store.engine)
-        new = accounts.sign_up("alice", "a long password")
+        new = accounts.create_user("alice", hash_password("a long password"))
         accounts.claim("old1", ["white"], new.session.user_id)
         games = accounts.games(new.session.user_id)
         assert [(g["id"], g["result"], g["rated"]) for g in games] == [("old1", "1-0", False)]
         assert accounts.session(new.token) == new.session
         # A rated game between two accounts is rated once, on this database too.
-        bob = accounts.sign_up("bob", "another long password").session.user_id
+        bob = accounts.create_user("bob", hash_password("another long password")).session.user_id
         accounts.set_terms("old2", True, "blitz")
         accounts.claim("old2", ["white"], new.session.user_id)
         accounts.claim("old2", ["black"], bob)
@@ -109,7 +109,7 @@ def test_0006_correspondence_upgrade_with_data(db_url: str) -> None:
         _alembic(store, "upgrade", "0005")
         insert_old(store, record("old1", status="ended", result="0-1", termination="checkmate"))
         accounts = Accounts(store.engine)
-        uid = accounts.sign_up("alice", "a long password").session.user_id
+        uid = accounts.create_user("alice", hash_password("a long password")).session.user_id
         with store.engine.begin() as conn:
             conn.execute(text("INSERT INTO game_terms (game_id, rated, speed) "
                               "VALUES ('old1', :t, 'blitz')"), {"t": True})

@@ -167,53 +167,67 @@ def play_command(variant: str, number: int | None, fen: str | None, level: int, 
         except (EOFError, KeyboardInterrupt):
             console.print()
             break
-        words = line.split()
-        if not words:
+        if not line.split():
             continue
-        low = words[0].lower()
         try:
-            if low in ("quit", "exit"):
+            if not _human_turn(game, line, human, lang, movetime, console.print):
                 break
-            if low == "help":
-                console.print(HELP_TEXT)
-            elif low == "fen":
-                console.print(pos.fen())
-            elif low == "moves":
-                legal = game.legal_moves()
-                special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
-                console.print(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
-                if special:
-                    console.print("castling/adjustment: " + ", ".join(
-                        f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
-            elif low == "undo":
-                # Back to the human's previous turn: the engine's reply and the human's move.
-                if game.moves:
-                    game.pop()
-                while game.moves and game.position.turn != human:
-                    game.pop()
-            elif low == "hint":
-                res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)),
-                                        _history_keys(game))
-                if res.move is not None:
-                    console.print(f"hint: {_move_text(pos, res.move, lang)}")
-            elif low == "resign":
-                game.resign(human)
-            elif low == "draw":
-                _claim(game, words[1:], lang, console.print)
-            else:
-                game.push(_parse_move(pos, line.strip(), lang))
         except ValueError as exc:
             console.print(f"[red]{exc}[/red]")
     if game.outcome is not None:
         console.print(render_board(game.position, human == BLACK, ascii_only))
         console.print(f"[bold]{game.outcome}: {game.result()}[/bold]")
-    names = ("You", f"randomchess level {level}")
     if game.moves:
-        headers = {
-            "Event": "randomchess play", "Date": time.strftime("%Y.%m.%d"),
-            "White": names[0] if human == WHITE else names[1],
-            "Black": names[1] if human == WHITE else names[0],
-        }
-        pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
+        _save(game, human, level, pgn_path)
         console.print(f"game saved to {pgn_path}")
+
+
+def _human_turn(game: Game, line: str, human: int, lang: str, movetime: int,
+                say: Callable[[str], None]) -> bool:
+    """One line the human typed: a command (help, fen, moves, undo, hint, resign, draw) or a
+    move; False for quit.  A bad move or claim raises ``ValueError``."""
+    pos = game.position
+    words = line.split()
+    low = words[0].lower()
+    if low in ("quit", "exit"):
+        return False
+    if low == "help":
+        say(HELP_TEXT)
+    elif low == "fen":
+        say(pos.fen())
+    elif low == "moves":
+        legal = game.legal_moves()
+        special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
+        say(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
+        if special:
+            say("castling/adjustment: " + ", ".join(
+                f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
+    elif low == "undo":
+        # Back to the human's previous turn: the engine's reply and the human's move.
+        if game.moves:
+            game.pop()
+        while game.moves and game.position.turn != human:
+            game.pop()
+    elif low == "hint":
+        res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)), _history_keys(game))
+        if res.move is not None:
+            say(f"hint: {_move_text(pos, res.move, lang)}")
+    elif low == "resign":
+        game.resign(human)
+    elif low == "draw":
+        _claim(game, words[1:], lang, say)
+    else:
+        game.push(_parse_move(pos, line.strip(), lang))
+    return True
+
+
+def _save(game: Game, human: int, level: int, pgn_path: Path) -> None:
+    """The game as PGN, the human named "You" and the engine by its level."""
+    names = ("You", f"randomchess level {level}")
+    headers = {
+        "Event": "randomchess play", "Date": time.strftime("%Y.%m.%d"),
+        "White": names[0] if human == WHITE else names[1],
+        "Black": names[1] if human == WHITE else names[0],
+    }
+    pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
 

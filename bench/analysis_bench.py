@@ -15,7 +15,7 @@ import time
 
 from randomchess import Position, get_variant
 from randomchess.analysis import EngineConfig, EngineUnavailableError, Limit
-from randomchess.engine.match import random_setup
+from randomchess.analysis.match import random_setup
 
 
 def positions(variant: str, count: int, seed: int = 1) -> list[Position]:

@@ -6,9 +6,9 @@
 
 Each ``A:B:N`` plays N more Chess960 games (random arrays, each twice with colours swapped)
 between two players of :data:`PLAYERS` and adds the results to
-``src/randomchess/engine/data/level_ratings.json`` after every game, so a run can be stopped and
+``src/randomchess/analysis/data/level_ratings.json`` after every game, so a run can be stopped and
 resumed; a pairing's seed is its names plus the games it already has, so more games use new
-arrays.  ``fit`` prints the ratings :mod:`randomchess.engine.calibration` derives from the
+arrays.  ``fit`` prints the ratings :mod:`randomchess.analysis.calibration` derives from the
 file — the figures the server's level labels show.
 
 The players, at the server's conditions (``Settings.engine_movetime_ms``, 1.5 s a move with no
@@ -39,9 +39,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from randomchess.analysis.calibration import PRIOR_DRAWS, load, ratings_from
 from randomchess.analysis.levels import EXTERNAL_LEVELS
-from randomchess.engine.calibration import PRIOR_DRAWS, load, ratings_from
-from randomchess.engine.match import (
+from randomchess.analysis.match import (
     EngineSpec,
     MatchGame,
     MatchScore,
@@ -51,7 +51,7 @@ from randomchess.engine.match import (
 )
 from randomchess.server.http.settings import Settings
 
-DATA = Path(__file__).resolve().parent.parent / "src/randomchess/engine/data/level_ratings.json"
+DATA = Path(__file__).resolve().parent.parent / "src/randomchess/analysis/data/level_ratings.json"
 VARIANT = "chess960"
 SERVER_MS = Settings().engine_movetime_ms
 ANCHOR_MS = 300

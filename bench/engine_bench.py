@@ -74,13 +74,13 @@ def sunfish_nps(fen: str, seconds: float) -> int | None:
 
 
 def latency(movetime: int, repeat: int) -> None:
-    """go movetime N -> bestmove, wall time through UciEngine, on every position."""
+    """go movetime N -> bestmove, wall time through UciServer, on every position."""
     import threading
 
-    from randomchess.engine.uci import UciEngine
+    from randomchess.engine.uci import UciServer
 
     done = threading.Event()
-    engine = UciEngine(write=lambda line: done.set() if line.startswith("bestmove") else None)
+    engine = UciServer(write=lambda line: done.set() if line.startswith("bestmove") else None)
     spent: list[float] = []
     for variant, _name, fen in POSITIONS + LATENCY_EXTRA:
         engine.handle(f"setoption name UCI_Variant value {variant}")

@@ -17,10 +17,10 @@ from randomchess.analysis import (
     Limit,
     OwnEngine,
     Score,
-    UciEngine,
+    UciClient,
 )
-from randomchess.analysis.uci_engine import parse_info, variants_ini
-from randomchess.engine.match import random_setup
+from randomchess.analysis.match import random_setup
+from randomchess.analysis.uci_client import parse_info, plain_fen, variants_ini
 
 
 def _find(name: str) -> str | None:
@@ -136,7 +136,7 @@ def test_stockfish_multipv_and_configured_path() -> None:
 @needs_fairy
 def test_shipped_variants_ini_loads_and_every_9x9_entry_plays_legally() -> None:
     assert FAIRY is not None and variants_ini().is_file()
-    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
     try:
         assert {"mrc", "pseudo-mrc", "chess8400", "pmrc"} <= engine.variant_names
         rng = random.Random(7)
@@ -156,7 +156,7 @@ def test_shipped_variants_ini_loads_and_every_9x9_entry_plays_legally() -> None:
 @needs_fairy
 def test_fairy_stockfish_finds_a_winning_adjustment_at_the_root() -> None:
     assert FAIRY is not None
-    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
     try:
         pos = Position(ADJUSTMENT_MATE, "mrc")
         lines = engine.analyse(pos, Limit(depth=6), multipv=2)
@@ -171,7 +171,7 @@ def test_fairy_stockfish_finds_a_winning_adjustment_at_the_root() -> None:
 @needs_fairy
 def test_fairy_stockfish_move_is_always_legal_with_adjustment_rights() -> None:
     assert FAIRY is not None
-    engine = UciEngine("fairy-stockfish", [FAIRY], fairy=True)
+    engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
     v = get_variant("mrc")
     rng = random.Random(11)
     try:
@@ -192,7 +192,7 @@ def test_fairy_stockfish_move_is_always_legal_with_adjustment_rights() -> None:
 @needs_sf
 def test_a_killed_engine_process_is_restarted_on_the_next_request() -> None:
     assert STOCKFISH is not None
-    engine = UciEngine("stockfish", [STOCKFISH])
+    engine = UciClient("stockfish", [STOCKFISH])
     try:
         assert engine.analyse(Position(), Limit(depth=3))
         assert engine._proc is not None
@@ -211,11 +211,11 @@ def test_an_engine_that_never_answers_is_a_typed_error(
                     "    uci) echo 'id name mute'; echo uciok;;\n"
                     "    isready) echo readyok;;\n  esac\ndone\n")
     fake.chmod(0o755)
-    import randomchess.analysis.uci_engine as ue
+    import randomchess.analysis.uci_client as ue
 
     monkeypatch.setattr(ue, "NO_ANSWER_GRACE", 0.2)
     monkeypatch.setattr(ue, "STOP_GRACE", 0.2)
-    engine = UciEngine("mute", [str(fake)])
+    engine = UciClient("mute", [str(fake)])
     try:
         assert engine.id_name == "mute"
         with pytest.raises(AnalysisError, match="no answer"):
@@ -223,3 +223,40 @@ def test_an_engine_that_never_answers_is_a_typed_error(
         assert engine._proc is None  # killed; the next request starts it again
     finally:
         engine.close()
+
+
+def test_an_engine_that_reads_adjustments_searches_them_itself(tmp_path: Path) -> None:
+    """The one UCI client (issue 27, item 4) also runs our own engine: one that reads the
+    Bishop Adjustment gets the whole FEN and one search; one that does not gets the six
+    standard fields, plus a search after each legal adjustment at the root (RULES.md §4.9)."""
+    log = tmp_path / "sent.log"
+    fake = tmp_path / "logging-engine"
+    fake.write_text(
+        "#!/bin/sh\n"
+        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
+        "    uci) echo 'id name logger'\n"
+        "         echo 'option name UCI_Variant type combo default chess var chess var mrc'\n"
+        "         echo uciok;;\n"
+        "    isready) echo readyok;;\n"
+        "    go*) echo 'info depth 1 score cp 31 pv e2e4'; echo 'bestmove e2e4';;\n"
+        "  esac\ndone\n")
+    fake.chmod(0o755)
+    v = get_variant("mrc")
+    pos = Position(random_setup(v, random.Random(5), adjustment=True), v)
+    adjustments = [m for m in pos.legal_moves() if pos.is_adjustment(m)]
+    assert adjustments
+    for reads, searches, fen in ((True, 1, pos.fen()),
+                                 (False, 1 + len(adjustments), plain_fen(pos))):
+        log.write_text("")
+        # Without the rule it is Fairy-Stockfish-like: variants.ini's ``mrc`` entry.
+        engine = UciClient("logger", [str(fake)], reads_adjustment=reads, fairy=not reads)
+        try:
+            assert engine.engine_variant(v) == "mrc"
+            assert engine.supports("capablanca") == reads  # ours knows every variant's key
+            lines = engine.analyse(pos, Limit(depth=2), multipv=1)
+        finally:
+            engine.close()
+        sent = log.read_text().splitlines()
+        assert sum(line.startswith("go") for line in sent) == searches
+        assert f"position fen {fen}" in sent
+        assert lines and lines[0].score.for_mover(pos.turn) >= 31

@@ -11,7 +11,7 @@ import pytest
 from randomchess import Position, get_variant
 from randomchess.analysis import AnalysisError, EngineConfig, EngineUnavailableError
 from randomchess.analysis.levels import MAXIMUM, close_players, engine_for, external_move
-from randomchess.engine.match import random_setup
+from randomchess.analysis.match import random_setup
 
 HAVE = any(shutil.which(n) or Path(f"/usr/games/{n}").exists()
            for n in ("stockfish", "fairy-stockfish"))

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from randomchess import Game, Position, get_variant
 from randomchess.analysis import Limit, OwnEngine, Score
+from randomchess.analysis.match import random_setup
 from randomchess.analysis.review import (
     Review,
     annotated_pgn,
@@ -23,7 +24,6 @@ from randomchess.analysis.review import (
     review_game,
 )
 from randomchess.cli import main
-from randomchess.engine.match import random_setup
 from randomchess.pgn import PgnGame, parse_game, read_games
 
 # 4... Qg5?? hangs the queen to the knight on f3.

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from randomchess.analysis.match import MatchScore, random_setup
 from randomchess.engine.evaluate import evaluate, incremental_weights
-from randomchess.engine.match import MatchScore, random_setup
 from randomchess.engine.search import (
     LEVELS,
     MATE,

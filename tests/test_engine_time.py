@@ -55,9 +55,9 @@ def test_the_margin_grows_with_the_overhead_and_the_increment() -> None:
 
 def test_uci_learns_the_latency_the_gui_charges() -> None:
     lines: list[str] = []
-    from randomchess.engine.uci import UciEngine
+    from randomchess.engine.uci import UciServer
 
-    eng = UciEngine(write=lines.append)
+    eng = UciServer(write=lines.append)
     clock = 10_000
     for _ in range(4):
         lines.clear()

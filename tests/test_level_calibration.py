@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from randomchess.analysis import calibration
+from randomchess.analysis.calibration import Pairing, expected, fit, level_ratings, ratings_from
 from randomchess.analysis.levels import EXTERNAL_LEVELS, MAXIMUM, OWN_LEVELS
-from randomchess.engine import calibration
-from randomchess.engine.calibration import Pairing, expected, fit, level_ratings, ratings_from
-from randomchess.engine.match import EngineSpec, TimeControl, run_match
+from randomchess.analysis.match import EngineSpec, TimeControl, run_match
 
 DATA = Path(calibration.__file__).with_name("data") / "level_ratings.json"
 

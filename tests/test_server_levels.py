@@ -54,7 +54,7 @@ def test_levels_name_the_external_engine_of_each_variant(tmp_path: Path) -> None
 
 
 def test_every_level_carries_its_measured_rating(tmp_path: Path) -> None:
-    from randomchess.engine.calibration import level_ratings
+    from randomchess.analysis.calibration import level_ratings
 
     measured = level_ratings()
     with database("sqlite", tmp_path) as url, client(url) as c:

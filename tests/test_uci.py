@@ -14,17 +14,17 @@ import chess.engine
 import pytest
 
 from randomchess.engine.search import Limits, Searcher
-from randomchess.engine.uci import UciEngine
+from randomchess.engine.uci import UciServer
 from randomchess.position import Position
 
 
 class Session:
-    """A UciEngine whose output lines are collected for the test to wait on."""
+    """A UciServer whose output lines are collected for the test to wait on."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.cond = threading.Condition()
-        self.engine = UciEngine(write=self._write)
+        self.engine = UciServer(write=self._write)
 
     def _write(self, line: str) -> None:
         with self.cond:
@@ -156,7 +156,7 @@ def test_castling_notation_follows_uci_chess960(session: Session) -> None:
 
 
 def test_classical_castling_is_written_e1g1() -> None:
-    eng = UciEngine(write=lambda line: None)
+    eng = UciServer(write=lambda line: None)
     pos = Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "chess")
     move = pos.parse_uci("e1h1")
     assert pos.uci(move, chess960=eng._output_chess960(pos)) == "e1g1"
@@ -387,7 +387,7 @@ def test_modern_moves_written_as_fairy_stockfish_writes_them(chess960: bool) -> 
     the notation Fairy-Stockfish writes, with UCI_Chess960 off and on."""
     fens = [MODERN_FEN, "r3k3r/9/9/9/9/9/9/9/R3K3R w AIai - 0 1",
             "rnbmkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w AIai - 0 1"]
-    eng = UciEngine(write=lambda line: None)
+    eng = UciServer(write=lambda line: None)
     eng.handle("setoption name UCI_Variant value modern")
     eng.handle(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
     for fen in fens:
@@ -414,7 +414,7 @@ def test_docs_list_every_uci_option_and_variant() -> None:
     documented = [name.strip() for name in match.group(1).replace("\n", " ").split(",")]
     assert documented == list(engine_variant_names())
     lines: list[str] = []
-    UciEngine(write=lines.append).handle("uci")
+    UciServer(write=lines.append).handle("uci")
     offered = [re.match(r"option name (.+?) type", line) for line in lines]
     names = [m.group(1) for m in offered if m is not None]
     assert names and all(f"`{name}`" in options_line for name in names), names

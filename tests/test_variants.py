@@ -183,7 +183,7 @@ def test_capablanca_is_playable_against_the_engine(chess960: str, key: str) -> N
 def test_engine_answers_legally_in_capablanca_random_positions() -> None:
     import random
 
-    from randomchess.engine.match import random_setup
+    from randomchess.analysis.match import random_setup
     from randomchess.engine.search import Limits, Searcher
 
     rng = random.Random(10)
@@ -254,7 +254,7 @@ def test_capablanca_match_against_fairy_stockfish(key: str) -> None:
     import io
     import shutil
 
-    from randomchess.engine.match import EngineSpec, TimeControl, game_pgn, run_match
+    from randomchess.analysis.match import EngineSpec, TimeControl, game_pgn, run_match
     from randomchess.pgn import read_games
 
     if shutil.which("fairy-stockfish") is None and not shutil.which(

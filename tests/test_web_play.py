@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from randomchess import Position, get_variant
-from randomchess.engine.calibration import level_ratings
+from randomchess.analysis.calibration import level_ratings
 from web_support import (
     ARTIFACTS,
     SLOW,

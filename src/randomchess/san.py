@@ -132,62 +132,23 @@ def _moves_to(pos: Position, to: int, kind: PieceKind) -> list[Move]:
     tested with the king lifted, other men keep to their pin line and answer a single check,
     en passant is tried on the board (RULES.md §1; checked against legal_moves() in
     tests/test_san.py)."""
-    board = pos.board
     us = pos.turn
-    them = us ^ 1
-    t = pos._t
-    target = board[to]
+    target = pos.board[to]
     if target and PIECE_COLOR[target] == us:
         return []
-    piece = make_piece(kind, us)
     if kind == KING:
-        ksq = pos.kings[us]
-        if to not in t.king_leaps[ksq]:
-            return []
-        board[ksq] = 0
-        try:
-            safe = not pos.is_attacked(to, them)
-        finally:
-            board[ksq] = piece
-        return [Move(ksq, to)] if safe else []
+        return _king_moves_to(pos, to)
     checkers, evasion, pins = pos._checks_and_pins(pos.kings[us], us)
     if checkers > 1:
         return []
-    out: list[Move] = []
-    files = pos.geometry.files
     if kind == PAWN:
-        fwd = t.forward[us]
-        froms: list[int] = []
-        if target:
-            froms = [s for s in t.pawn_attacks[them][to] if board[s] == piece]
-        else:
-            one = to - fwd
-            if 0 <= one < len(board):
-                if board[one] == piece:
-                    froms.append(one)
-                elif not board[one]:
-                    two = one - fwd
-                    if 0 <= two < len(board) and board[two] == piece and \
-                            two // files == t.pawn_start_rank[us]:
-                        froms.append(two)
-            if to == pos.ep_square:
-                out.extend(Move(s, to) for s in t.pawn_attacks[them][to]
-                           if board[s] == piece and pos._en_passant_is_safe(s, to))
-        promotes = to // files == t.promotion_rank[us]
-        for s in froms:
-            allowed = pins.get(s)
-            if evasion is not None:
-                allowed = evasion if allowed is None else allowed & evasion
-            if allowed is not None and to not in allowed:
-                continue
-            if promotes:
-                out.extend(Move(s, to, k) for k in pos.variant.promotions)
-            else:
-                out.append(Move(s, to))
-        return out
+        return _pawn_moves_to(pos, to, evasion, pins)
     # Every movement is symmetric, so the men that reach ``to`` are those a man of this
     # kind standing on ``to`` would reach.
-    froms = []
+    board = pos.board
+    t = pos._t
+    piece = make_piece(kind, us)
+    froms: list[int] = []
     leaps = t.leaps[kind]
     if leaps is not None:
         froms = [s for s in leaps[to] if board[s] == piece]
@@ -200,11 +161,71 @@ def _moves_to(pos: Position, to: int, kind: PieceKind) -> list[Move]:
                     if q == piece:
                         froms.append(s)
                     break
+    return [Move(s, to) for s in froms if _may_reach(s, to, evasion, pins)]
+
+
+def _may_reach(frm: int, to: int, evasion: frozenset[int] | None,
+               pins: dict[int, frozenset[int]]) -> bool:
+    """Whether a man on ``frm`` may land on ``to``: on its pin line, and answering the
+    check (``evasion``: the squares that do) if there is one."""
+    allowed = pins.get(frm)
+    if evasion is not None:
+        allowed = evasion if allowed is None else allowed & evasion
+    return allowed is None or to in allowed
+
+
+def _king_moves_to(pos: Position, to: int) -> list[Move]:
+    """The king's step onto ``to``, if it is one and the square is safe with the king
+    lifted off its own."""
+    us = pos.turn
+    board = pos.board
+    ksq = pos.kings[us]
+    if to not in pos._t.king_leaps[ksq]:
+        return []
+    piece = board[ksq]
+    board[ksq] = 0
+    try:
+        safe = not pos.is_attacked(to, us ^ 1)
+    finally:
+        board[ksq] = piece
+    return [Move(ksq, to)] if safe else []
+
+
+def _pawn_moves_to(pos: Position, to: int, evasion: frozenset[int] | None,
+                   pins: dict[int, frozenset[int]]) -> list[Move]:
+    """The pawn moves onto ``to``: a capture, one or two steps, en passant, every
+    promotion."""
+    board = pos.board
+    us = pos.turn
+    them = us ^ 1
+    t = pos._t
+    files = pos.geometry.files
+    piece = make_piece(PAWN, us)
+    fwd = t.forward[us]
+    out: list[Move] = []
+    froms: list[int] = []
+    if board[to]:
+        froms = [s for s in t.pawn_attacks[them][to] if board[s] == piece]
+    else:
+        one = to - fwd
+        if 0 <= one < len(board):
+            if board[one] == piece:
+                froms.append(one)
+            elif not board[one]:
+                two = one - fwd
+                if 0 <= two < len(board) and board[two] == piece and \
+                        two // files == t.pawn_start_rank[us]:
+                    froms.append(two)
+        if to == pos.ep_square:
+            out.extend(Move(s, to) for s in t.pawn_attacks[them][to]
+                       if board[s] == piece and pos._en_passant_is_safe(s, to))
+    promotes = to // files == t.promotion_rank[us]
     for s in froms:
-        allowed = pins.get(s)
-        if evasion is not None:
-            allowed = evasion if allowed is None else allowed & evasion
-        if allowed is None or to in allowed:
+        if not _may_reach(s, to, evasion, pins):
+            continue
+        if promotes:
+            out.extend(Move(s, to, k) for k in pos.variant.promotions)
+        else:
             out.append(Move(s, to))
     return out
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from randomchess.analysis.core import Analyser, AnalysisError
 from randomchess.analysis.own import OwnEngine
-from randomchess.analysis.uci_engine import UciEngine
+from randomchess.analysis.uci_client import UciClient
 from randomchess.variants import get_variant
 
 OWN = "randomchess"
@@ -113,10 +113,10 @@ class EngineConfig:
             raise EngineUnavailableError("variant", engine=name, variant=variant.pgn_name)
         return engine
 
-    def _external(self, name: str) -> UciEngine:
+    def _external(self, name: str) -> UciClient:
         path = self.paths[name]
         fairy = "fairy" in name or "fairy" in Path(path).name
-        return UciEngine(name, [path], fairy=fairy)
+        return UciClient(name, [path], fairy=fairy)
 
 
 def parse_override(text: str) -> tuple[str, str]:

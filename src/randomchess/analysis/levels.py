@@ -5,16 +5,17 @@ Level 9 and 10 use the engine's own strength limit (``UCI_LimitStrength`` + ``UC
 Stockfish 15 and Fairy-Stockfish 11 both offer); ``MAXIMUM`` is the engine at full strength.
 The Elo figures are the engine's nominal setting, not a rating measured against our levels
 (docs/analysis.md, "Stronger levels").  Bishop Adjustments at the root are searched as for
-analysis (:mod:`randomchess.analysis.uci_engine`), so the move is always legal.
+analysis (:mod:`randomchess.analysis.uci_client`), so the move is always legal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from randomchess.analysis.calibration import conditions, level_ratings
 from randomchess.analysis.core import AnalysisError, Limit, StartTracker
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
-from randomchess.analysis.uci_engine import UciEngine
+from randomchess.analysis.uci_client import UciClient
 from randomchess.position import Position
 from randomchess.variants import get_variant
 
@@ -33,7 +34,7 @@ EXTERNAL_LEVELS: dict[int, ExternalLevel] = {
     MAXIMUM: ExternalLevel(MAXIMUM, None, "maximum: the external engine at full strength"),
 }
 
-_players: dict[tuple[str, int], UciEngine] = {}
+_players: dict[tuple[str, int], UciClient] = {}
 _started = StartTracker()  # a new game for each player before another setup
 
 
@@ -51,7 +52,7 @@ def engine_for(config: EngineConfig, variant_key: str) -> str | None:
     return None
 
 
-def _player(config: EngineConfig, name: str, level: int) -> UciEngine:
+def _player(config: EngineConfig, name: str, level: int) -> UciClient:
     key = (name, level)
     engine = _players.get(key)
     if engine is None:
@@ -59,7 +60,7 @@ def _player(config: EngineConfig, name: str, level: int) -> UciEngine:
         options = {} if spec.elo is None else {"UCI_LimitStrength": "true",
                                                 "UCI_Elo": str(spec.elo)}
         path = config.paths[name]
-        engine = _players[key] = UciEngine(name, [path], fairy="fairy" in name,
+        engine = _players[key] = UciClient(name, [path], fairy="fairy" in name,
                                            options=options, hash_mb=32)
     return engine
 
@@ -114,7 +115,7 @@ def external_engines(config: EngineConfig) -> dict[str, tuple[str, str]]:
         if path is None:
             continue
         try:
-            engine = UciEngine(name, [path], fairy="fairy" in name, hash_mb=1)
+            engine = UciClient(name, [path], fairy="fairy" in name, hash_mb=1)
         except (EngineUnavailableError, AnalysisError):
             continue
         try:
@@ -138,9 +139,8 @@ def levels_by_variant(engines: dict[str, tuple[str, str]]) -> dict[str, list[int
 
 def level_table(engines: dict[str, tuple[str, str]]) -> dict[str, object]:
     """``GET /api/levels``: the levels of each variant, who plays each level there, and its
-    rating as measured by the match runner (:mod:`randomchess.engine.calibration`; measured
+    rating as measured by the match runner (:mod:`randomchess.analysis.calibration`; measured
     in Chess960 against Stockfish's ``UCI_Elo``, so on the 9x9 boards only indicative)."""
-    from randomchess.engine.calibration import conditions, level_ratings
 
     ratings = level_ratings()
     variants: dict[str, object] = {}

@@ -3,7 +3,7 @@
 Every Chess960 setup (960) and every MRC setup (15,120) is searched to a fixed depth by the
 strongest installed engine that plays the variant (Stockfish for Chess960, Fairy-Stockfish
 with the package's variants.ini for MRC; the own engine otherwise).  In MRC the Bishop
-Adjustment is considered at the root: :class:`~randomchess.analysis.uci_engine.UciEngine`
+Adjustment is considered at the root: :class:`~randomchess.analysis.uci_client.UciClient`
 searches the position after each legal adjustment beside the ordinary moves, so a setup's
 score is White's best first choice of either kind.
 

@@ -7,12 +7,14 @@ import click
 from randomchess.cli.analyse import analyse_command
 from randomchess.cli.demo import demo_command
 from randomchess.cli.draw import draw_group
-from randomchess.cli.engine import match_command, play_command, uci_command
+from randomchess.cli.match import match_command
 from randomchess.cli.perft import perft_command
 from randomchess.cli.pgn import pgn_group
+from randomchess.cli.play import play_command
 from randomchess.cli.serve import serve_command
 from randomchess.cli.setups import setups_group
 from randomchess.cli.tournament import tournament_group
+from randomchess.cli.uci import uci_command
 from randomchess.cli.worker import worker_command, workers_command
 
 

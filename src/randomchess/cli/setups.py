@@ -154,31 +154,13 @@ def evaluate_command(variant: str, depth: int, engines: tuple[str, ...], first: 
     for n in todo:
         work.put(n)
     results: Queue[SetupEvaluation | BaseException] = Queue()
-
-    def worker() -> None:
-        try:
-            analyser = config.open(choice, key)
-        except BaseException as e:  # reported by the main thread
-            results.put(e)
-            return
-        try:
-            while True:
-                try:
-                    n = work.get_nowait()
-                except Empty:
-                    return
-                results.put(evaluate_setup(analyser, key, n, depth))
-        except BaseException as e:
-            results.put(e)
-        finally:
-            analyser.close()
-
     if redis_url:
         target: Any = lambda: _on_workers(redis_url, queue_name, choice, key, name, depth,
                                           work, results, jobs)
         threads = [threading.Thread(target=target, daemon=True)]
     else:
-        threads = [threading.Thread(target=worker, daemon=True)
+        threads = [threading.Thread(target=_here, args=(config, choice, key, depth, work,
+                                                        results), daemon=True)
                    for _ in range(min(jobs, len(todo)))]
     for t in threads:
         t.start()
@@ -206,6 +188,28 @@ def evaluate_command(variant: str, depth: int, engines: tuple[str, ...], first: 
     total = store.load(key, name, depth)
     console.print(text["done"].format(n=done, have=len(total.items), total=total.total,
                                       variant=key, engine=name, depth=depth))
+
+
+def _here(config: EngineConfig, choice: str, variant: str, depth: int, work: Queue[int],
+          results: Queue[SetupEvaluation | BaseException]) -> None:
+    """One engine process of this machine: the setups of ``work`` until none is left, each
+    result (or the error that stopped it) put on ``results`` for the main thread."""
+    try:
+        analyser = config.open(choice, variant)
+    except BaseException as e:  # reported by the main thread
+        results.put(e)
+        return
+    try:
+        while True:
+            try:
+                n = work.get_nowait()
+            except Empty:
+                return
+            results.put(evaluate_setup(analyser, variant, n, depth))
+    except BaseException as e:
+        results.put(e)
+    finally:
+        analyser.close()
 
 
 def _on_workers(redis_url: str, queue_name: str, choice: str, variant: str, engine: str,

@@ -1,7 +1,9 @@
-"""The engine: search, evaluation, playing levels and the UCI protocol.
+"""The engine: search, evaluation, playing levels and its UCI server.
 
-Only the standard library and the rules core are used here; the command-line front end
-(``randomchess uci``, ``play``, ``match``) lives in :mod:`randomchess.cli.engine`.
+Only the standard library and the rules core are used here.  The command-line front ends
+are :mod:`randomchess.cli.uci` and :mod:`randomchess.cli.play`; engine matches and the
+levels' calibration (which run engines through the UCI client) are in
+:mod:`randomchess.analysis`.
 """
 
 from randomchess import native

@@ -135,19 +135,7 @@ class _Tables:
         self.material = {k: v.piece_value(k) for k in v.kinds | {KING}}
         # Both armies complete: every piece of the start array counts, twice.
         self.max_phase = 2 * sum(_phase(KIND_BY_LETTER[c]) for c in v.army if c != "K")
-        self.pst_mg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
-        self.pst_eg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
-        for kind in v.kinds | {KING}:
-            for sq in range(g.size):
-                mg, eg = _pst(g, kind, sq)
-                mg += self.material[kind][0]
-                eg += self.material[kind][1]
-                # Black's table is White's reflected through the middle rank.
-                mirror = g.square(g.file_of(sq), g.ranks - 1 - g.rank_of(sq))
-                self.pst_mg[make_piece(kind, WHITE)][sq] = mg
-                self.pst_eg[make_piece(kind, WHITE)][sq] = eg
-                self.pst_mg[make_piece(kind, BLACK)][mirror] = mg
-                self.pst_eg[make_piece(kind, BLACK)][mirror] = eg
+        self.pst_mg, self.pst_eg = _piece_square_tables(v, self.material)
         self.movers: dict[PieceKind, _Mover] = {
             kind: _Mover(
                 g.leaps(t.leaps) if t.leaps else None,
@@ -167,64 +155,19 @@ class _Tables:
             for c in (WHITE, BLACK):
                 self.movers_by_code[make_piece(kind, c)] = mover
                 self.phase_of[make_piece(kind, c)] = _phase(kind)
-        # Pawn structure from bit sets (bit ``sq`` set = a pawn on ``sq``): the squares of
-        # each file, and per colour and square the squares ahead on its file and beside it,
-        # where an enemy pawn stops a passed pawn.
-        self.file_masks = tuple(
-            sum(1 << g.square(f, r) for r in range(g.ranks)) for f in range(g.files)
-        )
-        self.passed_masks = tuple(
-            tuple(
-                sum(1 << g.square(ff, rr)
-                    for ff in range(g.file_of(sq) - 1, g.file_of(sq) + 2) if 0 <= ff < g.files
-                    for rr in (range(g.rank_of(sq) + 1, g.ranks) if c == WHITE
-                               else range(g.rank_of(sq))))
-                for sq in range(g.size)
-            )
-            for c in (WHITE, BLACK)
-        )
-        # Material + placement and the game phase of every piece code on every square,
-        # packed into one int (see _pack) for Position.track_weights: the search's
-        # position keeps their sum up to date in push/pop (incremental evaluation).
-        self.weights = tuple(
-            tuple(
-                _pack(self.pst_mg[p][sq], self.pst_eg[p][sq], phase)
-                if PIECE_COLOR[p] == WHITE else
-                _pack(-self.pst_mg[p][sq], -self.pst_eg[p][sq], phase)
-                for sq in range(g.size)
-            ) if PIECE_KIND[p] else (0,) * g.size
-            for p, phase in ((p, self.phase_of[p]) for p in range(PIECE_CODE_LIMIT))
-        )
+        self.file_masks, self.passed_masks = _pawn_masks(g)
+        self.weights = _weights(g, self.pst_mg, self.pst_eg, self.phase_of)
         # The pawn hash: the pawn-structure terms and the pawns per file, by the pawns'
         # placement (cleared when full).
         self.pawn_cache: dict[int, PawnEntry] = {}
         king = g.leaps(KING_LEAPS)
         # King zone: the king's square and its neighbours.
         self.zone = tuple(frozenset((sq, *king[sq])) for sq in range(g.size))
-        # The same as 0/1 flags by square (added up in the slider scans), and for each
-        # leaper the number of its leaps from a square into each king's zone, which does
-        # not depend on what stands where.
+        # The same as 0/1 flags by square (added up in the slider scans).
         self.zone_flags = tuple(
             tuple(1 if s in self.zone[k] else 0 for s in range(g.size)) for k in range(g.size)
         )
-        leap_hits: dict[Table, tuple[tuple[int, ...], ...]] = {}
-        for mover in self.movers.values():
-            if mover.leaps is not None and mover.leaps not in leap_hits:
-                leap_hits[mover.leaps] = tuple(
-                    tuple(sum(1 for s in mover.leaps[sq] if s in self.zone[k])
-                          for k in range(g.size))
-                    for sq in range(g.size)
-                )
-        # By piece code: (leaps, zone hits of the leaps, rays, mg and eg weight, typical
-        # mobility, king-attack weight, rook), unpacked once per piece in _mobility.
-        self.scan: list[_Scan] = [
-            (None, (), (), 0, 0, 0, 0, False)] * PIECE_CODE_LIMIT
-        for kind, mover in self.movers.items():
-            wmg, weg, typical = mover.mobility
-            entry: _Scan = (mover.leaps, () if mover.leaps is None else leap_hits[mover.leaps],
-                            mover.rays, wmg, weg, typical, mover.king_attack, mover.rook)
-            for c in (WHITE, BLACK):
-                self.scan[make_piece(kind, c)] = entry
+        self.scan = _scans(g, self.movers, self.zone)
         # Passed-pawn bonus by relative rank (0 = home rank).
         last = g.ranks - 2
         self.passed = tuple(
@@ -246,6 +189,85 @@ class _Tables:
             sum(1 << g.square(f, 0 if c == WHITE else g.ranks - 1) for f in range(g.files))
             for c in (WHITE, BLACK)
         )
+
+
+def _piece_square_tables(v: Variant, material: dict[PieceKind, tuple[int, int]]
+                         ) -> tuple[list[list[int]], list[list[int]]]:
+    """(mg, eg) material plus placement by piece code and square; Black's table is White's
+    reflected through the middle rank."""
+    g = v.geometry
+    pst_mg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
+    pst_eg: list[list[int]] = [[0] * g.size for _ in range(PIECE_CODE_LIMIT)]
+    for kind in v.kinds | {KING}:
+        for sq in range(g.size):
+            mg, eg = _pst(g, kind, sq)
+            mg += material[kind][0]
+            eg += material[kind][1]
+            mirror = g.square(g.file_of(sq), g.ranks - 1 - g.rank_of(sq))
+            pst_mg[make_piece(kind, WHITE)][sq] = mg
+            pst_eg[make_piece(kind, WHITE)][sq] = eg
+            pst_mg[make_piece(kind, BLACK)][mirror] = mg
+            pst_eg[make_piece(kind, BLACK)][mirror] = eg
+    return pst_mg, pst_eg
+
+
+def _pawn_masks(g: Geometry) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Pawn structure from bit sets (bit ``sq`` set = a pawn on ``sq``): the squares of each
+    file, and per colour and square the squares ahead on its file and beside it, where an
+    enemy pawn stops a passed pawn."""
+    file_masks = tuple(
+        sum(1 << g.square(f, r) for r in range(g.ranks)) for f in range(g.files)
+    )
+    passed_masks = tuple(
+        tuple(
+            sum(1 << g.square(ff, rr)
+                for ff in range(g.file_of(sq) - 1, g.file_of(sq) + 2) if 0 <= ff < g.files
+                for rr in (range(g.rank_of(sq) + 1, g.ranks) if c == WHITE
+                           else range(g.rank_of(sq))))
+            for sq in range(g.size)
+        )
+        for c in (WHITE, BLACK)
+    )
+    return file_masks, passed_masks
+
+
+def _weights(g: Geometry, pst_mg: list[list[int]], pst_eg: list[list[int]],
+             phase_of: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Material + placement and the game phase of every piece code on every square, packed
+    into one int (see _pack) for Position.track_weights: the search's position keeps their
+    sum up to date in push/pop (incremental evaluation)."""
+    return tuple(
+        tuple(
+            _pack(pst_mg[p][sq], pst_eg[p][sq], phase)
+            if PIECE_COLOR[p] == WHITE else
+            _pack(-pst_mg[p][sq], -pst_eg[p][sq], phase)
+            for sq in range(g.size)
+        ) if PIECE_KIND[p] else (0,) * g.size
+        for p, phase in ((p, phase_of[p]) for p in range(PIECE_CODE_LIMIT))
+    )
+
+
+def _scans(g: Geometry, movers: dict[PieceKind, _Mover],
+           zone: tuple[frozenset[int], ...]) -> list[_Scan]:
+    """By piece code: (leaps, zone hits of the leaps, rays, mg and eg weight, typical
+    mobility, king-attack weight, rook), unpacked once per piece in _mobility.  A leaper's
+    zone hits are the number of its leaps from a square into each king's zone, which does
+    not depend on what stands where."""
+    leap_hits: dict[Table, tuple[tuple[int, ...], ...]] = {}
+    for mover in movers.values():
+        if mover.leaps is not None and mover.leaps not in leap_hits:
+            leap_hits[mover.leaps] = tuple(
+                tuple(sum(1 for s in mover.leaps[sq] if s in zone[k]) for k in range(g.size))
+                for sq in range(g.size)
+            )
+    scan: list[_Scan] = [(None, (), (), 0, 0, 0, 0, False)] * PIECE_CODE_LIMIT
+    for kind, mover in movers.items():
+        wmg, weg, typical = mover.mobility
+        entry: _Scan = (mover.leaps, () if mover.leaps is None else leap_hits[mover.leaps],
+                        mover.rays, wmg, weg, typical, mover.king_attack, mover.rook)
+        for c in (WHITE, BLACK):
+            scan[make_piece(kind, c)] = entry
+    return scan
 
 
 _LANE_BITS: Final = 20  # mg and eg each within +-2**19 centipawns, the phase below 2**20

@@ -283,6 +283,39 @@ for _d in range(1, 64):
         _LMR[_d][_i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
 
 
+def _late_move_reduction(depth: int, i: int, pv_node: bool) -> int:
+    """Plies to take off the ``i``-th move's search (a late quiet move), from ``_LMR``; one
+    fewer at a PV node, and never down to below depth 1."""
+    reduction = _LMR[min(depth, 63)][min(i, 63)]
+    if pv_node:
+        reduction -= 1
+    return max(0, min(reduction, depth - 2))
+
+
+def _bound(score: int, alpha: int, beta: int) -> int:
+    """What a node's best ``score`` is for the table, given the window it was searched
+    with: a lower bound (it failed high), exact, or an upper bound (it failed low)."""
+    if score >= beta:
+        return _LOWER
+    if score > alpha:
+        return _EXACT
+    return _UPPER
+
+
+def _tt_cutoff(entry: _TTEntry, alpha: int, beta: int, ply: int) -> int | None:
+    """The stored score of a deep enough ``entry`` if it settles the node in this window
+    (mate scores brought back relative to the root), else None."""
+    _, _, flag, score, _, _ = entry
+    if score >= MATE_BOUND:
+        score -= ply
+    elif score <= -MATE_BOUND:
+        score += ply
+    if flag == _EXACT or (flag == _LOWER and score >= beta) or \
+            (flag == _UPPER and score <= alpha):
+        return score
+    return None
+
+
 class Searcher:
     """A reusable search with its transposition table, killers and history."""
 
@@ -301,6 +334,8 @@ class Searcher:
         self._next_check = TIME_CHECK_NODES
         self._root_best: Move | None = None
         self._root_best_score = -INF
+        self._root_scores: dict[Move, int] = {}
+        self._iter_scores: dict[Move, int] = {}
         self.move_overhead_ms = MOVE_OVERHEAD_MS  # raised by the UCI layer as observed
         self.movetime_overhead_ms = MOVETIME_OVERHEAD_MS  # kept back from a movetime
         self.nodes = 0
@@ -365,43 +400,17 @@ class Searcher:
         ``stop`` is honoured once depth 1 is complete, so the move is always a searched one;
         a time or node limit may cut depth 1 short once a root move has its score."""
         limits = limits or Limits()
-        level = LEVELS.get(self.level, LEVELS[DEFAULT_LEVEL])
-        self._stopped = False
         self._stop_event = stop_event
-        self._tt_generation += 1
-        self.nodes = 0
-        self.seldepth = 0
-        self._start = time.monotonic()
-        self._soft, self._hard = self._time_budget(pos, limits)
-        self._node_limit = limits.nodes or level.nodes
-        if limits.nodes and level.nodes:
-            self._node_limit = min(limits.nodes, level.nodes)
-        self._next_check = min(TIME_CHECK_NODES, self._node_limit or TIME_CHECK_NODES)
-        max_depth = limits.depth or MAX_PLY - 4
-        if level.depth:
-            max_depth = min(max_depth, level.depth)
-        self._margin = level.margin
+        max_depth = self._begin_search(pos, limits, game_keys)
         pos = pos.copy(stack=False)
         # Material, placement and phase kept by push/pop (incremental evaluation).
         pos.track_weights(incremental_weights(pos.variant))
-        self._rep: dict[int, int] = {}
-        for k in game_keys:
-            self._rep[k] = self._rep.get(k, 0) + 1
-        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        # Age the history so old games do not dominate ordering.
-        for hk in self.history:
-            self.history[hk] //= 8
-
         self._root_color = pos.turn
         root_moves = self._legal(pos)
         if exclude:
             root_moves = [m for m in root_moves if m not in exclude]
         if not root_moves:
             return Result(None, -MATE if pos.is_check() else 0, 0, 0, [], 0)
-        # Root scores for the levels' choice: those of the last completed iteration (an
-        # iteration cut short has scored some moves a ply deeper than the rest).
-        self._root_scores: dict[Move, int] = {}
-        self._iter_scores: dict[Move, int] = {}
         self._order(pos, root_moves, None, 0)
         best = root_moves[0]
         best_score = -INF
@@ -435,13 +444,7 @@ class Searcher:
             if on_info is not None:
                 reported = self.nodes
                 on_info(Info(depth, self.seldepth, score, self.nodes, self._elapsed_ms(), pv))
-            if abs(score) >= MATE_BOUND and depth > 2 and not limits.infinite and \
-                    MATE - abs(score) <= depth:
-                break  # a forced mate found with a full-width search cannot get better
-            if len(root_moves) == 1 and self._soft:
-                break
-            if self._soft and self._elapsed_ms() >= self._soft_limit(depth, stable,
-                                                                     prev_score, score):
+            if self._enough(depth, score, prev_score, stable, len(root_moves), limits):
                 break
         if self._margin and self._root_scores:
             best = self._choose_with_margin(best)
@@ -454,6 +457,49 @@ class Searcher:
             # The last word when a limit ended the search: what was spent and what is played.
             on_info(Info(max(depth_done, 1), self.seldepth, best_score, self.nodes, elapsed, pv))
         return Result(best, best_score, depth_done, self.nodes, pv, elapsed)
+
+    def _begin_search(self, pos: Position, limits: Limits, game_keys: Sequence[int]) -> int:
+        """Reset the counters, limits and per-search tables for a search of ``pos``; the
+        deepest iteration the limits and the level allow."""
+        level = LEVELS.get(self.level, LEVELS[DEFAULT_LEVEL])
+        self._stopped = False
+        self._tt_generation += 1
+        self.nodes = 0
+        self.seldepth = 0
+        self._start = time.monotonic()
+        self._soft, self._hard = self._time_budget(pos, limits)
+        self._node_limit = limits.nodes or level.nodes
+        if limits.nodes and level.nodes:
+            self._node_limit = min(limits.nodes, level.nodes)
+        self._next_check = min(TIME_CHECK_NODES, self._node_limit or TIME_CHECK_NODES)
+        max_depth = limits.depth or MAX_PLY - 4
+        if level.depth:
+            max_depth = min(max_depth, level.depth)
+        self._margin = level.margin
+        # Root scores for the levels' choice: those of the last completed iteration (an
+        # iteration cut short has scored some moves a ply deeper than the rest).
+        self._root_scores = {}
+        self._iter_scores = {}
+        self._rep: dict[int, int] = {}
+        for k in game_keys:
+            self._rep[k] = self._rep.get(k, 0) + 1
+        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
+        # Age the history so old games do not dominate ordering.
+        for hk in self.history:
+            self.history[hk] //= 8
+        return max_depth
+
+    def _enough(self, depth: int, score: int, prev_score: int, stable: int, root_moves: int,
+                limits: Limits) -> bool:
+        """Whether to stop iterating after ``depth``: a forced mate found, a single legal
+        move, or the (soft) time spent."""
+        if abs(score) >= MATE_BOUND and depth > 2 and not limits.infinite and \
+                MATE - abs(score) <= depth:
+            return True  # a forced mate found with a full-width search cannot get better
+        if root_moves == 1 and self._soft:
+            return True
+        return bool(self._soft) and self._elapsed_ms() >= self._soft_limit(depth, stable,
+                                                                           prev_score, score)
 
     # ------------------------------------------------------------------ time
     def _begin_iteration(self, depth: int) -> None:
@@ -589,13 +635,7 @@ class Searcher:
         moves.remove(best_move)
         moves.insert(0, best_move)
         # A fail low (every move at or below alpha) is an upper bound, not an exact score.
-        if best_score >= beta:
-            flag = _LOWER
-        elif best_score <= orig_alpha:
-            flag = _UPPER
-        else:
-            flag = _EXACT
-        self._store(key, depth, flag, best_score, best_move, 0)
+        self._store(key, depth, _bound(best_score, orig_alpha, beta), best_score, best_move, 0)
         return best_score
 
     def _choose_with_margin(self, best: Move) -> Move:
@@ -683,36 +723,26 @@ class Searcher:
         entry = self.tt_probe(key)
         hash_move = None
         if entry is not None:
-            _, e_depth, e_flag, e_score, hash_move, _ = entry
-            if e_depth >= depth and not pv_node:
-                if e_score >= MATE_BOUND:
-                    e_score -= ply
-                elif e_score <= -MATE_BOUND:
-                    e_score += ply
-                if e_flag == _EXACT or (e_flag == _LOWER and e_score >= beta) or \
-                        (e_flag == _UPPER and e_score <= alpha):
-                    return e_score
+            hash_move = entry[4]
+            if entry[1] >= depth and not pv_node:
+                cut = _tt_cutoff(entry, alpha, beta, ply)
+                if cut is not None:
+                    return cut
 
         static = -INF if in_check else self._evaluate(pos)
         if not pv_node and not in_check and abs(beta) < MATE_BOUND:
-            # Reverse futility: far above beta near the leaves, assume it holds.
-            if depth <= 3 and static - REVERSE_FUTILITY_MARGIN * depth >= beta:
-                return static
-            # Null move: give the opponent a free move; if we still beat beta, prune.
-            if null_ok and depth >= NULL_MIN_DEPTH and static >= beta and \
-                    self._has_pieces(pos):
-                r = 2 + depth // 4
-                pos.push_null()
-                self._rep[key] = self._rep.get(key, 0) + 1
-                try:
-                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False,
-                                           False)
-                finally:
-                    self._rep[key] -= 1
-                    pos.pop()
-                if score >= beta:
-                    return beta if score >= MATE_BOUND else score
+            cut = self._prune_before_moves(pos, key, depth, beta, ply, static, null_ok)
+            if cut is not None:
+                return cut
+        return self._search_moves(pos, key, depth, alpha, beta, ply, in_check, pv_node, static,
+                                  hash_move)
 
+    def _search_moves(self, pos: Position, key: int, depth: int, alpha: int, beta: int,
+                      ply: int, in_check: bool, pv_node: bool, static: int,
+                      hash_move: Move | None) -> int:
+        """The moves of a node the table and the pruning did not settle, best first, with
+        futility and late-move pruning and reductions; the result goes to the table.
+        (``pv_node`` is the window's before mate-distance pruning narrowed it.)"""
         board = pos.board
         us = pos.turn
         them = us ^ 1
@@ -749,29 +779,12 @@ class Searcher:
                             not pv_node and depth < len(LATE_MOVE_COUNT)
                             and len(quiet_tried) >= LATE_MOVE_COUNT[depth])):
                     continue  # futility or late-move pruning, decided before playing it
-                pos.push(move)
-                try:
-                    if i == 0:
-                        score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
-                                               gives_check)
-                    else:
-                        reduction = 0
-                        if quiet and depth >= 3 and i >= 3 and not in_check and \
-                                not gives_check and move not in killers:
-                            reduction = _LMR[min(depth, 63)][min(i, 63)]
-                            if pv_node:
-                                reduction -= 1
-                            reduction = max(0, min(reduction, depth - 2))
-                        score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha,
-                                               ply + 1, True, gives_check)
-                        if reduction and score > alpha:
-                            score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha,
-                                                   ply + 1, True, gives_check)
-                        if alpha < score < beta:
-                            score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True,
-                                                   gives_check)
-                finally:
-                    pos.pop()
+                reduction = 0
+                if quiet and depth >= 3 and i >= 3 and not in_check and \
+                        not gives_check and move not in killers:
+                    reduction = _late_move_reduction(depth, i, pv_node)
+                score = self._search_move(pos, move, i == 0, depth, alpha, beta, ply,
+                                          reduction, gives_check)
                 if score > best_score:
                     best_score = score
                     best_move = move
@@ -788,14 +801,51 @@ class Searcher:
         if best_move is None:
             # Every move was pruned as futile: the static score stands in.
             return static if static > -INF else alpha
-        if best_score >= beta:
-            flag = _LOWER
-        elif best_score > orig_alpha:
-            flag = _EXACT
-        else:
-            flag = _UPPER
-        self._store(key, depth, flag, best_score, best_move, ply)
+        self._store(key, depth, _bound(best_score, orig_alpha, beta), best_score, best_move,
+                    ply)
         return best_score
+
+    def _prune_before_moves(self, pos: Position, key: int, depth: int, beta: int, ply: int,
+                            static: int, null_ok: bool) -> int | None:
+        """The score of a non-PV node out of check that need not search its moves: reverse
+        futility near the leaves, then the null move; None when it must."""
+        # Reverse futility: far above beta near the leaves, assume it holds.
+        if depth <= 3 and static - REVERSE_FUTILITY_MARGIN * depth >= beta:
+            return static
+        # Null move: give the opponent a free move; if we still beat beta, prune.
+        if null_ok and depth >= NULL_MIN_DEPTH and static >= beta and self._has_pieces(pos):
+            r = 2 + depth // 4
+            pos.push_null()
+            self._rep[key] = self._rep.get(key, 0) + 1
+            try:
+                score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False,
+                                       False)
+            finally:
+                self._rep[key] -= 1
+                pos.pop()
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+        return None
+
+    def _search_move(self, pos: Position, move: Move, first: bool, depth: int, alpha: int,
+                     beta: int, ply: int, reduction: int, gives_check: bool) -> int:
+        """The score of ``move`` (principal variation search): the first move with the whole
+        window; the others with a null window, ``reduction`` plies shallower, searched again
+        at full depth when they beat alpha and with the whole window when inside it."""
+        pos.push(move)
+        try:
+            if first:
+                return -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
+            score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,
+                                   True, gives_check)
+            if reduction and score > alpha:
+                score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, True,
+                                       gives_check)
+            if alpha < score < beta:
+                score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, gives_check)
+            return score
+        finally:
+            pos.pop()
 
     def _after_hash_move(self, pos: Position, hash_move: Move, ply: int) -> Iterator[Move]:
         """The hash move, then (only if asked for) the other legal moves in order."""

@@ -35,6 +35,7 @@ from randomchess.engine.evaluate import (
     SAME_COLOUR_BISHOPS,
     TEMPO,
     _pawn_structure,
+    _Tables,
     _tables,
     king_shelter,
     pst_basis,
@@ -127,9 +128,34 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
     ``evaluate(pos)`` is, up to rounding, ``constant + sum(w[n] * f[n])`` for White to move
     (negated for Black).  Only for the orthodox kinds (an 8x8 army)."""
     t = _tables(pos.variant)
+    f: dict[str, float] = dict.fromkeys(NAMES, 0.0)
+    phase, (material_mg, material_eg), pieces, pawn_bits, bishops = _placement(pos, t, f)
+    phase = min(phase, t.max_phase)
+    fm = phase / t.max_phase
+    fe = 1.0 - fm
+    const = material_mg * fm + material_eg * fe
+    counts = _pawn_features(pos, t, f, pawn_bits)
+    _, _, _, pawn_attacks = _pawn_structure(t, pawn_bits[0], pawn_bits[1])
+    const, attack, attackers = _piece_features(pos, t, f, pieces, counts, pawn_attacks,
+                                               (fm, fe), const)
+    _king_features(pos, f, counts, attack, attackers)
+    const = _bishops_and_rights(pos, t, f, bishops, fm, const)
+    f["tempo"] = 1.0 if pos.turn == WHITE else -1.0
+    # Taper: a weight's eg feature counts by the rest of the phase, every other (mg, and the
+    # middlegame-only king safety and castling terms) by the phase; the tempo is not tapered.
+    tempo = f.pop("tempo")
+    tapered = {name: v * (fe if ":eg" in name else fm) for name, v in f.items()}
+    tapered["tempo"] = tempo
+    return tapered, const
+
+
+def _placement(pos: Position, t: _Tables, f: dict[str, float]) -> tuple[
+        int, tuple[float, float], list[tuple[int, int]], list[int], tuple[list[int], list[int]]]:
+    """Material and the piece-square features, into ``f``; (phase, (mg, eg) material, the
+    pieces that are not pawns or kings, the pawns of each colour as bit sets, the bishops'
+    squares of each colour)."""
     g = pos.geometry
     board = pos.board
-    f: dict[str, float] = dict.fromkeys(NAMES, 0.0)
     squares = (g.files, g.ranks) == SQUARES_BOARD
     phase = 0
     material_mg = material_eg = 0.0
@@ -158,11 +184,14 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
                 pieces.append((sq, p))
                 if kind == BISHOP:
                     bishops[c].append(sq)
-    phase = min(phase, t.max_phase)
-    fm = phase / t.max_phase
-    fe = 1.0 - fm
-    const = material_mg * fm + material_eg * fe
-    # Pawn structure, as _pawn_structure does it.
+    return phase, (material_mg, material_eg), pieces, pawn_bits, bishops
+
+
+def _pawn_features(pos: Position, t: _Tables, f: dict[str, float],
+                   pawn_bits: list[int]) -> list[list[int]]:
+    """Doubled, isolated and passed pawns into ``f``, as _pawn_structure scores them; the
+    pawns per file of each colour."""
+    g = pos.geometry
     files = g.files
     counts = [[(b & m).bit_count() for m in t.file_masks] for b in pawn_bits]
     last = g.ranks - 2
@@ -190,8 +219,20 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
                     f["passed:eg"] += sign * (rel / last) ** 2
                     f["passed_linear:mg"] += sign * rel / last
                     f["passed_linear:eg"] += sign * rel / last
-    _, _, _, (white_attacks, black_attacks) = _pawn_structure(t, pawn_bits[0], pawn_bits[1])
-    # Mobility, rook files and the attack on each king, as _mobility does it.
+    return counts
+
+
+def _piece_features(pos: Position, t: _Tables, f: dict[str, float],
+                    pieces: list[tuple[int, int]], counts: list[list[int]],
+                    pawn_attacks: tuple[int, int], taper: tuple[float, float],
+                    const: float) -> tuple[float, list[int], list[int]]:
+    """Mobility, rook files, pawn threats and defended minors into ``f``, as _mobility does
+    it (the mobility of kinds without a fitted weight goes into the constant); (the
+    constant, the attack on each king, its attackers)."""
+    board = pos.board
+    files = pos.geometry.files
+    fm, fe = taper
+    white_attacks, black_attacks = pawn_attacks
     kings = pos.kings
     zone_flags = (t.zone_flags[kings[WHITE]], t.zone_flags[kings[BLACK]])
     attack = [0, 0]
@@ -243,7 +284,12 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
     f["threat_mover:mg"] = f["threat_mover:eg"] = mover
     f["threat_waiting:mg"] = f["threat_waiting:eg"] = threatened[WHITE] - threatened[BLACK] - mover
     f["minor_defended:mg"] = f["minor_defended:eg"] = defended[WHITE] - defended[BLACK]
-    # King safety, as _king_safety does it (middlegame only).
+    return const, attack, attackers
+
+
+def _king_features(pos: Position, f: dict[str, float], counts: list[list[int]],
+                   attack: list[int], attackers: list[int]) -> None:
+    """King safety into ``f``, as _king_safety does it (middlegame only)."""
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
         if attackers[c ^ 1] >= 2:
@@ -255,7 +301,13 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
         shield, open_files = shelter
         f["pawn_shield"] += sign * shield / 2
         f["open_file_near_king"] -= sign * open_files
-    # Bishops and rights.
+
+
+def _bishops_and_rights(pos: Position, t: _Tables, f: dict[str, float],
+                        bishops: tuple[list[int], list[int]], fm: float, const: float) -> float:
+    """The bishop pair and the castling right into ``f``; same-coloured bishops and a live
+    Bishop Adjustment into the constant, returned."""
+    files = pos.geometry.files
     for c in (WHITE, BLACK):
         sign = 1 if c == WHITE else -1
         if len(bishops[c]) >= 2:
@@ -269,13 +321,7 @@ def features(pos: Position) -> tuple[dict[str, float], float]:
             f["castling"] += sign
         if pos.adjust_rights >> c & 1 and pos.adjustment_pairs(c):
             const += sign * ADJUSTMENT_RIGHT * fm
-    f["tempo"] = 1.0 if us == WHITE else -1.0
-    # Taper: a weight's eg feature counts by the rest of the phase, every other (mg, and the
-    # middlegame-only king safety and castling terms) by the phase; the tempo is not tapered.
-    tempo = f.pop("tempo")
-    tapered = {name: v * (fe if ":eg" in name else fm) for name, v in f.items()}
-    tapered["tempo"] = tempo
-    return tapered, const
+    return const
 
 
 def predict(pos: Position, weights: dict[str, float]) -> float:

@@ -1,4 +1,6 @@
-"""The UCI protocol (``randomchess uci``): one reader loop, searches on a worker thread.
+"""Our engine's side of the UCI protocol (``randomchess uci``): :class:`UciServer` answers a
+GUI or a match runner, with one reader loop and the searches on a worker thread.  (The other
+side, the client that runs external engines, is :mod:`randomchess.analysis.uci_client`.)
 
 The reader keeps answering (``isready``, ``stop``, ``quit``) while a search runs.  Castling is
 written king-takes-rook when ``UCI_Chess960`` is on and in every random variant (RULES.md
@@ -37,8 +39,8 @@ _GO_INT_FIELDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc"
                   "movestogo", "mate")
 
 
-class UciEngine:
-    """State of one UCI session.  Feed it lines with :meth:`handle`."""
+class UciServer:
+    """The engine answering one UCI session.  Feed it lines with :meth:`handle`."""
 
     def __init__(self, write: Callable[[str], None] | None = None) -> None:
         self._write_raw = write or _stdout_writer(sys.stdout)
@@ -350,6 +352,6 @@ def _stdout_writer(stream: TextIO) -> Callable[[str], None]:
 
 def main(stdin: TextIO | None = None) -> None:
     """Run a UCI session on standard input and output."""
-    engine = UciEngine()
-    engine.run(stdin or sys.stdin)
+    server = UciServer()
+    server.run(stdin or sys.stdin)
 

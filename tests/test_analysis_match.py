@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from randomchess.engine.match import (
+from randomchess.analysis.match import (
     EngineSpec,
     TimeControl,
     game_pgn,
@@ -32,8 +32,10 @@ def test_time_control_parsing() -> None:
 
 def test_engine_specs() -> None:
     me = EngineSpec.parse("self", {"Skill Level": "3"})
-    assert me.command[0] == sys.executable and me.reads_adjustment
-    assert not EngineSpec.parse("fairy-stockfish").reads_adjustment
+    assert me.command[0] == sys.executable and me.reads_adjustment and not me.fairy
+    fairy = EngineSpec.parse("fairy-stockfish")
+    assert not fairy.reads_adjustment and fairy.fairy
+    assert not EngineSpec.parse("stockfish").fairy
     assert EngineSpec.parse("/opt/x/engine --uci").command == ["/opt/x/engine", "--uci"]
 
 
@@ -83,8 +85,9 @@ FAIRY = shutil.which("fairy-stockfish") or (
 @pytest.mark.skipif(FAIRY is None, reason="*** fairy-stockfish not installed "
                     "(apt-get install fairy-stockfish): external-engine match SKIPPED ***")
 def test_mrc_match_against_fairy_stockfish_with_adjustments() -> None:
-    # Fairy-Stockfish plays MRC as `modern` with UCI_Chess960; it cannot play or read a
-    # Bishop Adjustment, so after one the runner sends it the position as a FEN (issue 5).
+    # Fairy-Stockfish plays MRC as the `mrc` entry of the shipped variants.ini; it cannot play
+    # or read a Bishop Adjustment, so after one the runner sends it the position as a FEN
+    # (issue 5).
     me = EngineSpec.parse("self", {"Skill Level": "2"})
     fairy = EngineSpec.parse("fairy-stockfish", {"Skill Level": "0"})
     score, records = run_match(me, fairy, "mrc", 2, TimeControl.parse("movetime=30"),
@@ -99,9 +102,7 @@ def test_mrc_match_against_fairy_stockfish_with_adjustments() -> None:
 def test_after_an_adjustment_engines_without_the_rule_get_a_plain_fen() -> None:
     # RULES.md §4.9: strip the adjustment field and send the post-swap position as a FEN
     # with only the moves after it; engines that read adjustments get the whole move list.
-    from types import SimpleNamespace
-
-    from randomchess.engine.match import _position_command
+    from randomchess.analysis.match import _position_command
 
     mrc = get_variant("mrc")
     start = Position(mrc.setup_fen("RBKNQBNMR"), mrc)
@@ -115,11 +116,60 @@ def test_after_an_adjustment_engines_without_the_rule_get_a_plain_fen() -> None:
         moves.append(move)
         if adjusting:
             plain_start = (pos.fen(), len(moves))
-    fairy = SimpleNamespace(spec=EngineSpec.parse("fairy-stockfish"))
-    ours = SimpleNamespace(spec=EngineSpec.parse("self"))
-    command = _position_command(fairy, start, moves, plain_start, mrc)  # type: ignore[arg-type]
+    fairy = EngineSpec.parse("fairy-stockfish").reads_adjustment
+    ours = EngineSpec.parse("self").reads_adjustment
+    command = _position_command(fairy, start, moves, plain_start, mrc)
     after_swap = " ".join(plain_start[0].split()[:6])
     assert command == f"position fen {after_swap} moves c9b7"
     assert len(after_swap.split()) == 6 and "/RKBNQBNMR " in after_swap
-    full = _position_command(ours, start, moves, plain_start, mrc)  # type: ignore[arg-type]
+    full = _position_command(ours, start, moves, plain_start, mrc)
     assert full == f"position fen {start.fen()} moves e2e4 e8e6 b1c1 c9b7"
+
+
+def _logging_engine(tmp_path: Path) -> tuple[Path, Path]:
+    """A fake UCI engine that writes every line it is sent to a log, offers Hash, UCI_Variant
+    and UCI_Chess960, and answers ``go`` with one scored ``info`` and ``bestmove e2e4``."""
+    log = tmp_path / "sent.log"
+    fake = tmp_path / "logging-engine"
+    fake.write_text(
+        "#!/bin/sh\n"
+        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
+        "    uci) echo 'id name logger'\n"
+        "         echo 'option name Hash type spin default 16 min 1 max 64'\n"
+        "         echo 'option name UCI_Chess960 type check default false'\n"
+        "         echo 'option name UCI_Variant type combo default chess var chess var mrc'\n"
+        "         echo uciok;;\n"
+        "    isready) echo readyok;;\n"
+        "    go*) echo 'info depth 1 score cp 31 pv e2e4'; echo 'bestmove e2e4';;\n"
+        "    quit) exit 0;;\n  esac\ndone\n")
+    fake.chmod(0o755)
+    return fake, log
+
+
+def test_a_match_engine_runs_through_the_one_uci_client(tmp_path: Path) -> None:
+    """Issue 27, item 4: the match's engines are ``UciClient``s.  Options are set once after
+    the handshake, Hash keeps the engine's default, each game sends the variant (our key for
+    an engine that reads adjustments) and ``ucinewgame``; ``bestmove`` returns the move and
+    the last score."""
+    from randomchess.analysis.match import Player
+    from randomchess.analysis.uci_client import UciClient
+
+    fake, log = _logging_engine(tmp_path)
+    spec = EngineSpec.parse(str(fake), {"Skill Level": "3"})
+    player = Player.start(spec)
+    try:
+        assert isinstance(player.client, UciClient) and player.client.id_name == "logger"
+        for _ in range(2):
+            player.client.start_game(get_variant("chess960"))
+        move, score = player.client.bestmove("position startpos", "go movetime 10", 5)
+        assert (move, score) == ("e2e4", "cp 31")
+    finally:
+        player.close()
+    sent = log.read_text().splitlines()
+    assert not any(line.startswith("setoption name Hash") for line in sent)
+    assert sent.count("setoption name Skill Level value 3") == 1
+    assert sent.index("setoption name Skill Level value 3") < sent.index("ucinewgame")
+    assert sent.count("setoption name UCI_Variant value chess960") == 2
+    assert sent.count("setoption name UCI_Chess960 value true") == 2
+    assert sent.count("ucinewgame") == 2
+    assert sent[-3:] == ["position startpos", "go movetime 10", "quit"]

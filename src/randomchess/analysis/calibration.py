@@ -9,7 +9,7 @@ counted as half a win), with one **virtual draw** per pairing as a prior so that
 gives a finite figure (BayesElo's device; it pulls each estimate a little towards its
 opponents).  The margin is 1.96 standard errors from the curvature of the likelihood.
 
-The measured tallies are shipped in ``engine/data/level_ratings.json`` (written by
+The measured tallies are shipped in ``analysis/data/level_ratings.json`` (written by
 ``bench/calibrate_levels.py``); :func:`level_ratings` refits them, so the labels the server
 shows are always what the recorded games say.  Standard library only.
 """
@@ -179,7 +179,7 @@ def ratings_from(data: dict[str, Any]) -> dict[int, LevelRating]:
 
 @cache
 def _shipped() -> dict[str, Any]:
-    text = resources.files("randomchess.engine").joinpath("data/level_ratings.json").read_text(
+    text = resources.files("randomchess.analysis").joinpath("data/level_ratings.json").read_text(
         encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data

@@ -1,9 +1,11 @@
-"""Engine matches: a minimal UCI client, a referee, and Elo with its error margin.
+"""Engine matches: a referee, and Elo with its error margin.
 
-Each setup is played twice with colours swapped.  The referee is the rules core's
-:class:`~randomchess.game.Game`: every move an engine returns is checked, and the game ends
-by mate, stalemate, a dead position, threefold repetition, the 50-move rule (automatic, as
-in engine matches), a loss on time, an illegal move or a ply cap (adjudicated as a draw).
+The engines are :class:`~randomchess.analysis.uci_client.UciClient` processes, the client
+analysis uses too (Fairy-Stockfish gets the shipped variants.ini).  Each setup is played
+twice with colours swapped.  The referee is the rules core's :class:`~randomchess.game.Game`:
+every move an engine returns is checked, and the game ends by mate, stalemate, a dead
+position, threefold repetition, the 50-move rule (automatic, as in engine matches), a loss
+on time, an illegal move or a ply cap (adjudicated as a draw).
 Engines that cannot read the Bishop Adjustment (Fairy-Stockfish) get the position after the
 last adjustment as a FEN without the adjustment field, and the moves since (RULES.md §4.9).
 """
@@ -14,7 +16,6 @@ import math
 import queue
 import random
 import shlex
-import subprocess
 import sys
 import threading
 import time
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from randomchess.analysis.uci_client import EngineError, UciClient
 from randomchess.game import Game
 from randomchess.pgn import Node, PgnGame, write_game
 from randomchess.pieces import WHITE
@@ -52,10 +54,6 @@ KNOWN_ENGINES = {
 }
 
 
-class EngineError(RuntimeError):
-    """The engine process died, timed out or spoke nonsense."""
-
-
 @dataclass
 class EngineSpec:
     """How to start one engine: its command, the options to set, and what it understands."""
@@ -68,6 +66,7 @@ class EngineSpec:
     # the level calibration gives the server's per-move time to our levels and a shorter
     # one to the strength-limited anchors.
     movetime_ms: int = 0
+    fairy: bool = False  # Fairy-Stockfish: given the shipped variants.ini
 
     @classmethod
     def parse(cls, text: str, options: dict[str, str] | None = None) -> EngineSpec:
@@ -75,99 +74,25 @@ class EngineSpec:
         command = KNOWN_ENGINES.get(text) or shlex.split(text)
         name = text if text in KNOWN_ENGINES else command[0].rsplit("/", 1)[-1]
         reads = "fairy" not in name and "stockfish" not in name
-        return cls(name, list(command), dict(options or {}), reads)
+        return cls(name, list(command), dict(options or {}), reads, fairy="fairy" in name)
 
 
-class UciClient:
-    """A running UCI engine process."""
+@dataclass
+class Player:
+    """An engine of a match, started: how it was asked for, and its process."""
 
-    def __init__(self, spec: EngineSpec) -> None:
-        self.spec = spec
-        self.proc = subprocess.Popen(
-            spec.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.options: set[str] = set()
-        threading.Thread(target=self._reader, daemon=True).start()
-        self.send("uci")
-        for line in self._until("uciok", 30):
-            if line.startswith("option name "):
-                self.options.add(line[12:].split(" type ")[0].strip())
+    spec: EngineSpec
+    client: UciClient
 
-    def _reader(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise EngineError(f"{self.spec.name}: cannot write ({exc})") from None
-
-    def _until(self, prefix: str, timeout: float) -> list[str]:
-        deadline = time.monotonic() + timeout
-        seen = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise EngineError(f"{self.spec.name}: no {prefix!r} within {timeout:.1f}s")
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise EngineError(f"{self.spec.name}: process ended")
-            seen.append(line)
-            if line.split(" ", 1)[0] == prefix:
-                return seen
-
-    def setoption(self, name: str, value: str) -> None:
-        self.send(f"setoption name {name} value {value}")
-
-    def new_game(self, variant: Variant) -> None:
-        if "UCI_Variant" in self.options:
-            # Our engine knows every key; others (Fairy-Stockfish) know the variant's
-            # uci_name, made random by UCI_Chess960.
-            name = variant.key if self.spec.reads_adjustment else variant.uci_name or variant.key
-            self.setoption("UCI_Variant", name)
-        if "UCI_Chess960" in self.options:
-            self.setoption("UCI_Chess960", "true" if variant.uci_chess960 else "false")
-        for name, value in self.spec.options.items():
-            self.setoption(name, value)
-        self.send("ucinewgame")
-        self.ready()
-
-    def ready(self) -> None:
-        self.send("isready")
-        self._until("readyok", 30)
-
-    def go(self, position: str, go: str, timeout: float) -> tuple[str, str]:
-        """Send the position and ``go``; (bestmove text, last score text)."""
-        self.send(position)
-        self.send(go)
-        lines = self._until("bestmove", timeout)
-        score = ""
-        for line in lines:
-            if " score " in line:
-                part = line.split(" score ", 1)[1].split()
-                score = " ".join(part[:2])
-        words = lines[-1].split()
-        if len(words) < 2:
-            raise EngineError(f"{self.spec.name}: bad line {lines[-1]!r}")
-        return words[1], score
+    @classmethod
+    def start(cls, spec: EngineSpec) -> Player:
+        # Hash stays at the engine's default, as the shipped level ratings were measured.
+        return cls(spec, UciClient(spec.name, spec.command, fairy=spec.fairy,
+                                   reads_adjustment=spec.reads_adjustment,
+                                   options=spec.options, hash_mb=None))
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=3)
-        except (EngineError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        self.client.close()
 
 
 @dataclass
@@ -208,7 +133,7 @@ class MatchGame:
 
 
 def play_game(
-    white: UciClient, black: UciClient, start_fen: str, variant: Variant, tc: TimeControl,
+    white: Player, black: Player, start_fen: str, variant: Variant, tc: TimeControl,
     opening: list[str] | None = None, max_plies: int = 400, time_grace_ms: int = 1000,
 ) -> MatchGame:
     """Play one game between two started engines and return its record.
@@ -220,7 +145,7 @@ def play_game(
     start = game.start_position()
     engines = (white, black)
     for e in engines:
-        e.new_game(variant)
+        e.client.start_game(variant)
     adjustments = [0, 0]
     clocks = [tc.base_ms, tc.base_ms]
     # After an adjustment, engines that cannot read one restart from the position after it.
@@ -237,7 +162,8 @@ def play_game(
         pos = game.position
         side = pos.turn
         engine = engines[side]
-        command = _position_command(engine, start, game.moves, plain_start, variant)
+        command = _position_command(engine.spec.reads_adjustment, start, game.moves,
+                                    plain_start, variant)
         movetime = engine.spec.movetime_ms or tc.movetime_ms
         if movetime:
             go = f"go movetime {movetime}"
@@ -248,7 +174,7 @@ def play_game(
             timeout = clocks[side] / 1000 + 10
         t0 = time.monotonic()
         try:
-            text, _score = engine.go(command, go, timeout)
+            text, _score = engine.client.bestmove(command, go, timeout)
         except EngineError:
             result = "0-1" if side == WHITE else "1-0"
             termination = f"{engine.spec.name} failed"
@@ -278,10 +204,10 @@ def play_game(
                       " ".join(opening or []))
 
 
-def _position_command(engine: UciClient, start: Position, moves: list[Move],
+def _position_command(reads_adjustment: bool, start: Position, moves: list[Move],
                       plain_start: tuple[str, int], variant: Variant) -> str:
     chess960 = None if not variant.classical_uci else False
-    if engine.spec.reads_adjustment or not variant.has_adjustment:
+    if reads_adjustment or not variant.has_adjustment:
         base, first, pos = start.fen(), 0, start.copy(stack=False)
     else:
         fen, first = plain_start
@@ -390,7 +316,7 @@ def run_match(
 
     def worker() -> None:
         try:
-            a, b = UciClient(first), UciClient(second)
+            a, b = Player.start(first), Player.start(second)
         except (OSError, EngineError) as exc:
             errors.append(exc)
             return

@@ -1,4 +1,4 @@
-"""``randomchess uci``, ``randomchess play`` and ``randomchess match``: the engine's faces."""
+"""``randomchess play``: a game against the engine in the terminal."""
 
 from __future__ import annotations
 
@@ -9,16 +9,7 @@ from pathlib import Path
 
 import click
 
-from randomchess.engine.match import (
-    EngineError,
-    EngineSpec,
-    MatchGame,
-    MatchScore,
-    TimeControl,
-    game_pgn,
-    random_setup,
-    run_match,
-)
+from randomchess.analysis.match import random_setup
 from randomchess.engine.search import LEVELS, Limits, Searcher, format_score
 from randomchess.game import Game
 from randomchess.pgn import write_game
@@ -41,100 +32,6 @@ from randomchess.variants import VARIANTS, get_variant
 
 VARIANT_CHOICE = click.Choice([*sorted(VARIANTS), "fischerandom"], case_sensitive=False)
 
-
-@click.command("uci")
-def uci_command() -> None:
-    """Speak the UCI protocol on standard input/output (for GUIs and match runners)."""
-    from randomchess.engine.uci import main as uci_main
-
-    uci_main()
-
-
-# ---------------------------------------------------------------------------- match
-def _options(items: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{item!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
-@click.command("match")
-@click.argument("first")
-@click.argument("second")
-@click.option("--variant", type=VARIANT_CHOICE, default="chess960", show_default=True)
-@click.option("--games", "-n", type=click.IntRange(1), default=20, show_default=True,
-              help="Games (rounded up to pairs: every setup is played with both colours).")
-@click.option("--tc", default="10+0.1", show_default=True,
-              help="Seconds+increment, or movetime=MS for a fixed time per move.")
-@click.option("--option1", "-o1", multiple=True, help="UCI option NAME=VALUE for FIRST.")
-@click.option("--option2", "-o2", multiple=True, help="UCI option NAME=VALUE for SECOND.")
-@click.option("--concurrency", "-c", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--pgn", "pgn_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the games to this PGN file.")
-@click.option("--seed", type=int, help="Seed for the random setups.")
-@click.option("--adjustment/--no-adjustment", default=None,
-              help="MRC: only arrays with the Bishop Adjustment / play them without it.")
-@click.option("--max-plies", type=click.IntRange(20), default=400, show_default=True,
-              help="Adjudicate a draw after this many plies.")
-def match_command(first: str, second: str, variant: str, games: int, tc: str,
-                  option1: tuple[str, ...], option2: tuple[str, ...], concurrency: int,
-                  pgn_path: Path | None, seed: int | None, adjustment: bool | None,
-                  max_plies: int) -> None:
-    """Play a match between two UCI engines: FIRST and SECOND are 'self', 'sunfish',
-    'stockfish', 'fairy-stockfish' or a command line.  Prints FIRST's score and the Elo
-    difference with its 95 % margin."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    a = EngineSpec.parse(first, _options(option1))
-    b = EngineSpec.parse(second, _options(option2))
-    if a.name == b.name:
-        b.name += "-2"
-    control = TimeControl.parse(tc)
-    v = get_variant(variant)
-    total = games + games % 2
-    records: list[MatchGame] = []
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[score]}"), transient=False,
-    ) as progress:
-        task = progress.add_task(f"{a.name} vs {b.name}", total=total, score="")
-
-        def on_game(rec: MatchGame, score: MatchScore) -> None:
-            records.append(rec)
-            progress.update(task, advance=1, score=str(score))
-            if not progress.console.is_terminal:  # logs get one line per game
-                progress.console.print(
-                    f"game {score.games}: {rec.white} - {rec.black} {rec.result} "
-                    f"({rec.termination}, {len(rec.moves)} plies)  {score}"
-                )
-
-        try:
-            score, records = run_match(a, b, v, games, control, seed, concurrency,
-                                       adjustment, on_game, max_plies)
-        except EngineError as exc:
-            raise click.ClickException(str(exc)) from None
-    click.echo(f"{a.name} vs {b.name}, {v.pgn_name}, {score.games} games at {control}:")
-    click.echo(f"  {score}")
-    used = [sum(r.adjustments) for r in records]
-    if v.has_adjustment:
-        by_first = sum(r.adjustments[0 if r.white == a.name else 1] for r in records)
-        click.echo(f"  Bishop Adjustments played: {sum(used)} in {sum(1 for u in used if u)} "
-                   f"games ({by_first} by {a.name})")
-    ends: dict[str, int] = {}
-    for r in records:
-        ends[r.termination] = ends.get(r.termination, 0) + 1
-    click.echo("  endings: " + ", ".join(f"{k} {n}" for k, n in sorted(ends.items())))
-    if pgn_path is not None:
-        with pgn_path.open("w", encoding="utf-8") as fh:
-            for i, rec in enumerate(records, 1):
-                fh.write(game_pgn(rec, f"{a.name} vs {b.name}", str(i), str(control)))
-        click.echo(f"  games written to {pgn_path}")
-
-
-# ---------------------------------------------------------------------------- play
 # Board glyphs by piece code; a kind without a glyph (archbishop, chancellor) shows its letter.
 UNICODE = {
     make_piece(kind, color): glyph
@@ -270,53 +167,67 @@ def play_command(variant: str, number: int | None, fen: str | None, level: int, 
         except (EOFError, KeyboardInterrupt):
             console.print()
             break
-        words = line.split()
-        if not words:
+        if not line.split():
             continue
-        low = words[0].lower()
         try:
-            if low in ("quit", "exit"):
+            if not _human_turn(game, line, human, lang, movetime, console.print):
                 break
-            if low == "help":
-                console.print(HELP_TEXT)
-            elif low == "fen":
-                console.print(pos.fen())
-            elif low == "moves":
-                legal = game.legal_moves()
-                special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
-                console.print(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
-                if special:
-                    console.print("castling/adjustment: " + ", ".join(
-                        f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
-            elif low == "undo":
-                # Back to the human's previous turn: the engine's reply and the human's move.
-                if game.moves:
-                    game.pop()
-                while game.moves and game.position.turn != human:
-                    game.pop()
-            elif low == "hint":
-                res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)),
-                                        _history_keys(game))
-                if res.move is not None:
-                    console.print(f"hint: {_move_text(pos, res.move, lang)}")
-            elif low == "resign":
-                game.resign(human)
-            elif low == "draw":
-                _claim(game, words[1:], lang, console.print)
-            else:
-                game.push(_parse_move(pos, line.strip(), lang))
         except ValueError as exc:
             console.print(f"[red]{exc}[/red]")
     if game.outcome is not None:
         console.print(render_board(game.position, human == BLACK, ascii_only))
         console.print(f"[bold]{game.outcome}: {game.result()}[/bold]")
-    names = ("You", f"randomchess level {level}")
     if game.moves:
-        headers = {
-            "Event": "randomchess play", "Date": time.strftime("%Y.%m.%d"),
-            "White": names[0] if human == WHITE else names[1],
-            "Black": names[1] if human == WHITE else names[0],
-        }
-        pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
+        _save(game, human, level, pgn_path)
         console.print(f"game saved to {pgn_path}")
+
+
+def _human_turn(game: Game, line: str, human: int, lang: str, movetime: int,
+                say: Callable[[str], None]) -> bool:
+    """One line the human typed: a command (help, fen, moves, undo, hint, resign, draw) or a
+    move; False for quit.  A bad move or claim raises ``ValueError``."""
+    pos = game.position
+    words = line.split()
+    low = words[0].lower()
+    if low in ("quit", "exit"):
+        return False
+    if low == "help":
+        say(HELP_TEXT)
+    elif low == "fen":
+        say(pos.fen())
+    elif low == "moves":
+        legal = game.legal_moves()
+        special = [m for m in legal if pos.is_castling(m) or pos.is_adjustment(m)]
+        say(" ".join(sorted(_move_text(pos, m, lang) for m in legal)))
+        if special:
+            say("castling/adjustment: " + ", ".join(
+                f"{_move_text(pos, m, lang)} ({pos.uci(m)})" for m in special))
+    elif low == "undo":
+        # Back to the human's previous turn: the engine's reply and the human's move.
+        if game.moves:
+            game.pop()
+        while game.moves and game.position.turn != human:
+            game.pop()
+    elif low == "hint":
+        res = Searcher().search(pos, Limits(movetime=min(movetime, 1000)), _history_keys(game))
+        if res.move is not None:
+            say(f"hint: {_move_text(pos, res.move, lang)}")
+    elif low == "resign":
+        game.resign(human)
+    elif low == "draw":
+        _claim(game, words[1:], lang, say)
+    else:
+        game.push(_parse_move(pos, line.strip(), lang))
+    return True
+
+
+def _save(game: Game, human: int, level: int, pgn_path: Path) -> None:
+    """The game as PGN, the human named "You" and the engine by its level."""
+    names = ("You", f"randomchess level {level}")
+    headers = {
+        "Event": "randomchess play", "Date": time.strftime("%Y.%m.%d"),
+        "White": names[0] if human == WHITE else names[1],
+        "Black": names[1] if human == WHITE else names[0],
+    }
+    pgn_path.write_text(write_game(game, headers=headers), encoding="utf-8")
 

@@ -1,4 +1,9 @@
-"""External UCI engines (Stockfish, Fairy-Stockfish, or any command) as analysers.
+"""The project's one UCI client: every external engine it talks to goes through it.
+
+Analysis (Stockfish, Fairy-Stockfish or any command), the computer levels above 8, engine
+matches and the level calibration (:mod:`randomchess.analysis.match`) all run an engine as a
+:class:`UciClient`; our own engine's side of the protocol is the server,
+:class:`randomchess.engine.uci.UciServer`.
 
 A small client of its own rather than python-chess's ``chess.engine``: python-chess's boards
 are 8x8 only, so it could neither send nor check a 9x9 position, and it stays a test-only
@@ -38,9 +43,13 @@ from randomchess.variants import Variant
 # Fairy-Stockfish names of the entries our variants.ini defines (used once it is loaded).
 INI_VARIANTS = {"mrc": "mrc", "pseudo-mrc": "pseudo-mrc", "chess8400": "chess8400",
                 "pmrc": "pmrc"}
-STARTUP_TIMEOUT = 20.0
+STARTUP_TIMEOUT = 30.0  # for uciok and readyok (a Python engine imports for a while)
 NO_ANSWER_GRACE = 30.0  # seconds past the search's own limit before the client says stop
 STOP_GRACE = 5.0  # ... and after stop, before it kills the process
+
+
+class EngineError(AnalysisError):
+    """An external engine that could not start, died, timed out or spoke nonsense."""
 
 
 def variants_ini() -> Path:
@@ -53,14 +62,21 @@ def plain_fen(pos: Position) -> str:
     return " ".join(pos.fen().split()[:6])
 
 
-class UciEngine:
-    """One external engine process, restarted on the next request if it dies."""
+class UciClient:
+    """One external engine process, restarted on the next analysis if it dies.
+
+    ``fairy``: Fairy-Stockfish, given our variants.ini; ``reads_adjustment``: an engine that
+    knows randomchess's variant keys and the Bishop Adjustment (our own engine run as
+    ``randomchess uci``), sent whole FENs; ``options`` are set once it has started, and
+    ``Hash`` to ``hash_mb`` (None: the engine's default)."""
 
     def __init__(self, name: str, command: Sequence[str], *, fairy: bool = False,
-                 options: dict[str, str] | None = None, hash_mb: int = 64) -> None:
+                 reads_adjustment: bool = False, options: dict[str, str] | None = None,
+                 hash_mb: int | None = 64) -> None:
         self.name = name
         self.command = list(command)
         self.fairy = fairy
+        self.reads_adjustment = reads_adjustment
         self.extra_options = dict(options or {})
         self.hash_mb = hash_mb
         self.id_name = name
@@ -83,7 +99,7 @@ class UciEngine:
                 stderr=subprocess.DEVNULL, text=True, bufsize=1,
             )
         except OSError as exc:
-            raise AnalysisError(f"{self.name}: cannot start {self.command[0]} ({exc})") from None
+            raise EngineError(f"{self.name}: cannot start {self.command[0]} ({exc})") from None
         self._lines = queue.Queue()
         threading.Thread(target=self._reader, args=(self._proc, self._lines),
                          daemon=True).start()
@@ -102,7 +118,7 @@ class UciEngine:
                 if name == "UCI_Variant":
                     self.variant_names = set(line.split(" var ")[1:])
                     self.variant_names = {v.strip() for v in self.variant_names}
-        if "Hash" in self.option_names:
+        if self.hash_mb is not None and "Hash" in self.option_names:
             self._send(f"setoption name Hash value {self.hash_mb}")
         for key, value in self.extra_options.items():
             self._send(f"setoption name {key} value {value}")
@@ -121,12 +137,12 @@ class UciEngine:
     def _send(self, line: str) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
-            raise AnalysisError(f"{self.name}: not running")
+            raise EngineError(f"{self.name}: not running")
         try:
             proc.stdin.write(line + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
-            raise AnalysisError(f"{self.name}: the engine stopped ({exc})") from None
+            raise EngineError(f"{self.name}: the engine stopped ({exc})") from None
 
     def _until(self, word: str, timeout: float) -> list[str]:
         deadline = time.monotonic() + timeout
@@ -134,13 +150,13 @@ class UciEngine:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AnalysisError(f"{self.name}: no {word!r} within {timeout:.0f} s")
+                raise EngineError(f"{self.name}: no {word!r} within {timeout:.1f} s")
             try:
                 line = self._lines.get(timeout=left)
             except queue.Empty:
                 continue
             if line is None:
-                raise AnalysisError(f"{self.name}: the engine process ended")
+                raise EngineError(f"{self.name}: the engine process ended")
             seen.append(line)
             if line.split(" ", 1)[0] == word:
                 return seen
@@ -152,6 +168,8 @@ class UciEngine:
     # ------------------------------------------------------------------ variants
     def engine_variant(self, variant: Variant) -> str | None:
         """The engine's name for ``variant`` (None: it cannot play it)."""
+        if self.reads_adjustment:  # our own engine knows every key
+            return variant.key
         if not self.fairy:
             return "chess" if variant.key in ("chess", "chess960") else None
         ini = INI_VARIANTS.get(variant.key)
@@ -166,23 +184,35 @@ class UciEngine:
 
         return self.engine_variant(get_variant(variant_key)) is not None
 
-    def _configure(self, variant: Variant, multipv: int) -> None:
+    def _choose_variant(self, variant: Variant) -> bool:
+        """Set ``UCI_Variant`` and ``UCI_Chess960`` for ``variant`` if they change; whether
+        they did."""
         name = self.engine_variant(variant)
         if name is None:
-            raise AnalysisError(f"{self.name} cannot analyse {variant.pgn_name}")
+            raise EngineError(f"{self.name} cannot play {variant.pgn_name}")
         wanted = (name, variant.uci_chess960)
-        if wanted != self._variant:
-            if "UCI_Variant" in self.option_names:
-                self._send(f"setoption name UCI_Variant value {name}")
-            if "UCI_Chess960" in self.option_names:
-                self._send("setoption name UCI_Chess960 value "
-                           + ("true" if variant.uci_chess960 else "false"))
+        if wanted == self._variant:
+            return False
+        if "UCI_Variant" in self.option_names:
+            self._send(f"setoption name UCI_Variant value {name}")
+        if "UCI_Chess960" in self.option_names:
+            self._send("setoption name UCI_Chess960 value "
+                       + ("true" if variant.uci_chess960 else "false"))
+        self._variant = wanted
+        return True
+
+    def _configure(self, variant: Variant, multipv: int) -> None:
+        if self._choose_variant(variant):
             self._send("ucinewgame")
-            self._variant = wanted
         if multipv != self._multipv:
             self._send(f"setoption name MultiPV value {multipv}")
             self._multipv = multipv
         self._ready()
+
+    def fen(self, pos: Position) -> str:
+        """The FEN this engine is sent: whole if it reads the Bishop Adjustment, else the six
+        standard fields (RULES.md §4.9)."""
+        return pos.fen() if self.reads_adjustment else plain_fen(pos)
 
     # ------------------------------------------------------------------ analysis
     def analyse(self, pos: Position, limit: Limit, multipv: int = 1,
@@ -195,7 +225,10 @@ class UciEngine:
             self._stopped = False
             if not self._alive():
                 self._start()
-            adjustments = [m for m in legal if pos.is_adjustment(m)]
+            # An engine without the Bishop Adjustment gets the lines after each one searched
+            # here, at the root; one that reads it searches them itself.
+            adjustments = [] if self.reads_adjustment else [
+                m for m in legal if pos.is_adjustment(m)]
             ordinary = len(legal) - len(adjustments)
             searches = (1 if ordinary else 0) + len(adjustments)
             share = limit.split(searches)
@@ -242,7 +275,7 @@ class UciEngine:
     def _search(self, pos: Position, limit: Limit, multipv: int,
                 on_lines: OnLines | None, prefix: list[Line]) -> list[Line]:
         self._configure(pos.variant, multipv)
-        self._send(f"position fen {plain_fen(pos)}")
+        self._send(f"position fen {self.fen(pos)}")
         go = "go"
         if limit.depth:
             go += f" depth {limit.depth}"
@@ -260,7 +293,7 @@ class UciEngine:
                 if left <= 0:
                     if stopped:  # no bestmove even after stop: the engine hangs
                         self._kill()
-                        raise AnalysisError(f"{self.name}: no answer within {timeout:.0f} s")
+                        raise EngineError(f"{self.name}: no answer within {timeout:.0f} s")
                     self._send("stop")
                     stopped = True
                     deadline = time.monotonic() + STOP_GRACE
@@ -270,7 +303,7 @@ class UciEngine:
                 except queue.Empty:
                     continue
                 if text is None:
-                    raise AnalysisError(f"{self.name}: the engine process ended")
+                    raise EngineError(f"{self.name}: the engine process ended")
                 if text.startswith("bestmove"):
                     break
                 if text.startswith("info ") and " pv " in text:
@@ -297,6 +330,32 @@ class UciEngine:
                 return
             self._send("ucinewgame")
             self._ready()
+
+    # ------------------------------------------------------------------ games
+    def start_game(self, variant: Variant) -> None:
+        """A new game of ``variant`` (a match's): the variant's options, ``ucinewgame``."""
+        with self._lock:
+            self._variant = None  # sent again, whatever the last game was
+            self._choose_variant(variant)
+            self._send("ucinewgame")
+            self._ready()
+
+    def bestmove(self, position: str, go: str, timeout: float) -> tuple[str, str]:
+        """Send the ``position`` and ``go`` commands as given; (the move of ``bestmove``, the
+        last ``score`` seen: ``cp 31``, ``mate -2`` or "").  No answer within ``timeout``
+        seconds is an :class:`EngineError` (the process is left to the caller's ``close``)."""
+        with self._lock:
+            self._send(position)
+            self._send(go)
+            lines = self._until("bestmove", timeout)
+        score = ""
+        for line in lines:
+            if " score " in line:
+                score = " ".join(line.split(" score ", 1)[1].split()[:2])
+        words = lines[-1].split()
+        if len(words) < 2:
+            raise EngineError(f"{self.name}: bad line {lines[-1]!r}")
+        return words[1], score
 
     def stop(self) -> None:
         self._stopped = True

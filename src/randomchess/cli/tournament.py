@@ -10,20 +10,20 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from randomchess.diagram import Card, Section, sheet_html
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import TournamentError, TournamentStore
 from randomchess.tournament.export import LABELS, crosstable_csv, crosstable_html, pgn
 from randomchess.tournament.model import Board, Tournament
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
-from randomchess.tournament.trf import parse_trf, tournament_from_trf, write_trf
+
+if TYPE_CHECKING:  # rich loads when a command prints a table (not for `result`)
+    from rich.console import Console
+    from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,7 +68,7 @@ def _store(ctx: click.Context) -> TournamentStore:
     if "store" not in obj:
         url = obj.get("db")
         if url is None:
-            from randomchess.server.http.settings import default_db_url
+            from randomchess.db import default_db_url
 
             url = default_db_url()
         store = TournamentStore(url)
@@ -100,7 +100,16 @@ def _event_id(ctx: click.Context, key: str) -> str:
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=False, width=120)
+
+
+def _table(*headers: str, title: str | None = None) -> Table:
+    """A rich table (rich imported on first use)."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*headers, title=title)
 
 
 @click.group("tournament")
@@ -185,7 +194,7 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
 def list_command(ctx: click.Context) -> None:
     """The events in the database."""
     labels = LABELS[_lang(ctx)]
-    table = Table("id", labels["event"], labels["variant"], labels["system"],
+    table = _table("id", labels["event"], labels["variant"], labels["system"],
                   labels["rounds"], labels["status"])
     for e in _store(ctx).events():
         table.add_row(e.id, e.name, e.variant, labels[e.system], str(e.rounds),
@@ -246,7 +255,7 @@ def start_command(ctx: click.Context, event: str) -> None:
     t: Tournament = _run(lambda: _store(ctx).start(eid))
     labels = LABELS[_lang(ctx)]
     click.echo(_MSG[_lang(ctx)]["started"])
-    table = Table(labels["no"], labels["name"], labels["rating"], labels["fed"])
+    table = _table(labels["no"], labels["name"], labels["rating"], labels["fed"])
     for p in t.players:
         table.add_row(str(p.number), p.name, str(p.rating or ""), p.federation or "")
     _console().print(table)
@@ -254,7 +263,7 @@ def start_command(ctx: click.Context, event: str) -> None:
 
 def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
     labels = LABELS[lang]
-    table = Table(labels["board"], labels["white"], labels["black"], labels["result"],
+    table = _table(labels["board"], labels["white"], labels["black"], labels["result"],
                   labels["setup"], labels["rank_en"], labels["rank_es"],
                   title=f"{t.event.name}: {labels['pairings']} {rnd}")
     for b in t.round_boards(rnd):
@@ -274,6 +283,8 @@ def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
 
 def _sheet(t: Tournament, rnd: int, lang: str) -> str:
     """The round's pairing list and its setup cards, printable (diagram.py's sheet)."""
+    from randomchess.diagram import Card, Section, sheet_html
+
     labels = LABELS[lang]
     cards = []
     seen: set[tuple[int, int | None]] = set()
@@ -346,7 +357,7 @@ def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
     _console().print(_pairing_table(t, r, lang))
     if show_log:
         labels = LABELS[lang]
-        table = Table("#", labels["action"], labels["round"], labels["board"], labels["old"],
+        table = _table("#", labels["action"], labels["round"], labels["board"], labels["old"],
                       labels["new"], labels["reason"], title=labels["log"])
         for e in t.log:
             table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
@@ -409,7 +420,7 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
         raise click.ClickException(f"round {upto} is not paired (paired: {t.paired_rounds})")
     calc = Calculator(t, upto)
     rows = calc.standings()
-    table = Table(labels["rank"], labels["no"], labels["name"], labels["rating"],
+    table = _table(labels["rank"], labels["no"], labels["name"], labels["rating"],
                   labels["points"], *t.event.tiebreaks,
                   title=f"{t.event.name}: {labels['standings']} {upto}")
     for s in rows:
@@ -457,6 +468,8 @@ def close_command(ctx: click.Context, event: str) -> None:
 @click.pass_context
 def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | None) -> None:
     """FIDE TRF-16, crosstable CSV or HTML, or the PGN of the games."""
+    from randomchess.tournament.trf import write_trf
+
     eid = _event_id(ctx, event)
     store = _store(ctx)
     t = store.load(eid)
@@ -511,6 +524,8 @@ def _draw_commands(t: Tournament) -> list[str]:
 def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
                    salt: str | None) -> None:
     """Re-derive every round's setup from the revealed salt and compare."""
+    from randomchess.tournament.trf import parse_trf, tournament_from_trf
+
     if (event is None) == (trf_file is None):
         raise click.UsageError("give an EVENT or --trf FILE")
     if trf_file is not None:

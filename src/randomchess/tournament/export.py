@@ -8,8 +8,6 @@ import html
 import io
 from collections.abc import Callable, Mapping
 
-from randomchess.game import Game
-from randomchess.pgn import PgnGame, write_game
 from randomchess.tournament.model import FORFEITS, Tournament
 from randomchess.tournament.tiebreaks import (
     EDITIONS,
@@ -132,6 +130,9 @@ def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] |
     """PGN of every game with a result (forfeits and byes are not games).  A game played
     online has its moves (``moves_of(game_id)`` gives its start FEN and UCI moves); an
     over-the-board game is written with its tags and result only."""
+    from randomchess.game import Game
+    from randomchess.pgn import PgnGame, write_game
+
     out = []
     for b in t.iter_games():
         if b.result is None or b.result in FORFEITS or b.black is None:

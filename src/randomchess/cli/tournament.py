@@ -7,8 +7,10 @@
 
 from __future__ import annotations
 
+import io
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,6 +45,9 @@ _MSG = {
         "withdrawn": "{name} withdrawn from round {r}",
         "bye": "{name}: bye {kind} in round {r}",
         "explain": "Arithmetic", "setup": "Setup", "byes": "Byes",
+        "not_paired": "round {r} is not paired (paired: {n})",
+        "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
+                   "--salt",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -59,6 +64,9 @@ _MSG = {
         "withdrawn": "{name} se retira desde la ronda {r}",
         "bye": "{name}: descanso {kind} en la ronda {r}",
         "explain": "Cálculo", "setup": "Posición", "byes": "Descansos",
+        "not_paired": "la ronda {r} no está emparejada (emparejadas: {n})",
+        "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
+                   "con --salt",
     },
 }
 
@@ -340,29 +348,60 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
 @click.argument("event")
 @click.option("--round", "rnd", type=int, default=None, help="Default: the last paired.")
 @click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table")
-@click.option("--log", "show_log", is_flag=True, help="Also print the arbiter's log.")
+@click.option("--log", "show_log", is_flag=True,
+              help="Also print the arbiter's log (before round 1: the log alone).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of the terminal.")
 @click.pass_context
 def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
-                 show_log: bool) -> None:
+                 show_log: bool, output: Path | None) -> None:
     """The pairings (and results) of a round."""
     eid = _event_id(ctx, event)
     t = _store(ctx).load(eid)
     lang = _lang(ctx)
     r = rnd or t.paired_rounds
-    if r < 1 or r > t.paired_rounds:
-        raise click.ClickException(f"round {r} is not paired (paired: {t.paired_rounds})")
+    log_only = show_log and rnd is None and t.paired_rounds == 0 and fmt_ == "table"
+    if not log_only and (r < 1 or r > t.paired_rounds):
+        raise click.ClickException(_MSG[lang]["not_paired"].format(r=r, n=t.paired_rounds))
     if fmt_ == "html":
-        click.echo(_sheet(t, r, lang), nl=False)
+        _emit(_sheet(t, r, lang), output)
         return
-    _console().print(_pairing_table(t, r, lang))
-    if show_log:
-        labels = LABELS[lang]
-        table = _table("#", labels["action"], labels["round"], labels["board"], labels["old"],
-                      labels["new"], labels["reason"], title=labels["log"])
-        for e in t.log:
-            table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
-                          e.old or "", e.new or "", e.reason or "")
-        _console().print(table)
+    with _output(output) as console:
+        if not log_only:
+            console.print(_pairing_table(t, r, lang))
+        if show_log:
+            labels = LABELS[lang]
+            table = _table("#", labels["action"], labels["round"], labels["board"],
+                           labels["old"], labels["new"], labels["reason"], title=labels["log"])
+            for e in t.log:
+                table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
+                              e.old or "", e.new or "", e.reason or "")
+            console.print(table)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Text to standard output, or to the file ``output``."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"{output}: {e.strerror or e}") from None
+
+
+@contextmanager
+def _output(output: Path | None) -> Iterator[Console]:
+    """A console printing to the terminal, or recording for the file ``output``."""
+    if output is None:
+        yield _console()
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=False, width=120, record=True,
+                      file=io.StringIO())
+    yield console
+    _emit(console.export_text(), output)
 
 
 # "-+" and "--" (forfeits) must reach RESULT instead of being read as options.
@@ -417,7 +456,7 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
     labels = LABELS[lang]
     upto = t.completed_rounds if rnd is None else rnd
     if not 0 <= upto <= t.paired_rounds:
-        raise click.ClickException(f"round {upto} is not paired (paired: {t.paired_rounds})")
+        raise click.ClickException(_MSG[lang]["not_paired"].format(r=upto, n=t.paired_rounds))
     calc = Calculator(t, upto)
     rows = calc.standings()
     table = _table(labels["rank"], labels["no"], labels["name"], labels["rating"],
@@ -535,6 +574,8 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
             raise click.ClickException(f"cannot read {trf_file}: {e}") from None
     else:
         t = _store(ctx).load(_event_id(ctx, event or ""))
+    if trf_file is not None and salt is None and t.event.salt is None:
+        raise click.ClickException(_MSG[_lang(ctx)]["no_salt"])
     if salt is not None:
         from dataclasses import replace
 

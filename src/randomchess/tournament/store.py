@@ -421,9 +421,12 @@ class TournamentStore:
                     rating=p.rating, fide_id=p.fide_id, federation=p.federation,
                     joined_round=1, withdrawn_round=None))
             conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id))
-            for (rnd, number), kind in t.byes.items():
+            for (rnd, number), kind in sorted(t.byes.items()):
                 conn.execute(insert(byes_t).values(tournament_id=event_id, round=rnd,
                                                    player=renumber[number], kind=kind))
+                # the log's earlier entry names the registration number: say where it went
+                self._log(conn, event_id, "bye", rnd, old=f"{number} {kind}",
+                          new=f"{renumber[number]} {kind}", reason="pairing number at the start")
             values: dict[str, Any] = {"status": "running"}
             if t.event.system != "swiss":
                 n = berger.rounds_needed(len(t.players), t.event.system == "drr")
@@ -742,7 +745,11 @@ def verify(t: Tournament) -> Verification:
         numbers.append([None if s is None else s.number for s in row])
         for b, s in zip(games, row, strict=True):
             expected = None if s is None else s.number
-            if b.setup != expected or b.fen != setups.start_fen(e, s):
+            fen = setups.start_fen(e, s)
+            if b.setup != expected:
                 mismatches.append(f"round {r} board {b.board}: stored {b.setup}, "
                                   f"derived {expected}")
+            elif b.fen != fen:
+                mismatches.append(f"round {r} board {b.board}: setup {expected}, but the "
+                                  f"stored FEN {b.fen} differs from its FEN {fen}")
     return Verification(True, numbers, mismatches)

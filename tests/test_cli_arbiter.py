@@ -136,3 +136,38 @@ def test_a_bye_requested_before_the_start_follows_its_player(tmp_path: Path) -> 
         assert [(b.white, b.bye) for b in t.round_boards(2) if b.bye == "H"] == [(4, "H")]
     finally:
         store.dispose()
+
+
+def test_a_rounds_results_in_one_batch(tmp_path: Path) -> None:
+    """``result EVENT ROUND --from FILE`` (or ``-`` for stdin): one line per board, all
+    entered in one step, or none when one line is wrong."""
+    cli = _event(tmp_path, players=6)
+    cli("start", "Club")
+    cli("pair", "Club")
+    bad = "1 1-0\n2 1/2\n3 2-0\n"
+    out = cli("result", "Club", "1", "--from", "-", stdin=bad, ok=False)
+    assert "line 3" in out and "2-0" in out
+    store = TournamentStore(cli.db)
+    try:
+        t = store.load(store.resolve("Club"))
+        assert [b.result for b in t.round_boards(1)] == [None, None, None]  # nothing entered
+        assert "line 2" in cli("result", "Club", "1", "--from", "-", stdin="1 1-0\n1 0-1\n",
+                               ok=False)
+        sheet = tmp_path / "r1.txt"
+        sheet.write_text("# round 1\n1 1-0\n\n2  1/2\n3 --\n", encoding="utf-8")
+        out = cli("result", "Club", "1", "--from", str(sheet))
+        assert out.count("Round 1 board") == 3
+        t = store.load(store.resolve("Club"))
+        assert [b.result for b in t.round_boards(1)] == ["1-0", "1/2-1/2", "--"]
+        # a result entered already is final: the batch is refused whole
+        assert "correction" in cli("result", "Club", "1", "--from", "-", stdin="3 1-0\n",
+                                   ok=False)
+        cli("pair", "Club")
+        out = cli("result", "Club", "2", "--from", "-", stdin="1 0-1\n2 1-0\n")
+        assert out.count("Round 2 board") == 2
+        t = store.load(store.resolve("Club"))
+        assert [b.result for b in t.round_boards(2)][:2] == ["0-1", "1-0"]
+    finally:
+        store.dispose()
+    cli("result", "Club", "2", ok=False)  # neither BOARD RESULT nor --from
+    cli("result", "Club", "2", "3", "1-0", "--from", "-", stdin="", ok=False)  # both

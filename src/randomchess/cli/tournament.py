@@ -19,7 +19,7 @@ import click
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import TournamentError, TournamentStore
 from randomchess.tournament.export import LABELS, crosstable_csv, crosstable_html, pgn
-from randomchess.tournament.model import Board, Tournament
+from randomchess.tournament.model import Board, Tournament, parse_result
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
 
@@ -46,6 +46,9 @@ _MSG = {
         "bye": "{name}: bye {kind} in round {r}",
         "explain": "Arithmetic", "setup": "Setup", "byes": "Byes",
         "not_paired": "round {r} is not paired (paired: {n})",
+        "result_usage": "give BOARD and RESULT, or --from FILE (one 'BOARD RESULT' per line)",
+        "result_line": "line {n} ({line!r}) is not 'BOARD RESULT'",
+        "result_twice": "the board is given twice", "line": "line {n}: {why}",
         "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
                    "--salt",
     },
@@ -65,6 +68,10 @@ _MSG = {
         "bye": "{name}: descanso {kind} en la ronda {r}",
         "explain": "Cálculo", "setup": "Posición", "byes": "Descansos",
         "not_paired": "la ronda {r} no está emparejada (emparejadas: {n})",
+        "result_usage": "indique TABLERO y RESULTADO, o --from FICHERO (una línea "
+                        "'TABLERO RESULTADO' cada uno)",
+        "result_line": "la línea {n} ({line!r}) no es 'TABLERO RESULTADO'",
+        "result_twice": "el tablero aparece dos veces", "line": "línea {n}: {why}",
         "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
                    "con --salt",
     },
@@ -411,14 +418,43 @@ _RESULT_CONTEXT = {"ignore_unknown_options": True}
 @tournament_group.command("result", context_settings=_RESULT_CONTEXT)
 @click.argument("event")
 @click.argument("rnd", metavar="ROUND", type=int)
-@click.argument("board", type=int)
-@click.argument("result")
+@click.argument("board", type=int, required=False)
+@click.argument("result", required=False)
+@click.option("--from", "source", type=click.File("r", encoding="utf-8"), default=None,
+              help="A round's results, one 'BOARD RESULT' line each ('-': standard input; "
+                   "blank lines and # comments skipped), entered all or none.")
 @click.pass_context
-def result_command(ctx: click.Context, event: str, rnd: int, board: int, result: str) -> None:
+def result_command(ctx: click.Context, event: str, rnd: int, board: int | None,
+                   result: str | None, source: Any) -> None:
     """Enter a result: 1-0, 0-1, 1/2; forfeits +- -+ --."""
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    if (source is None) == (board is None or result is None) or \
+            (source is not None and (board, result) != (None, None)):
+        raise click.UsageError(m["result_usage"])
     eid = _event_id(ctx, event)
-    b: Board = _run(lambda: _store(ctx).set_result(eid, rnd, board, result))
-    click.echo(_MSG[_lang(ctx)]["result"].format(r=rnd, b=board, res=b.result))
+    if source is None:
+        assert board is not None and result is not None
+        b: Board = _run(lambda: _store(ctx).set_result(eid, rnd, board, result))
+        click.echo(m["result"].format(r=rnd, b=board, res=b.result))
+        return
+    entries: list[tuple[int, str]] = []
+    for number, line in enumerate(source, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2 or not words[0].isdigit():
+            raise click.ClickException(m["result_line"].format(n=number, line=line.strip()))
+        entries.append((int(words[0]), words[1]))
+        try:  # a malformed result names its line
+            parse_result(words[1])
+        except TournamentError as e:
+            raise click.ClickException(m["line"].format(n=number, why=e)) from None
+        if [b_ for b_, _ in entries].count(int(words[0])) > 1:
+            raise click.ClickException(m["line"].format(n=number, why=m["result_twice"]))
+    done: list[Board] = _run(lambda: _store(ctx).set_results(eid, rnd, entries))
+    for b in done:
+        click.echo(m["result"].format(r=rnd, b=b.board, res=b.result))
 
 
 @tournament_group.command("correct", context_settings=_RESULT_CONTEXT)

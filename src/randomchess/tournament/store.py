@@ -476,6 +476,35 @@ class TournamentStore:
 
         return self._step(event_id, step)
 
+    def set_results(self, event_id: str, rnd: int,
+                    results: Sequence[tuple[int, str]]) -> list[Board]:
+        """Enter several boards' results of round ``rnd`` in one step: all of them, or none
+        (a typed error) when one is malformed, for an unknown board or a bye, entered twice,
+        or already entered."""
+        codes = [(board, parse_result(result)) for board, result in results]
+        boards = [board for board, _ in codes]
+        twice = sorted({b for b in boards if boards.count(b) > 1})
+        if twice:
+            raise ResultError(f"board {twice[0]} of round {rnd} is given twice")
+
+        def step(conn: Connection, t: Tournament) -> list[Board]:
+            out = []
+            for board, code in codes:
+                b = t.board(rnd, board)
+                if b.is_bye:
+                    raise ResultError(f"board {board} of round {rnd} is a bye "
+                                      f"({b.bye}) for {t.player(b.white).name}: no result")
+                if b.result is not None:
+                    raise ResultError(
+                        f"board {board} of round {rnd} has the result {b.result} already; a "
+                        "change is a correction and needs a reason")
+                self._write_result(conn, event_id, b, code)
+                self._log(conn, event_id, "result", rnd, board, None, code)
+                out.append(replace(b, result=code))
+            return out
+
+        return self._step(event_id, step)
+
     def correct(self, event_id: str, rnd: int, board: int, result: str, reason: str) -> Board:
         """Change an entered result; the reason is kept in the event's log."""
         code = parse_result(result)

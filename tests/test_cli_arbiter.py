@@ -125,8 +125,8 @@ def test_a_bye_requested_before_the_start_follows_its_player(tmp_path: Path) -> 
         low = next(p for p in t.players if p.name == "Low")
         assert low.number == 4
         assert t.byes == {(2, 4): "H"}
-        entries = [e for e in t.log if e.action == "bye"]
-        assert entries[-1].new is not None and entries[-1].new.split()[0] == "4", entries
+        [entry] = [e for e in t.log if e.action == "bye-number"]
+        assert (entry.round, entry.old, entry.new) == (2, "1 H", "4 H")
     finally:
         store.dispose()
     _play_all(cli, 2)

@@ -18,7 +18,7 @@ import click
 
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import TournamentError, TournamentStore
-from randomchess.tournament.export import LABELS, crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
 from randomchess.tournament.model import Board, Tournament, parse_result
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
@@ -49,6 +49,12 @@ _MSG = {
         "result_usage": "give BOARD and RESULT, or --from FILE (one 'BOARD RESULT' per line)",
         "result_line": "line {n} ({line!r}) is not 'BOARD RESULT'",
         "result_twice": "the board is given twice", "line": "line {n}: {why}",
+        "no_db": "cannot open the database {url}: {e}", "pairing": "pairing...",
+        "explain_arg": "--explain takes a player number or 'all', not {x!r}",
+        "verify_usage": "give an EVENT or --trf FILE",
+        "unreadable": "cannot read {path}: {e}",
+        "bad_salt": "a salt is 64 hexadecimal digits, not {x!r}",
+        "mismatch": "{n} board(s) do not match the draw",
         "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
                    "--salt",
     },
@@ -72,6 +78,12 @@ _MSG = {
                         "'TABLERO RESULTADO' cada uno)",
         "result_line": "la línea {n} ({line!r}) no es 'TABLERO RESULTADO'",
         "result_twice": "el tablero aparece dos veces", "line": "línea {n}: {why}",
+        "no_db": "no se puede abrir la base de datos {url}: {e}", "pairing": "emparejando...",
+        "explain_arg": "--explain admite un número de jugador o 'all', no {x!r}",
+        "verify_usage": "indique un TORNEO o --trf FICHERO",
+        "unreadable": "no se puede leer {path}: {e}",
+        "bad_salt": "una sal son 64 cifras hexadecimales, no {x!r}",
+        "mismatch": "{n} tablero(s) no coinciden con el sorteo",
         "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
                    "con --salt",
     },
@@ -90,7 +102,7 @@ def _store(ctx: click.Context) -> TournamentStore:
         try:
             store.migrate()
         except Exception as e:
-            raise click.ClickException(f"cannot open the database {url}: {e}") from None
+            raise click.ClickException(_MSG[_lang(ctx)]["no_db"].format(url=url, e=e)) from None
         obj["store"] = store
         ctx.call_on_close(store.dispose)
     store_: TournamentStore = obj["store"]
@@ -103,10 +115,12 @@ def _lang(ctx: click.Context) -> str:
 
 
 def _run(fn: Callable[[], Any]) -> Any:
+    """``fn()``; a tournament error becomes the command's error, in the session's language."""
     try:
         return fn()
     except TournamentError as e:
-        raise click.ClickException(str(e)) from None
+        ctx = click.get_current_context(silent=True)
+        raise click.ClickException(e.localized("en" if ctx is None else _lang(ctx))) from None
 
 
 def _event_id(ctx: click.Context, key: str) -> str:
@@ -340,7 +354,7 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
     """Pair the next round and draw its setup(s) from the committed salt."""
     eid = _event_id(ctx, event)
     store = _store(ctx)
-    with _console().status("pairing..."):
+    with _console().status(_MSG[_lang(ctx)]["pairing"]):
         boards: list[Board] = _run(lambda: store.pair(eid))
     t = store.load(eid)
     rnd = boards[0].round
@@ -381,7 +395,8 @@ def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
             table = _table("#", labels["action"], labels["round"], labels["board"],
                            labels["old"], labels["new"], labels["reason"], title=labels["log"])
             for e in t.log:
-                table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
+                table.add_row(str(e.seq), ACTIONS[lang].get(e.action, e.action),
+                              str(e.round or ""), str(e.board or ""),
                               e.old or "", e.new or "", e.reason or "")
             console.print(table)
 
@@ -449,7 +464,8 @@ def result_command(ctx: click.Context, event: str, rnd: int, board: int | None,
         try:  # a malformed result names its line
             parse_result(words[1])
         except TournamentError as e:
-            raise click.ClickException(m["line"].format(n=number, why=e)) from None
+            raise click.ClickException(m["line"].format(n=number, why=e.localized(lang))) \
+                from None
         if [b_ for b_, _ in entries].count(int(words[0])) > 1:
             raise click.ClickException(m["line"].format(n=number, why=m["result_twice"]))
     done: list[Board] = _run(lambda: _store(ctx).set_results(eid, rnd, entries))
@@ -493,7 +509,7 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
     upto = t.completed_rounds if rnd is None else rnd
     if not 0 <= upto <= t.paired_rounds:
         raise click.ClickException(_MSG[lang]["not_paired"].format(r=upto, n=t.paired_rounds))
-    calc = Calculator(t, upto)
+    calc = Calculator(t, upto, lang=lang)
     rows = calc.standings()
     table = _table(labels["rank"], labels["no"], labels["name"], labels["rating"],
                   labels["points"], *t.event.tiebreaks,
@@ -513,8 +529,8 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
             try:
                 wanted = [_run(lambda: t.player(int(explain))).number]
             except ValueError:
-                raise click.ClickException(f"--explain takes a player number or 'all', not "
-                                           f"{explain!r}") from None
+                raise click.ClickException(_MSG[lang]["explain_arg"].format(x=explain)) \
+                    from None
         by_number = {s.number: s for s in rows}
         for n in wanted:
             s = by_number[n]
@@ -602,12 +618,13 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
     from randomchess.tournament.trf import parse_trf, tournament_from_trf
 
     if (event is None) == (trf_file is None):
-        raise click.UsageError("give an EVENT or --trf FILE")
+        raise click.UsageError(_MSG[_lang(ctx)]["verify_usage"])
     if trf_file is not None:
         try:
             t = _run(lambda: tournament_from_trf(parse_trf(trf_file.read_text("utf-8"))))
         except (OSError, UnicodeDecodeError) as e:
-            raise click.ClickException(f"cannot read {trf_file}: {e}") from None
+            raise click.ClickException(_MSG[_lang(ctx)]["unreadable"].format(
+                path=trf_file, e=getattr(e, "strerror", None) or e)) from None
     else:
         t = _store(ctx).load(_event_id(ctx, event or ""))
     if trf_file is not None and salt is None and t.event.salt is None:
@@ -615,9 +632,12 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
     if salt is not None:
         from dataclasses import replace
 
-        salt_bytes = _run(lambda: parse_salt(salt))
+        try:
+            salt_bytes = parse_salt(salt)
+        except ValueError:
+            raise click.ClickException(_MSG[_lang(ctx)]["bad_salt"].format(x=salt)) from None
         t = replace(t, event=replace(t.event, salt=salt_bytes))
-    report = _run(lambda: verify(t))
+    report = _run(lambda: verify(t, _lang(ctx)))
     m = _MSG[_lang(ctx)]
     for r, numbers in enumerate(report.rounds, 1):
         click.echo(f"{LABELS[_lang(ctx)]['round']} {r}: "
@@ -625,7 +645,7 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
     if report.mismatches:
         for line in report.mismatches:
             click.echo(line, err=True)
-        raise click.ClickException(f"{len(report.mismatches)} board(s) do not match the draw")
+        raise click.ClickException(m["mismatch"].format(n=len(report.mismatches)))
     click.echo(m["verify_ok"].format(n=len(report.rounds)))
     commands = _draw_commands(t)
     if commands:

@@ -51,6 +51,24 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
+# The arbiter's log: its action codes (stored) as the log table shows them.
+ACTIONS: dict[str, dict[str, str]] = {
+    "en": {"create": "create", "register": "register", "unregister": "unregister",
+           "late-entry": "late entry", "withdraw": "withdraw", "bye": "bye",
+           "bye-number": "bye, pairing number", "start": "start", "pair": "pair",
+           "result": "result", "correct": "correction", "close": "close",
+           "online": "online game", "online-result": "online result",
+           "online-aborted": "online game aborted"},
+    "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
+           "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
+           "bye-number": "descanso, número de emparejamiento", "start": "inicio",
+           "pair": "emparejamiento", "result": "resultado", "correct": "corrección",
+           "close": "cierre", "online": "partida en línea",
+           "online-result": "resultado en línea",
+           "online-aborted": "partida en línea anulada"},
+}
+
+
 def tiebreak_name(code: str, lang: str) -> str:
     return (TIEBREAK_NAMES_ES if lang == "es" else TIEBREAKS)[code]
 

@@ -106,10 +106,15 @@ def evaluation_set(variant: str, digest: str | None = None) -> EvaluationSet:
             return evals
     if digest is None:
         raise TournamentError(f"no complete setup evaluations exist for {key}; run "
-                              "`randomchess setups evaluate` and export them")
+                              "`randomchess setups evaluate` and export them",
+                              es=f"no hay evaluaciones completas de posiciones de {key}; ejecute "
+                                 "`randomchess setups evaluate` y expórtelas")
     raise TournamentError(f"the setup evaluations this event was drawn by (digest "
                           f"{digest[:12]}…) are not available here; put their data file in "
-                          "$RANDOMCHESS_SETUP_EVALS")
+                          "$RANDOMCHESS_SETUP_EVALS",
+                          es="las evaluaciones de posiciones con las que se sorteó este torneo "
+                             f"(huella {digest[:12]}…) no están disponibles aquí; ponga su "
+                             "fichero de datos en $RANDOMCHESS_SETUP_EVALS")
 
 
 @functools.lru_cache(maxsize=16)

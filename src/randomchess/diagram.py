@@ -59,9 +59,15 @@ def _letter(symbol: str, lang: str) -> str:
     return kind.spanish if lang == "es" else kind.letter
 
 
-def _name(symbol: str) -> str:
+def _name(symbol: str, lang: str = "en") -> str:
+    """``white knight`` (the class names, and the English title), ``caballo blanco``."""
+    kind = PIECE_TYPES[KIND_BY_LETTER[symbol.upper()]]
+    if lang == "es":
+        feminine = kind.spanish_name in ("torre", "dama")
+        colour = ("blanc" if symbol.isupper() else "negr") + ("a" if feminine else "o")
+        return f"{kind.spanish_name} {colour}"
     colour = "white" if symbol.isupper() else "black"
-    return f"{colour} {PIECE_TYPES[KIND_BY_LETTER[symbol.upper()]].name}"
+    return f"{colour} {kind.name}"
 
 
 def svg_diagram(
@@ -83,7 +89,8 @@ def svg_diagram(
     s = square_size
     margin = round(s * 0.5) if coordinates else 0
     width, height = files * s + 2 * margin, ranks * s + 2 * margin
-    label = title if title is not None else f"Diagram: {fen.split()[0]}"
+    label = title if title is not None else (
+        f"{'Diagrama' if lang == 'es' else 'Diagram'}: {fen.split()[0]}")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img">',
@@ -131,7 +138,7 @@ def _piece_disc(symbol: str, square: str, cx: float, cy: float, s: int, lang: st
     r, size = (disc * 0.8, font * 0.85) if pawn else (disc, font)
     return (
         f'<g class="piece {_name(symbol)}" data-square="{square}" '
-        f'data-piece="{symbol}"><title>{_name(symbol)} {square}</title>'
+        f'data-piece="{symbol}"><title>{_name(symbol, lang)} {square}</title>'
         f'<circle cx="{cx:g}" cy="{cy:g}" r="{round(r, 2):g}" fill="{fill}" stroke="{INK}" '
         f'stroke-width="{max(1.0, s / 28):.2g}"/>'
         f'<text x="{cx:g}" y="{round(cy + size * 0.36, 2):g}" text-anchor="middle" '

@@ -3,7 +3,17 @@ compared with bbpPairings ``--dutch`` on the event's own TRF (issue 29).  Run by
 by the tests (it needs a bbpPairings binary, built from its public sources):
 
     PYTHONPATH=src python tests/data/check_against_bbppairings.py /path/to/bbpPairings.exe \
-        FIRST_SEED LAST_SEED [MIN_PLAYERS MAX_PLAYERS]
+        FIRST_SEED LAST_SEED [MIN_PLAYERS MAX_PLAYERS] [--record FILE.jsonl]
+
+``--record`` appends every event, as played, to FILE.jsonl: the reference data that
+tests/test_tournament_bbp_reference.py replays without bbpPairings (an event whose rounds
+are not all identical is not recorded).  One JSON object per line:
+``{"seed", "rounds", "players": [[name, rating], ...] in registration order,
+"steps": [{"late": [[name, rating], ...], "wd": number or null, "byes": [[number, kind],
+...], "bbp": [white, black, ..., white, 0 (bye)] or null (refused), "res": one letter per
+game in board order}, ...]}``; the letters: ``w`` 1-0, ``b`` 0-1, ``d`` 1/2, ``+`` +-,
+``-`` -+, ``=`` --.  tests/data/tournament/bbp_reference.jsonl was made with seeds 1-180
+(7-24 players) and 1001-1060 (4-8 players, where dead ends are frequent).
 
 Each event: 7-24 players (or the range given), 4-8 rounds; before each round from the
 second, late entries (35 % of rounds), a withdrawal (20 %), requested H/Z/F byes (6 % of
@@ -15,6 +25,7 @@ an event stops at its first refused round.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -53,29 +64,48 @@ def bbp(binary: str, t: Tournament, rnd: int) -> Pairs | None:
     return [(v[1 + 2 * i], v[2 + 2 * i] or None) for i in range(v[0])]
 
 
-def event(binary: str, seed: int, folder: str, sizes: tuple[int, int]) -> list[tuple[
+LETTERS = {"1-0": "w", "0-1": "b", "1/2": "d", "+-": "+", "-+": "-", "--": "="}
+
+
+def event(binary: str, seed: int, folder: str, sizes: tuple[int, int],
+          record: dict[str, object] | None = None) -> list[tuple[
         int, Pairs | None, Pairs | None]]:
     rng = random.Random(seed)
     s = TournamentStore(f"sqlite:///{os.path.join(folder, f'e{seed}.sqlite3')}")
     s.migrate()
     rounds = rng.randint(4, 8)
     eid = s.create(f"E{seed}", rounds=rounds).event.id
+    registered = []
     for i in range(rng.randint(*sizes)):
-        s.add_player(eid, f"P{i}", rng.randint(1000, 2600))
+        registered.append((f"P{i}", rng.randint(1000, 2600)))
+        s.add_player(eid, *registered[-1])
     s.start(eid)
+    steps: list[dict[str, object]] = []
+    if record is not None:
+        record.update(seed=seed, rounds=rounds, players=registered, steps=steps)
     out: list[tuple[int, Pairs | None, Pairs | None]] = []
     for rnd in range(1, rounds + 1):
+        step: dict[str, object] = {"late": [], "wd": None, "byes": []}
+        steps.append(step)
         if rnd > 1 and rng.random() < 0.35:
             for k in range(rng.randint(1, 2)):
-                s.add_player(eid, f"L{rnd}.{k}", rng.randint(1000, 2600))
+                late = (f"L{rnd}.{k}", rng.randint(1000, 2600))
+                s.add_player(eid, *late)
+                step["late"].append(late)  # type: ignore[attr-defined]
         if rnd > 1 and rng.random() < 0.2:
             t = s.load(eid)
-            s.withdraw(eid, rng.choice([p.number for p in t.players if t.active_in(p, rnd)]))
+            step["wd"] = rng.choice([p.number for p in t.players if t.active_in(p, rnd)])
+            s.withdraw(eid, step["wd"])  # type: ignore[arg-type]
         t = s.load(eid)
         for p in t.players:
             if t.active_in(p, rnd) and rng.random() < 0.06:
-                s.request_bye(eid, p.number, rnd, rng.choice("HHZF"))
+                kind = rng.choice("HHZF")
+                s.request_bye(eid, p.number, rnd, kind)
+                step["byes"].append((p.number, kind))  # type: ignore[attr-defined]
         expected = bbp(binary, s.load(eid), rnd)
+        step["bbp"] = None if expected is None else [x or 0 for pair in expected
+                                                      for x in pair]
+        step["res"] = ""
         try:
             s.pair(eid)
         except PairingError:
@@ -89,24 +119,36 @@ def event(binary: str, seed: int, folder: str, sizes: tuple[int, int]) -> list[t
                 result = ("1-0" if x < .38 else "0-1" if x < .70 else "1/2" if x < .94
                           else rng.choice(["+-", "-+", "--"]))
                 s.set_result(eid, rnd, b.board, result)
+                step["res"] += LETTERS[result]  # type: ignore[operator]
     s.dispose()
     return out
 
 
 def main() -> None:
     logging.disable(logging.WARNING)  # the pairing library's dead-end warnings
-    binary, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    sizes = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (7, 24)
+    args = sys.argv[1:]
+    target = None
+    if "--record" in args:
+        i = args.index("--record")
+        target = args[i + 1]
+        del args[i:i + 2]
+    binary, first, last = args[0], int(args[1]), int(args[2])
+    sizes = (int(args[3]), int(args[4])) if len(args) > 4 else (7, 24)
     total = same = refusals = 0
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(first, last + 1):
-            for rnd, expected, got in event(binary, seed, folder, sizes):
+            record: dict[str, object] = {}
+            rounds = event(binary, seed, folder, sizes, record)
+            for rnd, expected, got in rounds:
                 total += 1
                 refusals += expected is None
                 if expected == got:
                     same += 1
                 else:
                     print(f"event {seed} round {rnd}: bbpPairings {expected}, ours {got}")
+            if target is not None and all(e == g for _, e, g in rounds):
+                with open(target, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(record, separators=(",", ":")) + "\n")
     print(f"{same}/{total} rounds identical (pairs, colours, board order); "
           f"{refusals} refused by bbpPairings")
 

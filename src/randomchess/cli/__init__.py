@@ -1,39 +1,50 @@
-"""The ``randomchess`` command line: one click group, one module per sub-command family."""
+"""The ``randomchess`` command line: one click group, one module per sub-command family.
+
+The sub-command modules are imported when their command runs (or when ``--help`` lists
+them), not when the program starts: ``randomchess tournament pair`` does not pay for the
+engine's or the server's imports (bench/cli_bench.py measures the CPU per command)."""
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from randomchess.cli.analyse import analyse_command
-from randomchess.cli.demo import demo_command
-from randomchess.cli.draw import draw_group
-from randomchess.cli.match import match_command
-from randomchess.cli.perft import perft_command
-from randomchess.cli.pgn import pgn_group
-from randomchess.cli.play import play_command
-from randomchess.cli.serve import serve_command
-from randomchess.cli.setups import setups_group
-from randomchess.cli.tournament import tournament_group
-from randomchess.cli.uci import uci_command
-from randomchess.cli.worker import worker_command, workers_command
+# command name -> (module, attribute)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "perft": ("randomchess.cli.perft", "perft_command"),
+    "pgn": ("randomchess.cli.pgn", "pgn_group"),
+    "demo": ("randomchess.cli.demo", "demo_command"),
+    "draw": ("randomchess.cli.draw", "draw_group"),
+    "uci": ("randomchess.cli.uci", "uci_command"),
+    "play": ("randomchess.cli.play", "play_command"),
+    "match": ("randomchess.cli.match", "match_command"),
+    "serve": ("randomchess.cli.serve", "serve_command"),
+    "analyse": ("randomchess.cli.analyse", "analyse_command"),
+    "tournament": ("randomchess.cli.tournament", "tournament_group"),
+    "setups": ("randomchess.cli.setups", "setups_group"),
+    "worker": ("randomchess.cli.worker", "worker_command"),
+    "workers": ("randomchess.cli.worker", "workers_command"),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose sub-commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*_COMMANDS, *super().list_commands(ctx)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in _COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, attr = _COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command) and command.name == cmd_name
+        self.add_command(command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="randomchess", prog_name="randomchess")
 def main() -> None:
     """Chess960 and Modern Random Chess: rules, setups, engine."""
-
-
-main.add_command(perft_command)
-main.add_command(pgn_group)
-main.add_command(demo_command)
-main.add_command(draw_group)
-main.add_command(uci_command)
-main.add_command(play_command)
-main.add_command(match_command)
-main.add_command(serve_command)
-main.add_command(analyse_command)
-main.add_command(tournament_group)
-main.add_command(setups_group)
-main.add_command(worker_command)
-main.add_command(workers_command)

@@ -7,23 +7,25 @@
 
 from __future__ import annotations
 
+import io
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from randomchess.diagram import Card, Section, sheet_html
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import TournamentError, TournamentStore
-from randomchess.tournament.export import LABELS, crosstable_csv, crosstable_html, pgn
-from randomchess.tournament.model import Board, Tournament
+from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.model import Board, Tournament, parse_result
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
-from randomchess.tournament.trf import parse_trf, tournament_from_trf, write_trf
+
+if TYPE_CHECKING:  # rich loads when a command prints a table (not for `result`)
+    from rich.console import Console
+    from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,6 +45,18 @@ _MSG = {
         "withdrawn": "{name} withdrawn from round {r}",
         "bye": "{name}: bye {kind} in round {r}",
         "explain": "Arithmetic", "setup": "Setup", "byes": "Byes",
+        "not_paired": "round {r} is not paired (paired: {n})",
+        "result_usage": "give BOARD and RESULT, or --from FILE (one 'BOARD RESULT' per line)",
+        "result_line": "line {n} ({line!r}) is not 'BOARD RESULT'",
+        "result_twice": "the board is given twice", "line": "line {n}: {why}",
+        "no_db": "cannot open the database {url}: {e}", "pairing": "pairing...",
+        "explain_arg": "--explain takes a player number or 'all', not {x!r}",
+        "verify_usage": "give an EVENT or --trf FILE",
+        "unreadable": "cannot read {path}: {e}",
+        "bad_salt": "a salt is 64 hexadecimal digits, not {x!r}",
+        "mismatch": "{n} board(s) do not match the draw",
+        "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
+                   "--salt",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -59,6 +73,19 @@ _MSG = {
         "withdrawn": "{name} se retira desde la ronda {r}",
         "bye": "{name}: descanso {kind} en la ronda {r}",
         "explain": "Cálculo", "setup": "Posición", "byes": "Descansos",
+        "not_paired": "la ronda {r} no está emparejada (emparejadas: {n})",
+        "result_usage": "indique TABLERO y RESULTADO, o --from FICHERO (una línea "
+                        "'TABLERO RESULTADO' cada uno)",
+        "result_line": "la línea {n} ({line!r}) no es 'TABLERO RESULTADO'",
+        "result_twice": "el tablero aparece dos veces", "line": "línea {n}: {why}",
+        "no_db": "no se puede abrir la base de datos {url}: {e}", "pairing": "emparejando...",
+        "explain_arg": "--explain admite un número de jugador o 'all', no {x!r}",
+        "verify_usage": "indique un TORNEO o --trf FICHERO",
+        "unreadable": "no se puede leer {path}: {e}",
+        "bad_salt": "una sal son 64 cifras hexadecimales, no {x!r}",
+        "mismatch": "{n} tablero(s) no coinciden con el sorteo",
+        "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
+                   "con --salt",
     },
 }
 
@@ -68,14 +95,14 @@ def _store(ctx: click.Context) -> TournamentStore:
     if "store" not in obj:
         url = obj.get("db")
         if url is None:
-            from randomchess.server.http.settings import default_db_url
+            from randomchess.db import default_db_url
 
             url = default_db_url()
         store = TournamentStore(url)
         try:
             store.migrate()
         except Exception as e:
-            raise click.ClickException(f"cannot open the database {url}: {e}") from None
+            raise click.ClickException(_MSG[_lang(ctx)]["no_db"].format(url=url, e=e)) from None
         obj["store"] = store
         ctx.call_on_close(store.dispose)
     store_: TournamentStore = obj["store"]
@@ -88,10 +115,12 @@ def _lang(ctx: click.Context) -> str:
 
 
 def _run(fn: Callable[[], Any]) -> Any:
+    """``fn()``; a tournament error becomes the command's error, in the session's language."""
     try:
         return fn()
     except TournamentError as e:
-        raise click.ClickException(str(e)) from None
+        ctx = click.get_current_context(silent=True)
+        raise click.ClickException(e.localized("en" if ctx is None else _lang(ctx))) from None
 
 
 def _event_id(ctx: click.Context, key: str) -> str:
@@ -100,7 +129,16 @@ def _event_id(ctx: click.Context, key: str) -> str:
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=False, width=120)
+
+
+def _table(*headers: str, title: str | None = None) -> Table:
+    """A rich table (rich imported on first use)."""
+    from rich.table import Table as RichTable
+
+    return RichTable(*headers, title=title)
 
 
 @click.group("tournament")
@@ -185,7 +223,7 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
 def list_command(ctx: click.Context) -> None:
     """The events in the database."""
     labels = LABELS[_lang(ctx)]
-    table = Table("id", labels["event"], labels["variant"], labels["system"],
+    table = _table("id", labels["event"], labels["variant"], labels["system"],
                   labels["rounds"], labels["status"])
     for e in _store(ctx).events():
         table.add_row(e.id, e.name, e.variant, labels[e.system], str(e.rounds),
@@ -246,7 +284,7 @@ def start_command(ctx: click.Context, event: str) -> None:
     t: Tournament = _run(lambda: _store(ctx).start(eid))
     labels = LABELS[_lang(ctx)]
     click.echo(_MSG[_lang(ctx)]["started"])
-    table = Table(labels["no"], labels["name"], labels["rating"], labels["fed"])
+    table = _table(labels["no"], labels["name"], labels["rating"], labels["fed"])
     for p in t.players:
         table.add_row(str(p.number), p.name, str(p.rating or ""), p.federation or "")
     _console().print(table)
@@ -254,7 +292,7 @@ def start_command(ctx: click.Context, event: str) -> None:
 
 def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
     labels = LABELS[lang]
-    table = Table(labels["board"], labels["white"], labels["black"], labels["result"],
+    table = _table(labels["board"], labels["white"], labels["black"], labels["result"],
                   labels["setup"], labels["rank_en"], labels["rank_es"],
                   title=f"{t.event.name}: {labels['pairings']} {rnd}")
     for b in t.round_boards(rnd):
@@ -274,6 +312,8 @@ def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
 
 def _sheet(t: Tournament, rnd: int, lang: str) -> str:
     """The round's pairing list and its setup cards, printable (diagram.py's sheet)."""
+    from randomchess.diagram import Card, Section, sheet_html
+
     labels = LABELS[lang]
     cards = []
     seen: set[tuple[int, int | None]] = set()
@@ -314,7 +354,7 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
     """Pair the next round and draw its setup(s) from the committed salt."""
     eid = _event_id(ctx, event)
     store = _store(ctx)
-    with _console().status("pairing..."):
+    with _console().status(_MSG[_lang(ctx)]["pairing"]):
         boards: list[Board] = _run(lambda: store.pair(eid))
     t = store.load(eid)
     rnd = boards[0].round
@@ -329,29 +369,61 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
 @click.argument("event")
 @click.option("--round", "rnd", type=int, default=None, help="Default: the last paired.")
 @click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table")
-@click.option("--log", "show_log", is_flag=True, help="Also print the arbiter's log.")
+@click.option("--log", "show_log", is_flag=True,
+              help="Also print the arbiter's log (before round 1: the log alone).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of the terminal.")
 @click.pass_context
 def show_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
-                 show_log: bool) -> None:
+                 show_log: bool, output: Path | None) -> None:
     """The pairings (and results) of a round."""
     eid = _event_id(ctx, event)
     t = _store(ctx).load(eid)
     lang = _lang(ctx)
     r = rnd or t.paired_rounds
-    if r < 1 or r > t.paired_rounds:
-        raise click.ClickException(f"round {r} is not paired (paired: {t.paired_rounds})")
+    log_only = show_log and rnd is None and t.paired_rounds == 0 and fmt_ == "table"
+    if not log_only and (r < 1 or r > t.paired_rounds):
+        raise click.ClickException(_MSG[lang]["not_paired"].format(r=r, n=t.paired_rounds))
     if fmt_ == "html":
-        click.echo(_sheet(t, r, lang), nl=False)
+        _emit(_sheet(t, r, lang), output)
         return
-    _console().print(_pairing_table(t, r, lang))
-    if show_log:
-        labels = LABELS[lang]
-        table = Table("#", labels["action"], labels["round"], labels["board"], labels["old"],
-                      labels["new"], labels["reason"], title=labels["log"])
-        for e in t.log:
-            table.add_row(str(e.seq), e.action, str(e.round or ""), str(e.board or ""),
-                          e.old or "", e.new or "", e.reason or "")
-        _console().print(table)
+    with _output(output) as console:
+        if not log_only:
+            console.print(_pairing_table(t, r, lang))
+        if show_log:
+            labels = LABELS[lang]
+            table = _table("#", labels["action"], labels["round"], labels["board"],
+                           labels["old"], labels["new"], labels["reason"], title=labels["log"])
+            for e in t.log:
+                table.add_row(str(e.seq), ACTIONS[lang].get(e.action, e.action),
+                              str(e.round or ""), str(e.board or ""),
+                              e.old or "", e.new or "", e.reason or "")
+            console.print(table)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Text to standard output, or to the file ``output``."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"{output}: {e.strerror or e}") from None
+
+
+@contextmanager
+def _output(output: Path | None) -> Iterator[Console]:
+    """A console printing to the terminal, or recording for the file ``output``."""
+    if output is None:
+        yield _console()
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=False, width=120, record=True,
+                      file=io.StringIO())
+    yield console
+    _emit(console.export_text(), output)
 
 
 # "-+" and "--" (forfeits) must reach RESULT instead of being read as options.
@@ -361,14 +433,44 @@ _RESULT_CONTEXT = {"ignore_unknown_options": True}
 @tournament_group.command("result", context_settings=_RESULT_CONTEXT)
 @click.argument("event")
 @click.argument("rnd", metavar="ROUND", type=int)
-@click.argument("board", type=int)
-@click.argument("result")
+@click.argument("board", type=int, required=False)
+@click.argument("result", required=False)
+@click.option("--from", "source", type=click.File("r", encoding="utf-8"), default=None,
+              help="A round's results, one 'BOARD RESULT' line each ('-': standard input; "
+                   "blank lines and # comments skipped), entered all or none.")
 @click.pass_context
-def result_command(ctx: click.Context, event: str, rnd: int, board: int, result: str) -> None:
+def result_command(ctx: click.Context, event: str, rnd: int, board: int | None,
+                   result: str | None, source: Any) -> None:
     """Enter a result: 1-0, 0-1, 1/2; forfeits +- -+ --."""
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    if (source is None) == (board is None or result is None) or \
+            (source is not None and (board, result) != (None, None)):
+        raise click.UsageError(m["result_usage"])
     eid = _event_id(ctx, event)
-    b: Board = _run(lambda: _store(ctx).set_result(eid, rnd, board, result))
-    click.echo(_MSG[_lang(ctx)]["result"].format(r=rnd, b=board, res=b.result))
+    if source is None:
+        assert board is not None and result is not None
+        b: Board = _run(lambda: _store(ctx).set_result(eid, rnd, board, result))
+        click.echo(m["result"].format(r=rnd, b=board, res=b.result))
+        return
+    entries: list[tuple[int, str]] = []
+    for number, line in enumerate(source, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2 or not words[0].isdigit():
+            raise click.ClickException(m["result_line"].format(n=number, line=line.strip()))
+        entries.append((int(words[0]), words[1]))
+        try:  # a malformed result names its line
+            parse_result(words[1])
+        except TournamentError as e:
+            raise click.ClickException(m["line"].format(n=number, why=e.localized(lang))) \
+                from None
+        if [b_ for b_, _ in entries].count(int(words[0])) > 1:
+            raise click.ClickException(m["line"].format(n=number, why=m["result_twice"]))
+    done: list[Board] = _run(lambda: _store(ctx).set_results(eid, rnd, entries))
+    for b in done:
+        click.echo(m["result"].format(r=rnd, b=b.board, res=b.result))
 
 
 @tournament_group.command("correct", context_settings=_RESULT_CONTEXT)
@@ -406,10 +508,10 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
     labels = LABELS[lang]
     upto = t.completed_rounds if rnd is None else rnd
     if not 0 <= upto <= t.paired_rounds:
-        raise click.ClickException(f"round {upto} is not paired (paired: {t.paired_rounds})")
-    calc = Calculator(t, upto)
+        raise click.ClickException(_MSG[lang]["not_paired"].format(r=upto, n=t.paired_rounds))
+    calc = Calculator(t, upto, lang=lang)
     rows = calc.standings()
-    table = Table(labels["rank"], labels["no"], labels["name"], labels["rating"],
+    table = _table(labels["rank"], labels["no"], labels["name"], labels["rating"],
                   labels["points"], *t.event.tiebreaks,
                   title=f"{t.event.name}: {labels['standings']} {upto}")
     for s in rows:
@@ -427,8 +529,8 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
             try:
                 wanted = [_run(lambda: t.player(int(explain))).number]
             except ValueError:
-                raise click.ClickException(f"--explain takes a player number or 'all', not "
-                                           f"{explain!r}") from None
+                raise click.ClickException(_MSG[lang]["explain_arg"].format(x=explain)) \
+                    from None
         by_number = {s.number: s for s in rows}
         for n in wanted:
             s = by_number[n]
@@ -457,6 +559,8 @@ def close_command(ctx: click.Context, event: str) -> None:
 @click.pass_context
 def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | None) -> None:
     """FIDE TRF-16, crosstable CSV or HTML, or the PGN of the games."""
+    from randomchess.tournament.trf import write_trf
+
     eid = _event_id(ctx, event)
     store = _store(ctx)
     t = store.load(eid)
@@ -511,21 +615,29 @@ def _draw_commands(t: Tournament) -> list[str]:
 def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
                    salt: str | None) -> None:
     """Re-derive every round's setup from the revealed salt and compare."""
+    from randomchess.tournament.trf import parse_trf, tournament_from_trf
+
     if (event is None) == (trf_file is None):
-        raise click.UsageError("give an EVENT or --trf FILE")
+        raise click.UsageError(_MSG[_lang(ctx)]["verify_usage"])
     if trf_file is not None:
         try:
             t = _run(lambda: tournament_from_trf(parse_trf(trf_file.read_text("utf-8"))))
         except (OSError, UnicodeDecodeError) as e:
-            raise click.ClickException(f"cannot read {trf_file}: {e}") from None
+            raise click.ClickException(_MSG[_lang(ctx)]["unreadable"].format(
+                path=trf_file, e=getattr(e, "strerror", None) or e)) from None
     else:
         t = _store(ctx).load(_event_id(ctx, event or ""))
+    if trf_file is not None and salt is None and t.event.salt is None:
+        raise click.ClickException(_MSG[_lang(ctx)]["no_salt"])
     if salt is not None:
         from dataclasses import replace
 
-        salt_bytes = _run(lambda: parse_salt(salt))
+        try:
+            salt_bytes = parse_salt(salt)
+        except ValueError:
+            raise click.ClickException(_MSG[_lang(ctx)]["bad_salt"].format(x=salt)) from None
         t = replace(t, event=replace(t.event, salt=salt_bytes))
-    report = _run(lambda: verify(t))
+    report = _run(lambda: verify(t, _lang(ctx)))
     m = _MSG[_lang(ctx)]
     for r, numbers in enumerate(report.rounds, 1):
         click.echo(f"{LABELS[_lang(ctx)]['round']} {r}: "
@@ -533,7 +645,7 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
     if report.mismatches:
         for line in report.mismatches:
             click.echo(line, err=True)
-        raise click.ClickException(f"{len(report.mismatches)} board(s) do not match the draw")
+        raise click.ClickException(m["mismatch"].format(n=len(report.mismatches)))
     click.echo(m["verify_ok"].format(n=len(report.rounds)))
     commands = _draw_commands(t)
     if commands:

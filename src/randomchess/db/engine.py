@@ -1,14 +1,18 @@
 """The database engine and the migrations: every wing's connection to the database is made
-here (:func:`make_engine`), and the schema is brought up to date here (:func:`migrate`)."""
+here (:func:`make_engine`), and the schema is brought up to date here (:func:`migrate`).
+
+Alembic and the PostgreSQL driver are imported only when needed: a database already at the
+newest revision costs :func:`migrate` one ``SELECT`` (the command line runs it on every
+call), and :data:`DB_ERRORS` is built on first use."""
 
 from __future__ import annotations
 
+import re
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
@@ -40,7 +44,25 @@ def _db_errors() -> tuple[type[Exception], ...]:
     return tuple(errors)
 
 
-DB_ERRORS = _db_errors()  # what a failing database raises
+def __getattr__(name: str) -> tuple[type[Exception], ...]:
+    """``DB_ERRORS``, what a failing database raises, built on first use (it imports the
+    PostgreSQL driver)."""
+    if name == "DB_ERRORS":
+        errors = _db_errors()
+        globals()["DB_ERRORS"] = errors
+        return errors
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def default_db_url() -> str:
+    """The embedded SQLite file in the user's data directory (created on first use): the
+    server's default (``randomchess.server.http.settings`` has the same function) and the
+    command line's."""
+    import platformdirs
+
+    data = Path(platformdirs.user_data_dir("randomchess", appauthor=False))
+    data.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data / 'games.sqlite3'}"
 
 
 def make_engine(url: str, timeout_s: float = 5.0) -> Engine:
@@ -85,9 +107,46 @@ def make_engine(url: str, timeout_s: float = 5.0) -> Engine:
     return create_engine(url, poolclass=NullPool)
 
 
+_REVISION = re.compile(r"^(down_)?revision(?:\s*:[^=]*)?\s*=\s*(?:None|[\"']([^\"']+)[\"'])",
+                       re.MULTILINE)
+
+
+@cache
+def head_revision() -> str | None:
+    """The newest revision in ``db/migrations/versions``, read from the scripts' text
+    without importing Alembic (``None`` if the scripts do not form one chain)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for script in (MIGRATIONS / "versions").glob("*.py"):
+        for down, rev in _REVISION.findall(script.read_text("utf-8")):
+            if rev:
+                (parents if down else revisions).add(rev)
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at (``None``: not migrated, or unreadable)."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+    except DBAPIError:
+        return None
+    return str(rows[0][0]) if len(rows) == 1 else None
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (several workers may race here:
-    PostgreSQL serialises them with an advisory lock)."""
+    PostgreSQL serialises them with an advisory lock).  A database at the newest revision
+    already is only read: Alembic runs once per change of the database's version."""
+    head = head_revision()
+    if head is not None and current_revision(engine) == head:
+        return
+    from alembic import command
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:

@@ -29,10 +29,13 @@ def berger_round(players: int, rnd: int) -> list[tuple[int, int]]:
     (the caller turns it into a bye).
     """
     if players < 2:
-        raise PairingError(f"a round robin needs at least 2 players, not {players}")
+        raise PairingError(f"a round robin needs at least 2 players, not {players}",
+                           es=f"un todos contra todos necesita al menos 2 jugadores, no {players}")
     n = players + players % 2
     if not 1 <= rnd <= n - 1:
-        raise PairingError(f"a {n}-player Berger table has rounds 1-{n - 1}, not {rnd}")
+        raise PairingError(f"a {n}-player Berger table has rounds 1-{n - 1}, not {rnd}",
+                           es=f"una tabla de Berger de {n} jugadores tiene las rondas 1-{n - 1}, "
+                              f"no {rnd}")
     m = n - 1
     target = rnd + 1
     a = next(x for x in range(1, n) if (2 * x - target) % m == 0)

@@ -1,5 +1,9 @@
 """Typed errors of the tournament package: every one is a ``ValueError`` (through
-:class:`~randomchess.errors.RandomChessError`) and is raised before anything is written."""
+:class:`~randomchess.errors.RandomChessError`) and is raised before anything is written.
+
+Each carries its message in English (``str(error)``) and in Spanish (``error.es``), so the
+command line speaks the arbiter's language (``error.localized("es")``);
+tests/test_cli_spanish.py checks that every ``raise`` in the package gives both."""
 
 from __future__ import annotations
 
@@ -8,6 +12,14 @@ from randomchess.errors import RandomChessError
 
 class TournamentError(RandomChessError):
     """Base class of every tournament error about bad input or a step out of order."""
+
+    def __init__(self, message: str, es: str | None = None) -> None:
+        super().__init__(message)
+        self.es = es
+
+    def localized(self, lang: str) -> str:
+        """The message in ``lang`` ("en" or "es"; English when no Spanish was given)."""
+        return self.es if lang == "es" and self.es is not None else str(self)
 
 
 class UnknownEventError(TournamentError):

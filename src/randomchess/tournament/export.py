@@ -8,8 +8,6 @@ import html
 import io
 from collections.abc import Callable, Mapping
 
-from randomchess.game import Game
-from randomchess.pgn import PgnGame, write_game
 from randomchess.tournament.model import FORFEITS, Tournament
 from randomchess.tournament.tiebreaks import (
     EDITIONS,
@@ -50,6 +48,24 @@ LABELS: dict[str, dict[str, str]] = {
         "log": "Registro del árbitro", "pending": "pendiente", "action": "Acción",
         "old": "Antes", "new": "Después", "reason": "Motivo", "tiebreaks": "Desempates",
     },
+}
+
+
+# The arbiter's log: its action codes (stored) as the log table shows them.
+ACTIONS: dict[str, dict[str, str]] = {
+    "en": {"create": "create", "register": "register", "unregister": "unregister",
+           "late-entry": "late entry", "withdraw": "withdraw", "bye": "bye",
+           "bye-number": "bye, pairing number", "start": "start", "pair": "pair",
+           "result": "result", "correct": "correction", "close": "close",
+           "online": "online game", "online-result": "online result",
+           "online-aborted": "online game aborted"},
+    "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
+           "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
+           "bye-number": "descanso, número de emparejamiento", "start": "inicio",
+           "pair": "emparejamiento", "result": "resultado", "correct": "corrección",
+           "close": "cierre", "online": "partida en línea",
+           "online-result": "resultado en línea",
+           "online-aborted": "partida en línea anulada"},
 }
 
 
@@ -132,6 +148,9 @@ def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] |
     """PGN of every game with a result (forfeits and byes are not games).  A game played
     online has its moves (``moves_of(game_id)`` gives its start FEN and UCI moves); an
     over-the-board game is written with its tags and result only."""
+    from randomchess.game import Game
+    from randomchess.pgn import PgnGame, write_game
+
     out = []
     for b in t.iter_games():
         if b.result is None or b.result in FORFEITS or b.black is None:

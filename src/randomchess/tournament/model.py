@@ -65,7 +65,9 @@ def parse_result(text: str) -> str:
     code = _RESULT_ALIASES.get(text.strip().lower().replace(" ", ""))
     if code is None:
         raise ResultError(
-            f"unknown result {text!r}; write 1-0, 0-1, 1/2, or a forfeit +-, -+ or --"
+            f"unknown result {text!r}; write 1-0, 0-1, 1/2, or a forfeit +-, -+ or --",
+            es=f"resultado desconocido {text!r}; escriba 1-0, 0-1, 1/2, o una incomparecencia "
+               "+-, -+ o --"
         )
     return code
 
@@ -74,11 +76,15 @@ def check_name(text: str, what: str = "name", limit: int = 80) -> str:
     """``text`` in NFC, stripped; ``TournamentError`` if empty, too long or with controls."""
     text = unicodedata.normalize("NFC", text).strip()
     if not text:
-        raise TournamentError(f"the {what} must not be empty")
+        raise TournamentError(f"the {what} must not be empty",
+                              es=f"el campo «{what}» no puede estar vacío")
     if len(text) > limit:
-        raise TournamentError(f"the {what} has {len(text)} characters; at most {limit}")
+        raise TournamentError(f"the {what} has {len(text)} characters; at most {limit}",
+                              es=f"el campo «{what}» tiene {len(text)} caracteres; como máximo "
+                                 f"{limit}")
     if any(unicodedata.category(c) in ("Cc", "Cf") for c in text):
-        raise TournamentError(f"the {what} must not contain control characters")
+        raise TournamentError(f"the {what} must not contain control characters",
+                              es=f"el campo «{what}» no puede contener caracteres de control")
     return text
 
 
@@ -208,7 +214,9 @@ class Tournament:
             if p.number == number:
                 return p
         known = ", ".join(str(p.number) for p in self.players) or "none"
-        raise UnknownPlayerError(f"no player number {number} in this event (players: {known})")
+        raise UnknownPlayerError(f"no player number {number} in this event (players: {known})",
+                                 es=f"no hay jugador con el número {number} en este torneo "
+                                    f"(jugadores: {known})")
 
     @property
     def paired_rounds(self) -> int:
@@ -233,9 +241,13 @@ class Tournament:
                 return b
         if rnd < 1 or rnd > self.paired_rounds:
             raise ResultError(f"round {rnd} has not been paired (paired rounds: "
-                              f"{self.paired_rounds})")
+                              f"{self.paired_rounds})",
+                              es=f"la ronda {rnd} no está emparejada (rondas emparejadas: "
+                                 f"{self.paired_rounds})")
         raise ResultError(f"round {rnd} has no board {number} "
-                          f"(boards 1-{len(self.round_boards(rnd))})")
+                          f"(boards 1-{len(self.round_boards(rnd))})",
+                          es=f"la ronda {rnd} no tiene tablero {number} (tableros "
+                             f"1-{len(self.round_boards(rnd))})")
 
     def active_in(self, player: Player, rnd: int) -> bool:
         """Is ``player`` in the event in round ``rnd`` (joined, not withdrawn)?"""

@@ -25,12 +25,15 @@ import functools
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from randomchess.analysis.setup_eval import EvaluationSet, SetupEvaluationError, shipped
 from randomchess.startpos import BishopFilter, NumberedSetup, SetupPool, round_setups
 from randomchess.tournament.errors import TournamentError
 from randomchess.tournament.model import Event
 from randomchess.variants import get_variant
+
+if TYPE_CHECKING:  # the evaluations (and the analysis package) load with a band only
+    from randomchess.analysis.setup_eval import EvaluationSet
 
 
 class EventPool(SetupPool):
@@ -82,6 +85,8 @@ def _outside(digest: str, evals: EvaluationSet, band: int) -> tuple[int, ...]:
 def evaluation_set(variant: str, digest: str | None = None) -> EvaluationSet:
     """The complete evaluation set of ``variant`` with ``digest`` (None: the shipped one):
     the package's own, or a data file in ``$RANDOMCHESS_SETUP_EVALS`` (a directory)."""
+    from randomchess.analysis.setup_eval import SetupEvaluationError, shipped
+
     key = get_variant(variant).key
     candidates: list[EvaluationSet] = []
     own = shipped(key)
@@ -101,14 +106,21 @@ def evaluation_set(variant: str, digest: str | None = None) -> EvaluationSet:
             return evals
     if digest is None:
         raise TournamentError(f"no complete setup evaluations exist for {key}; run "
-                              "`randomchess setups evaluate` and export them")
+                              "`randomchess setups evaluate` and export them",
+                              es=f"no hay evaluaciones completas de posiciones de {key}; ejecute "
+                                 "`randomchess setups evaluate` y expórtelas")
     raise TournamentError(f"the setup evaluations this event was drawn by (digest "
                           f"{digest[:12]}…) are not available here; put their data file in "
-                          "$RANDOMCHESS_SETUP_EVALS")
+                          "$RANDOMCHESS_SETUP_EVALS",
+                          es="las evaluaciones de posiciones con las que se sorteó este torneo "
+                             f"(huella {digest[:12]}…) no están disponibles aquí; ponga su "
+                             "fichero de datos en $RANDOMCHESS_SETUP_EVALS")
 
 
 @functools.lru_cache(maxsize=16)
 def _load(path: str) -> EvaluationSet:
+    from randomchess.analysis.setup_eval import EvaluationSet
+
     return EvaluationSet.from_json(Path(path).read_text(encoding="utf-8"))
 
 

@@ -129,8 +129,11 @@ class TournamentStore:
         if len(rows) == 1:
             return str(rows[0][0])
         if rows:
-            raise UnknownEventError(f"{len(rows)} events are named {key!r}; use the event id")
-        raise UnknownEventError(f"no event with id or name {key!r}")
+            raise UnknownEventError(f"{len(rows)} events are named {key!r}; use the event id",
+                                    es=f"{len(rows)} torneos se llaman {key!r}; use el id del "
+                                       "torneo")
+        raise UnknownEventError(f"no event with id or name {key!r}",
+                                es=f"no hay ningún torneo con id o nombre {key!r}")
 
     def load(self, event_id: str, reveal: bool = False) -> Tournament:
         """A snapshot; the salt is included only once the event is closed (or ``reveal``)."""
@@ -140,7 +143,8 @@ class TournamentStore:
     def _load(self, conn: Connection, event_id: str, reveal: bool) -> Tournament:
         row = conn.execute(select(events_t).where(events_t.c.id == event_id)).first()
         if row is None:
-            raise UnknownEventError(f"no event with id {event_id!r}")
+            raise UnknownEventError(f"no event with id {event_id!r}",
+                                    es=f"no hay ningún torneo con id {event_id!r}")
         event = _event(row._mapping, reveal)
         players = tuple(
             Player(r.number, r.name, r.rating, r.fide_id, r.federation, r.joined_round,
@@ -187,10 +191,13 @@ class TournamentStore:
                 .values(version=events_t.c.version + 1)
             ).rowcount
             if done != 1:
-                raise UnknownEventError(f"no event with id {event_id!r}")
+                raise UnknownEventError(f"no event with id {event_id!r}",
+                                        es=f"no hay ningún torneo con id {event_id!r}")
             t = self._load(conn, event_id, reveal=True)
             if t.event.status == "closed" and not allow_closed:
-                raise EventClosedError(f"event {t.event.name!r} is closed: nothing changes now")
+                raise EventClosedError(f"event {t.event.name!r} is closed: nothing changes now",
+                                       es=f"el torneo {t.event.name!r} está cerrado: ya no "
+                                          "cambia nada")
             return fn(conn, t)
 
     @staticmethod
@@ -225,57 +232,81 @@ class TournamentStore:
         try:
             v = get_variant(variant)
         except (KeyError, ValueError) as e:
-            raise TournamentError(f"unknown variant {variant!r}") from e
+            raise TournamentError(f"unknown variant {variant!r}",
+                                  es=f"variante desconocida {variant!r}") from e
         if not setups.is_numbered(v.key):
             try:
                 v.start_fen  # noqa: B018 - raises for random families without numbering
             except ValueError:
                 raise TournamentError(
                     f"{v.key} setups are not numbered, so no verifiable draw exists for it; "
-                    "use chess960, mrc, or a variant with one start position"
+                    "use chess960, mrc, or a variant with one start position",
+                    es=f"las posiciones de {v.key} no están numeradas, así que no hay sorteo "
+                       "verificable; use chess960, mrc o una variante con una sola posición "
+                       "inicial"
                 ) from None
         if system not in SYSTEMS:
-            raise TournamentError(f"unknown system {system!r}; use {', '.join(SYSTEMS)}")
+            raise TournamentError(f"unknown system {system!r}; use {', '.join(SYSTEMS)}",
+                                  es=f"sistema desconocido {system!r}; use {', '.join(SYSTEMS)}")
         if setup_policy not in SETUP_POLICIES:
             raise TournamentError(f"unknown setup policy {setup_policy!r}; use "
-                                  f"{', '.join(SETUP_POLICIES)}")
+                                  f"{', '.join(SETUP_POLICIES)}",
+                                  es=f"política de posiciones desconocida {setup_policy!r}; use "
+                                     f"{', '.join(SETUP_POLICIES)}")
         if bishops not in ("any", "same", "opposite"):
-            raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}")
+            raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}",
+                                  es=f"los alfiles son any, same u opposite, no {bishops!r}")
         if bishops != "any":
             try:  # the setup pool knows where the bishop filter applies (MRC's numbering)
                 SetupPool(v, "same")
             except (SetupPoolError, SetupNumberError):
                 raise TournamentError(
-                    f"the bishop filter does not apply to {v.key} setups") from None
+                    f"the bishop filter does not apply to {v.key} setups",
+                    es=f"el filtro de alfiles no se aplica a las posiciones de {v.key}") from None
         if initial_colour not in ("white", "black"):
             raise TournamentError(f"initial colour must be white or black, not "
-                                  f"{initial_colour!r}")
+                                  f"{initial_colour!r}",
+                                  es=f"el color inicial es white o black, no {initial_colour!r}")
         if system == "swiss":
             if rounds is None or not 1 <= rounds <= 99:
-                raise TournamentError("a Swiss event needs its number of rounds (1-99)")
+                raise TournamentError("a Swiss event needs its number of rounds (1-99)",
+                                      es="un suizo necesita su número de rondas (1-99)")
             if mini_match and rounds % 2:
-                raise TournamentError("mini-matches need an even number of rounds")
+                raise TournamentError("mini-matches need an even number of rounds",
+                                      es="los minimatches necesitan un número par de rondas")
         elif rounds is not None:
             raise TournamentError("a round robin's rounds follow from the number of players; "
-                                  "leave the rounds out")
+                                  "leave the rounds out",
+                                  es="las rondas de un todos contra todos salen del número de "
+                                     "jugadores; no las indique")
         if mini_match and system == "drr":
             raise TournamentError("a double round robin already plays each pairing twice; "
-                                  "use a single round robin with mini-matches")
+                                  "use a single round robin with mini-matches",
+                                  es="un doble todos contra todos ya juega cada emparejamiento "
+                                     "dos veces; use un todos contra todos sencillo con "
+                                     "minimatches")
         if tiebreak_edition not in EDITIONS:
             raise TournamentError(f"unknown tie-break edition {tiebreak_edition!r}; use "
-                                  f"{', '.join(EDITIONS)}")
+                                  f"{', '.join(EDITIONS)}",
+                                  es=f"edición de desempates desconocida {tiebreak_edition!r}; "
+                                     f"use {', '.join(EDITIONS)}")
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
             DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
         if len(time_control) > 64:
-            raise TournamentError("the time control has more than 64 characters")
+            raise TournamentError("the time control has more than 64 characters",
+                                  es="el ritmo de juego tiene más de 64 caracteres")
         eval_digest = None
         if eval_band is not None:
             if not setups.is_numbered(v.key):
-                raise TournamentError("an evaluation band needs numbered setups (chess960, mrc)")
+                raise TournamentError("an evaluation band needs numbered setups (chess960, mrc)",
+                                      es="una banda de evaluación necesita posiciones numeradas "
+                                         "(chess960, mrc)")
             if isinstance(eval_band, bool) or not 0 <= eval_band <= 10_000:
                 raise TournamentError(f"an evaluation band is 0-10000 centipawns, not "
-                                      f"{eval_band!r}")
+                                      f"{eval_band!r}",
+                                      es="una banda de evaluación es de 0-10000 centipeones, no "
+                                         f"{eval_band!r}")
             evals = setups.evaluation_set(v.key)
             eval_digest = evals.digest()
             probe = replace(_probe_event(v.key, exclude_standard, bishops), eval_band=eval_band,
@@ -283,9 +314,14 @@ class TournamentStore:
             left = setups.pool_for(probe)
             if len(left) < (rounds or 1) and no_repeat:
                 raise TournamentError(f"only {len(left)} setups lie within ±{eval_band / 100:g}"
-                                      f" pawns: too few for {rounds} rounds without repeats")
+                                      f" pawns: too few for {rounds} rounds without repeats",
+                                      es=f"solo {len(left)} posiciones están dentro de "
+                                         f"±{eval_band / 100:g} peones: muy pocas para {rounds} "
+                                         "rondas sin repetir")
             if len(left) == 0:
-                raise TournamentError(f"no setup lies within ±{eval_band / 100:g} pawns")
+                raise TournamentError(f"no setup lies within ±{eval_band / 100:g} pawns",
+                                      es=f"ninguna posición está dentro de ±{eval_band / 100:g} "
+                                         "peones")
         salt = new_salt() if salt is None else salt
         commitment = make_commitment(salt, name)
         secret = secrets.token_urlsafe(24) if organiser else None
@@ -312,28 +348,37 @@ class TournamentStore:
         its missed rounds counted as zero-point byes."""
         name = check_name(name, "player name", 80)
         if rating is not None and not 0 <= rating <= 3500:
-            raise RegistrationError(f"rating {rating} is outside 0-3500")
+            raise RegistrationError(f"rating {rating} is outside 0-3500",
+                                    es=f"el Elo {rating} está fuera de 0-3500")
         if fide_id is not None:
             fide_id = fide_id.strip() or None
             if fide_id is not None and not (fide_id.isdigit() and len(fide_id) <= 12):
-                raise RegistrationError(f"a FIDE id is up to 12 digits, not {fide_id!r}")
+                raise RegistrationError(f"a FIDE id is up to 12 digits, not {fide_id!r}",
+                                        es=f"un id FIDE tiene hasta 12 cifras, no {fide_id!r}")
         if federation is not None:
             federation = federation.strip().upper() or None
             if federation is not None and not (len(federation) == 3 and federation.isalpha()):
                 raise RegistrationError(f"a federation is 3 letters (ESP, FRA), not "
-                                        f"{federation!r}")
+                                        f"{federation!r}",
+                                        es="una federación son 3 letras (ESP, FRA), no "
+                                           f"{federation!r}")
 
         def step(conn: Connection, t: Tournament) -> Player:
             joined = 1
             if t.event.status == "running":
                 if t.event.system != "swiss":
                     raise RegistrationError("registration is closed: a round robin takes no "
-                                            "late entries")
+                                            "late entries",
+                                            es="la inscripción está cerrada: un todos contra "
+                                               "todos no admite inscripciones tardías")
                 joined = t.paired_rounds + 1
                 if joined > t.event.rounds:
-                    raise RegistrationError("every round is paired: too late to enter")
+                    raise RegistrationError("every round is paired: too late to enter",
+                                            es="todas las rondas están emparejadas: demasiado "
+                                               "tarde para inscribirse")
             if any(p.name.casefold() == name.casefold() for p in t.players):
-                raise RegistrationError(f"{name!r} is registered already")
+                raise RegistrationError(f"{name!r} is registered already",
+                                        es=f"{name!r} ya está inscrito")
             number = max((p.number for p in t.players), default=0) + 1
             player = Player(number, name, rating, fide_id, federation, joined)
             conn.execute(insert(players_t).values(
@@ -354,7 +399,9 @@ class TournamentStore:
             p = t.player(number)
             if p.withdrawn_round is not None:
                 raise RegistrationError(f"{p.name} withdrew already (from round "
-                                        f"{p.withdrawn_round})")
+                                        f"{p.withdrawn_round})",
+                                        es=f"{p.name} ya se retiró (desde la ronda "
+                                           f"{p.withdrawn_round})")
             key = (players_t.c.tournament_id == event_id, players_t.c.number == number)
             if t.event.status == "registration":
                 conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id,
@@ -377,25 +424,35 @@ class TournamentStore:
         (zero) or F (full point, as the regulations allow)."""
         kind = kind.strip().upper()
         if kind not in REQUESTABLE_BYES:
-            raise TournamentError(f"a requested bye is H, Z or F, not {kind!r}")
+            raise TournamentError(f"a requested bye is H, Z or F, not {kind!r}",
+                                  es=f"un descanso pedido es H, Z o F, no {kind!r}")
 
         def step(conn: Connection, t: Tournament) -> None:
             p = t.player(number)
             if t.event.system != "swiss":
                 raise PairingError("a round robin has no byes: a player who cannot play "
-                                   "loses by forfeit")
+                                   "loses by forfeit",
+                                   es="un todos contra todos no tiene descansos: quien no puede "
+                                      "jugar pierde por incomparecencia")
             if rnd <= t.paired_rounds:
                 raise PairingError(f"round {rnd} is paired already; byes are requested "
-                                   "before the pairing")
+                                   "before the pairing",
+                                   es=f"la ronda {rnd} ya está emparejada; los descansos se "
+                                      "piden antes del emparejamiento")
             if rnd > t.event.rounds:
-                raise PairingError(f"the event has {t.event.rounds} rounds, not {rnd}")
+                raise PairingError(f"the event has {t.event.rounds} rounds, not {rnd}",
+                                   es=f"el torneo tiene {t.event.rounds} rondas, no {rnd}")
             if t.event.mini_match and rnd % 2 == 0:
                 raise PairingError("in mini-matches a bye is requested for the match's first "
-                                   f"round ({rnd - 1})")
+                                   f"round ({rnd - 1})",
+                                   es="en minimatches el descanso se pide para la primera ronda "
+                                      f"del match ({rnd - 1})")
             if not t.active_in(p, rnd):
-                raise PairingError(f"{p.name} does not play round {rnd}")
+                raise PairingError(f"{p.name} does not play round {rnd}",
+                                   es=f"{p.name} no juega la ronda {rnd}")
             if (rnd, number) in t.byes:
-                raise PairingError(f"{p.name} has a bye in round {rnd} already")
+                raise PairingError(f"{p.name} has a bye in round {rnd} already",
+                                   es=f"{p.name} ya tiene un descanso en la ronda {rnd}")
             conn.execute(insert(byes_t).values(tournament_id=event_id, round=rnd,
                                                player=number, kind=kind))
             self._log(conn, event_id, "bye", rnd, new=f"{number} {kind}")
@@ -408,9 +465,11 @@ class TournamentStore:
 
         def step(conn: Connection, t: Tournament) -> None:
             if t.event.status != "registration":
-                raise RegistrationError("registration is closed already")
+                raise RegistrationError("registration is closed already",
+                                        es="la inscripción ya está cerrada")
             if len(t.players) < 2:
-                raise RegistrationError(f"{len(t.players)} player(s) registered; at least 2")
+                raise RegistrationError(f"{len(t.players)} player(s) registered; at least 2",
+                                        es=f"{len(t.players)} jugador(es) inscrito(s); al menos 2")
             order = sorted(t.players, key=lambda p: (-(p.rating or 0), p.name.casefold(),
                                                      p.number))
             renumber = {p.number: i + 1 for i, p in enumerate(order)}
@@ -421,9 +480,12 @@ class TournamentStore:
                     rating=p.rating, fide_id=p.fide_id, federation=p.federation,
                     joined_round=1, withdrawn_round=None))
             conn.execute(delete(byes_t).where(byes_t.c.tournament_id == event_id))
-            for (rnd, number), kind in t.byes.items():
+            for (rnd, number), kind in sorted(t.byes.items()):
                 conn.execute(insert(byes_t).values(tournament_id=event_id, round=rnd,
                                                    player=renumber[number], kind=kind))
+                # the log's earlier entry names the registration number: say where it went
+                self._log(conn, event_id, "bye-number", rnd, old=f"{number} {kind}",
+                          new=f"{renumber[number]} {kind}")
             values: dict[str, Any] = {"status": "running"}
             if t.event.system != "swiss":
                 n = berger.rounds_needed(len(t.players), t.event.system == "drr")
@@ -461,15 +523,53 @@ class TournamentStore:
             b = t.board(rnd, board)
             if b.is_bye:
                 raise ResultError(f"board {board} of round {rnd} is a bye "
-                                  f"({b.bye}) for {t.player(b.white).name}: no result")
+                                  f"({b.bye}) for {t.player(b.white).name}: no result",
+                                  es=f"el tablero {board} de la ronda {rnd} es un descanso "
+                                     f"({b.bye}) de {t.player(b.white).name}: sin resultado")
             if b.result is not None:
                 raise ResultError(
                     f"board {board} of round {rnd} has the result {b.result} already; a "
-                    "change is a correction and needs a reason"
+                    "change is a correction and needs a reason",
+                    es=f"el tablero {board} de la ronda {rnd} ya tiene el resultado {b.result}; "
+                       "un cambio es una corrección y necesita un motivo"
                 )
             self._write_result(conn, event_id, b, code)
             self._log(conn, event_id, "result", rnd, board, None, code)
             return replace(b, result=code)
+
+        return self._step(event_id, step)
+
+    def set_results(self, event_id: str, rnd: int,
+                    results: Sequence[tuple[int, str]]) -> list[Board]:
+        """Enter several boards' results of round ``rnd`` in one step: all of them, or none
+        (a typed error) when one is malformed, for an unknown board or a bye, entered twice,
+        or already entered."""
+        codes = [(board, parse_result(result)) for board, result in results]
+        boards = [board for board, _ in codes]
+        twice = sorted({b for b in boards if boards.count(b) > 1})
+        if twice:
+            raise ResultError(f"board {twice[0]} of round {rnd} is given twice",
+                              es=f"el tablero {twice[0]} de la ronda {rnd} aparece dos veces")
+
+        def step(conn: Connection, t: Tournament) -> list[Board]:
+            out = []
+            for board, code in codes:
+                b = t.board(rnd, board)
+                if b.is_bye:
+                    raise ResultError(f"board {board} of round {rnd} is a bye "
+                                      f"({b.bye}) for {t.player(b.white).name}: no result",
+                                      es=f"el tablero {board} de la ronda {rnd} es un descanso "
+                                         f"({b.bye}) de {t.player(b.white).name}: sin resultado")
+                if b.result is not None:
+                    raise ResultError(
+                        f"board {board} of round {rnd} has the result {b.result} already; a "
+                        "change is a correction and needs a reason",
+                        es=f"el tablero {board} de la ronda {rnd} ya tiene el resultado "
+                           f"{b.result}; un cambio es una corrección y necesita un motivo")
+                self._write_result(conn, event_id, b, code)
+                self._log(conn, event_id, "result", rnd, board, None, code)
+                out.append(replace(b, result=code))
+            return out
 
         return self._step(event_id, step)
 
@@ -478,19 +578,28 @@ class TournamentStore:
         code = parse_result(result)
         why = reason.strip()
         if not why:
-            raise CorrectionError("a correction needs a reason (it is kept in the log)")
+            raise CorrectionError("a correction needs a reason (it is kept in the log)",
+                                  es="una corrección necesita un motivo (se guarda en el "
+                                     "registro)")
         if len(why) > 500:
-            raise CorrectionError("the reason has more than 500 characters")
+            raise CorrectionError("the reason has more than 500 characters",
+                                  es="el motivo tiene más de 500 caracteres")
 
         def step(conn: Connection, t: Tournament) -> Board:
             b = t.board(rnd, board)
             if b.is_bye:
-                raise ResultError(f"board {board} of round {rnd} is a bye: no result")
+                raise ResultError(f"board {board} of round {rnd} is a bye: no result",
+                                  es=f"el tablero {board} de la ronda {rnd} es un descanso: sin "
+                                     "resultado")
             if b.result is None:
                 raise CorrectionError(f"board {board} of round {rnd} has no result yet: enter "
-                                      "it as a result, not a correction")
+                                      "it as a result, not a correction",
+                                      es=f"el tablero {board} de la ronda {rnd} aún no tiene "
+                                         "resultado: introdúzcalo como resultado, no como "
+                                         "corrección")
             if b.result == code:
-                raise CorrectionError(f"board {board} of round {rnd} is {code} already")
+                raise CorrectionError(f"board {board} of round {rnd} is {code} already",
+                                      es=f"el tablero {board} de la ronda {rnd} ya es {code}")
             self._write_result(conn, event_id, b, code)
             self._log(conn, event_id, "correct", rnd, board, b.result, code, why)
             return replace(b, result=code)
@@ -508,12 +617,17 @@ class TournamentStore:
 
         def step(conn: Connection, t: Tournament) -> None:
             if t.event.status != "running":
-                raise RegistrationError("the event has not started")
+                raise RegistrationError("the event has not started",
+                                        es="el torneo no ha empezado")
             if t.paired_rounds < t.event.rounds:
                 raise PairingError(f"{t.paired_rounds} of {t.event.rounds} rounds paired; "
-                                   "pair and play them all before closing")
+                                   "pair and play them all before closing",
+                                   es=f"{t.paired_rounds} de {t.event.rounds} rondas "
+                                      "emparejadas; emparéjelas y júguelas todas antes de cerrar")
             if not t.round_complete(t.paired_rounds):
-                raise PairingError(f"round {t.paired_rounds} still has games without a result")
+                raise PairingError(f"round {t.paired_rounds} still has games without a result",
+                                   es=f"la ronda {t.paired_rounds} aún tiene partidas sin "
+                                      "resultado")
             conn.execute(update(events_t).where(events_t.c.id == event_id)
                          .values(status="closed", closed_at=now_ms()))
             assert t.event.salt is not None
@@ -528,7 +642,9 @@ class TournamentStore:
         def step(conn: Connection, t: Tournament) -> None:
             b = t.board(rnd, board)
             if b.is_bye or b.result is not None or b.game_id is not None:
-                raise ResultError(f"board {board} of round {rnd} cannot start an online game")
+                raise ResultError(f"board {board} of round {rnd} cannot start an online game",
+                                  es=f"el tablero {board} de la ronda {rnd} no puede empezar una "
+                                     "partida en línea")
             conn.execute(update(boards_t).where(
                 boards_t.c.tournament_id == event_id, boards_t.c.round == rnd,
                 boards_t.c.board == board).values(game_id=game_id))
@@ -656,16 +772,21 @@ def plan_round(t: Tournament, salt: bytes) -> list[Board]:
     """The boards of the next round: pairing (Dutch or Berger), byes and setups."""
     e = t.event
     if e.status == "registration":
-        raise PairingError("registration is still open: close it (start the event) first")
+        raise PairingError("registration is still open: close it (start the event) first",
+                           es="la inscripción sigue abierta: ciérrela antes (inicie el torneo)")
     if e.status != "running":
-        raise PairingError("the event is not running")
+        raise PairingError("the event is not running",
+                           es="el torneo no está en curso")
     rnd = t.paired_rounds + 1
     if rnd > e.rounds:
-        raise PairingError(f"all {e.rounds} rounds are paired")
+        raise PairingError(f"all {e.rounds} rounds are paired",
+                           es=f"las {e.rounds} rondas están emparejadas")
     if rnd > 1 and not t.round_complete(rnd - 1):
         missing = [str(b.board) for b in t.round_boards(rnd - 1) if not b.finished]
         raise PairingError(f"round {rnd - 1} has no result yet on board(s) "
-                           f"{', '.join(missing)}")
+                           f"{', '.join(missing)}",
+                           es=f"la ronda {rnd - 1} aún no tiene resultado en los tableros "
+                              f"{', '.join(missing)}")
     if e.mini_match and rnd % 2 == 0:
         pairs = [(b.black, b.white) if b.black is not None else (b.white, None)
                  for b in t.round_boards(rnd - 1)]
@@ -722,16 +843,21 @@ def _follows(t: Tournament, schedule: list[list[tuple[int, int]]],
     return True
 
 
-def verify(t: Tournament) -> Verification:
-    """Re-derive every round's setups from the revealed salt (closed events only)."""
+def verify(t: Tournament, lang: str = "en") -> Verification:
+    """Re-derive every round's setups from the revealed salt (closed events only); the
+    mismatches are described in ``lang`` ("en" or "es")."""
     e = t.event
     if e.salt is None:
         raise VerificationError("the salt is revealed when the event is closed; "
-                                "verify afterwards")
+                                "verify afterwards",
+                                es="la sal se revela al cerrar el torneo; verifique después")
     try:
         verify_commitment(e.salt, e.name, e.commitment)
     except ValueError as exc:
-        raise VerificationError(str(exc)) from exc
+        raise VerificationError(
+            str(exc), es="el compromiso no coincide: esta sal y este nombre del torneo no dan "
+                         "el compromiso publicado (sal, compromiso o nombre equivocados o "
+                         f"alterados; {exc})") from exc
     rounds = range(1, t.paired_rounds + 1)
     counts = [len([b for b in t.round_boards(r) if not b.is_bye]) for r in rounds]
     derived = setups.derive_all(e, e.salt, counts)
@@ -742,7 +868,16 @@ def verify(t: Tournament) -> Verification:
         numbers.append([None if s is None else s.number for s in row])
         for b, s in zip(games, row, strict=True):
             expected = None if s is None else s.number
-            if b.setup != expected or b.fen != setups.start_fen(e, s):
-                mismatches.append(f"round {r} board {b.board}: stored {b.setup}, "
-                                  f"derived {expected}")
+            fen = setups.start_fen(e, s)
+            if b.setup != expected:
+                mismatches.append(
+                    f"ronda {r} tablero {b.board}: guardada {b.setup}, obtenida {expected}"
+                    if lang == "es" else
+                    f"round {r} board {b.board}: stored {b.setup}, derived {expected}")
+            elif b.fen != fen:
+                mismatches.append(
+                    f"ronda {r} tablero {b.board}: posición {expected}, pero el FEN guardado "
+                    f"{b.fen} difiere del suyo, {fen}" if lang == "es" else
+                    f"round {r} board {b.board}: setup {expected}, but the stored FEN "
+                    f"{b.fen} differs from its FEN {fen}")
     return Verification(True, numbers, mismatches)

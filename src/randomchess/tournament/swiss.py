@@ -86,7 +86,9 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
     from caissify_pairings.engines.dutch import DutchEngine
 
     if len(paired) < 2:
-        raise PairingError(f"round {rnd} has {len(paired)} player(s) to pair; at least 2")
+        raise PairingError(f"round {rnd} has {len(paired)} player(s) to pair; at least 2",
+                           es=f"la ronda {rnd} tiene {len(paired)} jugador(es) que emparejar; al "
+                              "menos 2")
     data = engine_input(t, rnd, paired)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -101,7 +103,9 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
             out = engine.generate_pairings()
         except Exception as exc:  # the library raises plain exceptions
             raise PairingError(f"no valid pairing exists for round {rnd} under the Dutch "
-                               f"system: {exc}") from exc
+                               f"system: {exc}",
+                               es=f"no existe un emparejamiento válido para la ronda {rnd} en el "
+                                  f"sistema holandés: {exc}") from exc
     pairs: list[tuple[int, int, int | None]] = []
     for item in out:
         black = item.get("black_id")
@@ -113,7 +117,9 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
     pairs.sort(key=lambda x: x[0])
     seen = [n for _, w, b in pairs for n in (w, b) if n is not None]
     if sorted(seen) != sorted(paired):
-        raise PairingError(f"the pairing library returned an incomplete round {rnd}")
+        raise PairingError(f"the pairing library returned an incomplete round {rnd}",
+                           es=f"la biblioteca de emparejamientos devolvió una ronda {rnd} "
+                              "incompleta")
     scores = {p["id"]: Fraction(p["score"]).limit_denominator(2) for p in data.players}
     broken = absolute_violation(data, pairs, scores, rnd, t.event.rounds)
     if broken is not None:
@@ -121,7 +127,9 @@ def pair_dutch(t: Tournament, rnd: int, paired: set[int]) -> list[tuple[int, int
         # warning); bbpPairings answers "No valid pairing exists", and so do we.
         raise PairingError(
             f"no valid pairing exists for round {rnd} under the Dutch system: {broken} "
-            "(C.04.3 absolute criteria C.1-C.3); nothing was paired"
+            "(C.04.3 absolute criteria C.1-C.3); nothing was paired",
+            es=f"no existe un emparejamiento válido para la ronda {rnd} en el sistema holandés: "
+               f"{broken} (criterios absolutos C.1-C.3 de C.04.3); no se ha emparejado nada"
         )
     # E.5 counts pairing numbers among the players who take part in pairings (as the
     # endorsed programs do): this round's, and everyone paired in an earlier round.

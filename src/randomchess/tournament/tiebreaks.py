@@ -88,16 +88,36 @@ def parse_tiebreaks(text: str | Sequence[str]) -> tuple[str, ...]:
     for c in codes:
         if c not in TIEBREAKS:
             raise TournamentError(
-                f"unknown tiebreak {c!r}; known: {', '.join(TIEBREAKS)}"
+                f"unknown tiebreak {c!r}; known: {', '.join(TIEBREAKS)}",
+                es=f"desempate desconocido {c!r}; se conocen: {', '.join(TIEBREAKS)}"
             )
     if len(set(codes)) != len(codes):
-        raise TournamentError(f"a tiebreak is listed twice in {', '.join(codes)}")
+        raise TournamentError(f"a tiebreak is listed twice in {', '.join(codes)}",
+                              es=f"un desempate aparece dos veces en {', '.join(codes)}")
     return codes
 
 
 def fmt(x: Fraction) -> str:
     """``2½`` style without the glyph: ``2.5``, ``3``."""
     return str(int(x)) if x.denominator == 1 else f"{float(x):g}"
+
+
+# The words of the arithmetic (``standings --explain``), in English and Spanish.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"unplayed": "R{r} unplayed ({code}): ", "own": "own score",
+           "capped": "own score {own}, at most {why}", "opponents": "{name}'s",
+           "half": "half the rounds", "cut": "cut", "won_rounds": "won rounds {rounds} = {n}",
+           "won_games": "won games in rounds {rounds} = {n}", "none": "none", "vs": "vs",
+           "mean": " (mean of {n} games)", "at_most": " (at most {x})",
+           "still_tied": "; among {n} still tied: ", "not_tied": "not tied"},
+    "es": {"unplayed": "R{r} no jugada ({code}): ", "own": "puntuación propia",
+           "capped": "puntuación propia {own}, como máximo {why}", "opponents": "la de {name}",
+           "half": "la mitad de las rondas", "cut": "corte",
+           "won_rounds": "rondas ganadas {rounds} = {n}",
+           "won_games": "partidas ganadas en las rondas {rounds} = {n}", "none": "ninguna",
+           "vs": "contra", "mean": " (media de {n} partidas)", "at_most": " (como máximo {x})",
+           "still_tied": "; entre los {n} aún empatados: ", "not_tied": "sin empate"},
+}
 
 
 @dataclass(frozen=True)
@@ -122,13 +142,16 @@ class Calculator:
     """Tiebreaks of one snapshot after round ``upto`` (default: the last paired round)."""
 
     def __init__(self, tournament: Tournament, upto: int | None = None,
-                 edition: str | None = None) -> None:
+                 edition: str | None = None, lang: str = "en") -> None:
         self.t = tournament
+        self.words = WORDS["es" if lang == "es" else "en"]
         self.upto = tournament.paired_rounds if upto is None else upto
         self.edition = tournament.event.tiebreak_edition if edition is None else edition
         if self.edition not in EDITIONS:
             raise TournamentError(f"unknown tiebreak edition {self.edition!r}; known: "
-                                  f"{', '.join(EDITIONS)}")
+                                  f"{', '.join(EDITIONS)}",
+                                  es=f"edición de desempates desconocida {self.edition!r}; se "
+                                     f"conocen: {', '.join(EDITIONS)}")
         self._entries = {p.number: tournament.entries(p.number, self.upto)
                          for p in tournament.players}
         self._score = {n: sum((e.points for e in es), Fraction(0))
@@ -170,8 +193,8 @@ class Calculator:
                 out.append((self.adjusted_score(e.opponent), False, name, e))
             elif not self._round_robin:
                 value, label = self._dummy(e, own)
-                out.append((value, self._voluntary(e), f"R{e.round} unplayed ({e.code}): "
-                            + label, e))
+                out.append((value, self._voluntary(e),
+                            self.words["unplayed"].format(r=e.round, code=e.code) + label, e))
         return out
 
     def _dummy(self, e: Entry, own: Fraction) -> tuple[Fraction, str]:
@@ -179,17 +202,18 @@ class Calculator:
         the participant's own score; in the 2026 text at most the scheduled opponent's
         adjusted score for a forfeit (16.4.1) and at most draw points x rounds for a bye or
         an absence (16.4.2)."""
+        w = self.words
         if self.edition == "2023":
-            return own, "own score"
+            return own, w["own"]
         if e.opponent is not None:
             cap = self.adjusted_score(e.opponent)
-            why = f"{self.t.player(e.opponent).name}'s"
+            why = w["opponents"].format(name=self.t.player(e.opponent).name)
         else:
             cap = Fraction(self.upto, 2)
-            why = "half the rounds"
+            why = w["half"]
         if own <= cap:
-            return own, "own score"
-        return cap, f"own score {fmt(own)}, at most {why}"
+            return own, w["own"]
+        return cap, w["capped"].format(own=fmt(own), why=why)
 
     def buchholz(self, number: int, cut_low: int = 0, cut_high: int = 0) -> Value:
         items = self._contributions(number)
@@ -211,7 +235,7 @@ class Calculator:
         cuts = [f"{items[i][2]} {fmt(items[i][0])}" for i in sorted(cut)]
         text = " + ".join(parts) or "0"
         if cuts:
-            text += f" (cut: {', '.join(cuts)})"
+            text += f" ({self.words['cut']}: {', '.join(cuts)})"
         return Value(total, f"{text} = {fmt(total)}")
 
     def sonneborn_berger(self, number: int) -> Value:
@@ -234,14 +258,13 @@ class Calculator:
 
     def wins(self, number: int) -> Value:
         rounds = [e.round for e in self._entries[number] if e.points == 1]
-        return Value(Fraction(len(rounds)),
-                     f"won rounds {', '.join(map(str, rounds)) or 'none'} = {len(rounds)}")
+        return Value(Fraction(len(rounds)), self.words["won_rounds"].format(
+            rounds=", ".join(map(str, rounds)) or self.words["none"], n=len(rounds)))
 
     def won(self, number: int) -> Value:
         rounds = [e.round for e in self._entries[number] if e.played and e.points == 1]
-        return Value(Fraction(len(rounds)),
-                     f"won games in rounds {', '.join(map(str, rounds)) or 'none'} = "
-                     f"{len(rounds)}")
+        return Value(Fraction(len(rounds)), self.words["won_games"].format(
+            rounds=", ".join(map(str, rounds)) or self.words["none"], n=len(rounds)))
 
     def _encounters(self, number: int, group: Sequence[int]) -> tuple[Fraction, int, list[str]]:
         """``number``'s score against the others of ``group`` in games played over the board
@@ -258,8 +281,8 @@ class Calculator:
         for opp, pts in against.items():
             mean = sum(pts, Fraction(0)) / len(pts)
             total += mean
-            games = "" if len(pts) == 1 else f" (mean of {len(pts)} games)"
-            parts.append(f"{fmt(mean)} vs {self.t.player(opp).name}{games}")
+            games = "" if len(pts) == 1 else self.words["mean"].format(n=len(pts))
+            parts.append(f"{fmt(mean)} {self.words['vs']} {self.t.player(opp).name}{games}")
         return total, len(against), parts
 
     def _de_once(self, group: Sequence[int]) -> tuple[list[list[int]], dict[int, str]]:
@@ -297,8 +320,8 @@ class Calculator:
                 tiers.append([order[i]])
             else:
                 tiers[-1].append(order[i])
-        return tiers, {n: f"{texts[n]} = {fmt(scores[n])} (at most {fmt(maxima[n])})"
-                       for n in group}
+        return tiers, {n: f"{texts[n]} = {fmt(scores[n])}"
+                       + self.words["at_most"].format(x=fmt(maxima[n])) for n in group}
 
     def direct_encounter_tiers(
             self, group: Sequence[int]) -> tuple[list[list[int]], dict[int, str]]:
@@ -316,14 +339,15 @@ class Calculator:
             out.extend(sub)
             for n in tier:
                 if subtexts[n] != texts[n]:
-                    texts[n] = f"{texts[n]}; among {len(tier)} still tied: {subtexts[n]}"
+                    texts[n] = (texts[n] + self.words["still_tied"].format(n=len(tier))
+                                + subtexts[n])
         return out, texts
 
     def direct_encounter(self, number: int, group: Sequence[int]) -> Value:
         """Points scored against the others of ``group`` (players tied so far), with the
         player's tier in the group's Article 6 order as the sort key."""
         if len([g for g in group if g != number]) == 0:
-            return Value(Fraction(0), "not tied", defined=False)
+            return Value(Fraction(0), self.words["not_tied"], defined=False)
         tiers, texts = self.direct_encounter_tiers(group)
         tier = next(i for i, members in enumerate(tiers) if number in members)
         score, _, _ = self._encounters(number, group)

@@ -177,7 +177,9 @@ class TrfFile:
                 other = by_number.get(opp)
                 if other is None or len(other.rounds) < r or other.rounds[r - 1][0] != p.number:
                     raise TrfError(f"round {r}: player {p.number}'s opponent {opp} does not "
-                                   f"list {p.number} back")
+                                   f"list {p.number} back",
+                                   es=f"ronda {r}: el rival {opp} del jugador {p.number} no lo "
+                                      f"lista a él ({p.number})")
                 games.append(Board(r, 0, p.number, opp,
                                    result=_game_result(code, other.rounds[r - 1][2])))
             numbered = [Board(b.round, i + 1, b.white, b.black, b.result, b.bye)
@@ -192,7 +194,8 @@ def _game_result(code: str, black_code: str) -> str | None:
     table = {"1": WHITE_WINS, "0": BLACK_WINS, "=": DRAW, "W": WHITE_WINS, "L": BLACK_WINS,
              "D": DRAW, "+": WHITE_FORFEIT_WIN, "-": BLACK_FORFEIT_WIN, "*": None}
     if code not in table:
-        raise TrfError(f"unknown result code {code!r}")
+        raise TrfError(f"unknown result code {code!r}",
+                       es=f"código de resultado desconocido {code!r}")
     return table[code]
 
 
@@ -231,11 +234,13 @@ def parse_trf(text: str) -> TrfFile:
 def _player(line: str) -> TrfPlayer:
     number = _int(line[4:8])
     if number is None:
-        raise TrfError(f"player record without a starting rank: {line[:40]!r}")
+        raise TrfError(f"player record without a starting rank: {line[:40]!r}",
+                       es=f"registro de jugador sin número inicial: {line[:40]!r}")
     try:
         points = Fraction(line[80:84].strip() or "0")
     except ValueError:
-        raise TrfError(f"player {number}: bad points {line[80:84]!r}") from None
+        raise TrfError(f"player {number}: bad points {line[80:84]!r}",
+                       es=f"jugador {number}: puntos incorrectos {line[80:84]!r}") from None
     rounds: list[tuple[int | None, str | None, str]] = []
     pos = 91
     while pos < len(line):
@@ -244,7 +249,8 @@ def _player(line: str) -> TrfPlayer:
             break
         m = re.fullmatch(r"\s*(\d{1,4})\s([wb-])\s([10=+\-WDLHFUZ*])", cell.ljust(8)[:8])
         if not m:
-            raise TrfError(f"player {number}: bad round cell {cell!r}")
+            raise TrfError(f"player {number}: bad round cell {cell!r}",
+                           es=f"jugador {number}: casilla de ronda incorrecta {cell!r}")
         opp = int(m[1])
         rounds.append((opp or None, None if m[2] == "-" else m[2], m[3]))
         pos += 10
@@ -288,9 +294,11 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
     ties = dict(re.findall(r"(\S+)=(\S*)", trf.comment("tiebreaks") or ""))
     codes = tuple(c for c in ties.get("codes", "").split(",") if c)
     if any(c not in TIEBREAKS for c in codes):
-        raise TrfError(f"unknown tiebreak in {trf.comment('tiebreaks')!r}")
+        raise TrfError(f"unknown tiebreak in {trf.comment('tiebreaks')!r}",
+                       es=f"desempate desconocido en {trf.comment('tiebreaks')!r}")
     if ties.get("edition", DEFAULT_EDITION) not in EDITIONS:
-        raise TrfError(f"unknown tiebreak edition in {trf.comment('tiebreaks')!r}")
+        raise TrfError(f"unknown tiebreak edition in {trf.comment('tiebreaks')!r}",
+                       es=f"edición de desempates desconocida en {trf.comment('tiebreaks')!r}")
     event = Event(
         id=meta.get("id", trf.name), name=trf.name, variant=meta.get("variant", "chess960"),
         system=meta.get("system", "swiss"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -177,6 +179,56 @@ class FlakyProxy:
         self._loop.call_soon_threadsafe(self._server.close)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+
+
+REDIS_SERVER = shutil.which("redis-server")
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, without persistence, that can be killed -9."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.tmp = tmp
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        assert REDIS_SERVER is not None
+        self.proc = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.tmp)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(5)
+
+
+@contextmanager
+def private_redis(tmp: Path) -> Iterator[PrivateRedis]:
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed")
+    r = PrivateRedis(tmp)
+    r.start()
+    try:
+        yield r
+    finally:
+        if r.proc is not None and r.proc.poll() is None:
+            r.kill()
 
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,71 +15,15 @@ whatever was missed while Redis was away) and after it.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
-import socket
-import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.sync.client import connect
 
-from server_support import free_port, running_server
-
-REDIS = shutil.which("redis-server")
-
-
-class PrivateRedis:
-    """A redis-server of the test's own, without persistence, that can be killed -9."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.tmp = tmp
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        assert REDIS is not None
-        self.proc = subprocess.Popen(
-            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.tmp)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(5)
-
-
-@contextmanager
-def private_redis(tmp: Path) -> Iterator[PrivateRedis]:
-    if REDIS is None:
-        pytest.skip("redis-server is not installed")
-    r = PrivateRedis(tmp)
-    r.start()
-    try:
-        yield r
-    finally:
-        if r.proc is not None and r.proc.poll() is None:
-            r.kill()
+from server_support import private_redis, running_server
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:

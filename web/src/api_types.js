@@ -360,9 +360,10 @@
 
 /**
  * @typedef {object} HealthOut
- * @property {boolean} ok
+ * @property {boolean} ok - nothing is degraded
  * @property {string} database - sqlite or postgresql
- * @property {string} engine - ok, degraded, ... or off
+ * @property {string} engine - ok; degraded (503: the pool is being rebuilt); fallback (the queue is unreachable: this server searches itself); no-workers; off
+ * @property {'live'|'local-only'|'local'} pushes - live: fan-out through Redis; local-only: the Redis subscription is down (this process's sockets only, re-synchronised when it is back); local: one process without Redis
  * @property {(Object<string, *>|null)} engine_service - the engine service's own report (mode, workers, queue, latency)
  */
 
@@ -438,6 +439,11 @@
  * @property {'lines'} type
  * @property {number} seq
  * @property {number} depth
+ */
+
+/**
+ * @typedef {object} LiveOut
+ * @property {boolean} live
  */
 
 /**

@@ -58,7 +58,8 @@ class EngineService(Protocol):
     async def close(self) -> None: ...
 
     def status(self) -> str:
-        """``ok``, ``degraded`` (``/api/health`` answers 503) or ``no-workers``."""
+        """``ok``, ``degraded`` (this process's pool is being rebuilt: ``/api/health``
+        answers 503), ``fallback`` (the queue is unreachable) or ``no-workers``."""
         ...
 
     async def health(self) -> dict[str, Any]: ...
@@ -200,7 +201,7 @@ class QueueEngineService:
 
     def status(self) -> str:
         if self._info_error is not None:
-            return "degraded"
+            return "fallback"  # the queue is unreachable: computer moves use the fallback
         return "ok" if self._info.get("workers") else "no-workers"
 
     async def health(self) -> dict[str, Any]:

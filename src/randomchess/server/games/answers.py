@@ -37,10 +37,20 @@ class InviteOut(_Out):
     join: str = Field(description="POST it {invite} to take the seat")
 
 
+class LiveOut(_Out):
+    live: bool
+
+
 class HealthOut(_Out):
-    ok: bool
+    ok: bool = Field(description="nothing is degraded")
     database: str = Field(description="sqlite or postgresql")
-    engine: str = Field(description="ok, degraded, ... or off")
+    engine: str = Field(description="ok; degraded (503: the pool is being rebuilt); fallback "
+                        "(the queue is unreachable: this server searches itself); "
+                        "no-workers; off")
+    pushes: Literal["live", "local-only", "local"] = Field(
+        description="live: fan-out through Redis; local-only: the Redis subscription is "
+                    "down (this process's sockets only, re-synchronised when it is back); "
+                    "local: one process without Redis")
     engine_service: dict[str, Any] | None = Field(
         description="the engine service's own report (mode, workers, queue, latency)")
 

@@ -82,8 +82,10 @@ class Hub:
                 await task
         self._tasks = []
         if self._redis is not None:
+            # A connection to a Redis that went away may never answer its goodbye.
             with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                async with asyncio.timeout(2):
+                    await self._redis.aclose()
 
     async def _listen_forever(self) -> None:
         pause = _RETRY_S[0]

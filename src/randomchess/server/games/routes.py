@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from randomchess.db import now_ms
-from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut
+from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut, LiveOut
 from randomchess.server.games.contract import (
     PONG_FRAME,
     STATE_ROUTE,
@@ -227,20 +227,35 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
         headers={"Content-Disposition": f'attachment; filename="randomchess-{game_id}.pgn"'})
 
 
+@router.get("/api/health/live", **ANSWER)
+async def live() -> LiveOut:
+    """Liveness: the process answers (nothing else is checked; a load balancer's
+    readiness check is ``/api/health``)."""
+    return LiveOut(live=True)
+
+
 @router.get("/api/health", response_model=HealthOut,
-            responses={503: {"model": HealthOut, "description": "The engine pool is being "
-                             "rebuilt (or the database's catalogue 503)"}})
+            responses={503: {"model": HealthOut, "description": "This process's engine pool "
+                             "is being rebuilt (or the database's catalogue 503)"}})
 async def health(request: Request) -> JSONResponse:
-    """200 when the database answers within the timeout, else 503 with the reason; 503 too
-    while the engine pool is being rebuilt after a worker died (computer moves wait
-    meanwhile and resume by themselves)."""
+    """What players of this process get (issue 28).  503 only when it cannot serve them:
+    the database does not answer within the timeout (the catalogue's 503), or its own
+    engine pool is being rebuilt after a worker died (computer moves wait meanwhile and
+    resume by themselves).  Otherwise 200, with ``ok`` false when something is degraded
+    that players still get around: ``engine`` ``fallback`` (the engine queue is unreachable:
+    this server searches itself), ``no-workers``; ``pushes`` ``local-only`` (the Redis
+    subscription is down: this process's sockets hear this process's moves, and every
+    socket gets the newest state once it is back), ``live`` or ``local`` (no Redis)."""
     service = _service(request)
     await service.ping()
     details = await service.engine.health() if service.engine is not None else None
     engine = details["status"] if details is not None else "off"
-    body = {"ok": engine != "degraded", "database": service.store.dialect, "engine": engine,
+    hub = service.hub
+    pushes = "local" if not hub.fan_out else "live" if hub.subscribed else "local-only"
+    body = {"ok": engine in ("ok", "off") and pushes != "local-only",
+            "database": service.store.dialect, "engine": engine, "pushes": pushes,
             "engine_service": details}
-    return JSONResponse(body, status_code=200 if body["ok"] else 503)
+    return JSONResponse(body, status_code=503 if engine == "degraded" else 200)
 
 
 @router.get("/api/levels", **ANSWER)

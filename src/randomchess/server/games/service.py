@@ -61,6 +61,7 @@ Decide = Callable[[LiveGame, int], GameChanges]
 _CACHE_SIZE = 4096
 _LOCK_STRIPES = 256
 _RETRIES = 8
+_STOP_PART_S = 5.0  # the longest one part of the service may take to stop
 _FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default: 10)
 
 
@@ -140,13 +141,16 @@ class GameService:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # Each part gets a bounded time: a connection to a Redis that went away must not
+        # hold the process's stop.
+        closers: list[Callable[[], Awaitable[Any]]] = [self.hub.stop, self.rate.close,
+                                                       *self.close_hooks]
         if self.engine is not None:
-            await self.engine.close()
-        await self.hub.stop()
-        await self.rate.close()
-        for close in self.close_hooks:
+            closers.insert(0, self.engine.close)
+        for close in closers:
             with contextlib.suppress(Exception):
-                await close()
+                async with asyncio.timeout(_STOP_PART_S):
+                    await close()
         with contextlib.suppress(Exception):
             await self._db(self.store.heartbeat, now_ms())
         self.store.close()

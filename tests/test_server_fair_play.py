@@ -25,7 +25,7 @@ def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 def test_a_friend_game_in_progress_gets_no_engine_help(c: TestClient) -> None:
-    game = new_game(c, variant="chess", opponent="friend")
+    game = new_game(c, variant="chess", opponent="friend", color="white")
     invite = game["invite_url"].rsplit("/", 1)[1]
     black = c.post(f"/api/games/{game['id']}/join", json={"invite": invite}).json()
     play(c, game, "e2e4")

@@ -105,7 +105,7 @@ export function renderHome(root, go) {
   const incIn = h('input', { type: 'number', name: 'increment', min: '0', step: 'any', value: saved.increment ?? '0' });
   // The clock's limits are the server's (ClockIn in GET /openapi.json), said before sending.
   let limits = {};
-  formLimits('POST', '/api/games').then(l => {
+  const limitsReady = formLimits('POST', '/api/games').then(l => {
     limits = l;
     const m = limits['clock.minutes'] || {};
     const i = limits['clock.increment'] || {};
@@ -259,6 +259,7 @@ export function renderHome(root, go) {
       error.textContent = s.error;
       return;
     }
+    await limitsReady; // a quick submit must not beat the limits (fetched once, cached)
     const clockError = clockProblem();
     if (clockError) {
       error.textContent = clockError;

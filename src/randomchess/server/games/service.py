@@ -61,6 +61,8 @@ Decide = Callable[[LiveGame, int], GameChanges]
 _CACHE_SIZE = 4096
 _LOCK_STRIPES = 256
 _RETRIES = 8
+_FLAG_GRACE_MS = 1000  # a flag this late is taken over by any process
+_ENGINE_GRACE_MS = 3000  # ... and a computer move this much past the longest think
 _STOP_PART_S = 5.0  # the longest one part of the service may take to stop
 _FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default: 10)
 
@@ -96,6 +98,7 @@ class GameService:
         self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._thinking: set[tuple[str, int]] = set()
+        self._swept: dict[str, int] = {}  # game id -> version the last sweep examined
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
         # Awaited (in the background) once per game, by the process that committed its end.
@@ -116,6 +119,7 @@ class GameService:
         await self.hub.start()
         self._started = True
         self._spawn(self._heartbeat())
+        self._spawn(self._sweep_forever())
         for record in await self._db(self.store.unfinished, bounded=False):
             try:
                 live = self._remember(self._live(record))
@@ -169,6 +173,47 @@ class GameService:
             except Exception:
                 log.exception("heartbeat failed")
             await asyncio.sleep(self.settings.heartbeat_s)
+
+    async def _sweep_forever(self) -> None:
+        """Take over what a dead process stranded (issue 28): every ``sweep_s`` this
+        process looks for flags that should have fallen and computer moves owed and stale,
+        whoever armed them; acting on them is safe from any process (each commit names the
+        version it read; a duplicate engine answer is dropped as stale)."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_s)
+            try:
+                await self._sweep()
+            except ApiError as e:  # the database is down or slow: the next sweep retries
+                log.warning("sweep failed: %s", e.detail)
+            except Exception:
+                log.exception("sweep failed")
+
+    async def _sweep(self) -> None:
+        now = now_ms()
+        stale = max(self.settings.engine_movetime_ms, 2000) + _ENGINE_GRACE_MS
+        found = await self._db(self.store.overdue, now, _FLAG_GRACE_MS, stale)
+        # A game examined at this version owes nothing new: an idle game against the
+        # computer with the human to move is looked at once, not every second.
+        seen, examined = self._swept, {}
+        try:
+            for game_id, version in found:
+                if game_id in self._timers:
+                    continue  # this process times it
+                if seen.get(game_id) != version:
+                    await self._take_over(game_id)
+                examined[game_id] = version
+        finally:
+            self._swept = examined
+
+    async def _take_over(self, game_id: str) -> None:
+        try:
+            live = await self.current(game_id)  # commits a fallen flag first
+        except ApiError as e:
+            if e.status == 503:
+                raise
+            return  # e.g. 409: the flag fell as this process committed it
+        if not live.ended and live.computer == live.turn:
+            self._schedule(live)  # a no-op if this process is thinking already
 
     async def _db(self, fn: Callable[..., T], *args: Any, bounded: bool = True) -> T:
         """Run a blocking store call through the server's one bounded door to the database

@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, fields
 from typing import Any, TypedDict
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, case, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from randomchess.db import make_engine, migrate, schema
@@ -393,6 +393,23 @@ class Store:
             rows = conn.execute(
                 select(_GAMES).where(_GAMES.c.status != GameStatus.ENDED.value)).all()
         return [GameRecord.from_row(tuple(r._mapping[c] for c in _COLUMNS)) for r in rows]
+
+    def overdue(self, now: int, flag_grace_ms: int, stale_ms: int) -> list[tuple[str, int]]:
+        """(id, version) of the unfinished games some process may have stranded (issue 28):
+        a running clock whose lower side ran out more than ``flag_grace_ms`` ago, or a game
+        against the computer untouched for ``stale_ms`` (the computer may owe a move).  The caller
+        checks each one on its record; this only keeps the candidates few."""
+        g = _GAMES.c
+        lower = case((g.white_ms < g.black_ms, g.white_ms), else_=g.black_ms)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(g.id, g.version).where(
+                g.status == GameStatus.PLAYING.value,
+                or_(and_(g.clock_started_at.is_not(None), g.white_ms.is_not(None),
+                         g.black_ms.is_not(None),
+                         g.clock_started_at + lower < now - flag_grace_ms),
+                    and_(g.opponent == "computer", g.updated_at < now - stale_ms)))
+                .limit(500)).all()
+        return [(str(r[0]), int(r[1])) for r in rows]
 
     def ping(self) -> None:
         """One round trip to the database (``GET /api/health``)."""

@@ -65,6 +65,8 @@ class Settings(BaseSettings):
     # comma-separated addresses or networks, "*" for any); none by default.
     forwarded_allow_ips: str = ""
     heartbeat_s: float = Field(1.0, gt=0)  # how often the living server stamps the database
+    # how often each process looks for flags and computer moves a dead process stranded
+    sweep_s: float = Field(1.0, gt=0)
     # End games at threefold repetition and at the 50-move mark without a claim, as many
     # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).
     # RANDOMCHESS_AUTO_THREEFOLD, its former name, is still read.

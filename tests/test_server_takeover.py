@@ -1,0 +1,92 @@
+"""A dead server process strands none of its games (issue 28, item 3).
+
+Measured before: with processes A and B on one database, ``kill -9`` of A left a flag A was
+timing standing (the row stayed ``playing`` 20 s after the clock reached zero; only a read
+through B ended it), and a computer move A owed was never made until A restarted.  Timers
+and engine requests were armed only by the process that made the last change.
+
+Now every process sweeps the database each second for games whose flag is overdue and
+computer moves that are owed and stale, and takes them over.  The two tests kill A with
+SIGKILL and, without reading the game through B, watch the row itself (SQLite file shared by
+both processes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import time
+import urllib.request
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from server_support import running_server
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+def _row(db: Path, gid: str) -> tuple[str, str | None, int]:
+    with sqlite3.connect(db) as conn:
+        status, termination, moves = conn.execute(
+            "SELECT status, termination, moves FROM games WHERE id = ?", (gid,)).fetchone()
+    return str(status), termination, len(str(moves).split())
+
+
+def _kill(url: str) -> None:
+    """SIGKILL the server answering at ``url`` (its pid from /proc: the one listening)."""
+    port = url.rsplit(":", 1)[1]
+    out = os.popen(f"ss -Hltnp 'sport = :{port}'").read()
+    pid = int(out.split("pid=")[1].split(",")[0])
+    os.kill(pid, signal.SIGKILL)
+
+
+def _wait(condition: Any, timeout_s: float) -> float | None:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.05)
+    return None
+
+
+def test_a_flag_the_dead_process_was_timing_falls(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    with ExitStack() as stack:
+        a = stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}"))
+        stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}"))
+        g = _post(f"{a}/api/games", {"variant": "chess", "opponent": "hotseat",
+                                     "clock": {"minutes": 0.05, "increment": 0}})  # 3 s
+        token = g["seat"]["token"]
+        for move in ("e2e4", "e7e5"):  # the clock runs from Black's first move
+            _post(f"{a}/api/games/{g['id']}/moves", {"move": move, "token": token})
+        _kill(a)
+        flag = time.monotonic() + 3.0  # White's 3 s run out then
+        took = _wait(lambda: _row(db, g["id"])[0] == "ended", 20.0)
+        assert took is not None, f"the flag never fell: {_row(db, g['id'])}"
+        assert _row(db, g["id"])[1] == "time forfeit"
+        assert time.monotonic() - flag < 5.0 + 1.0  # taken over within 5 s (1 s to spare)
+
+
+def test_a_computer_move_the_dead_process_owed_is_made(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    with ExitStack() as stack:
+        # A thinks long (so it can be killed while it owes the move); B is quick.
+        a = stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}",
+                                               RANDOMCHESS_ENGINE_MOVETIME_MS="20000"))
+        stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}",
+                                           RANDOMCHESS_ENGINE_MOVETIME_MS="300"))
+        g = _post(f"{a}/api/games", {"variant": "chess960", "opponent": "computer",
+                                     "color": "white", "level": 8})
+        _post(f"{a}/api/games/{g['id']}/moves", {"move": "e2e4", "token": g["seat"]["token"]})
+        _kill(a)  # A was thinking about Black's answer
+        took = _wait(lambda: _row(db, g["id"])[2] == 2, 20.0)
+        assert took is not None, f"the computer's move was never made: {_row(db, g['id'])}"

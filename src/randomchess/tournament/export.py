@@ -106,8 +106,18 @@ def crosstable_rows(t: Tournament, lang: str = "en") -> tuple[list[str], list[li
     return head, rows
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A free-text cell a spreadsheet will not run as a formula (OWASP, CSV injection)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def crosstable_csv(t: Tournament, lang: str = "en") -> str:
     head, rows = crosstable_rows(t, lang)
+    for row in rows:  # the name and federation are the players' own text
+        row[2], row[4] = _cell(row[2]), _cell(row[4])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(head)

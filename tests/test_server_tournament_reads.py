@@ -122,3 +122,16 @@ def test_an_aborted_online_game_frees_its_board_and_reads_stay_reads(
     assert again.status_code == 200, again.text
     assert [x["board"] for x in again.json()["games"]] == [1]
     assert again.json()["games"][0]["game_id"] != g["game_id"]
+
+
+def test_opening_a_round_that_does_not_exist_online_is_refused(
+        setting: tuple[TestClient, Path]) -> None:
+    """Issue 28, item 11: it answered 200 (and opened nothing) for any round number."""
+    c, db = setting
+    eid, auth, _ = _online_round(c)
+    before = _version(db, eid)
+    for rnd in (2, 99):
+        r = c.post(f"/api/tournaments/{eid}/rounds/{rnd}/online", headers=auth)
+        assert r.status_code == 404, r.text
+        assert r.json()["code"] == "tournament.no_round"
+    assert _version(db, eid) == before

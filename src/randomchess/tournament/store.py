@@ -698,16 +698,25 @@ class TournamentStore:
 
     def load_live(self, event_id: str) -> Tournament:
         """:meth:`load` with the online games that have ended shown as they ended (their
-        result; an aborted game's board free) before the server records them: read only."""
+        result; an aborted game's board free) before the server records them: read only.
+        The games are looked up by the ids the loaded boards hold (each read may see a newer
+        commit than the one before it: SQLite reads outside a transaction)."""
         with self.engine.connect() as conn:
             t = self._load(conn, event_id, reveal=False)
-            ended = {(rnd, board): result
-                     for rnd, board, _, result in self._ended_online(conn, event_id)}
+            open_games = {b.game_id: b for b in t.boards
+                          if b.game_id is not None and b.result is None}
+            if not open_games:
+                return t
+            games = schema.games
+            ended = {str(r[0]): str(r[1] or "*") for r in conn.execute(
+                select(games.c.id, games.c.result).where(
+                    games.c.id.in_(list(open_games)), games.c.status == "ended")).all()}
         if not ended:
             return t
         boards = []
         for b in t.boards:
-            result = ended.get((b.round, b.board))
+            result = ended.get(b.game_id) if b.game_id is not None and b.result is None \
+                else None
             if result is not None:
                 b = replace(b, result=result) if result in GAME_RESULTS else \
                     replace(b, game_id=None)

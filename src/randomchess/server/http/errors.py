@@ -96,7 +96,8 @@ ErrorCode = Literal[
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
-    "tournament.organiser_only", "tournament.no_board", "tournament.no_format",
+    "tournament.organiser_only", "tournament.no_board",
+    "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock",
 ]
 
@@ -315,6 +316,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tournament.verification": ("{reason}", "la verificación falló: {reason}"),
     "tournament.organiser_only": ("this needs the event's organiser secret",
                                   "esto necesita la clave del organizador del torneo"),
+    "tournament.no_round": ("round {round} has not been paired",
+                            "la ronda {round} no está emparejada"),
     "tournament.no_board": ("round {round} has no game on board {board}",
                             "la ronda {round} no tiene partida en el tablero {board}"),
     "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv or html",

@@ -364,6 +364,8 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     db = database(request)
     store = await db.run(_organiser, request, event_id, x_organiser_secret)
     t: Tournament = await db.run(_call, store.load, event_id)
+    if not 1 <= rnd <= t.paired_rounds:
+        raise ApiError(404, "tournament.no_round", round=rnd)
     service: GameService = request.app.state.service
     clock = _clock(t.event.time_control)
     rated = body is not None and body.rated

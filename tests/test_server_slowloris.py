@@ -6,6 +6,7 @@ meanwhile, keep-alive connections and WebSockets live on."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 import urllib.request
@@ -139,3 +140,21 @@ def test_keep_alive_requests_and_websockets_outlive_the_head_deadline(server: in
             return str(await asyncio.wait_for(ws.recv(), 5))
 
     assert asyncio.run(socket_life()) == '{"type":"pong"}'
+
+
+def test_an_oversized_request_head_is_refused(server: int) -> None:
+    """Issue 28, item 11: a 100 KB request head was accepted.  Past 64 KiB the connection
+    gets 431 and is closed; an ordinary head is still served."""
+    head = (b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+            b"".join(b"X-Big-%d: %s\r\n" % (i, b"a" * 1000) for i in range(100)) + b"\r\n")
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.settimeout(5)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(head)
+        data, _ = _read_until_closed(sock, limit_s=5)
+    assert data.startswith(b"HTTP/1.1 431"), data[:80]
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.settimeout(5)
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     + b"X-Fine: " + b"a" * 4000 + b"\r\n\r\n")
+        assert _one_response(sock).startswith(b"HTTP/1.1 200")

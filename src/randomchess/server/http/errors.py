@@ -64,6 +64,7 @@ def termination_words(name: str | None) -> Bilingual:
 # checks it names exactly the catalogue's keys.
 ErrorCode = Literal[
     "request.invalid", "request.too_large", "request.body_timeout", "request.head_timeout",
+    "request.head_too_large",
     "request.too_deep", "http.not_found", "http.method_not_allowed", "http.error",
     "db.down", "db.timeout",
     "game.not_found", "game.bad_id", "game.over", "game.time_up", "game.ended_before",
@@ -110,6 +111,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                           "el cuerpo de la petición es demasiado grande"),
     "request.body_timeout": ("request body not received within {seconds:g} s",
                              "no se recibió el cuerpo de la petición en {seconds:g} s"),
+    "request.head_too_large": ("the request's head is too large",
+                               "la cabecera de la petición es demasiado grande"),
     "request.head_timeout": ("request head not received in time",
                              "no se recibió a tiempo la cabecera de la petición"),
     "request.too_deep": ("JSON nested too deeply (more than {levels} levels)",

@@ -42,18 +42,34 @@ def header_timeout_s() -> float:
     return Settings.from_env(db_url="-", header_timeout_s=raw).header_timeout_s
 
 
+_HEAD_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\n"
+             b"Connection: close\r\nContent-Length: ")
+MAX_HEAD_BYTES = 64 * 1024  # a request head (with what arrives with it) past this: 431
+
+
 class HeadDeadline:
-    """Mixin for a uvicorn HTTP protocol class (see the module's docstring)."""
+    """Mixin for a uvicorn HTTP protocol class (see the module's docstring).  It also
+    bounds a request head's size: past :data:`MAX_HEAD_BYTES` received while a head is
+    awaited, the client gets 431 and the connection is closed (httptools sets no limit)."""
 
     transport: asyncio.Transport
     cycle: Any
     _head_timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)  # type: ignore[misc]
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self._head_timer is not None:  # a head is awaited: count what it takes
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD_BYTES:
+                self._disarm()
+                body = json.dumps(error_body("request.head_too_large")).encode() + b"\n"
+                self.transport.write(_HEAD_431 + str(len(body)).encode() + b"\r\n\r\n" + body)
+                self.transport.close()
+                return
         super().data_received(data)  # type: ignore[misc]
         transport = self.transport
         if transport.is_closing() or transport.get_protocol() is not self:  # type: ignore[comparison-overlap]
@@ -75,6 +91,7 @@ class HeadDeadline:
             self._head_timer = loop.call_later(header_timeout_s(), self._expired)
 
     def _disarm(self) -> None:
+        self._head_bytes = 0
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None

@@ -105,8 +105,14 @@ async def _run(request: Request, fn: Any, *args: Any) -> Any:
     return await players_of(request).run(fn, *args)
 
 
+def _secure(request: Request) -> bool:
+    """Cookies marked Secure: always when configured (behind a TLS proxy), else over https."""
+    return bool(request.app.state.settings.cookie_secure == "always"
+                or request.url.scheme == "https")
+
+
 def _set_cookies(request: Request, response: Response, new: NewSession) -> None:
-    secure = request.url.scheme == "https"
+    secure = _secure(request)
     response.set_cookie(SESSION_COOKIE, new.token, max_age=SESSION_MS // 1000, path="/",
                         httponly=True, secure=secure, samesite="lax")
     # Readable by the page's script, which sends it back in X-CSRF-Token.
@@ -150,7 +156,7 @@ async def csrf(request: Request, response: Response) -> CsrfOut:
     if not token or len(token) > 128:
         token = secrets.token_urlsafe(32)
     response.set_cookie(CSRF_COOKIE, token, path="/", httponly=False,
-                        secure=request.url.scheme == "https", samesite="lax")
+                        secure=_secure(request), samesite="lax")
     return CsrfOut(csrf=token)
 
 

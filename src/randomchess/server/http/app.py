@@ -153,8 +153,11 @@ SECURITY_HEADERS = (
 class SecurityHeaders:
     """Add the security headers to every HTTP answer (docs/server.md, security)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, hsts_seconds: int = 0) -> None:
         self.app = app
+        # Strict-Transport-Security when the site is served over TLS (behind a proxy too)
+        self.extra: tuple[tuple[bytes, bytes], ...] = () if not hsts_seconds else (
+            (b"strict-transport-security", f"max-age={hsts_seconds}".encode()),)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -166,7 +169,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in headers}
-                for name, value in (*SECURITY_HEADERS, (b"content-security-policy", csp)):
+                for name, value in (*SECURITY_HEADERS, *self.extra,
+                                    (b"content-security-policy", csp)):
                     if name not in present:
                         headers.append((name, value))
                 message = {**message, "headers": headers}
@@ -261,7 +265,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)
     if settings.forwarded_allow_ips:
         # The client address (rate limits) and scheme from X-Forwarded-For / -Proto, only
         # when the connection comes from one of these proxies (uvicorn's own middleware).

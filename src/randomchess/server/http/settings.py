@@ -5,7 +5,7 @@ same configuration and a bad value stops the start naming the setting."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 from pydantic import AliasChoices, Field, field_validator, model_validator
@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     # Proxies whose X-Forwarded-For / -Proto are believed (uvicorn's --forwarded-allow-ips:
     # comma-separated addresses or networks, "*" for any); none by default.
     forwarded_allow_ips: str = ""
+    # Session and CSRF cookies marked Secure: "auto" when the request came over https (as
+    # the proxy's X-Forwarded-Proto says, with forwarded_allow_ips), "always" behind a TLS
+    # proxy whatever it forwards.  hsts_seconds > 0 sends Strict-Transport-Security.
+    cookie_secure: Literal["auto", "always"] = "auto"
+    hsts_seconds: int = Field(0, ge=0, le=63_072_000)
     heartbeat_s: float = Field(1.0, gt=0)  # how often the living server stamps the database
     # how often each process looks for flags and computer moves a dead process stranded
     sweep_s: float = Field(1.0, gt=0)

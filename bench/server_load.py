@@ -42,7 +42,8 @@ import httpx
 
 GOAL_P99_MS = 50.0
 PG_ADMIN = os.environ.get("RANDOMCHESS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-MAX_GAMES = 500  # bounded: this is a loopback benchmark, not a load generator
+MAX_GAMES = 2000  # bounded: this is a loopback benchmark, not a load generator
+KEEP_ALIVE_S = 4.0  # uvicorn closes a connection idle for 5 s: reconnect before that
 
 
 def _free_port() -> int:
@@ -123,9 +124,15 @@ class _Http:
         self.host, self.port = host, port
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self._used = 0.0
 
     async def request(self, method: str, path: str,
                       body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        now = time.monotonic()
+        if self._writer is not None and now - self._used > KEEP_ALIVE_S:
+            await self.close()  # the server may have closed it: never reuse it then
+            self._writer = None
+        self._used = now
         if self._writer is None:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         assert self._reader is not None
@@ -296,7 +303,8 @@ def main() -> None:
     for kind in args.db:
         for n in args.games:
             for _ in range(args.runs):
-                n = min(n, MAX_GAMES)
+                if n > MAX_GAMES:
+                    sys.exit(f"--games {n}: at most {MAX_GAMES} (a loopback benchmark)")
                 with _database(kind) as url, \
                         _server(url, args.workers, args.redis) as (base, pid):
                     before = _cpu_seconds(pid)

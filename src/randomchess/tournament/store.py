@@ -66,7 +66,7 @@ from randomchess.tournament.tiebreaks import (
     EDITIONS,
     parse_tiebreaks,
 )
-from randomchess.variants import get_variant
+from randomchess.variants import Variant, get_variant
 
 boards_t = schema.tournament_boards
 byes_t = schema.tournament_byes
@@ -229,99 +229,16 @@ class TournamentStore:
     ) -> Created:
         """A new event in registration, committed to a fresh secret salt."""
         name = check_name(name, "event name", 120)
-        try:
-            v = get_variant(variant)
-        except (KeyError, ValueError) as e:
-            raise TournamentError(f"unknown variant {variant!r}",
-                                  es=f"variante desconocida {variant!r}") from e
-        if not setups.is_numbered(v.key):
-            try:
-                v.start_fen  # noqa: B018 - raises for random families without numbering
-            except ValueError:
-                raise TournamentError(
-                    f"{v.key} setups are not numbered, so no verifiable draw exists for it; "
-                    "use chess960, mrc, or a variant with one start position",
-                    es=f"las posiciones de {v.key} no están numeradas, así que no hay sorteo "
-                       "verificable; use chess960, mrc o una variante con una sola posición "
-                       "inicial"
-                ) from None
-        if system not in SYSTEMS:
-            raise TournamentError(f"unknown system {system!r}; use {', '.join(SYSTEMS)}",
-                                  es=f"sistema desconocido {system!r}; use {', '.join(SYSTEMS)}")
-        if setup_policy not in SETUP_POLICIES:
-            raise TournamentError(f"unknown setup policy {setup_policy!r}; use "
-                                  f"{', '.join(SETUP_POLICIES)}",
-                                  es=f"política de posiciones desconocida {setup_policy!r}; use "
-                                     f"{', '.join(SETUP_POLICIES)}")
-        if bishops not in ("any", "same", "opposite"):
-            raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}",
-                                  es=f"los alfiles son any, same u opposite, no {bishops!r}")
-        if bishops != "any":
-            try:  # the setup pool knows where the bishop filter applies (MRC's numbering)
-                SetupPool(v, "same")
-            except (SetupPoolError, SetupNumberError):
-                raise TournamentError(
-                    f"the bishop filter does not apply to {v.key} setups",
-                    es=f"el filtro de alfiles no se aplica a las posiciones de {v.key}") from None
-        if initial_colour not in ("white", "black"):
-            raise TournamentError(f"initial colour must be white or black, not "
-                                  f"{initial_colour!r}",
-                                  es=f"el color inicial es white o black, no {initial_colour!r}")
-        if system == "swiss":
-            if rounds is None or not 1 <= rounds <= 99:
-                raise TournamentError("a Swiss event needs its number of rounds (1-99)",
-                                      es="un suizo necesita su número de rondas (1-99)")
-            if mini_match and rounds % 2:
-                raise TournamentError("mini-matches need an even number of rounds",
-                                      es="los minimatches necesitan un número par de rondas")
-        elif rounds is not None:
-            raise TournamentError("a round robin's rounds follow from the number of players; "
-                                  "leave the rounds out",
-                                  es="las rondas de un todos contra todos salen del número de "
-                                     "jugadores; no las indique")
-        if mini_match and system == "drr":
-            raise TournamentError("a double round robin already plays each pairing twice; "
-                                  "use a single round robin with mini-matches",
-                                  es="un doble todos contra todos ya juega cada emparejamiento "
-                                     "dos veces; use un todos contra todos sencillo con "
-                                     "minimatches")
-        if tiebreak_edition not in EDITIONS:
-            raise TournamentError(f"unknown tie-break edition {tiebreak_edition!r}; use "
-                                  f"{', '.join(EDITIONS)}",
-                                  es=f"edición de desempates desconocida {tiebreak_edition!r}; "
-                                     f"use {', '.join(EDITIONS)}")
+        v = _checked_variant(variant)
+        _check_format(v, system, setup_policy, bishops, initial_colour, rounds, mini_match,
+                      tiebreak_edition)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
             DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
         if len(time_control) > 64:
             raise TournamentError("the time control has more than 64 characters",
                                   es="el ritmo de juego tiene más de 64 caracteres")
-        eval_digest = None
-        if eval_band is not None:
-            if not setups.is_numbered(v.key):
-                raise TournamentError("an evaluation band needs numbered setups (chess960, mrc)",
-                                      es="una banda de evaluación necesita posiciones numeradas "
-                                         "(chess960, mrc)")
-            if isinstance(eval_band, bool) or not 0 <= eval_band <= 10_000:
-                raise TournamentError(f"an evaluation band is 0-10000 centipawns, not "
-                                      f"{eval_band!r}",
-                                      es="una banda de evaluación es de 0-10000 centipeones, no "
-                                         f"{eval_band!r}")
-            evals = setups.evaluation_set(v.key)
-            eval_digest = evals.digest()
-            probe = replace(_probe_event(v.key, exclude_standard, bishops), eval_band=eval_band,
-                            eval_digest=eval_digest)
-            left = setups.pool_for(probe)
-            if len(left) < (rounds or 1) and no_repeat:
-                raise TournamentError(f"only {len(left)} setups lie within ±{eval_band / 100:g}"
-                                      f" pawns: too few for {rounds} rounds without repeats",
-                                      es=f"solo {len(left)} posiciones están dentro de "
-                                         f"±{eval_band / 100:g} peones: muy pocas para {rounds} "
-                                         "rondas sin repetir")
-            if len(left) == 0:
-                raise TournamentError(f"no setup lies within ±{eval_band / 100:g} pawns",
-                                      es=f"ninguna posición está dentro de ±{eval_band / 100:g} "
-                                         "peones")
+        eval_digest = _band_digest(v, eval_band, exclude_standard, bishops, no_repeat, rounds)
         salt = new_salt() if salt is None else salt
         commitment = make_commitment(salt, name)
         secret = secrets.token_urlsafe(24) if organiser else None
@@ -739,6 +656,110 @@ class TournamentStore:
         if row is None:
             return None
         return str(row[0]), str(row[1]).split()
+
+
+def _checked_variant(variant: str) -> Variant:
+    """The event's variant: known, with numbered setups or one start position."""
+    try:
+        v = get_variant(variant)
+    except (KeyError, ValueError) as e:
+        raise TournamentError(f"unknown variant {variant!r}",
+                              es=f"variante desconocida {variant!r}") from e
+    if not setups.is_numbered(v.key):
+        try:
+            v.start_fen  # noqa: B018 - raises for random families without numbering
+        except ValueError:
+            raise TournamentError(
+                f"{v.key} setups are not numbered, so no verifiable draw exists for it; "
+                "use chess960, mrc, or a variant with one start position",
+                es=f"las posiciones de {v.key} no están numeradas, así que no hay sorteo "
+                   "verificable; use chess960, mrc o una variante con una sola posición "
+                   "inicial"
+            ) from None
+    return v
+
+
+def _check_format(v: Variant, system: str, setup_policy: str, bishops: str,
+                  initial_colour: str, rounds: int | None, mini_match: bool,
+                  tiebreak_edition: str) -> None:
+    """The event's format, each setting refused with its reason in both languages."""
+    if system not in SYSTEMS:
+        raise TournamentError(f"unknown system {system!r}; use {', '.join(SYSTEMS)}",
+                              es=f"sistema desconocido {system!r}; use {', '.join(SYSTEMS)}")
+    if setup_policy not in SETUP_POLICIES:
+        raise TournamentError(f"unknown setup policy {setup_policy!r}; use "
+                              f"{', '.join(SETUP_POLICIES)}",
+                              es=f"política de posiciones desconocida {setup_policy!r}; use "
+                                 f"{', '.join(SETUP_POLICIES)}")
+    if bishops not in ("any", "same", "opposite"):
+        raise TournamentError(f"bishops must be any, same or opposite, not {bishops!r}",
+                              es=f"los alfiles son any, same u opposite, no {bishops!r}")
+    if bishops != "any":
+        try:  # the setup pool knows where the bishop filter applies (MRC's numbering)
+            SetupPool(v, "same")
+        except (SetupPoolError, SetupNumberError):
+            raise TournamentError(
+                f"the bishop filter does not apply to {v.key} setups",
+                es=f"el filtro de alfiles no se aplica a las posiciones de {v.key}") from None
+    if initial_colour not in ("white", "black"):
+        raise TournamentError(f"initial colour must be white or black, not "
+                              f"{initial_colour!r}",
+                              es=f"el color inicial es white o black, no {initial_colour!r}")
+    if system == "swiss":
+        if rounds is None or not 1 <= rounds <= 99:
+            raise TournamentError("a Swiss event needs its number of rounds (1-99)",
+                                  es="un suizo necesita su número de rondas (1-99)")
+        if mini_match and rounds % 2:
+            raise TournamentError("mini-matches need an even number of rounds",
+                                  es="los minimatches necesitan un número par de rondas")
+    elif rounds is not None:
+        raise TournamentError("a round robin's rounds follow from the number of players; "
+                              "leave the rounds out",
+                              es="las rondas de un todos contra todos salen del número de "
+                                 "jugadores; no las indique")
+    if mini_match and system == "drr":
+        raise TournamentError("a double round robin already plays each pairing twice; "
+                              "use a single round robin with mini-matches",
+                              es="un doble todos contra todos ya juega cada emparejamiento "
+                                 "dos veces; use un todos contra todos sencillo con "
+                                 "minimatches")
+    if tiebreak_edition not in EDITIONS:
+        raise TournamentError(f"unknown tie-break edition {tiebreak_edition!r}; use "
+                              f"{', '.join(EDITIONS)}",
+                              es=f"edición de desempates desconocida {tiebreak_edition!r}; "
+                                 f"use {', '.join(EDITIONS)}")
+
+def _band_digest(v: Variant, eval_band: int | None, exclude_standard: bool, bishops: str,
+                 no_repeat: bool, rounds: int | None) -> str | None:
+    """The digest of the evaluation set an evaluation band draws from (None: no band),
+    once the band is checked to leave enough setups."""
+    if eval_band is None:
+        return None
+    if not setups.is_numbered(v.key):
+        raise TournamentError("an evaluation band needs numbered setups (chess960, mrc)",
+                              es="una banda de evaluación necesita posiciones numeradas "
+                                 "(chess960, mrc)")
+    if isinstance(eval_band, bool) or not 0 <= eval_band <= 10_000:
+        raise TournamentError(f"an evaluation band is 0-10000 centipawns, not "
+                              f"{eval_band!r}",
+                              es="una banda de evaluación es de 0-10000 centipeones, no "
+                                 f"{eval_band!r}")
+    evals = setups.evaluation_set(v.key)
+    eval_digest = evals.digest()
+    probe = replace(_probe_event(v.key, exclude_standard, bishops), eval_band=eval_band,
+                    eval_digest=eval_digest)
+    left = setups.pool_for(probe)
+    if len(left) < (rounds or 1) and no_repeat:
+        raise TournamentError(f"only {len(left)} setups lie within ±{eval_band / 100:g}"
+                              f" pawns: too few for {rounds} rounds without repeats",
+                              es=f"solo {len(left)} posiciones están dentro de "
+                                 f"±{eval_band / 100:g} peones: muy pocas para {rounds} "
+                                 "rondas sin repetir")
+    if len(left) == 0:
+        raise TournamentError(f"no setup lies within ±{eval_band / 100:g} pawns",
+                              es=f"ninguna posición está dentro de ±{eval_band / 100:g} "
+                                 "peones")
+    return eval_digest
 
 
 def _event(row: Any, reveal: bool) -> Event:

@@ -211,50 +211,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     index = static / "index.html" if static is not None else None
     app.state.index_html = index if index is not None and index.is_file() else None
 
-    # Every error body is the catalogue's (server/errors.py): code, detail in the request's
-    # language, detail_en and detail_es.
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        headers = {"Retry-After": "1"} if exc.status == 503 else None
-        return JSONResponse(dict(exc.body(lang_of_scope(request.scope))),
-                            status_code=exc.status, headers=headers)
-
-    # A database failure that escaped the bounded door (http/deps.py) is still the
-    # catalogue's 503, never a plain-text 500.
-    async def database_down(request: Request, exc: Exception) -> JSONResponse:
-        log.warning("database error outside the bounded door: %s", exc)
-        return JSONResponse(dict(error_body("db.down", lang_of_scope(request.scope))),
-                            status_code=503, headers={"Retry-After": "1"})
-
-    for db_error in DB_ERRORS:
-        app.add_exception_handler(db_error, database_down)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-            for e in exc.errors()
-        ]
-        # pydantic's messages are English; the Spanish text names the fields.
-        reason = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
-        fields = ", ".join(".".join(map(str, e["loc"])) for e in errors)
-        body = error_body("request.invalid", lang_of_scope(request.scope),
-                          reason=reason or "invalid request", fields=fields or "-")
-        return JSONResponse({**body, "errors": errors}, status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # Starlette's own refusals: an unknown route (404), a wrong method (405).
-        lang = lang_of_scope(request.scope)
-        if exc.status_code == 404:
-            body = error_body("http.not_found", lang)
-        elif exc.status_code == 405:
-            body = error_body("http.method_not_allowed", lang)
-        else:
-            body = error_body("http.error", lang, reason=str(exc.detail),
-                              http_status=exc.status_code)
-        return JSONResponse(dict(body), status_code=exc.status_code, headers=exc.headers)
-
+    install_error_handlers(app)
     app.include_router(router)
     app.include_router(variants_router)
     app.include_router(play_router)  # abort and rematch (issue 11)
@@ -271,6 +228,59 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         # when the connection comes from one of these proxies (uvicorn's own middleware).
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     return app
+
+
+# Every error body is the catalogue's (http/errors.py): code, detail in the request's
+# language, detail_en and detail_es.
+async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    headers = {"Retry-After": "1"} if exc.status == 503 else None
+    return JSONResponse(dict(exc.body(lang_of_scope(request.scope))),
+                        status_code=exc.status, headers=headers)
+
+
+async def _database_down(request: Request, exc: Exception) -> JSONResponse:
+    """A database failure that escaped the bounded door (http/deps.py) is still the
+    catalogue's 503, never a plain-text 500."""
+    log.warning("database error outside the bounded door: %s", exc)
+    return JSONResponse(dict(error_body("db.down", lang_of_scope(request.scope))),
+                        status_code=503, headers={"Retry-After": "1"})
+
+
+async def _invalid(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        for e in exc.errors()
+    ]
+    # pydantic's messages are English; the Spanish text names the fields.
+    reason = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors)
+    fields = ", ".join(".".join(map(str, e["loc"])) for e in errors)
+    body = error_body("request.invalid", lang_of_scope(request.scope),
+                      reason=reason or "invalid request", fields=fields or "-")
+    return JSONResponse({**body, "errors": errors}, status_code=422)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own refusals: an unknown route (404), a wrong method (405)."""
+    assert isinstance(exc, StarletteHTTPException)
+    lang = lang_of_scope(request.scope)
+    if exc.status_code == 404:
+        body = error_body("http.not_found", lang)
+    elif exc.status_code == 405:
+        body = error_body("http.method_not_allowed", lang)
+    else:
+        body = error_body("http.error", lang, reason=str(exc.detail),
+                          http_status=exc.status_code)
+    return JSONResponse(dict(body), status_code=exc.status_code, headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ApiError, _api_error)
+    for db_error in DB_ERRORS:
+        app.add_exception_handler(db_error, _database_down)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
 
 def _version() -> str:

@@ -388,6 +388,18 @@ class LiveGame:
                 raise ApiError(409, "claim.none")
             return self.ending_changes(outcome, now)
 
+    def abort_changes(self, now: int) -> GameChanges:
+        """End the game without a result while a side has not moved yet."""
+        if self.ended:
+            raise ApiError(409, "game.over", result=self.record.result,
+                           termination=termination_words(self.record.termination))
+        if len(self.moves) >= 2:
+            raise ApiError(409, "game.too_late_to_abort")
+        return {"status": GameStatus.ENDED, "result": "*",
+                "termination": TerminationName.ABORTED, "draw_offer": None,
+                "takeback_offer": None, "clock_started_at": None, "invite_hash": None,
+                "updated_at": now}
+
     def takeback_changes(self, requester: Color, now: int) -> GameChanges:
         """Undo ``requester``'s last move (and the reply to it, if any)."""
         n = len(self.moves)

@@ -23,16 +23,14 @@ from randomchess.db import now_ms
 from randomchess.pieces import Color
 from randomchess.server.games.contract import (
     STATE_ROUTE,
-    GameStatus,
     RematchOffer,
-    TerminationName,
     rematch_frame,
 )
 from randomchess.server.games.live import COLOR_BY_NAME, COLOR_NAMES, LiveGame
 from randomchess.server.games.routes import CreateGameOut, SeatOut
 from randomchess.server.games.service import GameService
 from randomchess.server.games.store import GameChanges
-from randomchess.server.http.errors import ApiError, termination_words
+from randomchess.server.http.errors import ApiError
 
 router = APIRouter()
 
@@ -77,14 +75,7 @@ def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
     """End the game without a result while a side has not moved yet."""
     if not colors:
         raise ApiError(403, "seat.wrong_token")
-    if g.ended:
-        raise ApiError(409, "game.over", result=g.record.result,
-                       termination=termination_words(g.record.termination))
-    if len(g.moves) >= 2:
-        raise ApiError(409, "game.too_late_to_abort")
-    return {"status": GameStatus.ENDED, "result": "*", "termination": TerminationName.ABORTED,
-            "draw_offer": None, "takeback_offer": None, "clock_started_at": None,
-            "invite_hash": None, "updated_at": now}
+    return g.abort_changes(now)
 
 
 @router.post("/api/games/{game_id}/abort", **STATE_ROUTE)

@@ -191,7 +191,8 @@ class GameService:
     async def _sweep(self) -> None:
         now = now_ms()
         stale = max(self.settings.engine_movetime_ms, 2000) + _ENGINE_GRACE_MS
-        found = await self._db(self.store.overdue, now, _FLAG_GRACE_MS, stale)
+        first_move = int(self.settings.first_move_s * 1000)
+        found = await self._db(self.store.overdue, now, _FLAG_GRACE_MS, stale, first_move)
         # A game examined at this version owes nothing new: an idle game against the
         # computer with the human to move is looked at once, not every second.
         seen, examined = self._swept, {}
@@ -212,7 +213,17 @@ class GameService:
             if e.status == 503:
                 raise
             return  # e.g. 409: the flag fell as this process committed it
-        if not live.ended and live.computer == live.turn:
+        if live.ended:
+            return
+        r = live.record
+        if (r.opponent == "friend" and len(live.moves) < 2 and r.days_per_move is None
+                and r.clock_initial_ms is not None
+                and now_ms() - r.updated_at >= self.settings.first_move_s * 1000):
+            # A side never made its first move: aborted, as the abort button would.
+            with contextlib.suppress(ApiError):
+                await self.act(game_id, lambda g, now: g.abort_changes(now))
+            return
+        if live.computer == live.turn:
             self._schedule(live)  # a no-op if this process is thinking already
 
     async def _db(self, fn: Callable[..., T], *args: Any, bounded: bool = True) -> T:

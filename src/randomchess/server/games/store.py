@@ -394,10 +394,13 @@ class Store:
                 select(_GAMES).where(_GAMES.c.status != GameStatus.ENDED.value)).all()
         return [GameRecord.from_row(tuple(r._mapping[c] for c in _COLUMNS)) for r in rows]
 
-    def overdue(self, now: int, flag_grace_ms: int, stale_ms: int) -> list[tuple[str, int]]:
+    def overdue(self, now: int, flag_grace_ms: int, stale_ms: int,
+                first_move_ms: int) -> list[tuple[str, int]]:
         """(id, version) of the unfinished games some process may have stranded (issue 28):
         a running clock whose lower side ran out more than ``flag_grace_ms`` ago, or a game
-        against the computer untouched for ``stale_ms`` (the computer may owe a move).  The caller
+        against the computer untouched for ``stale_ms`` (the computer may owe a move), or a
+        clocked game between people still in its first two plies and untouched for
+        ``first_move_ms`` (a side never made its first move).  The caller
         checks each one on its record; this only keeps the candidates few."""
         g = _GAMES.c
         lower = case((g.white_ms < g.black_ms, g.white_ms), else_=g.black_ms)
@@ -407,7 +410,10 @@ class Store:
                 or_(and_(g.clock_started_at.is_not(None), g.white_ms.is_not(None),
                          g.black_ms.is_not(None),
                          g.clock_started_at + lower < now - flag_grace_ms),
-                    and_(g.opponent == "computer", g.updated_at < now - stale_ms)))
+                    and_(g.opponent == "computer", g.updated_at < now - stale_ms),
+                    and_(g.opponent == "friend", g.days_per_move.is_(None),
+                         g.clock_initial_ms.is_not(None), g.moves.not_like("% %"),
+                         g.updated_at < now - first_move_ms)))
                 .limit(500)).all()
         return [(str(r[0]), int(r[1])) for r in rows]
 

@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     heartbeat_s: float = Field(1.0, gt=0)  # how often the living server stamps the database
     # how often each process looks for flags and computer moves a dead process stranded
     sweep_s: float = Field(1.0, gt=0)
+    # a clocked game between people whose side has not made its first move this long after
+    # its turn began is aborted, as on lichess (correspondence games are not)
+    first_move_s: float = Field(30.0, gt=0)
     # End games at threefold repetition and at the 50-move mark without a claim, as many
     # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).
     # RANDOMCHESS_AUTO_THREEFOLD, its former name, is still read.

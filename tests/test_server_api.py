@@ -329,9 +329,10 @@ def test_computer_replies_and_takeback(c: TestClient) -> None:
     r = c.post(f"/api/games/{g['id']}/moves",
                json={"move": s["legal_moves"][0], "token": "x"})
     assert r.status_code == 403
-    s = c.post(f"/api/games/{g['id']}/takeback-offer",
-               json={"token": g["seat"]["token"]}).json()
-    assert s["moves"] == [] and s["to_move"] == "white"
+    # Issue 28: the first two plies cannot be taken back once both sides have moved (a
+    # lost game could be taken back to ply 0 and aborted).
+    r = c.post(f"/api/games/{g['id']}/takeback-offer", json={"token": g["seat"]["token"]})
+    assert r.status_code == 409 and r.json()["code"] == "takeback.too_early"
     s = c.post(f"/api/games/{g['id']}/draw-offer", json={"token": g["seat"]["token"]}).json()
     assert s["status"] == "playing" and s["draw_offer"] is None  # declined at once
 

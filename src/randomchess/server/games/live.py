@@ -425,6 +425,13 @@ class LiveGame:
         }
         if r.white_ms is not None:
             changes.update(self._clocks_at_ply(keep, log))
+            # The requester gets no time back: never more than it has left now (else
+            # thinking, taking back and thinking again is unlimited time).
+            left = self.clocks_at(now)
+            if left is not None and requester == WHITE:
+                changes["white_ms"] = min(changes.get("white_ms") or 0, left[WHITE])
+            elif left is not None:
+                changes["black_ms"] = min(changes.get("black_ms") or 0, left[BLACK])
             changes["clock_started_at"] = now if keep >= 2 or r.days_per_move is not None \
                 else None
         return changes
@@ -447,7 +454,11 @@ class LiveGame:
         me = self._acting(colors)
         if len(colors) == 2:  # hot seat: the player at the board takes back the last move
             return self.takeback_changes(self.turn ^ 1, now)
-        if self.computer is not None:  # the computer always agrees
+        if self.computer is not None:  # the computer always agrees ...
+            n = len(self.moves)
+            plies = 1 if self.turn != me else 2
+            if n >= 2 and n - plies < 2:  # ... but not back into the abort's first plies
+                raise ApiError(409, "takeback.too_early")
             return self.takeback_changes(me, now)
         self.takeback_changes(me, now)  # 409 now if there is nothing to take back
         if self.record.takeback_offer == COLOR_NAMES[me]:

@@ -75,7 +75,8 @@ ErrorCode = Literal[
     "turn.not_yours", "move.empty", "move.missing", "move.illegal", "move.malformed",
     "move.ambiguous",
     "draw.already_offered", "draw.no_offer", "draw.own_offer", "claim.not_your_turn",
-    "claim.none", "claim.bad_move", "takeback.none", "takeback.already_asked",
+    "claim.none", "claim.bad_move", "takeback.none", "takeback.too_early",
+    "takeback.already_asked",
     "takeback.no_offer", "takeback.own_offer",
     "rematch.already_offered", "rematch.fixed_setup", "rematch.no_offer",
     "rematch.own_offer",
@@ -183,6 +184,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                        "rule)",
                        "esa jugada no permite reclamar tablas (triple repetición o regla de "
                        "las cincuenta jugadas)"),
+    "takeback.too_early": ("once both sides have moved, the first moves cannot be taken back",
+                           "cuando ambos bandos han jugado, las primeras jugadas no se pueden "
+                           "deshacer"),
     "takeback.none": ("there is no move of yours to take back",
                       "no tienes ninguna jugada que deshacer"),
     "takeback.already_asked": ("you have already asked to take back",

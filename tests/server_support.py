@@ -231,6 +231,18 @@ def private_redis(tmp: Path) -> Iterator[PrivateRedis]:
             r.kill()
 
 
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to a running server; its JSON answer (urllib, no client)."""
+    import json
+
+    req = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

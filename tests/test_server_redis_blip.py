@@ -16,22 +16,13 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import connect
 
-from server_support import private_redis, running_server
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        out: dict[str, Any] = json.loads(r.read())
-        return out
+from server_support import post_json, private_redis, running_server
 
 
 def _wait_state(ws: Any, moves: int, timeout_s: float) -> dict[str, Any] | None:
@@ -56,12 +47,12 @@ def test_pushes_survive_a_redis_kill_and_restart(tmp_path: Path) -> None:
                                                "--db", shared, **env))
         b = stack.enter_context(running_server(tmp_path, "--no-web",
                                                "--db", shared, **env))
-        game = _post(f"{b}/api/games", {"variant": "chess", "opponent": "hotseat"})
+        game = post_json(f"{b}/api/games", {"variant": "chess", "opponent": "hotseat"})
         gid, token = game["id"], game["seat"]["token"]
         plies = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
 
         def move(n: int) -> None:
-            _post(f"{b}/api/games/{gid}/moves", {"move": plies[n], "token": token})
+            post_json(f"{b}/api/games/{gid}/moves", {"move": plies[n], "token": token})
 
         with connect(a.replace("http", "ws") + f"/ws/games/{gid}") as ws:
             assert _wait_state(ws, 0, 10) is not None

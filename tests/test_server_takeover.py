@@ -13,25 +13,15 @@ both processes).
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
 import time
-import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from server_support import running_server
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        out: dict[str, Any] = json.loads(r.read())
-        return out
+from server_support import post_json, running_server
 
 
 def _row(db: Path, gid: str) -> tuple[str, str | None, int]:
@@ -63,11 +53,11 @@ def test_a_flag_the_dead_process_was_timing_falls(tmp_path: Path) -> None:
     with ExitStack() as stack:
         a = stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}"))
         stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}"))
-        g = _post(f"{a}/api/games", {"variant": "chess", "opponent": "hotseat",
+        g = post_json(f"{a}/api/games", {"variant": "chess", "opponent": "hotseat",
                                      "clock": {"minutes": 0.05, "increment": 0}})  # 3 s
         token = g["seat"]["token"]
         for move in ("e2e4", "e7e5"):  # the clock runs from Black's first move
-            _post(f"{a}/api/games/{g['id']}/moves", {"move": move, "token": token})
+            post_json(f"{a}/api/games/{g['id']}/moves", {"move": move, "token": token})
         _kill(a)
         flag = time.monotonic() + 3.0  # White's 3 s run out then
         took = _wait(lambda: _row(db, g["id"])[0] == "ended", 20.0)
@@ -84,9 +74,9 @@ def test_a_computer_move_the_dead_process_owed_is_made(tmp_path: Path) -> None:
                                                RANDOMCHESS_ENGINE_MOVETIME_MS="20000"))
         stack.enter_context(running_server(tmp_path, "--no-web", "--db", f"sqlite:///{db}",
                                            RANDOMCHESS_ENGINE_MOVETIME_MS="300"))
-        g = _post(f"{a}/api/games", {"variant": "chess960", "opponent": "computer",
+        g = post_json(f"{a}/api/games", {"variant": "chess960", "opponent": "computer",
                                      "color": "white", "level": 8})
-        _post(f"{a}/api/games/{g['id']}/moves", {"move": "e2e4", "token": g["seat"]["token"]})
+        post_json(f"{a}/api/games/{g['id']}/moves", {"move": "e2e4", "token": g["seat"]["token"]})
         _kill(a)  # A was thinking about Black's answer
         took = _wait(lambda: _row(db, g["id"])[2] == 2, 20.0)
         assert took is not None, f"the computer's move was never made: {_row(db, g['id'])}"

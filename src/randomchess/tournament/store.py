@@ -437,22 +437,7 @@ class TournamentStore:
         code = parse_result(result)
 
         def step(conn: Connection, t: Tournament) -> Board:
-            b = t.board(rnd, board)
-            if b.is_bye:
-                raise ResultError(f"board {board} of round {rnd} is a bye "
-                                  f"({b.bye}) for {t.player(b.white).name}: no result",
-                                  es=f"el tablero {board} de la ronda {rnd} es un descanso "
-                                     f"({b.bye}) de {t.player(b.white).name}: sin resultado")
-            if b.result is not None:
-                raise ResultError(
-                    f"board {board} of round {rnd} has the result {b.result} already; a "
-                    "change is a correction and needs a reason",
-                    es=f"el tablero {board} de la ronda {rnd} ya tiene el resultado {b.result}; "
-                       "un cambio es una corrección y necesita un motivo"
-                )
-            self._write_result(conn, event_id, b, code)
-            self._log(conn, event_id, "result", rnd, board, None, code)
-            return replace(b, result=code)
+            return self._enter_result(conn, event_id, t, rnd, board, code)
 
         return self._step(event_id, step)
 
@@ -469,26 +454,30 @@ class TournamentStore:
                               es=f"el tablero {twice[0]} de la ronda {rnd} aparece dos veces")
 
         def step(conn: Connection, t: Tournament) -> list[Board]:
-            out = []
-            for board, code in codes:
-                b = t.board(rnd, board)
-                if b.is_bye:
-                    raise ResultError(f"board {board} of round {rnd} is a bye "
-                                      f"({b.bye}) for {t.player(b.white).name}: no result",
-                                      es=f"el tablero {board} de la ronda {rnd} es un descanso "
-                                         f"({b.bye}) de {t.player(b.white).name}: sin resultado")
-                if b.result is not None:
-                    raise ResultError(
-                        f"board {board} of round {rnd} has the result {b.result} already; a "
-                        "change is a correction and needs a reason",
-                        es=f"el tablero {board} de la ronda {rnd} ya tiene el resultado "
-                           f"{b.result}; un cambio es una corrección y necesita un motivo")
-                self._write_result(conn, event_id, b, code)
-                self._log(conn, event_id, "result", rnd, board, None, code)
-                out.append(replace(b, result=code))
-            return out
+            return [self._enter_result(conn, event_id, t, rnd, board, code)
+                    for board, code in codes]
 
         return self._step(event_id, step)
+
+    def _enter_result(self, conn: Connection, event_id: str, t: Tournament, rnd: int,
+                      board: int, code: str) -> Board:
+        """A first result for a board (inside a step): refused for a bye or a board that
+        has one already (a change is a correction)."""
+        b = t.board(rnd, board)
+        if b.is_bye:
+            raise ResultError(f"board {board} of round {rnd} is a bye "
+                              f"({b.bye}) for {t.player(b.white).name}: no result",
+                              es=f"el tablero {board} de la ronda {rnd} es un descanso "
+                                 f"({b.bye}) de {t.player(b.white).name}: sin resultado")
+        if b.result is not None:
+            raise ResultError(
+                f"board {board} of round {rnd} has the result {b.result} already; a "
+                "change is a correction and needs a reason",
+                es=f"el tablero {board} de la ronda {rnd} ya tiene el resultado {b.result}; "
+                   "un cambio es una corrección y necesita un motivo")
+        self._write_result(conn, event_id, b, code)
+        self._log(conn, event_id, "result", rnd, board, None, code)
+        return replace(b, result=code)
 
     def correct(self, event_id: str, rnd: int, board: int, result: str, reason: str) -> Board:
         """Change an entered result; the reason is kept in the event's log."""

@@ -72,26 +72,7 @@ python3 -m venv "$tmp/venv"
 cd "$tmp"  # away from the source tree: only the installed package is importable
 "$tmp/venv/bin/randomchess" --version
 # The installed wheel runs compiled, and exactly as its own pure Python does.
-"$tmp/venv/bin/python" - <<'PYEOF'
-import importlib, importlib.machinery
-from randomchess import native
-assert native.ACTIVE, native.STATUS
-for name in ("geometry", "pieces", "position", "engine.evaluate", "engine.endgame",
-             "engine.search"):
-    path = importlib.import_module(f"randomchess.{name}").__file__ or ""
-    assert "_compiled" in path and path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
-print(f"installed wheel: {native.STATUS}")
-PYEOF
-"$tmp/venv/bin/python" "$ROOT/tests/native_fingerprint.py" >"$tmp/compiled.json"
-RANDOMCHESS_NATIVE=off "$tmp/venv/bin/python" "$ROOT/tests/native_fingerprint.py" >"$tmp/pure.json"
-"$PY" - "$tmp/compiled.json" "$tmp/pure.json" <<'PYEOF'
-import json, sys
-compiled, pure = (json.load(open(p)) for p in sys.argv[1:])
-assert compiled.pop("compiled") is True and pure.pop("compiled") is False
-for key in pure:  # perft, evaluate, see, fens, search (move, score, depth, nodes)
-    assert compiled[key] == pure[key], f"the compiled and the pure {key} differ"
-print(f"compiled == pure Python: perft {compiled['perft']}, {len(compiled['search'])} searches")
-PYEOF
+"$tmp/venv/bin/python" "$ROOT/tests/wheel_check.py"
 port="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$tmp/venv/bin/randomchess" serve --port "$port" --db "sqlite:///$tmp/games.sqlite3" \
     >"$tmp/server.log" 2>&1 &

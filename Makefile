@@ -72,11 +72,13 @@ fuzz-server: $(SETUP)
 	RANDOMCHESS_FUZZ_EXAMPLES=$(SERVER_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_server.py
 	RANDOMCHESS_FUZZ_EXAMPLES=$(OPENAPI_FUZZ_EXAMPLES) $(PY) -m pytest -q -s -p no:cacheprovider tests/test_fuzz_openapi.py
 
-## The sdist and the wheel, both carrying the built front end, into dist/.
+## The sdist and the wheel, both carrying the built front end, into dist/: a platform wheel
+## with the modules compiled by mypyc (the pure wheel, with a message, without a C compiler).
 dist: $(SETUP)
 	$(PY) -m build --outdir dist .
 
-## CI's packaging check: wheel from the sdist, clean venv, the board renders in chromium.
+## CI's packaging check: compiled wheel from the sdist, clean venv, the compiled modules in
+## use with the pure-Python answers, the board renders in chromium.
 package-check: $(SETUP)
 	bash .ci/check_package.sh
 

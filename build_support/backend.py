@@ -10,6 +10,13 @@ without it anyway (the library, the engine and the API still work; ``randomchess
 then says the page is missing).  An sdist carries the built bundle and ``web/``, so a wheel
 built from it needs no Node.  Editable installs (``pip install -e .``, the Makefile's set-up)
 skip the check: ``make web`` builds the bundle beside them.
+
+A wheel is a platform wheel with the hot modules compiled by mypyc (build_support/native.py,
+as black and mypy ship theirs) when the machine has a C compiler and the Python headers: the
+backend then asks for mypy as a build requirement and setup.py adds the extensions.  Without
+them, or when the compiled build fails, it says so and builds the pure-Python wheel (correct,
+the engine about three times slower).  ``RANDOMCHESS_PURE_WHEEL=1`` builds the pure wheel
+on purpose (``py3-none-any``, for any platform).
 """
 
 from __future__ import annotations
@@ -25,10 +32,11 @@ from setuptools.build_meta import (  # noqa: F401 - the backend's other hooks, u
     build_editable,
     get_requires_for_build_editable,
     get_requires_for_build_sdist,
-    get_requires_for_build_wheel,
     prepare_metadata_for_build_editable,
     prepare_metadata_for_build_wheel,
 )
+
+import native  # build_support/native.py: backend-path puts it on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
@@ -84,9 +92,44 @@ def ensure_front_end() -> None:
         raise RuntimeError(f"randomchess: the web build ran but {still}")
 
 
+COMPILE = "RANDOMCHESS_COMPILE_WHEEL"  # read by setup.py
+MYPY = "mypy>=1.10"  # mypyc, as in the dev dependencies
+
+
+def _pure_wheel_reason() -> str | None:
+    """Why the wheel will be pure Python, or None: it will be compiled."""
+    if os.environ.get("RANDOMCHESS_PURE_WHEEL") == "1":
+        return "RANDOMCHESS_PURE_WHEEL=1"
+    return native.compiler_problem()
+
+
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
+    requires = list(_setuptools.get_requires_for_build_wheel(config_settings))
+    return requires if _pure_wheel_reason() else [*requires, MYPY]
+
+
 def build_wheel(wheel_directory: str, config_settings: dict[str, Any] | None = None,
                 metadata_directory: str | None = None) -> str:
     ensure_front_end()
+    why = _pure_wheel_reason()
+    if why is None:
+        try:
+            import mypyc.build  # noqa: F401
+        except ImportError:
+            why = f"mypyc is not installed ({MYPY} in the build environment)"
+    if why is None:
+        print("randomchess build: compiling the move generator and the engine with mypyc "
+              "(a platform wheel)")
+        os.environ[COMPILE] = "1"
+        try:
+            return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
+        except (Exception, SystemExit) as exc:  # setuptools reports a failed compile as exit
+            why = f"the mypyc build failed ({str(exc)[:200]}...; see above)"
+        finally:
+            del os.environ[COMPILE]
+    print(f"randomchess build: {why}: building the PURE-PYTHON wheel, which runs the engine "
+          "about three times slower. Install a C compiler and the Python headers (Debian: "
+          "apt-get install build-essential python3-dev) for the compiled one.", flush=True)
     return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
 
 

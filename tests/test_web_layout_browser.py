@@ -93,10 +93,9 @@ def _open(browser: Browser, server: str, size: str, lang: str) -> tuple[Page, li
 
 def _sign_up_and_seek(page: Page, name: str) -> None:
     page.goto("/#/account")
-    page.fill("[data-testid=name]", name)
-    page.fill("[data-testid=password]", "a long enough password")
-    for confirm in page.locator("[data-testid=password-again]").all():
-        confirm.fill("a long enough password")
+    page.fill("[data-testid=signup-name]", name)
+    page.fill("[data-testid=signup-password]", "a long enough password")
+    page.fill("[data-testid=password-again]", "a long enough password")
     page.click("[data-testid=signup]")
     page.wait_for_selector("[data-testid=logged-in]")
     page.goto("/#/lobby")

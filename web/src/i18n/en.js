@@ -264,6 +264,7 @@ export default {
   'analysis.lines': 'Best lines',
   'analysis.depth': 'depth {d}',
   'analysis.load': 'Load',
+  'analysis.loadBoth': 'Keep either the pasted PGN or FEN or the setup number, not both.',
   'analysis.pastePgn': 'Paste a PGN or a FEN',
   'analysis.setupNumber': 'Setup number',
   'analysis.variant': 'Variant',

@@ -264,6 +264,7 @@ export default {
   'analysis.lines': 'Mejores líneas',
   'analysis.depth': 'profundidad {d}',
   'analysis.load': 'Cargar',
+  'analysis.loadBoth': 'Deja o el PGN o FEN pegado o el número de posición, no los dos.',
   'analysis.pastePgn': 'Pegue un PGN o un FEN',
   'analysis.setupNumber': 'Número de posición',
   'analysis.variant': 'Variante',

@@ -128,3 +128,26 @@ def test_every_page_fits_the_window(browser: Browser, server: str, event: str, s
         page.context.close()
     assert not errors, f"JavaScript errors: {errors}"
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_phone_header_takes_two_short_lines(browser: Browser, server: str,
+                                                lang: str) -> None:
+    """Issue 37, item 4: on a 390 px phone the header took three lines (about 70 px) above
+    the board; now the brand and the language share one line and the links the next, all in
+    the window."""
+    page, errors = _open(browser, server, "phone", lang)
+    try:
+        page.goto("/#/analysis")
+        page.wait_for_selector("[data-testid=load]")
+        box = page.locator("header.top").bounding_box()
+        assert box is not None
+        tops = page.evaluate("[...document.querySelectorAll('header.top nav a')]"
+                             ".map(a => Math.round(a.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, f"the links wrap: {tops}"
+        assert box["height"] <= 60, f"the header is {box['height']} px tall"
+        assert page.evaluate(OUTSIDE, 390) == []
+        page.locator("header.top").screenshot(path=str(ARTIFACTS / f"header-phone-{lang}.png"))
+    finally:
+        page.context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -151,3 +151,32 @@ def test_the_phone_header_takes_two_short_lines(browser: Browser, server: str,
     finally:
         page.context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_correspondence_deadline_under_the_bottom_clock_is_in_the_window(
+        browser: Browser, server: str, lang: str) -> None:
+    """Issue 37, item 4: at 1366x768 the deadline under the bottom clock of a correspondence
+    game was cut off by the window's bottom edge; the board now leaves it room."""
+    page, errors = _open(browser, server, "desktop", lang)
+    try:
+        page.goto("/")
+        page.select_option("[data-testid=variant]", "chess")
+        page.check("input[name=opponent][value=hotseat]")
+        page.select_option("[data-testid=days]", "1")
+        page.click("[data-testid=start]")
+        page.wait_for_url("**/#/game/**")
+        deadline = page.locator("[data-testid=deadline-white]")
+        deadline.wait_for()
+        page.wait_for_function("document.querySelector('cg-board')"
+                               "?.getBoundingClientRect().width > 0")
+        # The page redraws the players' lines as the state arrives: measure in one step.
+        bottom, board = page.evaluate(
+            "[document.querySelector('[data-testid=deadline-white]').getBoundingClientRect()"
+            ".bottom, document.querySelector('cg-board').getBoundingClientRect().height]")
+        page.screenshot(path=str(ARTIFACTS / f"deadline-desktop-{lang}.png"))
+        assert bottom <= SIZES["desktop"]["height"], bottom
+        assert board >= 500, board  # still a big board
+    finally:
+        page.context.close()
+    assert not errors, f"JavaScript errors: {errors}"

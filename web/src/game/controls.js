@@ -61,8 +61,9 @@ export function createControls(act) {
       b.rematch.disabled = !!v.rematchMine;
       show(b.acceptRematch, !!theirRematch);
       show(b.declineRematch, !!theirRematch);
+      // The button names what a click does ("Mute" while the sound is on), so no
+      // aria-pressed: a toggle whose name changes would say the state twice.
       b.sound.textContent = v.muted ? t('soundOff') : t('soundOn');
-      b.sound.setAttribute('aria-pressed', v.muted ? 'false' : 'true');
       const lines = [];
       if (theirDraw) lines.push(t('drawOffered', { colour: t(`colour.${v.offer}`) }));
       if (theirTakeback) lines.push(t('takebackOffered', { colour: t(`colour.${v.takeback}`) }));

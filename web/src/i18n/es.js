@@ -211,7 +211,7 @@ export default {
   announceMove: '{colour} juegan {san}.',
   announceCheck: 'Jaque.',
   castleHint: 'Para enrocar, suelta el rey sobre su torre (o en su casilla de enroque); mientras arrastras se marcan las casillas donde quedarán el rey y la torre.',
-  adjustHint: 'Ajuste de Alfil: suelta un alfil sobre su vecina para intercambiarlos (una vez por partida).',
+  adjustHint: 'Ajuste de Alfil: suelta un alfil sobre la pieza vecina para intercambiarlos (una vez por partida).',
   gotIt: 'Entendido',
   presets: 'Elección rápida',
   premoveSet: 'Prejugada: {move}. Toca el tablero para cancelarla.',

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,6 +178,38 @@ def test_the_correspondence_deadline_under_the_bottom_clock_is_in_the_window(
         page.screenshot(path=str(ARTIFACTS / f"deadline-desktop-{lang}.png"))
         assert bottom <= SIZES["desktop"]["height"], bottom
         assert board >= 500, board  # still a big board
+    finally:
+        page.context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def _post(server: str, path: str, body: object, secret: str) -> dict[str, object]:
+    req = urllib.request.Request(
+        server + path, method="POST", data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Organiser-Secret": secret})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        out: dict[str, object] = json.loads(r.read())
+        return out
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "bye"), ("es", "descanso")])
+def test_a_bye_reads_in_words(browser: Browser, server: str, lang: str, words: str) -> None:
+    """Issue 37 (polish): a pairing-allocated bye read "bye U" (TRF's letter); now words."""
+    created = _post(server, "/api/tournaments", {"name": f"Bye Open {lang}", "rounds": 2}, "")
+    eid, secret = str(created["id"]), str(created["organiser_secret"])
+    for name, rating in (("Ann", 2000), ("Bob", 1900), ("Cid", 1800)):
+        _post(server, f"/api/tournaments/{eid}/players", {"name": name, "rating": rating},
+              secret)
+    _post(server, f"/api/tournaments/{eid}/start", {}, secret)
+    _post(server, f"/api/tournaments/{eid}/pair", {}, secret)
+    page, errors = _open(browser, server, "desktop", lang)
+    try:
+        page.goto(f"/#/tournament/{eid}")
+        page.wait_for_selector("[data-testid=t-round-1]")
+        cells = page.locator("[data-testid=t-round-1] td[data-testid^=t-result-]")
+        texts = [cells.nth(i).inner_text().strip() for i in range(cells.count())]
+        assert words in texts, texts
+        assert not any(re.search(r"\b[UHFZ]\b", t) for t in texts), texts
     finally:
         page.context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -113,7 +113,8 @@ function renderNew(main, go) {
 }
 
 function resultLabel(b) {
-  if (b.bye) return `${tt('bye')} ${b.bye}`;
+  // TRF's letters in words (issue 37): U is the pairing's bye, H/F/Z the ones asked for.
+  if (b.bye) return ['H', 'F', 'Z'].includes(b.bye) ? tt(`bye${b.bye}`) : tt('bye');
   return b.result || '';
 }
 

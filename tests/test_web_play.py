@@ -579,6 +579,28 @@ def test_abort_before_moving_and_resign_with_confirmation(session: Session) -> N
     expect(page.locator("[data-testid=result]")).to_contain_text("Ganan las negras")
 
 
+def test_new_game_and_new_opponent_beside_rematch(session: Session) -> None:
+    """Issue 37 (polish): once a game is over, "New game" (the home form) stands beside
+    Rematch; "New opponent" (the lobby) too when the opponent was a person."""
+    page = session.page()
+    new_game(page, "chess960", "computer", color="white", level=1, number=518)
+    page.click("[data-testid=abort]")
+    rematch = page.locator("[data-testid=rematch]")
+    expect(rematch).to_be_visible()
+    fresh = page.locator("[data-testid=new-game]")
+    expect(fresh).to_be_visible()
+    expect(page.locator("[data-testid=new-opponent]")).to_be_hidden()
+    # Beside it: the same row of buttons.
+    assert fresh.evaluate("(a, r) => a.parentNode === r.parentNode", rematch.element_handle())
+    white, black = friends(session)
+    white.click("[data-testid=abort]")
+    for pg in (white, black):
+        expect(pg.locator("[data-testid=new-opponent]")).to_be_visible()
+        assert pg.get_attribute("[data-testid=new-opponent]", "href") == "/#/lobby"
+    fresh.click()
+    page.wait_for_selector("[data-testid=start]")
+
+
 def test_rematch_against_the_computer_same_setup_colours_reversed(session: Session) -> None:
     page = session.page()
     new_game(page, "mrc", "computer", color="white", level=1, number=100, minutes=3,

@@ -10,6 +10,7 @@ export default {
   analyseGame: 'Analyse this game',
   language: 'Language',
   newGame: 'New game',
+  newOpponent: 'New opponent',
   variant: 'Variant',
   'variant.chess960': 'Chess960',
   'variant.mrc': 'Modern Random Chess (9x9)',

@@ -10,6 +10,7 @@ export default {
   analyseGame: 'Analizar esta partida',
   language: 'Idioma',
   newGame: 'Nueva partida',
+  newOpponent: 'Otro rival',
   variant: 'Variante',
   'variant.chess960': 'Ajedrez 960',
   'variant.mrc': 'Ajedrez Moderno Aleatorio (9x9)',

@@ -488,6 +488,18 @@ def test_move_list_navigation_with_clicks_buttons_and_keys(session: Session) -> 
     page.locator("body").press("ArrowLeft")
     page.click("[data-testid=nav-live]")
     assert board_attr(page, "live") == "true"
+    # The mouse wheel over the board steps through the moves too (issue 37): up goes back.
+    box = page.locator("[data-testid=board] cg-board").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '3'")
+    page.mouse.wheel(0, -100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '2'")
+    page.mouse.wheel(0, 100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '3'")
+    page.mouse.wheel(0, 100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.live === 'true'")
     expect(page.locator("[data-testid=nav-banner]")).to_be_hidden()
     drag(page, "f1", "c4")
     wait_ply(page, 5)

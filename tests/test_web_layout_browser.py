@@ -17,7 +17,7 @@ import pytest
 from web_support import ARTIFACTS, launched_browser, running_server, skip_without_browser
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -210,6 +210,35 @@ def test_a_bye_reads_in_words(browser: Browser, server: str, lang: str, words: s
         texts = [cells.nth(i).inner_text().strip() for i in range(cells.count())]
         assert words in texts, texts
         assert not any(re.search(r"\b[UHFZ]\b", t) for t in texts), texts
+    finally:
+        page.context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_the_organiser_panel_shows_only_what_is_left_to_do(browser: Browser,
+                                                           server: str) -> None:
+    """Issue 37 (polish): "Play this round online" is hidden once every result of the round
+    is in, and after the close there is no empty "Organiser" box."""
+    created = _post(server, "/api/tournaments", {"name": "Panel Open", "rounds": 1}, "")
+    eid, secret = str(created["id"]), str(created["organiser_secret"])
+    for name in ("Ann", "Bob"):
+        _post(server, f"/api/tournaments/{eid}/players", {"name": name}, secret)
+    _post(server, f"/api/tournaments/{eid}/start", {}, secret)
+    _post(server, f"/api/tournaments/{eid}/pair", {}, secret)
+    page, errors = _open(browser, server, "desktop", "en")
+    page.context.add_init_script(f"localStorage.setItem('rc-tournament-{eid}', '{secret}')")
+    try:
+        page.goto(f"/#/tournament/{eid}")
+        expect(page.locator("[data-testid=t-online]")).to_be_visible()
+        _post(server, f"/api/tournaments/{eid}/results",
+              {"round": 1, "board": 1, "result": "1-0"}, secret)
+        page.reload()
+        expect(page.locator("[data-testid=t-close]")).to_be_visible()
+        expect(page.locator("[data-testid=t-online]")).to_have_count(0)
+        _post(server, f"/api/tournaments/{eid}/close", {}, secret)
+        page.reload()
+        page.wait_for_selector("[data-testid=t-round-1]")
+        expect(page.locator("[data-testid=t-organiser]")).to_have_count(0)
     finally:
         page.context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -348,3 +348,29 @@ def test_a_live_game_between_people_offers_no_engine(page: Page, server: str) ->
     _wait_ply(page, 1)
     page.locator("[data-testid=engine-toggle]").wait_for(state="visible")
     assert page.locator("[data-testid=engine-toggle]").is_enabled()
+
+
+def test_load_form_takes_setup_zero_and_never_silently_drops_a_paste(page: Page) -> None:
+    """Issue 37, item 3: Chess960 number 0 (BBQNNRKR) loads, and a PGN pasted with a number
+    also typed is not silently replaced by the number: the page says to keep one and
+    changes nothing."""
+    page.goto("/#/analysis")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')?.dataset.fen")
+    page.select_option("[data-testid=analysis-variant]", "chess960")
+    page.fill("[data-testid=setup-number]", "0")
+    page.click("[data-testid=load]")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           ".dataset.fen.startsWith('bbqnnrkr/')")
+    page.fill("[data-testid=paste]", "1. e4 e5 2. Nf3 *")
+    page.fill("[data-testid=setup-number]", "5")
+    page.click("[data-testid=load]")
+    expect(page.locator("[data-testid=analysis-message]")).to_contain_text("PGN")
+    assert str(page.get_attribute("[data-testid=analysis-board]", "data-fen")).startswith(
+        "bbqnnrkr/")
+    assert _ply(page) == "0"
+    # Clearing the number loads the paste.
+    page.fill("[data-testid=setup-number]", "")
+    page.click("[data-testid=load]")
+    page.wait_for_function("document.querySelector('[data-testid=analysis-board]')"
+                           ".dataset.fen.startsWith('rnbqkbnr/')")
+    expect(page.locator("[data-testid=tree] .mainline")).to_contain_text("Nf3")

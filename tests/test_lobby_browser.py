@@ -45,8 +45,9 @@ PASSWORD = "a long enough password"
 
 def sign_up(page: Page, name: str) -> None:
     page.goto("/#/account")
-    page.fill("[data-testid=name]", name)
-    page.fill("[data-testid=password]", PASSWORD)
+    page.fill("[data-testid=signup-name]", name)
+    page.fill("[data-testid=signup-password]", PASSWORD)
+    page.fill("[data-testid=password-again]", PASSWORD)
     page.click("[data-testid=signup]")
     expect(page.locator("[data-testid=logged-in]")).to_contain_text(name)
 

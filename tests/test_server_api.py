@@ -368,6 +368,13 @@ def test_pgn(c: TestClient) -> None:
     assert "1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 2. d4 { [%clk" in text
 
 
+def test_pgn_names_an_anonymous_player_anonymous(c: TestClient) -> None:
+    # Issue 37 (polish): as lichess does, not "White" / "Black" (a colour is not a name).
+    g = new_game(c, variant="chess")
+    text = c.get(f"/api/games/{g['id']}/pgn").text
+    assert '[White "Anonymous"]' in text and '[Black "Anonymous"]' in text
+
+
 def test_openapi_and_docs(c: TestClient) -> None:
     spec = c.get("/openapi.json").json()
     for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves",

@@ -42,6 +42,12 @@ def test_setup_statistics_match_independent_counts(c: TestClient) -> None:
         number = state["number"]
         kept.append((number, state["san"][0] if state["san"] else "", state["result"]
                      if state["status"] == "ended" else None))
+    # An aborted game (issue 37) is an ending with no result: not a finished game, not a
+    # first move, not among the latest games.
+    aborted = new_game(c, variant="chess960", setup=518)
+    play(c, aborted, "c2c4")
+    r = c.post(f"/api/games/{aborted['id']}/abort", json={"token": aborted["seat"]["token"]})
+    assert r.status_code == 200 and r.json()["termination"] == "aborted", r.text
     ended = [k for k in kept if k[0] == 518 and k[2] is not None]
     r = c.get("/api/setups/chess960/518/stats")
     assert r.status_code == 200
@@ -59,6 +65,7 @@ def test_setup_statistics_match_independent_counts(c: TestClient) -> None:
     assert stats["first_moves"][0] == {"san": firsts.most_common(1)[0][0],
                                        "games": firsts.most_common(1)[0][1]}
     assert len(stats["game_ids"]) == 5
+    assert aborted["id"] not in stats["game_ids"]
     empty = c.get("/api/setups/chess960/959/stats").json()
     assert (empty["games"], empty["white_score"], empty["first_moves"]) == (0, None, [])
     assert c.get("/api/setups/nonsense/1/stats").status_code == 404

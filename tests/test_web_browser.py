@@ -239,3 +239,25 @@ def test_shuffler_page_agrees_with_startpos(page: Page) -> None:
     assert page.text_content("[data-testid=sh-commitment]") == commitment(salt, "Open 2025")
     shot(page, "shuffler")
 
+
+def test_shuffler_checks_a_published_commitment_and_refuses_control_characters(
+        page: Page) -> None:
+    """Issue 37: a player pastes the organiser's published commitment and the page says
+    whether the revealed salt and event give it (no comparing 64 hex digits by eye); an
+    event name with a control character is refused, as the CLI and startpos refuse it."""
+    salt = bytes(range(32))
+    page.goto("/#/shuffler")
+    page.click("details.round summary")
+    page.fill("[data-testid=sh-salt]", salt.hex())
+    page.fill("[data-testid=sh-event]", "Open 2025")
+    check = page.locator("[data-testid=sh-check]")
+    page.fill("[data-testid=sh-published]", commitment(salt, "Open 2025").upper())
+    expect(check).to_have_attribute("data-match", "yes")
+    page.fill("[data-testid=sh-published]", commitment(salt, "Open 2026"))
+    expect(check).to_have_attribute("data-match", "no")
+    page.fill("[data-testid=sh-event]", "Open\t2025")
+    page.click("[data-testid=sh-derive]")
+    expect(page.locator(".shuffler p.error")).to_contain_text("control")
+    assert page.text_content("[data-testid=sh-commitment]") == ""
+    assert page.locator("[data-testid=setup-card]").count() == 0
+

@@ -488,6 +488,18 @@ def test_move_list_navigation_with_clicks_buttons_and_keys(session: Session) -> 
     page.locator("body").press("ArrowLeft")
     page.click("[data-testid=nav-live]")
     assert board_attr(page, "live") == "true"
+    # The mouse wheel over the board steps through the moves too (issue 37): up goes back.
+    box = page.locator("[data-testid=board] cg-board").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '3'")
+    page.mouse.wheel(0, -100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '2'")
+    page.mouse.wheel(0, 100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.shown === '3'")
+    page.mouse.wheel(0, 100)
+    page.wait_for_function("document.querySelector('[data-testid=board]').dataset.live === 'true'")
     expect(page.locator("[data-testid=nav-banner]")).to_be_hidden()
     drag(page, "f1", "c4")
     wait_ply(page, 5)
@@ -579,6 +591,28 @@ def test_abort_before_moving_and_resign_with_confirmation(session: Session) -> N
     expect(page.locator("[data-testid=result]")).to_contain_text("Ganan las negras")
 
 
+def test_new_game_and_new_opponent_beside_rematch(session: Session) -> None:
+    """Issue 37 (polish): once a game is over, "New game" (the home form) stands beside
+    Rematch; "New opponent" (the lobby) too when the opponent was a person."""
+    page = session.page()
+    new_game(page, "chess960", "computer", color="white", level=1, number=518)
+    page.click("[data-testid=abort]")
+    rematch = page.locator("[data-testid=rematch]")
+    expect(rematch).to_be_visible()
+    fresh = page.locator("[data-testid=new-game]")
+    expect(fresh).to_be_visible()
+    expect(page.locator("[data-testid=new-opponent]")).to_be_hidden()
+    # Beside it: the same row of buttons.
+    assert fresh.evaluate("(a, r) => a.parentNode === r.parentNode", rematch.element_handle())
+    white, black = friends(session)
+    white.click("[data-testid=abort]")
+    for pg in (white, black):
+        expect(pg.locator("[data-testid=new-opponent]")).to_be_visible()
+        assert pg.get_attribute("[data-testid=new-opponent]", "href") == "/#/lobby"
+    fresh.click()
+    page.wait_for_selector("[data-testid=start]")
+
+
 def test_rematch_against_the_computer_same_setup_colours_reversed(session: Session) -> None:
     page = session.page()
     new_game(page, "mrc", "computer", color="white", level=1, number=100, minutes=3,
@@ -653,13 +687,14 @@ def test_sounds_and_a_remembered_mute_toggle(session: Session, server: str) -> N
     drag(page, "e2", "e4")
     wait_ply(page, 1)
     page.wait_for_function("window.rcGame.sounds.log.includes('move')")
+    # The button names what a click does (issue 37): "Mute" while the sound is on.
     sound = page.locator("[data-testid=sound]")
-    expect(sound).to_contain_text("Sound on")
+    expect(sound).to_have_text("Mute")
     sound.click()
-    expect(sound).to_contain_text("Sound off")
+    expect(sound).to_have_text("Unmute")
     page.reload()
     wait_board(page)
-    expect(page.locator("[data-testid=sound]")).to_contain_text("Sound off")
+    expect(page.locator("[data-testid=sound]")).to_have_text("Unmute")
     drag(page, "d7", "d5")
     wait_ply(page, 2)
     drag(page, "e4", "d5")  # a capture, but muted

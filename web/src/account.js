@@ -52,6 +52,22 @@ function show(line, e, lims = {}) {
 }
 
 // ------------------------------------------------------------------------- account page
+// The server's sign-up rules (server/accounts/store.py NAME_RE and MIN_PASSWORD; the test
+// tests/test_web_account_lobby_browser.py holds the two to the same numbers).
+export const SIGN_UP_RULES = { nameLow: 3, nameHigh: 20, password: 8 };
+const NAME_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** Why a sign-up would be refused (in the page's language), or null: checked before sending. */
+export function signUpProblem(name, password, again) {
+  const r = SIGN_UP_RULES;
+  if (name.length < r.nameLow || name.length > r.nameHigh || !NAME_SHAPE.test(name)) {
+    return tr('badName', { low: r.nameLow, high: r.nameHigh });
+  }
+  if (password.length < r.password) return tr('shortPassword', { min: r.password });
+  if (password !== again) return tr('mismatch');
+  return null;
+}
+
 export function renderAccount(main, go) {
   const root = h('section.account', { 'data-testid': 'account' });
   main.append(root);
@@ -63,31 +79,61 @@ async function draw(root, go) {
   const user = await me();
   if (!user) {
     await call('GET', '/api/account/csrf');
+    const field = (label, input) => h('label.stack', label, input);
+    // Log in.
     const name = h('input', { name: 'name', autocomplete: 'username', 'data-testid': 'name' });
     const password = h('input', { name: 'password', type: 'password', 'data-testid': 'password',
       autocomplete: 'current-password' });
+    // Sign up: its own form, its rules stated before anything is sent (the server's:
+    // SIGN_UP_RULES), and the password typed twice.
+    const newName = h('input', { name: 'new-name', autocomplete: 'username', 'data-testid': 'signup-name',
+      maxlength: String(SIGN_UP_RULES.nameHigh) });
+    const newPassword = h('input', { name: 'new-password', type: 'password', autocomplete: 'new-password',
+      'data-testid': 'signup-password' });
+    const again = h('input', { name: 'password-again', type: 'password', autocomplete: 'new-password',
+      'data-testid': 'password-again' });
     const line = errorLine();
-    const submit = path => async ev => {
-      ev.preventDefault();
+    const send = async (path, body) => {
       const lims = await limitsOf(path);
-      const problem = firstProblem({ name: name.value, password: password.value }, lims, clockLabels());
+      const problem = firstProblem(body, lims, clockLabels());
       if (problem) {
         line.textContent = problem;
         return;
       }
       try {
-        await call('POST', path, { name: name.value, password: password.value });
+        await call('POST', path, body);
         draw(root, go);
       } catch (e) {
         show(line, e);
       }
     };
+    const logIn = ev => {
+      ev.preventDefault();
+      send('/api/account/login', { name: name.value, password: password.value });
+    };
+    const signUp = ev => {
+      ev.preventDefault();
+      const problem = signUpProblem(newName.value, newPassword.value, again.value);
+      if (problem) {
+        line.textContent = problem;
+        return;
+      }
+      send('/api/account/signup', { name: newName.value, password: newPassword.value });
+    };
+    const r = SIGN_UP_RULES;
     root.append(h('h1', tr('account')),
-      h('form', { onsubmit: submit('/api/account/login') },
-        h('label', tr('name'), name), h('label', tr('password'), password),
-        h('button', { type: 'submit', 'data-testid': 'login' }, tr('logIn')),
-        h('button', { type: 'button', 'data-testid': 'signup',
-          onclick: submit('/api/account/signup') }, tr('signUp'))),
+      h('div.account-forms',
+        h('form.stacked', { onsubmit: logIn, 'data-testid': 'login-form' },
+          h('h2', tr('haveAccount')),
+          field(tr('name'), name), field(tr('password'), password),
+          h('button', { type: 'submit', 'data-testid': 'login' }, tr('logIn'))),
+        h('form.stacked', { onsubmit: signUp, 'data-testid': 'signup-form' },
+          h('h2', tr('newAccount')),
+          h('p.hint', { 'data-testid': 'signup-rules' },
+            tr('signUpRules', { low: r.nameLow, high: r.nameHigh, min: r.password })),
+          field(tr('name'), newName), field(tr('password'), newPassword),
+          field(tr('passwordAgain'), again),
+          h('button', { type: 'submit', 'data-testid': 'signup' }, tr('signUp')))),
       line);
     return;
   }
@@ -150,8 +196,8 @@ async function draw(root, go) {
     gamesList,
     h('button', { onclick: out('/api/account/logout'), 'data-testid': 'logout' }, tr('logOut')),
     h('button', { onclick: out('/api/account/logout-everywhere') }, tr('logOutEverywhere')),
-    h('form', { onsubmit: changePassword }, h('h2', tr('changePassword')),
-      h('label', tr('oldPassword'), oldPw), h('label', tr('newPassword'), newPw),
+    h('form.row-form', { onsubmit: changePassword }, h('h2', tr('changePassword')),
+      h('label.stack', tr('oldPassword'), oldPw), h('label.stack', tr('newPassword'), newPw),
       h('button', { type: 'submit', 'data-testid': 'change-password' }, tr('changePassword')),
       h('button', { type: 'button', onclick: deleteAccount, 'data-testid': 'delete-account' },
         tr('deleteAccount'))),
@@ -183,7 +229,7 @@ function gamesFilter(line) {
     ['win', 'draw', 'loss'].map(v => h('option', { value: v }, tr(`result.${v}`))));
   const opponent = h('input', { name: 'opponent', 'data-testid': 'filter-opponent', size: 10 });
   const number = h('input', { name: 'number', type: 'number', min: '0', 'data-testid': 'filter-number' });
-  const form = h('form.filters', {
+  const form = h('form.filters.row-form', {
     'data-testid': 'games-filter',
     onsubmit: async ev => {
       ev.preventDefault();
@@ -199,9 +245,9 @@ function gamesFilter(line) {
         show(line, e);
       }
     },
-  }, h('label', `${tr('variantLabel')} `, variant), h('label', `${tr('speedLabel')} `, speed),
-  h('label', `${tr('resultLabel')} `, result), h('label', `${tr('opponentLabel')} `, opponent),
-  h('label', `${tr('numberLabel')} `, number),
+  }, h('label.stack', tr('variantLabel'), variant), h('label.stack', tr('speedLabel'), speed),
+  h('label.stack', tr('resultLabel'), result), h('label.stack', tr('opponentLabel'), opponent),
+  h('label.stack', tr('numberLabel'), number),
   h('button.secondary', { type: 'submit', 'data-testid': 'filter-go' }, tr('filter')));
   return form;
 }
@@ -248,7 +294,11 @@ async function start(root, go, state) {
     h('option', { value: 'new-per-game' }, tr('setupPerGame')),
     h('option', { value: 'number' }, tr('setupByNumber')));
   const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
-  const list = h('ul', { 'data-testid': 'seeks' });
+  const list = h('tbody');
+  const table = h('table.seeks', { 'data-testid': 'seeks' },
+    h('thead', h('tr', ['colPlayer', 'colRating', 'colVariant', 'colSetup', 'colClock', 'colMode']
+      .map(k => h('th', { scope: 'col' }, tr(k))), h('th', h('span.sr-only', tr('accept'))))),
+    list);
   const challenge = h('input', { 'data-testid': 'seek-opponent', size: 12, autocomplete: 'off' });
   const clock = () => (days.value
     ? { days: Number(days.value) }
@@ -301,18 +351,22 @@ async function start(root, go, state) {
           show(line, e, lims);
         }
       },
-    }, h('h2', tr('newSeek')), variant, h('label', tr('minutes'), minutes),
-    h('label', tr('increment'), increment), h('label', tr('days'), days),
-    h('label', tr('setupKind'), setupKind), h('label', tr('setupNumber'), number),
-    h('label', rated, tr('rated')), h('label', tr('challengeName'), challenge),
-    h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')), ' ',
-    h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },
-      tr('quick'))),
-    h('h2', tr('openSeeks')), list, line);
+    }, h('h2', tr('newSeek')),
+    h('div.row-form', h('label.stack', tr('colVariant'), variant),
+      h('label.stack', tr('minutes'), minutes), h('label.stack', tr('increment'), increment),
+      h('label.stack', tr('days'), days)),
+    h('div.row-form', h('label.stack', tr('setupKind'), setupKind),
+      h('label.stack', tr('setupNumber'), number)),
+    h('div.row-form', h('label.stack.wide', tr('challengeName'), challenge),
+      h('label.choice', rated, ` ${tr('rated')}`)),
+    h('div.actions', h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')),
+      h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },
+        tr('quick')))),
+    h('h2', tr('openSeeks')), h('div.table-scroll', table), line);
 
   const paint = seeks => {
     clear(list);
-    if (!seeks.length) list.append(h('li', tr('noSeeks')));
+    if (!seeks.length) list.append(h('tr', h('td', { colspan: '7' }, tr('noSeeks'))));
     for (const s of seeks) {
       const own = s.player === user.name;
       if (own) state.mine.add(s.id);
@@ -320,9 +374,6 @@ async function start(root, go, state) {
         : s.setup === 'new-per-game' ? tr('perGame') : `#${s.setup}`;
       const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
         : `${s.clock.minutes}+${s.clock.increment}`;
-      const label = `${s.challenge ? `${tr('challenge')}: ` : ''}${s.player} (${s.rating}${
-        s.provisional ? '?' : ''}) ${variantName(s.variant)} ${setupText} ${clockText} ${
-        s.rated ? tr('rated') : tr('casual')}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
           .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)
@@ -338,8 +389,12 @@ async function start(root, go, state) {
             }
           },
         }, tr('accept'));
-      list.append(h('li', { 'data-testid': 'seek' }, label, ' ', act, ' ',
-        h('a.small', { href: `/#/players/${encodeURIComponent(s.player)}` }, tr('profile'))));
+      list.append(h('tr', { 'data-testid': 'seek', class: own ? 'own' : undefined },
+        h('td', s.challenge ? `${tr('challenge')}: ` : '',
+          h('a', { href: `/#/players/${encodeURIComponent(s.player)}`, title: tr('profile') }, s.player)),
+        h('td.num', `${s.rating}${s.provisional ? '?' : ''}`),
+        h('td', variantName(s.variant)), h('td', setupText), h('td.num', clockText),
+        h('td', s.rated ? tr('rated') : tr('casual')), h('td', act)));
     }
   };
   const connect = () => {

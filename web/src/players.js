@@ -18,6 +18,19 @@ function svgEl(name, attrs = {}, text = null) {
   return e;
 }
 
+/** The chart's vertical scale (issue 37): round-number ticks (a step of 10, 20, 25, 50,
+ * 100, ...), at most five intervals, with room above and below the ratings. */
+export function chartScale(min, max) {
+  const a = min - 10;
+  const b = max + 10;
+  for (const step of [10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000]) {
+    const lo = Math.floor(a / step) * step;
+    const hi = Math.ceil(b / step) * step;
+    if ((hi - lo) / step <= 5) return { lo, hi, step };
+  }
+  return { lo: Math.floor(a / 5000) * 5000, hi: Math.ceil(b / 5000) * 5000, step: 5000 };
+}
+
 /** The rating after each rated game of one variant and speed, from the first game's rating
  * before it: an SVG line with a dot per game (its title: rating and change). */
 export function ratingChart(points) {
@@ -26,15 +39,14 @@ export function ratingChart(points) {
   const L = 44; // room for the rating labels
   const P = 12;
   const values = points.length ? [points[0].before, ...points.map(p => p.rating)] : [1500];
-  const lo = Math.floor((Math.min(...values) - 10) / 50) * 50;
-  const hi = Math.ceil((Math.max(...values) + 10) / 50) * 50;
+  const { lo, hi, step } = chartScale(Math.min(...values), Math.max(...values));
   const n = Math.max(1, values.length - 1);
   const x = i => L + (i / n) * (W - L - P);
   const y = v => P + (1 - (v - lo) / (hi - lo)) * (H - 2 * P);
   const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img',
     'data-testid': 'rating-chart', 'aria-label': tr('chart') });
   svg.append(svgEl('rect', { x: L, y: P, width: W - L - P, height: H - 2 * P, fill: '#fff', stroke: '#ddd' }));
-  for (let v = lo; v <= hi; v += (hi - lo) / 4) {
+  for (let v = lo; v <= hi; v += step) {
     svg.append(svgEl('line', { x1: L, x2: W - P, y1: y(v), y2: y(v), stroke: '#eee' }));
     svg.append(svgEl('text', { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11,
       fill: '#6b6b66', class: 'axis' }, String(Math.round(v))));

@@ -94,15 +94,41 @@ export function renderShuffler(root) {
   const boards = h('input', { type: 'number', min: '1', max: '200', value: '1', 'data-testid': 'sh-boards' });
   const perBoard = h('input', { type: 'checkbox', 'data-testid': 'sh-per-board' });
   const commit = h('output.commitment', { 'data-testid': 'sh-commitment' });
+  // A published commitment to check against the revealed salt and event (issue 37): the
+  // page compares the 64 hex digits, not the player's eye.
+  const published = h('input', { type: 'text', size: '66', 'data-testid': 'sh-published',
+    spellcheck: 'false', autocomplete: 'off' });
+  const check = h('output.check', { 'data-testid': 'sh-check' });
+  // An event name with a control character is refused, as startpos.py and the CLI refuse it.
+  // eslint-disable-next-line no-control-regex
+  const controlChar = /[\u0000-\u001f\u007f-\u009f]/;
+  const eventProblem = () => (controlChar.test(event.value)
+    ? Object.assign(new Error('control character in the event name'), { key: 'err.eventControl' }) : null);
+
+  function showCheck() {
+    const want = published.value.trim().toLowerCase();
+    const have = commit.textContent;
+    delete check.dataset.match;
+    check.textContent = '';
+    if (!want || !have) return;
+    const same = want === have;
+    check.dataset.match = same ? 'yes' : 'no';
+    check.textContent = same ? t('commitmentMatches') : t('commitmentDiffers');
+    check.className = same ? 'check note' : 'check error';
+  }
 
   async function updateCommitment() {
     commit.textContent = '';
     try {
-      if (salt.value && event.value) commit.textContent = await commitment(fromHex(salt.value), event.value);
+      if (salt.value && event.value && !eventProblem()) {
+        commit.textContent = await commitment(fromHex(salt.value), event.value);
+      }
     } catch { /* shown when deriving */ }
+    showCheck();
   }
   salt.addEventListener('input', updateCommitment);
   event.addEventListener('input', updateCommitment);
+  published.addEventListener('input', showCheck);
 
   async function derive() {
     err.textContent = '';
@@ -113,6 +139,8 @@ export function renderShuffler(root) {
       const b = Number(boards.value);
       if (!Number.isInteger(r) || r < 1) throw Object.assign(new Error('rounds are numbered from 1'), { key: 'err.badRound' });
       if (!Number.isInteger(b) || b < 1) throw Object.assign(new Error('a round has at least one board'), { key: 'err.badBoards' });
+      const bad = eventProblem();
+      if (bad) throw bad;
       const numbers = await roundSetups(fromHex(salt.value), event.value, r, b, p, perBoard.checked);
       const shown = perBoard.checked ? numbers : numbers.slice(0, 1);
       shown.forEach((num, i) => out.append(card(p.info, num,
@@ -146,6 +174,8 @@ export function renderShuffler(root) {
         h('label.field', t('boards'), ' ', boards),
         h('label.field', perBoard, ' ', t('perBoard'))),
       h('p', t('commitmentLabel'), ': ', commit),
+      h('div.form-row',
+        h('label.field', t('publishedCommitment'), ' ', published), ' ', check),
       h('button.primary', { type: 'button', 'data-testid': 'sh-derive', onclick: derive }, t('drawRound'))),
     err,
     h('button.secondary.noprint', { type: 'button', onclick: () => window.print() }, t('print')),

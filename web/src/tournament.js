@@ -113,7 +113,8 @@ function renderNew(main, go) {
 }
 
 function resultLabel(b) {
-  if (b.bye) return `${tt('bye')} ${b.bye}`;
+  // TRF's letters in words (issue 37): U is the pairing's bye, H/F/Z the ones asked for.
+  if (b.bye) return ['H', 'F', 'Z'].includes(b.bye) ? tt(`bye${b.bye}`) : tt('bye');
   return b.result || '';
 }
 
@@ -241,7 +242,10 @@ function organiserPanel(ev, secret, refresh) {
   if (ev.status === 'registration') button(tt('start'), 't-start', () => call('POST', `${api(ev.id)}/start`, undefined, secret));
   if (ev.status === 'running') {
     if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', () => call('POST', `${api(ev.id)}/pair`, undefined, secret));
-    if (ev.paired_rounds > 0) {
+    const last = ev.round_list[ev.round_list.length - 1];
+    // Online play only while a game of the round is still to be played (issue 37).
+    const open = last && last.boards.some(x => !x.bye && x.black && !x.result);
+    if (ev.paired_rounds > 0 && open) {
       // Rated (issue 18): each game is rated once both players claim their seats with accounts.
       const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
       button(tt('online'), 't-online', async () => {
@@ -295,7 +299,8 @@ function renderEvent(main, id) {
         tt('evalBandShown', { band: ev.eval_band, digest: String(ev.eval_digest).slice(0, 12) })) : null,
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
-      secret ? organiserPanel(ev, secret, refresh) : null,
+      // Nothing is left to organise once the event is closed (issue 37): no empty box.
+      secret && ev.status !== 'closed' ? organiserPanel(ev, secret, refresh) : null,
       links && linksRound === ev.paired_rounds ? linksList(ev, links) : null,
       last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
         h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),

@@ -185,3 +185,17 @@ test('a live game between people opens without engine help (issue 28, fair play)
     assert.equal(h.calls.sent.at(-1).type, 'analyse');
   }
 });
+
+test('load: setup 0 is a setup; a paste and a number together load nothing (issue 37)', async () => {
+  const { ctrl, calls } = harness();
+  await ctrl.start();
+  calls.position.length = 0;
+  await ctrl.load({ text: '', variant: 'chess960', number: '0' });
+  assert.equal(calls.position[0].setup, 0);
+  calls.position.length = 0;
+  const before = ctrl.view().board.fen;
+  await ctrl.load({ text: '1. e4 e5 *', variant: 'chess960', number: '5' });
+  assert.equal(calls.position.length, 0);
+  assert.match(ctrl.view().message, /PGN/);
+  assert.equal(ctrl.view().board.fen, before);
+});

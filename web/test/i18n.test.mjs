@@ -41,3 +41,7 @@ test('error keys are translated', () => {
   setLang('es');
   assert.equal(t('err.illegal'), 'Esa jugada no es legal aquí.');
 });
+
+test('the Spanish Bishop Adjustment hint reads naturally (issue 37)', () => {
+  assert.match(MESSAGES.es.adjustHint, /sobre la pieza vecina/);
+});

@@ -266,8 +266,14 @@ export function createAnalysisCtrl({
   /** The load form: {text (a PGN or a FEN), variant, number}. */
   async function load({ text = '', variant = s.variant, number = '' }) {
     const body = { variant, moves: [] };
+    // A paste and a number both given: say so and load neither (the number used to win
+    // silently over the paste above it).
+    if (String(number).trim() !== '' && text.trim()) {
+      flash(tr('loadBoth'));
+      return;
+    }
     try {
-      if (String(number) !== '') loadLine(await api.position({ ...body, setup: Number(number) }));
+      if (String(number).trim() !== '') loadLine(await api.position({ ...body, setup: Number(number) }));
       else if (/^[^\s[]+\/[^\s]+ [wb] /.test(text.trim())) loadLine(await api.position({ ...body, fen: text.trim() }));
       else if (text.trim()) loadLine(await api.pgn({ pgn: text.trim() }));
       else loadLine(await api.position(body));

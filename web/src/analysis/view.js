@@ -33,7 +33,7 @@ export function createAnalysisView(root, ctrl) {
     'aria-label': tr('pastePgn') });
   const variantSel = h('select', { 'data-testid': 'analysis-variant', 'aria-label': tr('variant') },
     allVariants().map(v => h('option', { value: v.key, selected: v.key === first.variant }, variantName(v.key))));
-  const numberIn = h('input', { type: 'number', min: '1', 'data-testid': 'setup-number',
+  const numberIn = h('input', { type: 'number', min: '0', 'data-testid': 'setup-number',
     placeholder: tr('setupNumber'), 'aria-label': tr('setupNumber') });
   const loadForm = h('form.load', { onsubmit: ev => {
     ev.preventDefault();

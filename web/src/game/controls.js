@@ -24,13 +24,19 @@ export function createControls(act) {
     flip: btn('flip', 'flip', () => act('flip')),
     sound: btn('sound', 'sound', () => act('sound')),
     copyFen: btn('copyFen', 'copy-fen', () => act('copy-fen')),
+    // After a game, beside Rematch (issue 37): the home form, and the lobby when the
+    // opponent was a person.
+    newGame: h('a.button.secondary', { href: '/#/', 'data-testid': 'new-game', hidden: true }, t('newGame')),
+    newOpponent: h('a.button.secondary', { href: '/#/lobby', 'data-testid': 'new-opponent', hidden: true },
+      t('newOpponent')),
   };
   const offers = h('p.offer', { 'data-testid': 'offer', hidden: true });
   const el = h('div.controls-box',
     offers,
     h('div.actions', b.acceptDraw, b.declineDraw, b.acceptTakeback, b.declineTakeback,
       b.acceptRematch, b.declineRematch),
-    h('div.actions', b.abort, b.offerDraw, b.claimDraw, b.offerTakeback, b.resign, b.rematch));
+    h('div.actions', b.abort, b.offerDraw, b.claimDraw, b.offerTakeback, b.resign, b.rematch,
+      b.newGame, b.newOpponent));
   const tools = h('div.actions.tools', b.flip, b.sound, b.copyFen);
   return {
     el,
@@ -59,10 +65,13 @@ export function createControls(act) {
       const theirRematch = v.over && v.seatHolder && v.rematchOffer && v.rematchOffer.by !== v.mine;
       show(b.rematch, v.over && v.seatHolder && !theirRematch);
       b.rematch.disabled = !!v.rematchMine;
+      show(b.newGame, v.over);
+      show(b.newOpponent, v.over && !v.hotseat && !v.computer);
       show(b.acceptRematch, !!theirRematch);
       show(b.declineRematch, !!theirRematch);
+      // The button names what a click does ("Mute" while the sound is on), so no
+      // aria-pressed: a toggle whose name changes would say the state twice.
       b.sound.textContent = v.muted ? t('soundOff') : t('soundOn');
-      b.sound.setAttribute('aria-pressed', v.muted ? 'false' : 'true');
       const lines = [];
       if (theirDraw) lines.push(t('drawOffered', { colour: t(`colour.${v.offer}`) }));
       if (theirTakeback) lines.push(t('takebackOffered', { colour: t(`colour.${v.takeback}`) }));

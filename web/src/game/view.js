@@ -326,6 +326,17 @@ export function createGameView(root, ctrl, links) {
     ctrl.navigate(where);
   };
   document.addEventListener('keydown', onKey);
+  // The mouse wheel over the board steps through the moves (issue 37), as on lichess: up
+  // goes back. A touchpad sends many small deltas: they add up to one step per 40 px.
+  let wheelSum = 0;
+  boardEl.addEventListener('wheel', ev => {
+    if (!ctrl.state || ev.ctrlKey) return;
+    ev.preventDefault();
+    wheelSum += ev.deltaY;
+    if (Math.abs(wheelSum) < 40) return;
+    ctrl.navigate(wheelSum < 0 ? 'prev' : 'next');
+    wheelSum = 0;
+  }, { passive: false });
 
   return {
     boardEl,

@@ -489,12 +489,14 @@ class Accounts:
 def setup_statistics(engine: Engine, variant: str, number: int,
                      top: int = 5) -> dict[str, Any]:
     """The finished games of this server from one numbered setup: how many, White's score
-    (a draw counts half) and the most common first moves (SAN), most played first."""
+    (a draw counts half) and the most common first moves (SAN), most played first.  An
+    aborted game (ended with result ``*``) was never played out: it counts nowhere."""
     with engine.connect() as conn:
         rows = conn.execute(select(GAMES.c.id, GAMES.c.result, GAMES.c.san).where(
             GAMES.c.variant == variant, GAMES.c.number == number,
-            GAMES.c.status == "ended").order_by(GAMES.c.created_at, GAMES.c.id)).all()
-    scored = [r for r in rows if r.result in ("1-0", "0-1", "1/2-1/2")]
+            GAMES.c.status == "ended", GAMES.c.result.in_(("1-0", "0-1", "1/2-1/2")))
+            .order_by(GAMES.c.created_at, GAMES.c.id)).all()
+    scored = rows
     points = sum({"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r.result] for r in scored)
     firsts: dict[str, int] = {}
     for r in rows:

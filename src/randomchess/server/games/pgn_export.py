@@ -19,7 +19,7 @@ def _clk(ms: int) -> str:
 
 def export_pgn(live: LiveGame, site: str = "randomchess server") -> str:
     r = live.record
-    players = {"white": "White", "black": "Black"}
+    players = {"white": "Anonymous", "black": "Anonymous"}  # as lichess names them
     if r.computer_color:
         players[r.computer_color] = f"randomchess level {r.level}"
     tags = {

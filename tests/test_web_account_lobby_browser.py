@@ -14,15 +14,21 @@ from pathlib import Path
 import pytest
 
 from randomchess.server.accounts.store import MIN_PASSWORD, NAME_RE
-from web_support import ARTIFACTS, launched_browser, running_server, skip_without_browser
+from web_support import (
+    ARTIFACTS,
+    launched_browser,
+    running_server,
+    sized_page,
+    skip_without_browser,
+)
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import Browser, expect
 
 pytestmark = skip_without_browser
 
 PASSWORD = "a long enough password"
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+SIZES = ["desktop", "phone"]
 
 # Each label holding a typed field (not a checkbox): the label's words end above the field
 # and the field lies inside the label's box.  Returns the labels that break this.
@@ -60,14 +66,6 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
-def _page(browser: Browser, server: str, size: str, lang: str) -> Page:
-    phone = size == "phone"
-    ctx = browser.new_context(base_url=server, viewport=SIZES[size], has_touch=phone,
-                              is_mobile=phone)
-    ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
-    return ctx.new_page()
-
-
 def test_the_name_rule_stated_is_the_servers() -> None:
     # The page states "3 to 20" and MIN_PASSWORD: the server's own rule must say the same.
     assert NAME_RE.pattern == r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}"
@@ -75,10 +73,10 @@ def test_the_name_rule_stated_is_the_servers() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", SIZES)
 def test_sign_up_has_its_own_form_rules_and_confirmation(browser: Browser, server: str,
                                                          size: str, lang: str) -> None:
-    page = _page(browser, server, size, lang)
+    page = sized_page(browser, server, size, lang)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:

@@ -14,19 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from web_support import ARTIFACTS, launched_browser, running_server, skip_without_browser
+from web_support import (
+    ARTIFACTS,
+    SIZES,
+    launched_browser,
+    running_server,
+    sized_page,
+    skip_without_browser,
+)
 
 with contextlib.suppress(ImportError):  # skipped below without it
     from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
-SIZES = {
-    "desktop": {"width": 1366, "height": 768},
-    "small": {"width": 900, "height": 700},
-    "tablet": {"width": 1180, "height": 820},
-    "phone": {"width": 390, "height": 844},
-}
 
 # What each page shows once drawn (a selector to wait for).
 PAGES = {
@@ -82,11 +83,7 @@ def event(server: str) -> str:
 
 
 def _open(browser: Browser, server: str, size: str, lang: str) -> tuple[Page, list[str]]:
-    phone = size == "phone"
-    ctx = browser.new_context(base_url=server, viewport=SIZES[size], has_touch=phone,
-                              is_mobile=phone, device_scale_factor=1)
-    ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
-    page = ctx.new_page()
+    page = sized_page(browser, server, size, lang)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return page, errors

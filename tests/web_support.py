@@ -43,6 +43,26 @@ SLOW = 30_000
 
 
 
+# The window sizes the layout tests try (issue 37): a laptop, a small window, a tablet and a
+# phone (with touch).
+SIZES = {
+    "desktop": {"width": 1366, "height": 768},
+    "small": {"width": 900, "height": 700},
+    "tablet": {"width": 1180, "height": 820},
+    "phone": {"width": 390, "height": 844},
+}
+
+
+def sized_page(browser: Browser, server: str, size: str, lang: str) -> Page:
+    """A page of a fresh context at one of :data:`SIZES` (the phone with touch), the
+    interface in ``lang``."""
+    phone = size == "phone"
+    ctx = browser.new_context(base_url=server, viewport=SIZES[size], has_touch=phone,
+                              is_mobile=phone, device_scale_factor=1)
+    ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
+    return ctx.new_page()
+
+
 @contextmanager
 def launched_browser() -> Iterator[Browser]:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -15,7 +15,6 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, delete, func, insert, select
-from starlette.requests import HTTPConnection
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
 from randomchess.db import now_ms
@@ -30,7 +29,7 @@ from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, c
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.routes import ClockIn
-from randomchess.server.http.deps import Database
+from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.http.guards import Line, SeekId
 from randomchess.startpos import numbered_variant, setup_from_number
@@ -193,26 +192,23 @@ def _lobby(request: Request) -> Lobby:
 
 
 async def _publish(request: Request, started: dict[str, Any] | None = None) -> None:
-    seeks = await _db(request).run(_lobby(request).all)
+    seeks = await database(request).run(_lobby(request).all)
     await request.app.state.service.hub.publish(LOBBY, {"seeks": seeks, "started": started})
 
 
-def _db(conn: HTTPConnection) -> Database:
-    db: Database = conn.app.state.db
-    return db
 
 
 @router.get("/api/lobby/seeks", **ANSWER)
 async def seeks(request: Request) -> SeeksOut:
     s = await current_session(request)
-    all_ = await _db(request).run(_lobby(request).all)
+    all_ = await database(request).run(_lobby(request).all)
     return SeeksOut.model_validate(view({"seeks": all_}, s.user_id if s else None))
 
 
 @router.post("/api/lobby/seeks", status_code=201, **ANSWER)
 async def create_seek(body: SeekIn, request: Request) -> SeekIdOut:
     s = await changing_session(request)
-    sid = await _db(request).run(_lobby(request).add, s.user_id, body)
+    sid = await database(request).run(_lobby(request).add, s.user_id, body)
     await _publish(request)
     return SeekIdOut(id=sid)
 
@@ -222,10 +218,10 @@ async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
     """A seek only the named player sees and may accept."""
     s = await changing_session(request)
     lobby = _lobby(request)
-    target = await _db(request).run(lobby.accounts.user_id, body.name)
+    target = await database(request).run(lobby.accounts.user_id, body.name)
     if target is None or target == s.user_id:
         raise ApiError(404, "player.not_found_to_challenge")
-    sid = await _db(request).run(lobby.add, s.user_id, body, target)
+    sid = await database(request).run(lobby.add, s.user_id, body, target)
     await _publish(request)
     return SeekIdOut(id=sid)
 
@@ -233,7 +229,7 @@ async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
 @router.delete("/api/lobby/seeks/{sid}", status_code=204)
 async def cancel_seek(sid: SeekId, request: Request) -> None:
     s = await changing_session(request)
-    if not await _db(request).run(_lobby(request).remove, sid, s.user_id):
+    if not await database(request).run(_lobby(request).remove, sid, s.user_id):
         raise ApiError(404, "seek.not_yours")
     await _publish(request)
 
@@ -246,7 +242,7 @@ async def accept(sid: SeekId, request: Request) -> AcceptOut:
 
 async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     lobby = _lobby(request)
-    all_ = {x["id"]: x for x in await _db(request).run(lobby.all)}
+    all_ = {x["id"]: x for x in await database(request).run(lobby.all)}
     seek = all_.get(sid)
     if seek is None:
         raise ApiError(404, "seek.gone")
@@ -254,12 +250,12 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
         raise ApiError(409, "seek.own")
     if seek["target_id"] not in (None, s.user_id):
         raise ApiError(404, "seek.gone")
-    mine = await _db(request).run(lobby.accounts.rating_of, s.user_id,
+    mine = await database(request).run(lobby.accounts.rating_of, s.user_id,
                                           seek["variant"], seek["speed"])
     if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
             (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
         raise ApiError(403, "seek.rating_outside")
-    row = await _db(request).run(lobby.take, sid)
+    row = await database(request).run(lobby.take, sid)
     if row is None:
         raise ApiError(404, "seek.gone")
     service = request.app.state.service
@@ -269,10 +265,10 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     gid = new.game.record.id
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
-    await _db(request).run(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
+    await database(request).run(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
                                    bool(row["fresh_setup"]))
-    await _db(request).run(accounts.claim, gid, [new.color], row["user_id"])
-    await _db(request).run(accounts.claim, gid, [accepter], s.user_id)
+    await database(request).run(accounts.claim, gid, [new.color], row["user_id"])
+    await database(request).run(accounts.claim, gid, [accepter], s.user_id)
     await _publish(request, started={"seek": sid, "game": gid})
     return {"id": gid, "seat": {"color": accepter, "token": token}, "rated": bool(row["rated"]),
             "speed": row["speed"]}
@@ -288,7 +284,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
         speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
     except RatingError as e:
         raise ApiError.wrap(422, e) from None
-    for sid in await _db(request).run(lobby.find_quick, s.user_id, body.variant,
+    for sid in await database(request).run(lobby.find_quick, s.user_id, body.variant,
                                               speed, body.rated):
         try:
             return QuickOut.model_validate({"paired": True,
@@ -297,7 +293,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None)
-    sid = await _db(request).run(lobby.add, s.user_id, seek)
+    sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request)
     return QuickOut(paired=False, seek=sid)
 
@@ -324,13 +320,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     # lobby as anyone is, not the account's challenges.
     origin = websocket.headers.get("origin")
     same_site = origin is None or origin.split("://", 1)[-1] == websocket.headers.get("host")
-    s = await _db(websocket).run(lobby.accounts.session,
+    s = await database(websocket).run(lobby.accounts.session,
                                        websocket.cookies.get(SESSION_COOKIE)) \
         if same_site else None
     uid = s.user_id if s else None
     lobby.sockets[websocket] = uid
     try:
-        await websocket.send_json(view({"seeks": await _db(websocket).run(lobby.all)},
+        await websocket.send_json(view({"seeks": await database(websocket).run(lobby.all)},
                                        uid))
         while True:
             message = await websocket.receive()

@@ -177,7 +177,7 @@ class Hub:
     async def publish_frame(self, game_id: str, frame: ServerFrameDict) -> None:
         """Send ``frame`` (a ``contract.ServerFrame``) to every socket watching ``game_id``
         (in every worker)."""
-        await self.publish_text(game_id, json.dumps(frame, separators=(",", ":")))
+        await self.publish_text(game_id, _text(frame))
 
     async def publish_text(self, key: str, text: str) -> None:
         if self._queue is None:
@@ -193,9 +193,9 @@ class Hub:
             # Published later if Redis comes back, but this worker's sockets hear it now.
             await self._deliver(key, text)
 
-    async def deliver_local(self, key: str, text: str) -> None:
-        """Send ``text`` to this worker's sockets watching ``key`` only (a re-sync)."""
-        await self._deliver(key, text)
+    async def deliver_local(self, key: str, frame: ServerFrameDict) -> None:
+        """Send ``frame`` to this worker's sockets watching ``key`` only (a re-sync)."""
+        await self._deliver(key, _text(frame))
 
     async def _deliver(self, game_id: str, text: str) -> None:
         sockets = list(self._sockets.get(game_id, ()))
@@ -206,3 +206,7 @@ class Hub:
         for ws, res in zip(sockets, results, strict=True):
             if isinstance(res, BaseException):
                 self.discard(game_id, ws)
+
+
+def _text(frame: ServerFrameDict) -> str:
+    return json.dumps(frame, separators=(",", ":"))

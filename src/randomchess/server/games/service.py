@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import secrets
 from collections import OrderedDict
@@ -239,8 +238,7 @@ class GameService:
                 live = await self.load(key)
             except ApiError:  # not a game (the lobby's key), or the database is down
                 continue
-            frame = state_frame(live.state(now_ms()))
-            await self.hub.deliver_local(key, json.dumps(frame, separators=(",", ":")))
+            await self.hub.deliver_local(key, state_frame(live.state(now_ms())))
 
     async def ping(self) -> None:
         await self._db(self.store.ping)

@@ -24,6 +24,7 @@ import anyio
 import anyio.to_thread
 from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
+from starlette.requests import HTTPConnection
 
 from randomchess.db import DB_ERRORS
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
@@ -63,8 +64,9 @@ def db_timeout(seconds: float) -> ApiError:
     return ApiError(503, "db.timeout", seconds=seconds)
 
 
-def database(request: Request) -> Database:
-    db: Database = request.app.state.db
+def database(conn: HTTPConnection) -> Database:
+    """The app's database door, for a route or a WebSocket."""
+    db: Database = conn.app.state.db
     return db
 
 

@@ -125,11 +125,7 @@ _STATUS = {
 
 
 def _store(request: Request) -> TournamentStore:
-    store = getattr(request.app.state, "tournaments", None)
-    if store is None:
-        service: GameService = request.app.state.service
-        store = TournamentStore(service.store.engine)
-        request.app.state.tournaments = store
+    store: TournamentStore = request.app.state.tournaments  # made by install_tournaments
     return store
 
 

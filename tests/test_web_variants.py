@@ -96,6 +96,8 @@ def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str
     variants = api(server, "GET", "/api/variants")
     served = [v["key"] for v in variants]
     page.goto("/")
+    # The menu is filled from /api/variants after the page loads: wait for it, not a moment.
+    expect(page.locator("[data-testid=variant] option")).to_have_count(len(served))
     options = page.eval_on_selector_all("[data-testid=variant] option",
                                         "els => els.map(e => e.value)")
     assert options == served
@@ -262,9 +264,11 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
 
     variants = api(server, "GET", "/api/variants")
     page.goto("/#/shuffler")
+    numbered = [v["key"] for v in variants if v["setup"]["count"]]
+    expect(page.locator("[data-testid=sh-variant] option")).to_have_count(len(numbered))
     options = page.eval_on_selector_all("[data-testid=sh-variant] option",
                                         "els => els.map(e => e.value)")
-    assert options == [v["key"] for v in variants if v["setup"]["count"]]
+    assert options == numbered
     for key, files, ranks, castling in (("chess960", 8, 8, "O-O Kg1 Rf1 · O-O-O Kc1 Rd1"),
                                         ("mrc", 9, 9, "O-O-Og Kg1 Rf1 · O-O-Oc Kc1 Rd1")):
         page.select_option("[data-testid=sh-variant]", key)

@@ -20,7 +20,7 @@ import chess
 
 from randomchess import Position, get_variant
 
-CHESS960_SETUPS = {0: "BBQNNRKR", 357: "RNBKQBRN", 518: "RNBQKBNR", 959: "RKRNNQBB"}
+CHESS960_SETUPS = {0: "BBQNNRKR", 630: "RNBKQBRN", 518: "RNBQKBNR", 959: "RKRNNQBB"}
 MRC_SETUPS = ("RNBMKQBNR", "BQNNMBRKR", "RBKNQBNMR", "NBMBNRKRQ")
 # A quiet middlegame (Queen's Gambit, Slav structure) with 31 legal moves for White, the size
 # of the reference figure (python-chess 26 us).

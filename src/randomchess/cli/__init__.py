@@ -7,8 +7,11 @@ engine's or the server's imports (bench/cli_bench.py measures the CPU per comman
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
+
+from randomchess.cli import click_es
 
 # command name -> (module, attribute)
 _COMMANDS: dict[str, tuple[str, str]] = {
@@ -30,6 +33,13 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 
 class LazyGroup(click.Group):
     """A group whose sub-commands are imported on first use."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # Click's own messages start in English on every run; a group's --lang switches them
+        # (randomchess.cli.click_es).
+        click_es.install()
+        click_es.set_language("en")
+        return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*_COMMANDS, *super().list_commands(ctx)})

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import shlex
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from randomchess.cli import click_es
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import TournamentError, TournamentStore
 from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
@@ -28,6 +30,7 @@ if TYPE_CHECKING:  # rich loads when a command prints a table (not for `result`)
     from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
+_argument = functools.partial(click.argument, cls=click_es.LangArgument)
 
 _MSG = {
     "en": {
@@ -141,7 +144,7 @@ def _table(*headers: str, title: str | None = None) -> Table:
     return RichTable(*headers, title=title)
 
 
-@click.group("tournament")
+@click.group("tournament", cls=click_es.LangGroup)
 @click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
               help="SQLAlchemy URL of the database (default: the server's SQLite file).")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
@@ -153,7 +156,7 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 
 
 @tournament_group.command("new")
-@click.argument("name")
+@_argument("name")
 @click.option("--variant", default="chess960", show_default=True)
 @click.option("--system", type=click.Choice(["swiss", "rr", "drr"]), default="swiss",
               show_default=True, help="Swiss (FIDE Dutch), round robin or double round robin.")
@@ -232,8 +235,8 @@ def list_command(ctx: click.Context) -> None:
 
 
 @tournament_group.command("add-player")
-@click.argument("event")
-@click.argument("name")
+@_argument("event")
+@_argument("name")
 @click.option("--rating", type=int, default=None)
 @click.option("--fide-id", default=None)
 @click.option("--federation", default=None, help="Three letters: ESP, FRA, ...")
@@ -249,8 +252,8 @@ def add_player_command(ctx: click.Context, event: str, name: str, rating: int | 
 
 
 @tournament_group.command("withdraw")
-@click.argument("event")
-@click.argument("player", type=int)
+@_argument("event")
+@_argument("player", type=int)
 @click.pass_context
 def withdraw_command(ctx: click.Context, event: str, player: int) -> None:
     """Withdraw a player from the next round on."""
@@ -260,8 +263,8 @@ def withdraw_command(ctx: click.Context, event: str, player: int) -> None:
 
 
 @tournament_group.command("bye")
-@click.argument("event")
-@click.argument("player", type=int)
+@_argument("event")
+@_argument("player", type=int)
 @click.option("--round", "rnd", type=int, required=True)
 @click.option("--kind", type=click.Choice(["H", "Z", "F"]), default="H", show_default=True,
               help="H half point, Z zero, F full point.")
@@ -276,7 +279,7 @@ def bye_command(ctx: click.Context, event: str, player: int, rnd: int, kind: str
 
 
 @tournament_group.command("start")
-@click.argument("event")
+@_argument("event")
 @click.pass_context
 def start_command(ctx: click.Context, event: str) -> None:
     """Close registration and give the pairing numbers."""
@@ -346,7 +349,7 @@ def _sheet(t: Tournament, rnd: int, lang: str) -> str:
 
 
 @tournament_group.command("pair")
-@click.argument("event")
+@_argument("event")
 @click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table",
               show_default=True, help="A terminal table, or a printable sheet with cards.")
 @click.pass_context
@@ -366,7 +369,7 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
 
 
 @tournament_group.command("show")
-@click.argument("event")
+@_argument("event")
 @click.option("--round", "rnd", type=int, default=None, help="Default: the last paired.")
 @click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table")
 @click.option("--log", "show_log", is_flag=True,
@@ -431,10 +434,10 @@ _RESULT_CONTEXT = {"ignore_unknown_options": True}
 
 
 @tournament_group.command("result", context_settings=_RESULT_CONTEXT)
-@click.argument("event")
-@click.argument("rnd", metavar="ROUND", type=int)
-@click.argument("board", type=int, required=False)
-@click.argument("result", required=False)
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("board", type=int, required=False)
+@_argument("result", required=False)
 @click.option("--from", "source", type=click.File("r", encoding="utf-8"), default=None,
               help="A round's results, one 'BOARD RESULT' line each ('-': standard input; "
                    "blank lines and # comments skipped), entered all or none.")
@@ -474,10 +477,10 @@ def result_command(ctx: click.Context, event: str, rnd: int, board: int | None,
 
 
 @tournament_group.command("correct", context_settings=_RESULT_CONTEXT)
-@click.argument("event")
-@click.argument("rnd", metavar="ROUND", type=int)
-@click.argument("board", type=int)
-@click.argument("result")
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("board", type=int)
+@_argument("result")
 @click.option("--reason", required=True, help="Why the entered result changes (logged).")
 @click.pass_context
 def correct_command(ctx: click.Context, event: str, rnd: int, board: int, result: str,
@@ -493,7 +496,7 @@ def correct_command(ctx: click.Context, event: str, rnd: int, board: int, result
 
 
 @tournament_group.command("standings")
-@click.argument("event")
+@_argument("event")
 @click.option("--round", "rnd", type=int, default=None, help="After this round.")
 @click.option("--explain", "explain", default=None,
               help="Show the arithmetic of every tiebreak for this player number (or 'all').")
@@ -540,7 +543,7 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
 
 
 @tournament_group.command("close")
-@click.argument("event")
+@_argument("event")
 @click.pass_context
 def close_command(ctx: click.Context, event: str) -> None:
     """Close the event (all rounds complete) and reveal the salt."""
@@ -552,7 +555,7 @@ def close_command(ctx: click.Context, event: str) -> None:
 
 
 @tournament_group.command("export")
-@click.argument("event")
+@_argument("event")
 @click.option("--format", "fmt_", type=click.Choice(["trf", "csv", "html", "pgn"]),
               default="trf", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
@@ -607,7 +610,7 @@ def _draw_commands(t: Tournament) -> list[str]:
 
 
 @tournament_group.command("verify")
-@click.argument("event", required=False)
+@_argument("event", required=False)
 @click.option("--trf", "trf_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Verify an exported TRF (with its revealed salt) instead.")
 @click.option("--salt", default=None, help="The revealed salt, if the TRF does not carry it.")

@@ -70,6 +70,50 @@ def test_the_cli_refuses_a_dead_end_round(tmp_path: Path) -> None:
     assert store.load(store.resolve("Four")).paired_rounds == 3
 
 
+def test_a_dead_end_event_can_be_closed_early_with_a_reason(tmp_path: Path) -> None:
+    """Issue 29: after the refused round the event could never be closed ("3 of 4 rounds
+    paired").  ``close --early REASON`` ends it after the last complete round: the event has
+    the rounds played, the reason is in the log, the TRF says three rounds, and ``verify``
+    re-derives every setup from the revealed salt."""
+    db = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    runner = CliRunner()
+
+    def cli(*args: str) -> tuple[int, str]:
+        r = runner.invoke(main, ["tournament", "--db", db, *args])
+        return r.exit_code, r.output
+
+    assert cli("new", "Four", "--rounds", "4")[0] == 0
+    for i, rating in enumerate((1990, 1980, 1970, 1960)):
+        assert cli("add-player", "Four", f"P{i + 1}", "--rating", str(rating))[0] == 0
+    assert cli("start", "Four")[0] == 0
+    assert cli("close", "Four", "--early", "x")[0] != 0  # nothing played yet
+    for rnd in ("1", "2", "3"):
+        assert cli("pair", "Four")[0] == 0
+        if rnd == "3":  # a round with a game still unplayed cannot be the last
+            code, out = cli("close", "Four", "--early", "no pairing")
+            assert code != 0 and "without a result" in out
+        assert cli("result", "Four", rnd, "1", "1/2")[0] == 0
+        assert cli("result", "Four", rnd, "2", "1/2")[0] == 0
+    assert cli("pair", "Four")[0] != 0
+    code, out = cli("close", "Four")
+    assert code != 0 and "--early" in out
+    assert cli("close", "Four", "--early", "  ")[0] != 0  # a reason, not blanks
+    code, out = cli("close", "Four", "--early", "no legal pairing for round 4")
+    assert code == 0, out
+    store = TournamentStore(db)
+    try:
+        t = store.load(store.resolve("Four"))
+        assert t.event.status == "closed" and t.event.rounds == 3
+    finally:
+        store.dispose()
+    code, out = cli("show", "Four", "--log")
+    assert "no legal pairing for round 4" in out
+    code, trf = cli("export", "Four")
+    assert code == 0 and "XXR 3" in trf
+    code, out = cli("verify", "Four")
+    assert code == 0, out
+
+
 def test_each_absolute_criterion_is_checked_on_the_engine_s_answer() -> None:
     """The check that turns an engine answer into a refusal: C.1 rematch, C.2 a second
     bye or a bye to a player who already scored a win without playing, C.3 two

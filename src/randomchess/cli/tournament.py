@@ -544,11 +544,14 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
 
 @tournament_group.command("close")
 @_argument("event")
+@click.option("--early", metavar="REASON", default=None,
+              help="Close after the last complete round although rounds remain (e.g. no "
+                   "legal pairing exists), with the arbiter's reason; it is logged.")
 @click.pass_context
-def close_command(ctx: click.Context, event: str) -> None:
+def close_command(ctx: click.Context, event: str, early: str | None) -> None:
     """Close the event (all rounds complete) and reveal the salt."""
     eid = _event_id(ctx, event)
-    t: Tournament = _run(lambda: _store(ctx).close(eid))
+    t: Tournament = _run(lambda: _store(ctx).close(eid, early=early))
     assert t.event.salt is not None
     click.echo(_MSG[_lang(ctx)]["closed"])
     click.echo(t.event.salt.hex())

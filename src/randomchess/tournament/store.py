@@ -518,22 +518,42 @@ class TournamentStore:
             boards_t.c.tournament_id == event_id, boards_t.c.round == b.round,
             boards_t.c.board == b.board).values(result=code))
 
-    def close(self, event_id: str) -> Tournament:
-        """Close the event (every round paired and complete) and reveal its salt."""
+    def close(self, event_id: str, early: str | None = None) -> Tournament:
+        """Close the event (every round paired and complete) and reveal its salt.
+
+        ``early`` (the arbiter's reason) closes it after the last complete round instead,
+        when no further round can or will be played, e.g. a Swiss round with no legal
+        pairing (docs/tournaments.md, "Ending an event early"): the event's number of
+        rounds becomes the number played, and the log keeps the planned number and the
+        reason."""
 
         def step(conn: Connection, t: Tournament) -> None:
             if t.event.status != "running":
                 raise RegistrationError("the event has not started",
                                         es="el torneo no ha empezado")
-            if t.paired_rounds < t.event.rounds:
+            short = t.paired_rounds < t.event.rounds
+            if short and early is None:
                 raise PairingError(f"{t.paired_rounds} of {t.event.rounds} rounds paired; "
-                                   "pair and play them all before closing",
+                                   "pair and play them all before closing, or close early "
+                                   "with a reason (--early)",
                                    es=f"{t.paired_rounds} de {t.event.rounds} rondas "
-                                      "emparejadas; emparéjelas y júguelas todas antes de cerrar")
+                                      "emparejadas; emparéjelas y júguelas todas antes de "
+                                      "cerrar, o cierre antes con un motivo (--early)")
+            if t.paired_rounds == 0:
+                raise PairingError("no round has been played", es="no se ha jugado ninguna ronda")
             if not t.round_complete(t.paired_rounds):
                 raise PairingError(f"round {t.paired_rounds} still has games without a result",
                                    es=f"la ronda {t.paired_rounds} aún tiene partidas sin "
                                       "resultado")
+            if short:
+                assert early is not None
+                if not early.strip():
+                    raise PairingError("closing early needs the arbiter's reason",
+                                       es="cerrar antes de tiempo exige el motivo del árbitro")
+                conn.execute(update(events_t).where(events_t.c.id == event_id)
+                             .values(rounds=t.paired_rounds))
+                self._log(conn, event_id, "close-early", old=str(t.event.rounds),
+                          new=str(t.paired_rounds), reason=early.strip())
             conn.execute(update(events_t).where(events_t.c.id == event_id)
                          .values(status="closed", closed_at=now_ms()))
             assert t.event.salt is not None

@@ -629,3 +629,41 @@ def test_account_games_share_the_creation_limit(tmp_path: Path) -> None:
         assert a.post("/api/account/games", json=body).status_code == 201
         assert c.post("/api/games", json=body).status_code == 201
         assert a.post("/api/account/games", json=body).status_code == 429
+
+
+def test_an_idle_ratings_deviation_grows_with_time_as_on_lichess(c: TestClient) -> None:
+    """Issue 29 / docs/accounts.md: a rating idle for a year shows, and is rated with, the
+    deviation lichess gives it (step 6 over 0.21436 rating periods a day, ratings.after_idle);
+    it used to keep the RD of its last game for ever."""
+    from sqlalchemy import text as sql
+
+    from randomchess.accounts.ratings import after_idle, update
+
+    a, b = user(c, "alice"), user(c, "bob")
+    game = rated_game(c, a, b)
+    c.post(f"/api/games/{game['id']}/resign", json={"token": game["black"]})
+    wait_rated(c, game["id"])
+    accounts = c.app.state.players.accounts  # type: ignore[attr-defined]
+    with db(c).connect() as conn:
+        uid = conn.execute(sql("SELECT id FROM users WHERE name = 'alice'")).scalar_one()
+    fresh = accounts.rating_of(uid, "chess", "blitz")
+    shown = c.get("/api/players/alice").json()["ratings"][0]
+    assert shown["rd"] == round(fresh.rd)  # no time has passed
+    year_ms = 365 * 86_400_000
+    with db(c).begin() as conn:
+        conn.execute(sql("UPDATE ratings SET updated_at = updated_at - :y"), {"y": year_ms})
+    idle = after_idle(fresh, 365)
+    assert idle.rd > fresh.rd + 1
+    shown = c.get("/api/players/alice").json()["ratings"][0]
+    assert shown["rd"] == round(idle.rd) and shown["rating"] == round(fresh.rating)
+    with db(c).connect() as conn:
+        bob_id = conn.execute(sql("SELECT id FROM users WHERE name = 'bob'")).scalar_one()
+    bob = accounts.rating_of(bob_id, "chess", "blitz")
+    # The next rated game starts from the grown deviation: a bigger swing than without it.
+    game2 = rated_game(c, a, b)
+    c.post(f"/api/games/{game2['id']}/resign", json={"token": game2["white"]})
+    changes = {ch["color"]: ch for ch in wait_rated(c, game2["id"])}
+    expected = update(idle, [(bob, 0.0)])
+    assert changes["white"]["after"] == round(expected.rating)
+    without = update(fresh, [(bob, 0.0)])
+    assert abs(expected.rating - fresh.rating) > abs(without.rating - fresh.rating)

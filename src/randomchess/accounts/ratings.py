@@ -148,8 +148,8 @@ def update(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
 def after_idle(player: Rating, days: float) -> Rating:
     """The rating after ``days`` without a rated game, as lichess previews it
     (``RatingCalculator.previewDeviation``): step 6 over ``days x 0.21436`` rating periods,
-    phi' = sqrt(phi^2 + periods x sigma^2), at most the initial deviation.  Not yet applied
-    by the server (docs/accounts.md)."""
+    phi' = sqrt(phi^2 + periods x sigma^2), at most the initial deviation.  The server
+    applies it to every stored rating it shows or rates (docs/accounts.md)."""
     if days < 0:
         raise RatingError(f"elapsed time cannot be negative ({days} days)")
     phi = player.rd / SCALE

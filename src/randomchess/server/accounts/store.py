@@ -30,7 +30,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from randomchess.accounts.ratings import Rating, RatingError, rate_game, speed_class
+from randomchess.accounts.ratings import (
+    Rating,
+    RatingError,
+    after_idle,
+    rate_game,
+    speed_class,
+)
 from randomchess.db import now_ms, schema
 from randomchess.server.games.live import hash_secret
 from randomchess.server.http.errors import ApiError
@@ -415,9 +421,11 @@ class Accounts:
         with self.engine.connect() as conn:
             rows = conn.execute(select(RATINGS).where(RATINGS.c.user_id == uid)
                                 .order_by(RATINGS.c.variant, RATINGS.c.speed)).all()
-        return [{"variant": r.variant, "speed": r.speed, "rating": round(r.rating),
-                 "rd": round(r.rd), "games": r.games,
-                 "provisional": Rating(r.rating, r.rd).provisional} for r in rows]
+        now = now_ms()
+        shown = [(r, _idle_grown(r, now)) for r in rows]
+        return [{"variant": r.variant, "speed": r.speed, "rating": round(g.rating),
+                 "rd": round(g.rd), "games": r.games, "provisional": g.provisional}
+                for r, g in shown]
 
     def rating_changes(self, game_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -469,8 +477,7 @@ class Accounts:
         row = conn.execute(select(RATINGS).where(
             RATINGS.c.user_id == uid, RATINGS.c.variant == variant,
             RATINGS.c.speed == speed)).first()
-        return Rating() if row is None else Rating(row.rating, row.rd, row.volatility,
-                                                   row.games)
+        return Rating() if row is None else _idle_grown(row, now_ms())
 
     @staticmethod
     def _store_rating(conn: Connection, uid: int, variant: str, speed: str, old: Rating,
@@ -484,6 +491,13 @@ class Accounts:
             conn.execute(update(RATINGS).where(
                 RATINGS.c.user_id == uid, RATINGS.c.variant == variant,
                 RATINGS.c.speed == speed).values(**values))
+
+
+def _idle_grown(row: Any, now: int) -> Rating:
+    """A stored rating as of ``now``: its deviation grown by the time since its last rated
+    game, as lichess does (ratings.after_idle); the stored row keeps the value of that game."""
+    stored = Rating(row.rating, row.rd, row.volatility, row.games)
+    return after_idle(stored, max(0, now - row.updated_at) / 86_400_000)
 
 
 def setup_statistics(engine: Engine, variant: str, number: int,

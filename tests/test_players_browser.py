@@ -362,6 +362,17 @@ def test_setup_statistics_page_from_the_game_page_and_the_shuffler(browser: Brow
         expect(first.first).to_have_text(
             f"{expected['first_moves'][0]['san']} ({expected['first_moves'][0]['games']})")
         expect(page.locator("[data-testid=stats-recent] li")).to_have_count(3)
+        # Each latest game is named by its players, result, length and date (issue 37:
+        # bare ids before), newest first, linked to the game.
+        newest = page.locator("[data-testid=stats-game]").first
+        assert newest.get_attribute("data-id") == ids[-1]
+        expect(newest).to_contain_text("anonymous \u2013 anonymous")
+        expect(newest).to_contain_text("White wins — ")  # ids[-1]: Black resigned
+        expect(newest).to_contain_text("1 move")
+        assert newest.locator("a").get_attribute("href") == f"/#/game/{ids[-1]}"
+        second = page.locator("[data-testid=stats-game]").nth(1)
+        expect(second).to_contain_text("Black wins — ")
+        expect(second).to_contain_text("1 move")
         shot(page, "setup-stats")
         # Search another number: nothing played there yet; a bad number is refused.
         page.fill("[data-testid=stats-number]", str(empty))

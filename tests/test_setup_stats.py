@@ -66,6 +66,17 @@ def test_setup_statistics_match_independent_counts(c: TestClient) -> None:
                                        "games": firsts.most_common(1)[0][1]}
     assert len(stats["game_ids"]) == 5
     assert aborted["id"] not in stats["game_ids"]
+    # "Latest games" (issue 37): each with its result, length and end time, newest first,
+    # not bare ids.
+    latest = stats["latest"]
+    assert [g["id"] for g in latest] == stats["game_ids"][::-1]
+    for g in latest:
+        state = c.get(f"/api/games/{g['id']}").json()
+        assert g["result"] == state["result"] and g["plies"] == len(state["moves"])
+        assert g["termination"] == state["termination"]
+        assert g["white"] is None and g["black"] is None  # anonymous seats
+    ends = [g["ended_at"] for g in latest]
+    assert ends == sorted(ends, reverse=True) and ends[-1] > 1_700_000_000_000
     empty = c.get("/api/setups/chess960/959/stats").json()
     assert (empty["games"], empty["white_score"], empty["first_moves"]) == (0, None, [])
     assert c.get("/api/setups/nonsense/1/stats").status_code == 404

@@ -399,6 +399,17 @@
  */
 
 /**
+ * @typedef {object} LatestGame
+ * @property {string} id
+ * @property {string} result
+ * @property {(string|null)} termination
+ * @property {number} plies
+ * @property {number} ended_at - epoch ms
+ * @property {(string|null)} white - the account holding the seat; none: anonymous
+ * @property {(string|null)} black
+ */
+
+/**
  * @typedef {object} LevelRow
  * @property {number} level
  * @property {string} name
@@ -863,6 +874,7 @@
  * @property {(number|null)} white_score - none before a game with a result
  * @property {Array<FirstMove>} first_moves
  * @property {Array<string>} game_ids - the last 100
+ * @property {Array<LatestGame>} latest - the last 20 to end, newest first
  */
 
 /**

@@ -4,7 +4,8 @@
 // games; a search by setup number. Linked from the shuffler's cards and the game page.
 
 import { h, clear } from './dom.js';
-import { formatPercent, t, localizeLetters } from './i18n.js';
+import { formatPercent, lang, t, localizeLetters } from './i18n.js';
+import { resultText } from './game/ctrl.js';
 import { isNumbered, rankOf, setupCount, setupFen } from './setups.js';
 import { allVariants, variantInfo, variantName } from './variants.js';
 import { diagram } from './diagram.js';
@@ -12,6 +13,16 @@ import { request } from './api.js';
 
 export const statsHref = (variant, number) =>
   `/#/stats/${encodeURIComponent(variant)}/${encodeURIComponent(number)}`;
+
+/** One of the latest games: its players, result, length and date, linked to the game. */
+function latestGame(g) {
+  const name = n => n || t('anonymousPlayer');
+  const moves = Math.ceil(g.plies / 2);
+  const when = new Date(g.ended_at).toLocaleDateString(lang(), { dateStyle: 'medium' });
+  return h('li', { 'data-testid': 'stats-game', 'data-id': g.id },
+    h('a', { href: `/#/game/${encodeURIComponent(g.id)}` }, `${name(g.white)} – ${name(g.black)}`),
+    ` · ${resultText(g)} · ${t(moves === 1 ? 'statsOneMove' : 'statsMoves', { n: moves })} · ${when}`);
+}
 
 export function renderSetupStats(main, variant, number, go) {
   const root = h('section.setup-stats', { 'data-testid': 'setup-stats' });
@@ -69,7 +80,6 @@ export function renderSetupStats(main, variant, number, go) {
         h('ol', { 'data-testid': 'stats-first-moves' }, s.first_moves.map(m =>
           h('li', `${localizeLetters(m.san)} (${m.games})`)))) : '',
       h('h2', t('statsRecent')),
-      h('ul', { 'data-testid': 'stats-recent' }, s.game_ids.slice(-20).reverse().map(id =>
-        h('li', h('a', { href: `/#/game/${encodeURIComponent(id)}` }, id)))));
+      h('ul.stats-recent', { 'data-testid': 'stats-recent' }, s.latest.map(latestGame)));
   })();
 }

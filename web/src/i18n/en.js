@@ -239,6 +239,8 @@ export default {
   statsResults: 'White wins {w} · draws {d} · Black wins {b}',
   statsWhiteScore: 'White\'s score',
   statsFirstMoves: 'Most common first moves',
+  statsMoves: '{n} moves',
+  statsOneMove: '1 move',
   statsRecent: 'Latest games',
   statsNone: 'No finished game from this setup on this server yet.',
   statsSearch: 'Setup',

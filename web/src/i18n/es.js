@@ -239,6 +239,8 @@ export default {
   statsResults: 'Ganan las blancas {w} · tablas {d} · ganan las negras {b}',
   statsWhiteScore: 'Puntos de las blancas',
   statsFirstMoves: 'Primeras jugadas más frecuentes',
+  statsMoves: '{n} jugadas',
+  statsOneMove: '1 jugada',
   statsRecent: 'Últimas partidas',
   statsNone: 'Aún no hay partidas terminadas desde esta posición en este servidor.',
   statsSearch: 'Posición',

@@ -157,6 +157,16 @@ class FirstMove(_Out):
     games: int
 
 
+class LatestGame(_Out):
+    id: str
+    result: str
+    termination: str | None
+    plies: int
+    ended_at: int = Field(description="epoch ms")
+    white: str | None = Field(description="the account holding the seat; none: anonymous")
+    black: str | None
+
+
 class SetupStatsOut(_Out):
     variant: str
     number: int
@@ -167,6 +177,7 @@ class SetupStatsOut(_Out):
     white_score: float | None = Field(description="none before a game with a result")
     first_moves: list[FirstMove]
     game_ids: list[str] = Field(description="the last 100")
+    latest: list[LatestGame] = Field(description="the last 20 to end, newest first")
 
 
 # --------------------------------------------------------------------- lobby

@@ -506,10 +506,15 @@ def setup_statistics(engine: Engine, variant: str, number: int,
     (a draw counts half) and the most common first moves (SAN), most played first.  An
     aborted game (ended with result ``*``) was never played out: it counts nowhere."""
     with engine.connect() as conn:
-        rows = conn.execute(select(GAMES.c.id, GAMES.c.result, GAMES.c.san).where(
+        rows = conn.execute(select(GAMES.c.id, GAMES.c.result, GAMES.c.san,
+                                   GAMES.c.termination, GAMES.c.updated_at,
+                                   GAMES.c.created_at).where(
             GAMES.c.variant == variant, GAMES.c.number == number,
             GAMES.c.status == "ended", GAMES.c.result.in_(("1-0", "0-1", "1/2-1/2")))
             .order_by(GAMES.c.created_at, GAMES.c.id)).all()
+        latest = sorted(rows, key=lambda r: (r.updated_at, r.created_at),
+                        reverse=True)[:LATEST_GAMES]
+        names = _seat_names(conn, [r.id for r in latest])
     scored = rows
     points = sum({"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r.result] for r in scored)
     firsts: dict[str, int] = {}
@@ -524,7 +529,24 @@ def setup_statistics(engine: Engine, variant: str, number: int,
             "black_wins": sum(r.result == "0-1" for r in rows),
             "white_score": points / len(scored) if scored else None,
             "first_moves": [{"san": m, "games": n} for m, n in common],
-            "game_ids": [r.id for r in rows][-100:]}
+            "game_ids": [r.id for r in rows][-100:],
+            "latest": [{"id": r.id, "result": r.result, "termination": r.termination,
+                        "plies": len(r.san.split()), "ended_at": r.updated_at,
+                        "white": names.get((r.id, "white")),
+                        "black": names.get((r.id, "black"))} for r in latest]}
+
+
+LATEST_GAMES = 20
+
+
+def _seat_names(conn: Connection, game_ids: list[str]) -> dict[tuple[str, str], str]:
+    """(game, colour) -> the account name holding that seat, for the games given."""
+    if not game_ids:
+        return {}
+    rows = conn.execute(select(SEATS.c.game_id, SEATS.c.color, USERS.c.name)
+                        .join(USERS, USERS.c.id == SEATS.c.user_id)
+                        .where(SEATS.c.game_id.in_(game_ids))).all()
+    return {(r.game_id, r.color): r.name for r in rows}
 
 
 def same_secret(a: str | None, b: str | None) -> bool:

@@ -44,8 +44,8 @@ def test_seek_live_and_accepted_game_for_both(c: TestClient) -> None:
         assert ws.receive_json() == {"type": "seeks", "seeks": []}
         sid = seek(a, setup=518, rated=True)
         event = ws.receive_json()
-        assert event["type"] == "seeks"
-        [shown] = event["seeks"]
+        assert event["type"] == "seeks-delta" and event["removed"] == []
+        [shown] = event["added"]
         assert (shown["id"], shown["player"], shown["setup"], shown["speed"], shown["rated"]) \
             == (sid, "alice", 518, "blitz", True)
         assert "user_id" not in shown and "target_id" not in shown
@@ -54,7 +54,8 @@ def test_seek_live_and_accepted_game_for_both(c: TestClient) -> None:
         assert r.status_code == 200, r.text
         game = r.json()
         event = ws.receive_json()
-        assert event["seeks"] == [] and event["started"] == {"seek": sid, "game": game["id"]}
+        assert (event["added"], event["removed"]) == ([], [sid])
+        assert event["started"] == {"seek": sid, "game": game["id"]}
     assert listed(a) == []
     # Alice takes her seat from the account; the two play and the game is rated.
     r = a.post(f"/api/account/games/{game['id']}/seat")
@@ -183,7 +184,59 @@ def test_lobby_socket_answers_every_frame_and_bad_ones_with_a_typed_error(
         sid = seek(a)
         pushed = ws.receive_json()
         LobbyServerFrameAdapter.validate_python(pushed)
-        assert [s["id"] for s in pushed["seeks"]] == [sid]
+        assert [s["id"] for s in pushed["added"]] == [sid]
         ws.send_text('{"type":"ping"}')
         assert ws.receive_json() == {"type": "pong"}
     assert listed(a) == [sid]
+
+
+def test_lobby_frames_carry_changes_not_the_whole_lobby(c: TestClient) -> None:
+    """Issue 28 item 10: each lobby frame used to carry the whole lobby (236 KB per frame with
+    1,000 seeks).  A socket gets the whole lobby once, when it connects, then only what
+    changed: the seek added, the seek removed (cancelled, accepted) and the game it became.
+    Replaying the changes onto the first frame gives exactly what GET /api/lobby/seeks
+    shows, challenges to others never included; each seek says how long it stays open."""
+    from randomchess.server.games.contract import LobbyServerFrameAdapter
+
+    a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
+    mine = [seek(a, rated=False) for _ in range(5)]
+    c.cookies = httpx.Cookies(b.cookies)
+    with c.websocket_connect("/ws/lobby") as ws:
+        c.cookies = httpx.Cookies()
+        first = ws.receive_json()
+        LobbyServerFrameAdapter.validate_python(first)
+        assert first["type"] == "seeks" and [s["id"] for s in first["seeks"]] == mine
+        assert all(0 < s["expires_in_ms"] <= 3_600_000 for s in first["seeks"])
+        shown = {s["id"]: s for s in first["seeks"]}
+
+        def apply() -> dict[str, Any]:
+            frame = ws.receive_json()
+            LobbyServerFrameAdapter.validate_python(frame)
+            assert frame["type"] == "seeks-delta", frame
+            for s in frame["added"]:
+                shown[s["id"]] = s
+            for sid in frame["removed"]:
+                shown.pop(sid, None)
+            return frame
+
+        sixth = seek(a, setup=518)
+        frame = apply()
+        assert [s["id"] for s in frame["added"]] == [sixth] and frame["removed"] == []
+        assert frame["added"][0]["player"] == "alice" and frame["added"][0]["setup"] == 518
+        # A challenge from alice to dora: bob is not shown it.
+        r = a.post("/api/lobby/challenges", json={"name": "dora", "variant": "chess960",
+                                                 "clock": BLITZ})
+        assert r.status_code == 201
+        assert apply()["added"] == []
+        assert a.request("DELETE", f"/api/lobby/seeks/{mine[0]}").status_code == 204
+        assert apply()["removed"] == [mine[0]]
+        r = d.post(f"/api/lobby/seeks/{mine[1]}/accept")
+        assert r.status_code == 200
+        frame = apply()
+        assert frame["removed"] == [mine[1]]
+        assert frame["started"] == {"seek": mine[1], "game": r.json()["id"]}
+        expected = {s["id"]: s for s in b.get("/api/lobby/seeks").json()["seeks"]}
+        assert set(shown) == set(expected) == {*mine[2:], sixth}
+        for sid, s in shown.items():
+            assert {k: v for k, v in s.items() if k != "expires_in_ms"} == \
+                {k: v for k, v in expected[sid].items() if k != "expires_in_ms"}

@@ -128,9 +128,11 @@ def test_lobby_answers_and_frames_are_models(c: TestClient) -> None:
                                              "clock": {"days": 3}})
         assert r.status_code == 201, r.text
         pushed = LobbyServerFrameAdapter.validate_python(raw := ws.receive_json())
-        assert pushed.type == "seeks"
-        assert raw["seeks"][0]["clock"] == {"days": 3}
-        assert isinstance(raw["seeks"][0]["clock"]["days"], int)  # not 3.0
+        assert pushed.type == "seeks-delta"
+        assert raw["added"][0]["clock"] == {"days": 3}
+        assert isinstance(raw["added"][0]["clock"]["days"], int)  # not 3.0
     listed = a.get("/api/lobby/seeks").json()
     SeeksOut.model_validate(listed)
-    assert listed == {k: v for k, v in raw.items() if k != "started"}
+    drop = "expires_in_ms"  # counted from each frame
+    assert [{k: v for k, v in s.items() if k != drop} for s in listed["seeks"]] == \
+        [{k: v for k, v in s.items() if k != drop} for s in raw["added"]]

@@ -7,6 +7,7 @@ import { lang, t } from './i18n.js';
 import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
+import { applyLobbyFrame, openSeeks } from './lobby_seeks.js';
 
 /** The account, lobby and profile pages' texts (the catalogue's account.* keys). */
 export const tr = (key, vars = {}) => t(`account.${key}`, vars);
@@ -256,11 +257,12 @@ function gamesFilter(line) {
 export function renderLobby(main, go) {
   const root = h('section.lobby', { 'data-testid': 'lobby' });
   main.append(root);
-  const state = { socket: null, closed: false, mine: new Set() };
+  const state = { socket: null, closed: false, mine: new Set(), seeks: new Map(), lapse: null };
   start(root, go, state);
   return {
     destroy() {
       state.closed = true;
+      clearTimeout(state.lapse);
       if (state.socket) state.socket.close();
     },
   };
@@ -397,6 +399,13 @@ async function start(root, go, state) {
         h('td', s.rated ? tr('rated') : tr('casual')), h('td', act)));
     }
   };
+  // Paint the open seeks, and again when the next one lapses.
+  const repaint = () => {
+    clearTimeout(state.lapse);
+    const { open, next } = openSeeks(state.seeks, performance.now());
+    paint(open);
+    if (next !== null && !state.closed) state.lapse = setTimeout(repaint, next - performance.now() + 50);
+  };
   const connect = () => {
     if (state.closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
@@ -404,8 +413,9 @@ async function start(root, go, state) {
     state.socket = ws;
     ws.onmessage = ev => {
       const msg = JSON.parse(ev.data);
-      if (msg.type !== 'seeks') return;
-      paint(msg.seeks);
+      if (msg.type !== 'seeks' && msg.type !== 'seeks-delta') return;
+      state.seeks = applyLobbyFrame(state.seeks, msg, performance.now());
+      repaint();
       if (msg.started && state.mine.has(msg.started.seek)) {
         takeSeat(msg.started.game, go).catch(e => show(line, e));
       }

@@ -464,6 +464,15 @@
  */
 
 /**
+ * One change of the lobby after the socket's first (whole-lobby) frame.
+ * @typedef {object} LobbyDeltaFrame
+ * @property {'seeks-delta'} type
+ * @property {Array<SeekOut>} added - seeks opened (only those this socket may see)
+ * @property {Array<string>} removed - ids of seeks gone (cancelled, accepted)
+ * @property {(SeekStarted|null)} [started] - the game an accepted seek became
+ */
+
+/**
  * @typedef {object} LobbySeeksFrame
  * @property {'seeks'} type
  * @property {Array<SeekOut>} seeks
@@ -472,7 +481,7 @@
 
 /**
  * A frame the server sends on its socket (LobbyServerFrame).
- * @typedef {(LobbySeeksFrame|ErrorFrame|PongFrame)} LobbyServerFrame
+ * @typedef {(LobbySeeksFrame|LobbyDeltaFrame|ErrorFrame|PongFrame)} LobbyServerFrame
  */
 
 /**
@@ -806,6 +815,7 @@
  * @property {(number|null)} rating_min
  * @property {(number|null)} rating_max
  * @property {boolean} challenge - addressed to one player (this account, or by it)
+ * @property {number} expires_in_ms - how long the seek stays open from this frame
  */
 
 /**

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import and_, delete, func, insert, select
+from sqlalchemy import and_, delete, func, insert, select, true
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
 from randomchess.db import now_ms
@@ -69,6 +69,9 @@ class Lobby:
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
         self.sockets: dict[WebSocket, int | None] = {}
+        # Changes that reach a socket before its first (whole-lobby) frame is sent wait
+        # here and follow that frame, so none is lost between the read and the send.
+        self.pending: dict[WebSocket, list[dict[str, Any]]] = {}
 
     def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
         (initial, increment), days = body.clock.terms()
@@ -105,8 +108,17 @@ class Lobby:
 
     def all(self) -> list[dict[str, Any]]:
         """Every live seek, oldest first, with its owner's name and rating there."""
+        return self._seeks(None)
+
+    def one(self, sid: str) -> dict[str, Any] | None:
+        """The live seek ``sid`` as :meth:`all` shows it; None when gone."""
+        found = self._seeks(sid)
+        return found[0] if found else None
+
+    def _seeks(self, sid: str | None) -> list[dict[str, Any]]:
         # One statement: each seek with its owner's name and rating for the seek's variant
         # and speed (no rating yet: the starting one).
+        only = SEEKS.c.id == sid if sid is not None else true()
         with self.accounts.engine.connect() as conn:
             rows = conn.execute(
                 select(SEEKS, USERS.c.name, RATINGS.c.rating, RATINGS.c.rd,
@@ -115,7 +127,7 @@ class Lobby:
                 .outerjoin(RATINGS, and_(RATINGS.c.user_id == SEEKS.c.user_id,
                                          RATINGS.c.variant == SEEKS.c.variant,
                                          RATINGS.c.speed == SEEKS.c.speed))
-                .where(SEEKS.c.created_at > now_ms() - SEEK_TTL_MS)
+                .where(SEEKS.c.created_at > now_ms() - SEEK_TTL_MS, only)
                 .order_by(SEEKS.c.created_at, SEEKS.c.id)).all()
         out = []
         for r in rows:
@@ -129,7 +141,8 @@ class Lobby:
                         {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
-                        "rating_min": r.rating_min, "rating_max": r.rating_max})
+                        "rating_min": r.rating_min, "rating_max": r.rating_max,
+                        "created_at": r.created_at})
         return out
 
     def take(self, sid: str) -> dict[str, Any] | None:
@@ -164,6 +177,9 @@ class Lobby:
         the hub): each of this process's lobby sockets gets the seeks it may see."""
         event = json.loads(text)["game"]
         for ws, uid in list(self.sockets.items()):
+            if ws in self.pending:
+                self.pending[ws].append(event)
+                continue
             try:
                 await ws.send_json(view(event, uid))
             except Exception:
@@ -171,13 +187,24 @@ class Lobby:
 
 
 def view(event: dict[str, Any], uid: int | None) -> dict[str, Any]:
-    """What one lobby socket is shown: open seeks, and challenges to or from its account;
-    no account ids."""
-    seeks = [{**{k: v for k, v in s.items() if k not in ("user_id", "target_id")},
-              "challenge": s["target_id"] is not None}
-             for s in event["seeks"]
-             if s["target_id"] is None or uid in (s["target_id"], s["user_id"])]
-    out: dict[str, Any] = {"type": "seeks", "seeks": seeks}
+    """What one lobby socket is shown of a lobby event: the whole lobby (``seeks``: when it
+    connects, after a Redis blip) or one change (``seeks-delta``: the seeks added and the
+    ids removed); open seeks, and challenges to or from its account; no account ids."""
+    now = now_ms()
+
+    def shown(seeks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**{k: v for k, v in s.items()
+                    if k not in ("user_id", "target_id", "created_at")},
+                 "challenge": s["target_id"] is not None,
+                 "expires_in_ms": max(0, s["created_at"] + SEEK_TTL_MS - now)}
+                for s in seeks if s["target_id"] is None or uid in (s["target_id"], s["user_id"])]
+
+    out: dict[str, Any]
+    if "seeks" in event:
+        out = {"type": "seeks", "seeks": shown(event["seeks"])}
+    else:
+        out = {"type": "seeks-delta", "added": shown(event["added"]),
+               "removed": list(event["removed"])}
     if event.get("started") is not None:
         out["started"] = event["started"]
     return out
@@ -191,9 +218,13 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
-async def _publish(request: Request, started: dict[str, Any] | None = None) -> None:
-    seeks = await database(request).run(_lobby(request).all)
-    await request.app.state.service.hub.publish(LOBBY, {"seeks": seeks, "started": started})
+async def _publish(request: Request, added: str | None = None, removed: str | None = None,
+                   started: dict[str, Any] | None = None) -> None:
+    """Tell every lobby socket (through the hub: every process) what changed."""
+    seek = None if added is None else await database(request).run(_lobby(request).one, added)
+    await request.app.state.service.hub.publish(LOBBY, {
+        "added": [] if seek is None else [seek],
+        "removed": [] if removed is None else [removed], "started": started})
 
 
 
@@ -209,7 +240,7 @@ async def seeks(request: Request) -> SeeksOut:
 async def create_seek(body: SeekIn, request: Request) -> SeekIdOut:
     s = await changing_session(request)
     sid = await database(request).run(_lobby(request).add, s.user_id, body)
-    await _publish(request)
+    await _publish(request, added=sid)
     return SeekIdOut(id=sid)
 
 
@@ -222,7 +253,7 @@ async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
     if target is None or target == s.user_id:
         raise ApiError(404, "player.not_found_to_challenge")
     sid = await database(request).run(lobby.add, s.user_id, body, target)
-    await _publish(request)
+    await _publish(request, added=sid)
     return SeekIdOut(id=sid)
 
 
@@ -231,7 +262,7 @@ async def cancel_seek(sid: SeekId, request: Request) -> None:
     s = await changing_session(request)
     if not await database(request).run(_lobby(request).remove, sid, s.user_id):
         raise ApiError(404, "seek.not_yours")
-    await _publish(request)
+    await _publish(request, removed=sid)
 
 
 @router.post("/api/lobby/seeks/{sid}/accept", **ANSWER)
@@ -242,8 +273,7 @@ async def accept(sid: SeekId, request: Request) -> AcceptOut:
 
 async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     lobby = _lobby(request)
-    all_ = {x["id"]: x for x in await database(request).run(lobby.all)}
-    seek = all_.get(sid)
+    seek = await database(request).run(lobby.one, sid)
     if seek is None:
         raise ApiError(404, "seek.gone")
     if seek["user_id"] == s.user_id:
@@ -269,7 +299,7 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
                                    bool(row["fresh_setup"]))
     await database(request).run(accounts.claim, gid, [new.color], row["user_id"])
     await database(request).run(accounts.claim, gid, [accepter], s.user_id)
-    await _publish(request, started={"seek": sid, "game": gid})
+    await _publish(request, removed=sid, started={"seek": sid, "game": gid})
     return {"id": gid, "seat": {"color": accepter, "token": token}, "rated": bool(row["rated"]),
             "speed": row["speed"]}
 
@@ -294,7 +324,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
-    await _publish(request)
+    await _publish(request, added=sid)
     return QuickOut(paired=False, seek=sid)
 
 
@@ -310,7 +340,8 @@ def _lobby_reply(text: str | None, lang: Lang) -> dict[str, Any]:
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
-    """Pushes ``{"type": "seeks", "seeks": [...]}`` now and on every change; a
+    """Pushes ``{"type": "seeks", "seeks": [...]}`` (the whole lobby) now, then
+    ``{"type": "seeks-delta", "added": [...], "removed": [ids]}`` on every change; a
     ``started`` field names the game a seek became.  Answers a ping with ``pong`` and any
     other frame with a typed ``error`` (contract.LobbyServerFrame)."""
     lobby: Lobby = websocket.app.state.lobby
@@ -324,10 +355,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
                                        websocket.cookies.get(SESSION_COOKIE)) \
         if same_site else None
     uid = s.user_id if s else None
+    lobby.pending[websocket] = []
     lobby.sockets[websocket] = uid
     try:
         await websocket.send_json(view({"seeks": await database(websocket).run(lobby.all)},
                                        uid))
+        while queue := lobby.pending[websocket]:
+            await websocket.send_json(view(queue.pop(0), uid))
+        del lobby.pending[websocket]  # no await since the queue was found empty
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -337,3 +372,4 @@ async def lobby_socket(websocket: WebSocket) -> None:
         pass
     finally:
         lobby.sockets.pop(websocket, None)
+        lobby.pending.pop(websocket, None)

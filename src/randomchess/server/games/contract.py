@@ -308,6 +308,7 @@ class SeekOut(BaseModel):
     rating_min: int | None
     rating_max: int | None
     challenge: bool = Field(description="addressed to one player (this account, or by it)")
+    expires_in_ms: int = Field(description="how long the seek stays open from this frame")
 
 
 class SeekStarted(BaseModel):
@@ -325,10 +326,21 @@ class LobbySeeksFrame(BaseModel):
     started: SeekStarted | None = Field(None, description="the game an accepted seek became")
 
 
-LobbyServerFrame = Annotated[LobbySeeksFrame | ErrorFrame | PongFrame,
+class LobbyDeltaFrame(BaseModel):
+    """One change of the lobby after the socket's first (whole-lobby) frame."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["seeks-delta"]
+    added: list[SeekOut] = Field(description="seeks opened (only those this socket may see)")
+    removed: list[str] = Field(description="ids of seeks gone (cancelled, accepted)")
+    started: SeekStarted | None = Field(None, description="the game an accepted seek became")
+
+
+LobbyServerFrame = Annotated[LobbySeeksFrame | LobbyDeltaFrame | ErrorFrame | PongFrame,
                              Field(discriminator="type")]
-LobbyServerFrameAdapter: TypeAdapter[LobbySeeksFrame | ErrorFrame | PongFrame] = TypeAdapter(
-    LobbyServerFrame)
+LobbyServerFrameAdapter: TypeAdapter[
+    LobbySeeksFrame | LobbyDeltaFrame | ErrorFrame | PongFrame] = TypeAdapter(LobbyServerFrame)
 
 
 class LobbyClientFrame(BaseModel):

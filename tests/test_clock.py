@@ -65,6 +65,11 @@ def test_python_chess_reads_what_we_write_the_same(text: str) -> None:
             assert part.increment * 1000 == p.bonus_ms and part.delay == 0
 
 
+def test_python_chess_refuses_bronstein_rather_than_misreading_it() -> None:
+    with pytest.raises(ValueError):
+        chess.pgn.parse_time_control(TimeControl.parse("300+3b").pgn())
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("", "empty"), ("abc", "not a number"), ("300:40/60", "only the last period"),
     ("0/300", "moves of a period"), ("300+x", "bonus"), ("0", "needs some time"),

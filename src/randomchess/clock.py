@@ -19,7 +19,7 @@ Text: :meth:`TimeControl.parse` / :meth:`TimeControl.pgn` read and write the PGN
 periods joined by ``:``), with the usual extension of an increment on a moves period
 (``40/5400+30:1800+30``).  The standard has no delay: a delay is written as the bonus with a
 letter, ``300+3d`` (simple delay, as python-chess reads it) or ``300+3b`` (Bronstein)
-(docs/rules.md, decision 11).  Standard library only.
+(docs/rules.md, clocks).  Standard library only.
 """
 
 from __future__ import annotations

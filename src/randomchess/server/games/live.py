@@ -82,7 +82,7 @@ class LiveGame:
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
         self._public: GameStateDict | None = None
-        self.control = control_of(record)
+        self._set_control(record)
         self.sync(record)
 
     @property
@@ -126,7 +126,7 @@ class LiveGame:
         if (record.time_control, record.days_per_move, record.clock_initial_ms) != (
                 self.record.time_control, self.record.days_per_move,
                 self.record.clock_initial_ms):
-            self.control = control_of(record)
+            self._set_control(record)
         self.record = record
         self._public = None
 
@@ -171,9 +171,16 @@ class LiveGame:
     # ----------------------------------------------------------------- clocks
     # Every figure comes from the control's arithmetic (randomchess.clock); this only
     # knows where the game stores its clocks.
-    def move_number(self, plies: int | None = None) -> int:
-        """The side to move's own move number (from 1) after ``plies`` plies (now)."""
-        return (len(self.moves) if plies is None else plies) // 2 + 1
+    def _set_control(self, record: GameRecord) -> None:
+        self.control = control_of(record)
+        # Its words, written once (every state carries them).
+        self._control_text = self.control.pgn()
+        self._label: ClockLabelDict = {"en": self.control.label("en"),
+                                       "es": self.control.label("es")}
+
+    def move_number(self) -> int:
+        """The side to move's own move number (from 1), whoever moved first."""
+        return len(self.moves) // 2 + 1
 
     def _elapsed(self, now: int) -> int | None:
         r = self.record
@@ -262,15 +269,12 @@ class LiveGame:
             # Correspondence: the days per move and the running side's deadline (epoch ms).
             "days": r.days_per_move,
             "deadline": None if r.days_per_move is None else self.flag_at(),
-            "control": self.control.pgn(), "label": self._label(),
+            "control": self._control_text, "label": self._label,
             "delay": self.delay_left(now),
             "to_control": {name: self.control.moves_to_control(self._made(color))
                            for color, name in enumerate(COLOR_NAMES)},
         }
         return {**public, "clocks": out}
-
-    def _label(self) -> ClockLabelDict:
-        return {"en": self.control.label("en"), "es": self.control.label("es")}
 
     def _made(self, color: Color) -> int:
         """The moves ``color`` has made (whoever moved first)."""

@@ -162,3 +162,20 @@ def test_a_control_goes_alone(c: TestClient) -> None:
     r = c.post("/api/games", json={"variant": "chess", "clock": {"control": "300",
                                                                  "minutes": 5}})
     assert r.status_code == 422 and r.json()["code"] == "request.invalid"
+
+
+def test_an_account_game_takes_a_control_and_its_speed_class(c: TestClient) -> None:
+    from test_accounts import user
+
+    a = user(c, "arbiter")
+    r = a.post("/api/account/games", json={"variant": "chess960", "opponent": "friend",
+                                           "rated": True,
+                                           "clock": {"control": "40/5400+30:1800+30"}})
+    assert r.status_code == 201, r.text
+    assert r.json()["speed"] == "classical"
+    s = c.get(f"/api/games/{r.json()['id']}").json()
+    assert s["clocks"]["control"] == "40/5400+30:1800+30"
+    assert (s["clocks"]["white"], s["clocks"]["increment"]) == (5_400_000, 30_000)
+    bad = a.post("/api/account/games?lang=es", json={"variant": "chess", "opponent": "friend",
+                                                    "clock": {"control": "40/x"}})
+    assert bad.status_code == 422 and bad.json()["code"] == "clock.invalid"

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from randomchess.clock import Kind, TimeControl, TimeControlError
+from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
 from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut, LiveOut
 from randomchess.server.games.contract import (
@@ -111,6 +111,17 @@ class GameClockIn(ClockIn):
             raise ApiError(422, "clock.out_of_range", control=tc.pgn())
         return tc
 
+    def game_terms(self) -> tuple[tuple[int, int] | None, int | None, TimeControl | None]:
+        """((initial ms, increment ms), days per move, control) for ``GameService.create``:
+        a control's first period gives the two numbers (the speed class reads them)."""
+        control = self.time_control()
+        if control is None:
+            clock, days = self.terms()
+            return clock, days, None
+        first = control.periods[0]
+        increment = first.bonus_ms if first.bonus == Bonus.INCREMENT else 0
+        return (control.initial_ms, increment), None, control
+
 
 class CreateGameIn(_Strict):
     variant: str = Field(max_length=40, description="chess960, mrc, modern or chess")
@@ -178,9 +189,8 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     service = _service(request)
     if not await service.rate.allow(_client(request), now_ms()):
         raise ApiError(429, "rate.too_many_games")
-    control = body.clock.time_control() if body.clock is not None else None
-    clock, days = body.clock.terms() if body.clock is not None and control is None \
-        else (None, None)
+    clock, days, control = body.clock.game_terms() if body.clock is not None \
+        else (None, None, None)
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
                                body.color, clock, days=days, control=control)
     invite_url = None

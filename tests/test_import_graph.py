@@ -25,7 +25,7 @@ PKG = SRC / "randomchess"
 # Layer of each top-level module or package of randomchess (low imports nothing higher).
 LAYERS: dict[str, int] = {
     "errors": 0, "native": 0, "db": 0, "_compiled": 0,
-    "geometry": 1, "pieces": 2, "variants": 3, "fen": 4, "position": 5,
+    "geometry": 1, "clock": 1, "pieces": 2, "variants": 3, "fen": 4, "position": 5,
     # PGN reads whole games, so it sits above the game record it builds.
     "san": 6, "game": 7, "pgn": 8, "startpos": 9, "diagram": 9,
     "engine": 10, "analysis": 11, "accounts": 11, "tournament": 12,

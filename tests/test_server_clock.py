@@ -25,7 +25,9 @@ def test_clocks_start_after_both_first_moves_and_add_increments(c: TestClient) -
     s = c.get(f"/api/games/{g['id']}").json()
     assert s["clocks"] == {"white": 60_000, "black": 60_000, "running": None,
                            "initial": 60_000, "increment": 2_000, "days": None,
-                           "deadline": None}
+                           "deadline": None, "control": "60+2",
+                           "label": {"en": "1 min + 2 s", "es": "1 min + 2 s"}, "delay": 0,
+                           "to_control": {"white": None, "black": None}}
     s = play(c, g, "e4", "e5")
     assert s["clocks"]["running"] == "white"
     assert 59_900 < s["clocks"]["white"] <= 60_000 and s["clocks"]["black"] == 60_000

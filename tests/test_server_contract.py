@@ -53,7 +53,7 @@ def test_openapi_shows_the_real_state(db: str) -> None:
     assert set(terminations) == set(TERMINATION_NAMES.values()) | {"aborted"}
     clocks = schema["components"]["schemas"]["ClockState"]["properties"]
     assert set(clocks) == {"white", "black", "running", "initial", "increment", "days",
-                           "deadline"}
+                           "deadline", "control", "label", "delay", "to_control"}
 
 
 def test_real_states_validate_against_the_model(db: str) -> None:

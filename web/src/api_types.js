@@ -33,7 +33,7 @@
  * @property {'computer'|'friend'|'hotseat'} [opponent]
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
- * @property {(ClockIn|null)} [clock]
+ * @property {(GameClockIn|null)} [clock]
  * @property {boolean} [rated]
  */
 
@@ -180,6 +180,13 @@
  */
 
 /**
+ * The time control in words (randomchess.clock), in each language.
+ * @typedef {object} ClockLabel
+ * @property {string} en
+ * @property {string} es
+ */
+
+/**
  * Milliseconds left for each side at the moment the state was sent.
  * @typedef {object} ClockState
  * @property {number} white
@@ -189,6 +196,10 @@
  * @property {(number|null)} increment - added after each move, ms
  * @property {(number|null)} days - correspondence only: days per move
  * @property {(number|null)} deadline - correspondence only: epoch ms by which the side to move must move (none before the clock starts)
+ * @property {string} control - the time control as PGN TimeControl ("300+2", "30/1500:300+5"; "+3d" a simple delay, "+3b" Bronstein)
+ * @property {ClockLabel} label
+ * @property {number} delay - ms of simple delay the running side has left now: its clock counts down only after it
+ * @property {ToControl} to_control
  */
 
 /**
@@ -198,7 +209,7 @@
  * @property {'computer'|'friend'|'hotseat'} [opponent]
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
- * @property {(ClockIn|null)} [clock]
+ * @property {(GameClockIn|null)} [clock]
  */
 
 /**
@@ -316,6 +327,15 @@
  */
 
 /**
+ * A game's clock: as :class:`ClockIn`, or any ``control`` a player or arbiter uses, written as PGN ``TimeControl`` (docs/server.md, clocks): periods of moves in time, then the rest of the game, each with a Fischer increment (``+5``), a simple delay (``+5d``) or a Bronstein delay (``+5b``).
+ * @typedef {object} GameClockIn
+ * @property {(number|null)} [minutes] - initial time per side
+ * @property {(number|null)} [increment] - seconds added after each move
+ * @property {(number|null)} [days] - days per move (correspondence): 1, 2, 3, 5, 7 or 14, instead of minutes
+ * @property {(string|null)} [control] - PGN TimeControl: "30/1500:300+5" (30 moves in 25 minutes, then 5 minutes with 5 s a move from move 31), "40/5400+30:1800+30", "300+3d" (3 s simple delay), "300+3b" (Bronstein); instead of minutes, increment and days
+ */
+
+/**
  * @typedef {object} GameRatingsOut
  * @property {boolean} rated
  * @property {(string|null)} speed
@@ -372,6 +392,8 @@
  * @property {number} initial - ms
  * @property {(number|null)} increment - ms
  * @property {(number|null)} days - correspondence: days per move
+ * @property {string} control - PGN TimeControl (docs/server.md, clocks)
+ * @property {Object<string, string>} label - the control in words: {en, es}
  */
 
 /**
@@ -971,6 +993,13 @@
  * @property {(number|null)} value
  * @property {string} text
  * @property {string} arithmetic
+ */
+
+/**
+ * Moves each side still owes before its next time control; none in sudden death.
+ * @typedef {object} ToControl
+ * @property {(number|null)} white
+ * @property {(number|null)} black
  */
 
 /**

@@ -116,7 +116,7 @@ export function renderHome(root, go) {
   // What is wrong with the clock fields (null: nothing). 0 minutes is no clock; below 0 or
   // above the server's maximum is refused here rather than sent (or silently untimed).
   const clockProblem = () => {
-    if (daysIn.value) return null;
+    if (daysIn.value || controlIn.value.trim()) return null; // the server reads a control
     const m = limits['clock.minutes'] || {};
     const text = minutesIn.value.trim();
     const minutes = text === '' ? 0 : Number(text);
@@ -156,12 +156,16 @@ export function renderHome(root, go) {
     h('option', { value: '' }, t('noCorrespondence')),
     [1, 2, 3, 5, 7, 14].map(d => h('option', { value: String(d), selected: String(d) === saved.days },
       t('daysPerMove', { n: d }))));
+  // Any control players and arbiters use (issue 34), as PGN TimeControl: periods, delays.
+  const controlIn = h('input', { type: 'text', name: 'control', 'data-testid': 'control', maxlength: '200',
+    placeholder: '30/1500:300+5', value: saved.control ?? '', spellcheck: 'false', autocomplete: 'off' });
   const clockBox = h('fieldset',
     h('legend', t('timeControl')),
     presetBar,
     h('label', minutesIn, ' ', t('minutes')), ' + ',
     h('label', incIn, ' ', t('increment')),
     h('small.hint', ` (0 = ${t('unlimited')})`),
+    h('p', h('label', `${t('otherControl')}: `, controlIn), h('small.hint', ` ${t('otherControlHint')}`)),
     h('p', h('label', `${t('correspondence')}: `, daysIn)));
   markPreset();
 
@@ -275,10 +279,11 @@ export function renderHome(root, go) {
     const minutes = Number(minutesIn.value) || 0;
     const increment = Number(incIn.value) || 0;
     if (daysIn.value) spec.clock = { days: Number(daysIn.value) };
+    else if (controlIn.value.trim()) spec.clock = { control: controlIn.value.trim() };
     else if (minutes > 0) spec.clock = { minutes, increment };
     localStorage.setItem('rc-home', JSON.stringify({
       variant, opponent, color: value('color'), level: levelIn.value,
-      minutes: minutesIn.value, increment: incIn.value, days: daysIn.value,
+      minutes: minutesIn.value, increment: incIn.value, days: daysIn.value, control: controlIn.value,
     }));
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;

@@ -127,6 +127,8 @@ async function renderJoin(main, id, code) {
   });
   const clock = info.clock && info.clock.days
     ? t('daysPerMove', { n: info.clock.days })
+    : info.clock && info.clock.label
+    ? t('joinControl', { label: info.clock.label[lang()] || info.clock.label.en })
     : info.clock
     ? t('joinClock', { minutes: info.clock.initial / 60000, increment: (info.clock.increment || 0) / 1000 })
     : t('unlimited');

@@ -288,8 +288,27 @@ test('the clocks count from the server reading and freeze while the connection i
   assert.deepEqual(hx.calls.sounds, ['low']);
   hx.ws().onStatus('closed');
   hx.advance(5000);
-  assert.deepEqual(hx.ctrl.clocks().white, { ms: 9700, low: true, synced: false });
+  assert.deepEqual(hx.ctrl.clocks().white, { ms: 9700, low: true, synced: false, delay: 0 });
   assert.equal(hx.ctrl.view().connected, false);
+});
+
+test('a delay clock stands still through the delay; the control and the moves to it are shown (issue 34)', async () => {
+  const clocks = { white: 60_000, black: 55_000, running: 'white', initial: 60_000, increment: 0,
+    days: null, deadline: null, control: '3/60:30+5d', delay: 1500,
+    label: { en: '3 moves in 1 min, then 30 s, 5 s delay from move 4', es: '3 jugadas en 1 min, después 30 s' },
+    to_control: { white: 1, black: 2 } };
+  const hx = harness({ first: state(1, { clocks }) });
+  await hx.ctrl.start();
+  await settle();
+  hx.advance(1000);
+  assert.deepEqual(hx.ctrl.clocks().white, { ms: 60_000, low: false, synced: true, delay: 500 });
+  hx.advance(1500);
+  assert.deepEqual(hx.ctrl.clocks().white, { ms: 59_000, low: false, synced: true, delay: 0 });
+  assert.equal(hx.ctrl.clocks().black.ms, 55_000);
+  const v = hx.ctrl.view();
+  assert.equal(v.seat.control.label, clocks.label.en);
+  assert.equal(v.seat.control.pgn, '3/60:30+5d');
+  assert.deepEqual(v.players.map(p => [p.color, p.toControl]).sort(), [['black', 2], ['white', 1]]);
 });
 
 test('resigning asks first; a rematch is asked for with the chosen setup and opens the new game', async () => {

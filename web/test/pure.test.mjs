@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createStore, isNewer, soundFor } from '../src/game/state.js';
 import { cursorAt, keyToNav, navigate, shownPly } from '../src/game/nav.js';
 import { errorKey } from '../src/game/messages.js';
-import { clockLeft, formatClock } from '../src/game/clock.js';
+import { clockLeft, delayLeft, formatClock } from '../src/game/clock.js';
 import { applyMove, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
 
 const S = (version, extra = {}) => ({ id: 'g', fen: '8/8/8/8/8/8/8/8 w - - 0 1', version, ...extra });
@@ -79,6 +79,17 @@ test('clock text and counting', () => {
   const base = { at: 1000, white: 60_000, black: 30_000 };
   assert.equal(clockLeft(base, 'white', 'white', 3000), 58_000);
   assert.equal(clockLeft(base, 'white', 'black', 3000), 30_000);
+});
+
+test('a simple delay holds the running clock, then it counts down (issue 34)', () => {
+  const base = { at: 1000, white: 60_000, black: 30_000, delay: 5000 };
+  assert.equal(clockLeft(base, 'white', 'white', 4000), 60_000); // 3 s in: still the delay
+  assert.equal(delayLeft(base, 'white', 'white', 4000), 2000);
+  assert.equal(clockLeft(base, 'white', 'white', 9000), 57_000); // 8 s in: 3 s charged
+  assert.equal(delayLeft(base, 'white', 'white', 9000), 0);
+  assert.equal(clockLeft(base, 'white', 'black', 9000), 30_000);
+  assert.equal(delayLeft(base, 'white', 'black', 4000), 0);
+  assert.equal(clockLeft({ at: 0, white: 10_000, black: 0 }, 'white', 'white', 1000), 9000);
 });
 
 test('replaying moves for the move list: castling, adjustment, en passant, promotion', () => {

@@ -62,6 +62,9 @@ games = Table(
     Column("created_at", BigInteger, nullable=False),
     Column("updated_at", BigInteger, nullable=False),
     Column("days_per_move", Integer),  # a correspondence game's days per move (0006)
+    # The control in randomchess.clock's notation (PGN TimeControl, "30/1500:300+5",
+    # "300+3d"); NULL: the simple initial + increment above, or the days per move (0008).
+    Column("time_control", String(200)),
     Index("ix_games_status", "status"),
 )
 

@@ -17,10 +17,18 @@ export function formatClock(ms) {
   return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 }
 
-/** Milliseconds left for `color` at `now` (performance.now()) from base {at, white, black}. */
+/** Milliseconds left for `color` at `now` (performance.now()) from base {at, white, black,
+ * delay}: `delay` is the simple delay the running side still had at `at` (the server's
+ * `clocks.delay`, randomchess.clock), during which its clock does not count down. */
 export function clockLeft(base, running, color, now) {
   if (!base) return null;
   const v = base[color];
   if (typeof v !== 'number') return null;
-  return running === color ? v - (now - base.at) : v;
+  return running === color ? v - Math.max(0, now - base.at - (base.delay || 0)) : v;
+}
+
+/** The simple delay left at `now` from the same base (0 when none or spent). */
+export function delayLeft(base, running, color, now) {
+  if (!base || running !== color) return 0;
+  return Math.max(0, (base.delay || 0) - (now - base.at));
 }

@@ -8,9 +8,9 @@
 import { createStore, soundFor } from './state.js';
 import { navigate, shownPly } from './nav.js';
 import { errorKey, errorMessage } from './messages.js';
-import { clockLeft } from './clock.js';
+import { clockLeft, delayLeft } from './clock.js';
 import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves.js';
-import { t, localizeLetters, delocalizeSan } from '../i18n.js';
+import { lang, t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
 import { castlingOf, promotionOrder, variantInfo, variantName } from '../variants.js';
 import { ratingText } from '../levels.js';
@@ -151,7 +151,8 @@ export function createGameCtrl({
     previous = s;
     const w = s.clocks && typeof s.clocks.white === 'number' ? s.clocks.white : null;
     const b = s.clocks && typeof s.clocks.black === 'number' ? s.clocks.black : null;
-    clockBase = w === null && b === null ? null : { at: now(), white: w, black: b };
+    const delay = s.clocks && typeof s.clocks.delay === 'number' ? s.clocks.delay : 0;
+    clockBase = w === null && b === null ? null : { at: now(), white: w, black: b, delay };
     if (pending !== null && plies() > pending.ply) pending = null;
     if (cursor !== null && cursor > plies()) cursor = null;
     const sound = soundFor(prev, s);
@@ -320,6 +321,9 @@ export function createGameCtrl({
         number,
         numbered: number !== null && isNumbered(variants(s.variant)),
         days: s.clocks && s.clocks.days ? s.clocks.days : null,
+        // The control in words (server's randomchess.clock), e.g. "30 moves in 25 min, ...".
+        control: s.clocks && s.clocks.label ? { label: s.clocks.label[lang()] || s.clocks.label.en,
+          pgn: s.clocks.control } : null,
       },
       banner: over ? resultText(s) : null,
       status: statusText(s),
@@ -340,11 +344,15 @@ export function createGameCtrl({
         // Correspondence: the date and time by which the side to move must move.
         deadline: s.clocks && s.clocks.days && s.clocks.deadline && running === color && !over
           ? s.clocks.deadline : null,
+        // Multi-period controls: the moves this side owes before its next time control.
+        toControl: s.clocks && s.clocks.to_control && !over && typeof s.clocks.to_control[color] === 'number'
+          ? s.clocks.to_control[color] : null,
       })),
     };
   }
 
-  /** The clocks now: {white, black: {ms|null, low, synced}}; plays the low-time sound once. */
+  /** The clocks now: {white, black: {ms|null, low, synced, delay}} (`delay`: ms of simple delay
+   * the running side still has); plays the low-time sound once. */
   function clocks() {
     const s = current();
     if (!s) return null;
@@ -354,7 +362,8 @@ export function createGameCtrl({
     for (const color of COLOURS) {
       // While the connection is down the last reading is frozen and marked (defect 5).
       const ms = clockLeft(clockBase, connected ? running : null, color, at);
-      out[color] = { ms, low: ms !== null && ms < LOW_CLASS_MS, synced: connected };
+      out[color] = { ms, low: ms !== null && ms < LOW_CLASS_MS, synced: connected,
+        delay: connected ? delayLeft(clockBase, running, color, at) : 0 };
       if (ms !== null && connected && running === color && color === mine() && ms < LOW_TIME_MS) {
         if (!lowWarned) sounds.play('low');
         lowWarned = true;
@@ -541,7 +550,7 @@ export function createGameCtrl({
       const running = s && !isOver(s) && s.clocks ? s.clocks.running : null;
       const at = now();
       clockBase = { at, white: clockLeft(clockBase, running, 'white', at),
-        black: clockLeft(clockBase, running, 'black', at) };
+        black: clockLeft(clockBase, running, 'black', at), delay: 0 };
     }
     return full();
   }

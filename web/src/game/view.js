@@ -156,6 +156,10 @@ export function createGameView(root, ctrl, links) {
       st.numbered ? h('a', { href: statsHref(st.variant, st.number), 'data-testid': 'setup-stats-link',
         title: t('setupStats') }, `#${st.number}`) : st.number !== null ? ` #${st.number}` : '');
     if (st.days) seatLine.append(' · ', t('daysPerMove', { n: st.days }));
+    else if (st.control) {
+      seatLine.append(' · ', h('span.control', { 'data-testid': 'time-control', title: st.control.pgn },
+        st.control.label));
+    }
   }
 
   function drawRoom(r) {
@@ -213,6 +217,10 @@ export function createGameView(root, ctrl, links) {
         p.account ? h('a', { href: `/#/players/${encodeURIComponent(p.account)}`,
           'data-testid': `profile-${p.color}` }, p.name) : p.name),
       clockEl);
+      if (p.toControl !== null) {
+        clockEl.before(h('span.to-control', { 'data-testid': `to-control-${p.color}` },
+          t('movesToControl', { n: p.toControl })));
+      }
       if (p.deadline) {
         const when = new Date(p.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' });
         el.append(h('span.deadline', { 'data-testid': `deadline-${p.color}`, 'data-deadline': String(p.deadline) },
@@ -225,8 +233,11 @@ export function createGameView(root, ctrl, links) {
     const c = ctrl.clocks();
     if (!c || torn) return;
     for (const el of page.querySelectorAll('.clock')) {
-      const { ms, low, synced } = c[el.dataset.color];
+      const { ms, low, synced, delay } = c[el.dataset.color];
       el.textContent = ms === null ? '' : formatClock(ms);
+      // A simple delay running: the time stands still; the delay left is shown beside it.
+      if (ms !== null && delay > 0) el.append(h('span.delay', { 'data-testid': `delay-${el.dataset.color}` },
+        ` +${Math.ceil(delay / 1000)}`));
       el.classList.toggle('low', low);
       el.classList.toggle('unsynced', !synced && ms !== null);
       el.dataset.synced = String(synced);

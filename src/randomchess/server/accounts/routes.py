@@ -257,7 +257,8 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     a clock (computer and hot-seat games are never rated)."""
     s = await changing_session(request)
     service = players_of(request).service
-    clock, days = body.clock.terms() if body.clock is not None else (None, None)
+    clock, days, control = body.clock.game_terms() if body.clock is not None \
+        else (None, None, None)
     speed = "correspondence" if days is not None else \
         game_speed(*clock) if clock is not None else "unlimited"
     if body.rated and body.opponent != "friend":
@@ -267,7 +268,7 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     if not await _allow_create(service, _client(request)):
         raise ApiError(429, "rate.too_many_games")
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days)
+                               body.color, clock, days=days, control=control)
     gid = new.game.record.id
     accounts = players_of(request).accounts
     await _run(request, accounts.set_terms, gid, body.rated, speed)

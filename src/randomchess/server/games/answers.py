@@ -22,6 +22,8 @@ class InviteClock(_Out):
     initial: int = Field(description="ms")
     increment: int | None = Field(description="ms")
     days: int | None = Field(description="correspondence: days per move")
+    control: str = Field(description="PGN TimeControl (docs/server.md, clocks)")
+    label: dict[str, str] = Field(description="the control in words: {en, es}")
 
 
 class InviteOut(_Out):

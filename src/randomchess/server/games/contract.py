@@ -59,6 +59,24 @@ GAME_ACTIONS: tuple[GameAction, ...] = get_args(GameAction)
 Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
 
+class ClockLabel(BaseModel):
+    """The time control in words (randomchess.clock), in each language."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    en: str
+    es: str
+
+
+class ToControl(BaseModel):
+    """Moves each side still owes before its next time control; none in sudden death."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    white: int | None
+    black: int | None
+
+
 class ClockState(BaseModel):
     """Milliseconds left for each side at the moment the state was sent."""
 
@@ -73,6 +91,12 @@ class ClockState(BaseModel):
     deadline: int | None = Field(
         description="correspondence only: epoch ms by which the side to move must "
                           "move (none before the clock starts)")
+    control: str = Field(description='the time control as PGN TimeControl ("300+2", '
+                         '"30/1500:300+5"; "+3d" a simple delay, "+3b" Bronstein)')
+    label: ClockLabel
+    delay: int = Field(description="ms of simple delay the running side has left now: its "
+                                   "clock counts down only after it")
+    to_control: ToControl
 
 
 class PlayersState(BaseModel):
@@ -118,6 +142,11 @@ class GameState(BaseModel):
 # The same shapes as the server code builds them (plain dicts on the fast path, serialised
 # once): mypy checks every field ``LiveGame.state`` writes, and tests/test_server_contract.py
 # that these name exactly the models' fields.
+class ClockLabelDict(TypedDict):
+    en: str
+    es: str
+
+
 class ClockDict(TypedDict):
     white: int
     black: int
@@ -126,6 +155,10 @@ class ClockDict(TypedDict):
     increment: int | None
     days: int | None
     deadline: int | None
+    control: str
+    label: ClockLabelDict
+    delay: int
+    to_control: dict[str, int | None]
 
 
 class GameStateDict(TypedDict):

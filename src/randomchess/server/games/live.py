@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from randomchess.clock import NO_CLOCK, Bonus, TimeControl
 from randomchess.errors import RandomChessError
 from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
@@ -24,6 +25,7 @@ from randomchess.san import parse_san, san
 from randomchess.server.games.contract import (
     TERMINATION_NAMES,
     ClockDict,
+    ClockLabelDict,
     GameStateDict,
     GameStatus,
     TerminationName,
@@ -50,6 +52,18 @@ def _matches(secret: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
 
 
+def control_of(record: GameRecord) -> TimeControl:
+    """A stored game's control: its ``time_control`` column, or (a game stored before 0008,
+    or a simple one) the control its clock columns say."""
+    if record.days_per_move is not None:
+        return TimeControl.correspondence(record.days_per_move)
+    if record.time_control is not None:
+        return TimeControl.parse(record.time_control)
+    if record.clock_initial_ms is None:
+        return NO_CLOCK
+    return TimeControl.fischer(record.clock_initial_ms, record.clock_increment_ms or 0)
+
+
 def _ending(outcome: Outcome) -> GameChanges:
     return {"status": GameStatus.ENDED, "result": outcome.result(),
             "termination": TERMINATION_NAMES[outcome.termination]}
@@ -68,6 +82,7 @@ class LiveGame:
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
         self._public: GameStateDict | None = None
+        self._set_control(record)
         self.sync(record)
 
     @property
@@ -108,6 +123,10 @@ class LiveGame:
             game.outcome = Outcome(_TERMINATIONS[record.termination],
                                    None if winner is None else COLOR_BY_NAME[winner])
         self.sans = record.san.split()
+        if (record.time_control, record.days_per_move, record.clock_initial_ms) != (
+                self.record.time_control, self.record.days_per_move,
+                self.record.clock_initial_ms):
+            self._set_control(record)
         self.record = record
         self._public = None
 
@@ -150,22 +169,54 @@ class LiveGame:
         return self.game.position.turn
 
     # ----------------------------------------------------------------- clocks
+    # Every figure comes from the control's arithmetic (randomchess.clock); this only
+    # knows where the game stores its clocks.
+    def _set_control(self, record: GameRecord) -> None:
+        self.control = control_of(record)
+        # Its words, written once (every state carries them).
+        self._control_text = self.control.pgn()
+        self._label: ClockLabelDict = {"en": self.control.label("en"),
+                                       "es": self.control.label("es")}
+
+    def move_number(self) -> int:
+        """The side to move's own move number (from 1), whoever moved first."""
+        return len(self.moves) // 2 + 1
+
+    def _elapsed(self, now: int) -> int | None:
+        r = self.record
+        if r.clock_started_at is None or self.ended:
+            return None
+        return max(0, now - r.clock_started_at)
+
     def clocks_at(self, now: int) -> tuple[int, int] | None:
-        """(white, black) milliseconds left at ``now``, the running side charged."""
+        """(white, black) milliseconds the clocks show at ``now``, the running side charged
+        (a simple delay is not)."""
         r = self.record
         if r.white_ms is None or r.black_ms is None:
             return None
         left = [r.white_ms, r.black_ms]
-        if r.clock_started_at is not None and not self.ended:
-            left[self.turn] -= max(0, now - r.clock_started_at)
+        elapsed = self._elapsed(now)
+        if elapsed is not None:
+            left[self.turn] = self.control.shown(left[self.turn], elapsed, self.move_number())
         return left[0], left[1]
+
+    def delay_left(self, now: int) -> int:
+        """The simple delay the running side still has at ``now`` (ms; 0 for none)."""
+        elapsed = self._elapsed(now)
+        return 0 if elapsed is None else self.control.delay_left(elapsed, self.move_number())
+
+    def increment_now(self) -> int:
+        """The Fischer increment the side to move earns for its move (ms)."""
+        p = self.control.bonus_of(self.move_number())
+        return p.bonus_ms if p.bonus == Bonus.INCREMENT else 0
 
     def flag_at(self) -> int | None:
         """Epoch ms at which the side to move runs out of time, if its clock runs."""
         r = self.record
         if r.clock_started_at is None or self.ended or r.white_ms is None or r.black_ms is None:
             return None
-        return r.clock_started_at + (r.white_ms, r.black_ms)[self.turn]
+        left = (r.white_ms, r.black_ms)[self.turn]
+        return r.clock_started_at + self.control.flag_after(left, self.move_number())
 
     # ----------------------------------------------------------------- state
     def claimable(self) -> list[TerminationName]:
@@ -218,8 +269,17 @@ class LiveGame:
             # Correspondence: the days per move and the running side's deadline (epoch ms).
             "days": r.days_per_move,
             "deadline": None if r.days_per_move is None else self.flag_at(),
+            "control": self._control_text, "label": self._label,
+            "delay": self.delay_left(now),
+            "to_control": {name: self.control.moves_to_control(self._made(color))
+                           for color, name in enumerate(COLOR_NAMES)},
         }
         return {**public, "clocks": out}
+
+    def _made(self, color: Color) -> int:
+        """The moves ``color`` has made (whoever moved first)."""
+        n = len(self.moves)
+        return n // 2 if self.turn == color else n - n // 2
 
     def state_json(self, now: int) -> str:
         return json.dumps(self.state(now), separators=(",", ":"))
@@ -294,17 +354,14 @@ class LiveGame:
             raise ApiError(409, "claim.bad_move")
         r = self.record
         changes: GameChanges = {"updated_at": now, "takeback_offer": None}
-        left = self.clocks_at(now)
         clock_entry = "-"
-        if left is not None:
-            mine = left[us]
-            if r.days_per_move is not None:
-                # Correspondence: the mover has its full days again for its next move.
-                mine = r.clock_initial_ms or 0
-            elif r.clock_started_at is not None:
-                mine += r.clock_increment_ms or 0
-            both = [left[0], left[1]]
-            both[us] = mine
+        if r.white_ms is not None and r.black_ms is not None:
+            both = [r.white_ms, r.black_ms]
+            # The control decides: increment, delay, the next period's time at the move
+            # count, the full days again (correspondence).
+            both[us] = mine = self.control.after_move(
+                both[us], self._elapsed(now) or 0, self.move_number(),
+                timed=r.clock_started_at is not None)
             changes.update({"white_ms": both[0], "black_ms": both[1]})
             clock_entry = str(mine)
             # Clocks start once each side has made its first move (as on lichess); a

@@ -31,12 +31,10 @@ def export_pgn(live: LiveGame, site: str = "randomchess server") -> str:
         tags["SetupNumber"] = str(r.number)
         if live.game.variant.key == "mrc":
             tags["MRCId"] = str(r.number)  # RULES.md §4.7
-    if r.days_per_move is not None:
-        # Correspondence: the PGN standard's "moves/seconds" form, one move per so many days.
-        tags["TimeControl"] = f"1/{r.days_per_move * 86_400}"
-    elif r.clock_initial_ms is not None:
-        tags["TimeControl"] = \
-            f"{r.clock_initial_ms // 1000}+{(r.clock_increment_ms or 0) // 1000}"
+    if live.control.timed:
+        # randomchess.clock writes it: "300+2", "30/1500:300+5", a delay as "+3d" / "+3b";
+        # correspondence as the standard's "moves/seconds", one move per so many days.
+        tags["TimeControl"] = live.control.pgn()
     record = PgnGame.from_game(live.game, tags)
     log = [] if r.days_per_move is not None else r.clock_log.split()  # no %clk: days reset
     for node, entry in zip(record.moves, log, strict=False):

@@ -141,7 +141,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
         clock = (r.clock_initial_ms, r.clock_increment_ms or 0)
     color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
     new = await service.create(r.variant, setup, r.opponent, r.level, color, clock,
-                               days=r.days_per_move)
+                               days=r.days_per_move,
+                               control=live.control if r.time_control is not None else None)
     new_id = new.game.record.id
     if players is not None:  # rated or casual, fresh setups and the accounts' seats carry over
         await service.db.run(players.accounts.carry_over, game_id, new_id)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
 from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut, LiveOut
 from randomchess.server.games.contract import (
@@ -49,6 +50,10 @@ class ClockIn(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> ClockIn:
+        self._check_kind()
+        return self
+
+    def _check_kind(self) -> None:
         if self.days is not None:
             if self.days not in CORRESPONDENCE_DAYS:
                 raise ValueError(f"days per move are one of {CORRESPONDENCE_DAYS}")
@@ -56,7 +61,6 @@ class ClockIn(_Strict):
                 raise ValueError("a clock has either days per move or minutes and increment")
         elif self.minutes is None or self.increment is None:
             raise ValueError("a clock needs minutes and increment, or days per move")
-        return self
 
     def terms(self) -> tuple[tuple[int, int], int | None]:
         """((initial ms, increment ms), days per move or None).  A correspondence clock is
@@ -64,6 +68,59 @@ class ClockIn(_Strict):
         if self.days is not None:
             return (self.days * DAY_MS, 0), self.days
         return (int((self.minutes or 0) * 60_000), int((self.increment or 0) * 1000)), None
+
+
+# The longest period and bonus a game online may have (as ClockIn's minutes and increment).
+MAX_PERIOD_MS = 600 * 60_000
+MAX_BONUS_MS = 600 * 1000
+
+
+class GameClockIn(ClockIn):
+    """A game's clock: as :class:`ClockIn`, or any ``control`` a player or arbiter uses,
+    written as PGN ``TimeControl`` (docs/server.md, clocks): periods of moves in time, then
+    the rest of the game, each with a Fischer increment (``+5``), a simple delay (``+5d``)
+    or a Bronstein delay (``+5b``)."""
+
+    control: str | None = Field(None, max_length=200, description=(
+        'PGN TimeControl: "30/1500:300+5" (30 moves in 25 minutes, then 5 minutes with 5 s '
+        'a move from move 31), "40/5400+30:1800+30", "300+3d" (3 s simple delay), "300+3b" '
+        "(Bronstein); instead of minutes, increment and days"))
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> GameClockIn:
+        if self.control is None:
+            self._check_kind()
+            return self
+        if self.days is not None or self.minutes is not None or self.increment is not None:
+            raise ValueError("a clock has either a control or minutes and increment or days")
+        return self
+
+    def time_control(self) -> TimeControl | None:
+        """The ``control``, read and checked (422 ``clock.invalid`` or
+        ``clock.not_online``, in both languages); None for the other kinds of clock."""
+        if self.control is None:
+            return None
+        try:
+            tc = TimeControl.parse(self.control)
+        except TimeControlError as e:
+            raise ApiError.wrap(422, e) from None
+        if tc.kind != Kind.CLOCK:
+            raise ApiError(422, "clock.not_online", control=tc.pgn())
+        if any(p.time_ms > MAX_PERIOD_MS or p.bonus_ms > MAX_BONUS_MS for p in tc.periods) \
+                or tc.initial_ms == 0:
+            raise ApiError(422, "clock.out_of_range", control=tc.pgn())
+        return tc
+
+    def game_terms(self) -> tuple[tuple[int, int] | None, int | None, TimeControl | None]:
+        """((initial ms, increment ms), days per move, control) for ``GameService.create``:
+        a control's first period gives the two numbers (the speed class reads them)."""
+        control = self.time_control()
+        if control is None:
+            clock, days = self.terms()
+            return clock, days, None
+        first = control.periods[0]
+        increment = first.bonus_ms if first.bonus == Bonus.INCREMENT else 0
+        return (control.initial_ms, increment), None, control
 
 
 class CreateGameIn(_Strict):
@@ -75,7 +132,7 @@ class CreateGameIn(_Strict):
                               "and 11 (maximum) where an external engine plays the variant "
                               "(GET /api/levels)")
     color: Literal["white", "black", "random"] = "random"
-    clock: ClockIn | None = None
+    clock: GameClockIn | None = None
 
 
 class SeatOut(BaseModel):
@@ -132,9 +189,10 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     service = _service(request)
     if not await service.rate.allow(_client(request), now_ms()):
         raise ApiError(429, "rate.too_many_games")
-    clock, days = body.clock.terms() if body.clock is not None else (None, None)
+    clock, days, control = body.clock.game_terms() if body.clock is not None \
+        else (None, None, None)
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days)
+                               body.color, clock, days=days, control=control)
     invite_url = None
     if new.invite is not None:
         invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,
@@ -205,7 +263,8 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
         "invite_open": True, "color": "black" if r.black_token is None else "white",
         "clock": None if r.clock_initial_ms is None else
         {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
-         "days": r.days_per_move},
+         "days": r.days_per_move, "control": live.control.pgn(),
+         "label": {"en": live.control.label("en"), "es": live.control.label("es")}},
         "join": f"/api/games/{game_id}/join",
     }, headers={"Vary": "Accept", "Cache-Control": "no-store"})
 

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from randomchess.clock import Bonus, Kind, TimeControl
 from randomchess.db import DB_ERRORS, now_ms
 from randomchess.engine.evaluate import evaluate, is_drawish_material
 from randomchess.errors import RandomChessError
@@ -394,7 +395,7 @@ class GameService:
             clocks = live.clocks_at(now_ms()) if r.clock_started_at is not None else None
             uci = await self.engine.best_move(
                 r.variant, r.start_fen, moves, r.level or self.settings.default_level,
-                self.settings.engine_movetime_ms, clocks, r.clock_increment_ms or 0,
+                self.settings.engine_movetime_ms, clocks, live.increment_now(),
                 key=f"move:{key[0]}:{key[1]}")
             if uci is None:
                 return
@@ -417,9 +418,14 @@ class GameService:
     # ----------------------------------------------------------------- creating
     async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
                      color: str, clock: tuple[int, int] | None,
-                     days: int | None = None) -> NewGame:
+                     days: int | None = None, control: TimeControl | None = None) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
-        in ms, and its deadline runs from the start, or from the friend's join)."""
+        in ms, and its deadline runs from the start, or from the friend's join).  A
+        ``control`` (multi-period, delay) replaces ``clock``."""
+        if control is not None:
+            clock, stored = _clock_columns(control)
+        else:
+            stored = None
         try:
             v = get_variant(variant)
         except ValueError as e:
@@ -457,7 +463,7 @@ class GameService:
             white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
             clock_started_at=now if days is not None and invite is None else None,
             draw_offer=None, takeback_offer=None, version=0,
-            created_at=now, updated_at=now, days_per_move=days,
+            created_at=now, updated_at=now, days_per_move=days, time_control=stored,
         )
         live = self._live(record)
         if live.game.outcome is not None:  # a start position that is already dead
@@ -551,6 +557,16 @@ _SIMPLE_ACTIONS: dict[GameAction, Callable[[LiveGame, set[Color], int], GameChan
 }
 ACTIONS: tuple[GameAction, ...] = GAME_ACTIONS
 assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}
+
+
+def _clock_columns(control: TimeControl) -> tuple[tuple[int, int] | None, str | None]:
+    """(initial ms, increment ms) and the ``time_control`` column of a game with
+    ``control``: a simple control needs no column (the two numbers say it all)."""
+    if control.kind != Kind.CLOCK:
+        return None, None
+    first = control.periods[0]
+    increment = first.bonus_ms if first.bonus == Bonus.INCREMENT else 0
+    return (control.initial_ms, increment), None if control.simple else control.pgn()
 
 
 def _no_action(g: LiveGame, now: int) -> GameChanges:

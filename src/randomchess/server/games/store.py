@@ -60,6 +60,7 @@ class GameRecord:
     created_at: int
     updated_at: int
     days_per_move: int | None = None  # a correspondence game's days per move (0006)
+    time_control: str | None = None  # randomchess.clock notation; NULL: the columns (0008)
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -108,6 +109,7 @@ class GameChanges(TypedDict, total=False):
     version: int
     updated_at: int
     days_per_move: int | None
+    time_control: str | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))

@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple, TypedDict, cast, get_args
 from randomchess.accounts.ratings import RatingError
 from randomchess.analysis.core import AnalysisError
 from randomchess.analysis.engines import EngineUnavailableError
+from randomchess.clock import TimeControlError
 from randomchess.errors import (
     AmbiguousMoveError,
     BoardSizeError,
@@ -70,6 +71,7 @@ ErrorCode = Literal[
     "game.not_found", "game.bad_id", "game.over", "game.time_up", "game.ended_before",
     "game.busy", "game.nothing_to_do", "game.not_over", "game.unknown_action",
     "game.too_late_to_abort", "game.rated_needs_two_players", "game.rated_needs_clock",
+    "clock.invalid", "clock.not_online", "clock.out_of_range",
     "seat.wrong_token", "seat.token_required", "seat.claim_too_late", "seat.not_held",
     "seat.taken", "invite.used", "invite.wrong",
     "turn.not_yours", "move.empty", "move.missing", "move.illegal", "move.malformed",
@@ -147,6 +149,17 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "demasiado tarde para anular: los dos bandos han jugado (abandona u ofrece tablas)"),
     "game.rated_needs_two_players": ("only games between two players can be rated",
                                      "solo se puntúan las partidas entre dos jugadores"),
+    "clock.invalid": ("{reason}", "{reason}"),
+    "clock.not_online": ("the time control {control} has no clock to run online: give "
+                         "periods of time (e.g. 30/1500:300+5)",
+                         "el control de tiempo {control} no tiene un reloj que funcione en "
+                         "línea: indica periodos de tiempo (p. ej. 30/1500:300+5)"),
+    "clock.out_of_range": ("the time control {control} is out of range: the first period "
+                           "needs some time, a period at most 600 minutes, a bonus at most "
+                           "600 seconds",
+                           "el control de tiempo {control} está fuera de rango: el primer "
+                           "periodo necesita tiempo, un periodo dura como mucho 600 minutos "
+                           "y una bonificación 600 segundos"),
     "game.rated_needs_clock": ("a rated game needs a clock",
                                "una partida puntuada necesita reloj"),
     "seat.wrong_token": ("wrong token for this game",
@@ -348,6 +361,7 @@ CONTEXTS: dict[str, tuple[str, str]] = {
 # before their bases).
 _CLASS_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (UnknownVariantError, "variant.unknown"),
+    (TimeControlError, "clock.invalid"),
     (SetupNumberError, "setup.bad_number"),
     (NotASetupError, "setup.invalid"),
     (FenError, "fen.invalid"),
@@ -402,6 +416,8 @@ def reason_of(exc: BaseException) -> Bilingual:
     message), a translated fixed sentence, or the English text twice."""
     if isinstance(exc, EngineUnavailableError):
         return Bilingual(exc.message("en"), exc.message("es"))
+    if isinstance(exc, TimeControlError):
+        return Bilingual(str(exc), exc.es)
     text = str(exc)
     return Bilingual(text, _CORE_ES.get(text, text))
 

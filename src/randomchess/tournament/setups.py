@@ -226,3 +226,23 @@ def start_fen(event: Event, setup: NumberedSetup | None) -> str:
     if setup is not None:
         return setup.fen
     return get_variant(event.variant).start_fen
+
+
+def parse_setup_list(text: str, variant: str) -> tuple[int, ...]:
+    """Setup numbers typed as a list: numbers separated by commas or spaces, and the word
+    ``standard`` for the variant's standard array and its mirror image (Chess960 518 and
+    534, MRC 8226 and 8406: ``startpos.standard_and_mirror``).  Sorted, without repeats."""
+    from randomchess.startpos import standard_and_mirror
+
+    out: set[int] = set()
+    for word in text.replace(",", " ").split():
+        if word.lower() == "standard" and is_numbered(variant):
+            out.update(standard_and_mirror(variant))
+        elif word.isascii() and word.isdigit() and len(word) <= 6:
+            out.add(int(word))
+        else:
+            raise TournamentError(f"{word!r} is not a setup number; write numbers such as "
+                                  "518,534 or the word standard",
+                                  es=f"{word!r} no es un número de posición; escriba números "
+                                     "como 518,534 o la palabra standard")
+    return tuple(sorted(out))

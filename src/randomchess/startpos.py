@@ -32,14 +32,14 @@ from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numb
 
 __all__ = [
     "CHESS960_SETUPS",
+    "HALL_ALPHABET",
+    "HALL_MAX_DIGITS",
+    "HALL_MIN_DIGITS",
     "MAURA_NUMBER",
     "MRC_SETUPS",
     "ORTHODOX_NUMBER",
     "SALT_BYTES",
     "BishopFilter",
-    "HALL_ALPHABET",
-    "HALL_MAX_DIGITS",
-    "HALL_MIN_DIGITS",
     "CommitmentError",
     "HallInputError",
     "Language",

@@ -177,7 +177,7 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ tournaments (0002, 0005, 0007, 0010)
+# ------------------------------------------------------------ tournaments (0002, 0005, 0007, 0010)
 tournaments = Table(
     "tournaments", metadata,
     Column("id", String(24), primary_key=True),

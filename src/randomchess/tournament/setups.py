@@ -27,9 +27,9 @@ position: nothing is drawn and the setup number is empty.
 from __future__ import annotations
 
 import functools
-from functools import cached_property
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 

@@ -31,8 +31,8 @@ from randomchess.startpos import (
     SetupPool,
     SetupPoolError,
     new_salt,
-    setup_count,
     parse_hall_input,
+    setup_count,
     setup_from_number,
     verify_commitment,
 )

@@ -490,3 +490,30 @@ def _post(url: str, path: str, body: dict[str, Any],
     with urllib.request.urlopen(req, timeout=30) as r:
         out: dict[str, Any] = json.loads(r.read())
         return out
+
+
+def test_mini_matches_reveal_the_first_round_of_each_match_only(tmp_path: Path) -> None:
+    store = TournamentStore(f"sqlite:///{tmp_path / 'mini.sqlite3'}")
+    store.migrate()
+    eid = store.create("Mini Hall", system="rr", mini_match=True, setup_source="hall",
+                       excluded=[0, 959]).event.id
+    for player, rating in PLAYERS[:4]:
+        store.add_player(eid, player, rating)
+    store.start(eid)
+    store.pair(eid)
+    _, first = store.reveal(eid, 1, "123123")
+    for b in first:
+        store.set_result(eid, 1, b.board, "1/2")
+    second = store.pair(eid)
+    assert [b.setup for b in second] == [b.setup for b in first]  # replayed, no reveal
+    with pytest.raises(RevealError, match="replays round 1"):
+        store.reveal(eid, 2, "456456")
+    for b in second:
+        store.set_result(eid, 2, b.board, "1-0")
+    from randomchess.tournament.trf import write_trf
+
+    t = store.load(eid, reveal=True)  # a verifier's copy, salt included
+    report = verify(tournament_from_trf(parse_trf(write_trf(t))))
+    assert report.mismatches == [] and report.rounds[0] == report.rounds[1]
+    assert all(n not in (0, 959) for n in report.rounds[0])
+    store.dispose()

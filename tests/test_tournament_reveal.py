@@ -517,3 +517,29 @@ def test_mini_matches_reveal_the_first_round_of_each_match_only(tmp_path: Path) 
     assert report.mismatches == [] and report.rounds[0] == report.rounds[1]
     assert all(n not in (0, 959) for n in report.rounds[0])
     store.dispose()
+
+
+def test_draw_verify_re_derives_hall_rounds_from_their_digits(tmp_path: Path) -> None:
+    import shlex
+
+    cli = Cli(f"sqlite:///{tmp_path / 'draw.sqlite3'}")
+    name = "Draw Hall"
+    cli("new", name, "--rounds", "2", "--setups-from", "hall")
+    for player, rating in PLAYERS[:4]:
+        cli("add-player", name, player, "--rating", str(rating))
+    cli("start", name)
+    for rnd, digits in ((1, "123456"), (2, "665544")):
+        cli("pair", name)
+        cli("reveal", name, str(rnd), "--input", digits)
+        cli("result", name, str(rnd), "--from", "-", stdin="1 1-0\n2 0-1\n")
+    cli("close", name)
+    out = cli("verify", name)
+    numbers = [line.split()[2] for line in out.splitlines() if line.startswith("Round ")]
+    line = next(x.strip() for x in out.splitlines() if "draw verify" in x)
+    assert "--hall 1=123456 --hall 2=665544" in line
+    result = CliRunner().invoke(main, shlex.split(line)[1:])
+    assert result.exit_code == 0, result.output
+    assert re.findall(r"round \d+: (\d+)", result.output) == numbers
+    edited = line.replace("--hall 2=665544", "--hall 2=665545")
+    result = CliRunner().invoke(main, shlex.split(edited)[1:])
+    assert re.findall(r"round \d+: (\d+)", result.output) != numbers

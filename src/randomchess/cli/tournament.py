@@ -659,12 +659,11 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
 def _draw_commands(t: Tournament) -> list[str]:
     """``randomchess draw verify`` lines that re-derive the rounds independently (none when
     ``no_repeat`` changes the pool round by round, nor with an evaluation band, whose
-    excluded setups `draw verify` does not know, nor for hall reveals or the organiser's
-    own exclusions and shortlist: then only this command checks)."""
+    excluded setups `draw verify` does not know, nor for the organiser's own exclusions
+    and shortlist: then only this command checks; hall rounds get ``--hall R=DIGITS``)."""
     e = t.event
     if e.no_repeat or e.eval_band is not None or e.variant not in ("chess960", "mrc") \
-            or e.salt is None or e.setup_source != "salt" or e.excluded \
-            or e.shortlist is not None:
+            or e.salt is None or e.excluded or e.shortlist is not None:
         return []
     words = ["randomchess", "draw", "verify", "--salt", e.salt.hex(), "--event", e.name,
              "--commitment", e.commitment]
@@ -675,6 +674,8 @@ def _draw_commands(t: Tournament) -> list[str]:
     if e.exclude_standard:
         words.append("--exclude-standard")
     rounds = [r for r in range(1, t.paired_rounds + 1) if not (e.mini_match and r % 2 == 0)]
+    for reveal in t.reveals:  # hall rounds: their digits (docs/shuffler.md §6)
+        words += ["--hall", f"{reveal.round}={reveal.input}"]
     if e.setup_policy == "round":
         return [shlex.join([*words, "--round", ",".join(map(str, rounds))])]
     out = []

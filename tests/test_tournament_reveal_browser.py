@@ -77,6 +77,8 @@ def test_a_round_revealed_from_the_event_page_and_shown_in_the_hall(
         countdown = o.locator("[data-testid=t-countdown]")
         expect(countdown).to_contain_text(re.compile(r"Preparation: .* [45]:\d\d"))
         assert str(setup) in (o.text_content(".hall-setup") or "")
+        castling = o.text_content("[data-testid=t-hall-castling]") or ""
+        assert "O-O: Kg1 Rf1" in castling and "O-O-O: Kc1 Rd1" in castling
         assert errors == []
     finally:
         context.close()

@@ -116,6 +116,7 @@
  * @property {string} fen
  * @property {(string|null)} game_id - the online game, when played on the server
  * @property {(RankNames|null)} [rank] - the setup's back rank, in words; only with a setup number
+ * @property {(CastlingNames|null)} [castling] - where king and rook end after each castling, White's (SAN -> squares), in English and Spanish letters; only with a setup number
  */
 
 /**
@@ -136,6 +137,12 @@
  * @property {number} player
  * @property {number} round
  * @property {string} kind
+ */
+
+/**
+ * @typedef {object} CastlingNames
+ * @property {Object<string, string>} en
+ * @property {Object<string, string>} es
  */
 
 /**

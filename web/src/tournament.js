@@ -362,6 +362,8 @@ function hallRound(ev, round) {
   return h('div',
     h('img.hall-diagram', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?lang=${l}`, alt: tt('setup') }),
     b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null,
+    b.castling ? h('p.hall-castling', { 'data-testid': 't-hall-castling' },
+      Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,
     round.reveal ? h('p', revealedText(round.reveal)) : null,
     ends ? h('p.hall-countdown', { 'data-testid': 't-countdown', 'data-ends': String(ends) }) : null);
 }

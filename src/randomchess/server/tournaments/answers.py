@@ -27,6 +27,11 @@ class RankNames(_Out):
     es: str
 
 
+class CastlingNames(_Out):
+    en: dict[str, str]
+    es: dict[str, str]
+
+
 class BoardOut(_Out):
     board: int
     white: int = Field(description="a player's number")
@@ -38,6 +43,9 @@ class BoardOut(_Out):
     game_id: str | None = Field(description="the online game, when played on the server")
     rank: RankNames | None = Field(None, description="the setup's back rank, in words; "
                                                      "only with a setup number")
+    castling: CastlingNames | None = Field(None, description=(
+        "where king and rook end after each castling, White's (SAN -> squares), in English "
+        "and Spanish letters; only with a setup number"))
 
 
 class RevealOut(_Out):

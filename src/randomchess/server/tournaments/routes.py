@@ -198,6 +198,7 @@ def event_json(t: Tournament) -> dict[str, Any]:
             if b.setup is not None:
                 s = setup_from_number(e.variant, b.setup)
                 item["rank"] = {"en": s.localized("en"), "es": s.localized("es")}
+                item["castling"] = {"en": s.castling("en"), "es": s.castling("es")}
             boards.append(item)
         rounds.append({"round": r, "complete": t.round_complete(r), "boards": boards,
                        "awaits_reveal": t.awaits_reveal(r), "reveal": _reveal_json(t, r)})

@@ -77,7 +77,7 @@ def test_json_fields(runner: CliRunner) -> None:
 def test_seed_is_reproducible(runner: CliRunner) -> None:
     first = ok(draw(runner, "--seed", "42", "--count", "3"))
     assert first == ok(draw(runner, "--seed", "42", "--count", "3"))
-    assert first == "635 RNKQBRNB\n930 BRKRNBQN\n895 RQKRNNBB\n"  # docs/shuffler.md §6
+    assert first == "635 RNKQBRNB\n930 BRKRNBQN\n895 RQKRNNBB\n"  # docs/shuffler.md §7
     assert first != ok(draw(runner, "--seed", "43", "--count", "3"))
 
 

@@ -315,7 +315,7 @@ def test_seeded_draws_are_reproducible() -> None:
     pool = SetupPool("chess960")
     first = [s.number for s in draw_seeded(pool, "42", 20)]
     assert first == [s.number for s in draw_seeded(pool, "42", 20)]
-    assert first[:3] == [635, 930, 895]  # docs/shuffler.md §6
+    assert first[:3] == [635, 930, 895]  # docs/shuffler.md §7
     assert first != [s.number for s in draw_seeded(pool, "43", 20)]
     # Draw i does not depend on how many are asked for.
     assert [s.number for s in draw_seeded(pool, "42", 5)] == first[:5]

@@ -305,7 +305,7 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
     other.fill("[data-testid=sh-seed]", "42")
     other.click("[data-testid=sh-draw]")
     other.locator("[data-testid=setup-card][data-variant='chess960']").nth(2).wait_for()
-    # docs/shuffler.md §6's seed-42 draw starts with 635; excluded, the pool and tag differ.
+    # docs/shuffler.md §7's seed-42 draw starts with 635; excluded, the pool and tag differ.
     got = [c["number"] for c in _cards(other)]
     assert 635 not in got and got != [635, 930, 895]
     other.close()

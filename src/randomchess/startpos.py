@@ -32,12 +32,16 @@ from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numb
 
 __all__ = [
     "CHESS960_SETUPS",
+    "HALL_ALPHABET",
+    "HALL_MAX_DIGITS",
+    "HALL_MIN_DIGITS",
     "MAURA_NUMBER",
     "MRC_SETUPS",
     "ORTHODOX_NUMBER",
     "SALT_BYTES",
     "BishopFilter",
     "CommitmentError",
+    "HallInputError",
     "Language",
     "NotASetupError",
     "NumberedSetup",
@@ -53,12 +57,15 @@ __all__ = [
     "draw_random",
     "draw_seeded",
     "format_salt_file",
+    "hall_draw",
+    "hall_round_key",
     "iter_rounds",
     "localize_rank",
     "mrc_number",
     "mrc_rank",
     "new_salt",
     "numbered_variant",
+    "parse_hall_input",
     "parse_rank",
     "parse_salt",
     "parse_salt_file",
@@ -68,6 +75,7 @@ __all__ = [
     "setup_from_fen",
     "setup_from_number",
     "setup_from_rank",
+    "standard_and_mirror",
     "verify_commitment",
 ]
 
@@ -109,6 +117,16 @@ class CommitmentError(RandomChessError):
 
 class SeedError(RandomChessError):
     """A seed that UTF-8 cannot encode (the key of a seeded draw is UTF-8(seed))."""
+
+
+class HallInputError(RandomChessError):
+    """A hall input (the public digits of a reveal) that is empty, too short or too long,
+    or has a character outside :data:`HALL_ALPHABET`.  ``reason`` names which:
+    ``empty``, ``alphabet``, ``short`` or ``long``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 # --- numbering -----------------------------------------------------------------------------
@@ -269,6 +287,17 @@ def _numbering(v: Variant) -> Numbering:
 def setup_count(variant: str | Variant) -> int:
     """How many setups the numbered ``variant`` has (960 or 15,120)."""
     return _COUNTS[_numbering(numbered_variant(variant))]
+
+
+def standard_and_mirror(variant: str | Variant) -> tuple[int, int]:
+    """The numbers of the variant's standard array (``position startpos``: Chess960 518,
+    MRC Maura's 8226) and of its mirror image, the same rank read from the other side
+    (Chess960 534 ``RNBKQBNR``, MRC 8406 ``RNBQKMBNR``), from the variant's data."""
+    v = numbered_variant(variant)
+    standard = v.startpos_rank
+    assert standard is not None  # every random variant names one (variants.py)
+    number = _NUMBER_OF[_numbering(v)]
+    return number(standard), number(standard[::-1])
 
 
 # --- letters -------------------------------------------------------------------------------
@@ -690,6 +719,58 @@ def round_setups(
     if not per_board:
         return [derive(0)] * boards
     return [derive(board) for board in range(1, boards + 1)]
+
+
+# --- setups revealed in the hall ---------------------------------------------------------
+
+HALL_ALPHABET = "0123456789"
+HALL_MIN_DIGITS = 6  # six dice: 6^6 = 46,656 outcomes; six urn digits: 10^6
+HALL_MAX_DIGITS = 64
+_HALL_DOMAIN = b"randomchess-hall-v1"
+_HALL_DRAW_DOMAIN = b"randomchess-hall-draw-v1"
+
+
+def parse_hall_input(text: str) -> str:
+    """The hall input as it enters the derivation: ``text`` without ASCII spaces, checked to
+    be 6-64 characters of :data:`HALL_ALPHABET` (``HallInputError`` otherwise)."""
+    digits = text.replace(" ", "")
+    if not digits:
+        raise HallInputError("the hall input is empty: type the digits drawn in the hall",
+                             "empty")
+    bad = next((c for c in digits if c not in HALL_ALPHABET), None)
+    if bad is not None:
+        raise HallInputError(f"the hall input may hold only the digits 0-9 (dice 1-6 are "
+                             f"digits too), not {bad!r}", "alphabet")
+    if len(digits) < HALL_MIN_DIGITS:
+        raise HallInputError(f"the hall input has {len(digits)} digit(s); at least "
+                             f"{HALL_MIN_DIGITS}", "short")
+    if len(digits) > HALL_MAX_DIGITS:
+        raise HallInputError(f"the hall input has {len(digits)} digits; at most "
+                             f"{HALL_MAX_DIGITS}", "long")
+    return digits
+
+
+def hall_round_key(salt: bytes, event: str, round_number: int, hall_input: str,
+                   event_tag: str) -> bytes:
+    """Round ``round_number``'s key: HMAC-SHA256(salt, "randomchess-hall-v1" 0x00 event_tag
+    0x00 event 0x00 round 0x00 input) (docs/shuffler.md §6).  ``event_tag`` is the tag of
+    the event's pool before any setup is used (round 1's)."""
+    if len(salt) != SALT_BYTES:
+        raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+    if round_number < 1:
+        raise RoundError(f"rounds are numbered from 1, not {round_number}")
+    digits = parse_hall_input(hall_input)
+    message = _message(_HALL_DOMAIN, event_tag, _event_bytes(event), str(round_number), digits)
+    return hmac.new(salt, message, hashlib.sha256).digest()
+
+
+def hall_draw(key: bytes, pool: SetupPool, board: int = 0) -> NumberedSetup:
+    """One setup drawn with a round key: pool[uniform(key, "randomchess-hall-draw-v1" 0x00
+    tag 0x00 board)], board 0 for "same setup on every board", else the board (1, 2, ...)."""
+    if board < 0:
+        raise RoundError(f"boards are numbered from 1 (0: every board), not {board}")
+    message = _message(_HALL_DRAW_DOMAIN, pool.tag, str(board))
+    return pool.setup(_uniform_below(len(pool), key, message))
 
 
 # --- salt files ----------------------------------------------------------------------------

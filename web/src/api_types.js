@@ -116,6 +116,7 @@
  * @property {string} fen
  * @property {(string|null)} game_id - the online game, when played on the server
  * @property {(RankNames|null)} [rank] - the setup's back rank, in words; only with a setup number
+ * @property {(CastlingNames|null)} [castling] - where king and rook end after each castling, White's (SAN -> squares), in English and Spanish letters; only with a setup number
  */
 
 /**
@@ -136,6 +137,12 @@
  * @property {number} player
  * @property {number} round
  * @property {string} kind
+ */
+
+/**
+ * @typedef {object} CastlingNames
+ * @property {Object<string, string>} en
+ * @property {Object<string, string>} es
  */
 
 /**
@@ -235,6 +242,10 @@
  * @property {'white'|'black'} [initial_colour]
  * @property {(number|null)} [eval_band]
  * @property {'2026'|'2023'} [tiebreak_edition]
+ * @property {'salt'|'hall'} [setup_source]
+ * @property {string} [excluded] - setups never drawn: numbers (518,534) and/or the word standard (the standard array and its mirror)
+ * @property {(string|null)} [shortlist] - draw only from these setup numbers
+ * @property {0|5|10|15} [prep_minutes]
  */
 
 /**
@@ -313,6 +324,10 @@
  * @property {'2026'|'2023'} tiebreak_edition - FIDE's tie-break regulations followed: in force from 1 March 2026, or the 2023/2024 text
  * @property {(string|null)} eval_digest
  * @property {(string|null)} salt - hex; shown once the event is closed
+ * @property {'salt'|'hall'} [setup_source] - setups from the salt alone, or revealed in the hall
+ * @property {Array<number>} [excluded] - the organiser's excluded setup numbers
+ * @property {(Array<number>|null)} [shortlist] - draw only from these numbers
+ * @property {number} [prep_minutes] - preparation window after a reveal
  * @property {Array<TournamentPlayer>} players
  * @property {number} paired_rounds
  * @property {number} completed_rounds
@@ -752,6 +767,21 @@
  */
 
 /**
+ * @typedef {object} RevealIn
+ * @property {string} input - the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces ignored
+ */
+
+/**
+ * A round revealed in the hall (docs/shuffler.md §6).
+ * @typedef {object} RevealOut
+ * @property {number} round
+ * @property {string} input - the digits drawn in the hall
+ * @property {number} at - when, ms since the epoch
+ * @property {string} key - the round key (hex) the salt and the digits gave
+ * @property {(number|null)} window_ends - end of the preparation window, ms since the epoch; none without a window
+ */
+
+/**
  * @typedef {object} ReviewBody
  * @property {string} engine
  * @property {number} depth
@@ -775,6 +805,8 @@
  * @property {number} round
  * @property {boolean} complete
  * @property {Array<BoardOut>} boards
+ * @property {boolean} [awaits_reveal] - a hall round whose setup is not revealed yet
+ * @property {(RevealOut|null)} [reveal]
  */
 
 /**

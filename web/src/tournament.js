@@ -73,13 +73,22 @@ function renderNew(main, go) {
   const mini = box('mini_match'), excl = box('exclude_standard'), norep = box('no_repeat');
   const band = h('input', { name: 'eval_band', type: 'number', step: 0.05,
     placeholder: '0.3', 'data-testid': 't-eval-band' });
+  // Issue 30: setups revealed in the hall, the organiser's exclusions and shortlist, and the
+  // preparation window after a reveal.
+  const source = h('select', { name: 'setup_source', 'data-testid': 't-source' },
+    ['salt', 'hall'].map(v => h('option', { value: v }, tt(`source.${v}`))));
+  const excluded = h('input', { name: 'excluded', placeholder: 'standard, 0, 959', 'data-testid': 't-excluded' });
+  const shortlist = h('input', { name: 'shortlist', placeholder: '12, 300, 700', 'data-testid': 't-shortlist' });
+  const prep = h('select', { name: 'prep_minutes', 'data-testid': 't-prep' },
+    [0, 5, 10, 15].map(n => h('option', { value: n }, n ? tt('prepMinutes', { n }) : tt('prepNone'))));
   const error = h('p.error', { role: 'alert' });
   const form = h('form.tournament-new', { novalidate: true },
     h('h1', tt('newEvent')),
     field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
     field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
     field(tt('tiebreaks'), tiebreaks), field(tt('bishopsLabel'), bishops), field(tt('initial'), initial),
-    field(tt('evalBand'), band),
+    field(tt('evalBand'), band), field(tt('setupSource'), source),
+    field(tt('excludedList'), excluded), field(tt('shortlist'), shortlist), field(tt('prep'), prep),
     h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
     h('label', norep, ' ', tt('noRepeat')),
     h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
@@ -101,6 +110,9 @@ function renderNew(main, go) {
         exclude_standard: excl.checked, no_repeat: norep.checked, bishops: bishops.value,
         initial_colour: initial.value,
         eval_band: band.value.trim() === '' ? null : Number(band.value),
+        setup_source: source.value, excluded: excluded.value,
+        shortlist: shortlist.value.trim() === '' ? null : shortlist.value,
+        prep_minutes: Number(prep.value),
         tiebreaks: tiebreaks.value.trim() ? tiebreaks.value.split(',').map(x => x.trim()).filter(Boolean) : null,
       });
       localStorage.setItem(secretKey(out.id), out.organiser_secret);
@@ -126,6 +138,7 @@ function playerName(ev, n) {
 function setupFigure(ev, round, board = 1) {
   const b = round.boards.find(x => x.board === board && !x.bye);
   if (!b) return null;
+  if (round.awaits_reveal) return h('p.awaits-reveal', { 'data-testid': 't-awaits-reveal' }, tt('awaitsReveal', { round: round.round }));
   const l = lang();
   return h('figure.setup',
     h('img', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?board=${board}&lang=${l}`, alt: `${tt('setup')} ${b.setup ?? ''}`, width: 280, 'data-testid': 't-diagram' }),
@@ -141,7 +154,7 @@ function pairingTable(ev, round, secret, refresh) {
     const cells = [
       h('td', String(b.board)), h('td', playerName(ev, b.white)),
       h('td', b.black ? playerName(ev, b.black) : ''), h('td', { 'data-testid': `t-result-${round.round}-${b.board}` }, resultLabel(b)),
-      h('td', b.setup != null ? String(b.setup) : ''),
+      h('td', b.setup != null ? String(b.setup) : (!b.bye && b.fen === '' ? tt('toReveal') : '')),
       h('td', b.game_id ? h('a', { href: `#/game/${encodeURIComponent(b.game_id)}` }, tt('watch')) : ''),
     ];
     if (secret && !b.bye && ev.status !== 'closed') {
@@ -240,11 +253,20 @@ function organiserPanel(ev, secret, refresh) {
     buttons.append(b, ' ');
   };
   if (ev.status === 'registration') button(tt('start'), 't-start', () => call('POST', `${api(ev.id)}/start`, undefined, secret));
+  const pending = ev.round_list[ev.round_list.length - 1];
+  if (ev.status === 'running' && pending && pending.awaits_reveal) {
+    // Issue 30: the digits drawn in the hall, typed by the arbiter in front of the players.
+    const digits = h('input', { inputmode: 'numeric', 'aria-label': tt('revealDigits'), placeholder: tt('revealDigits'), size: 24, 'data-testid': 't-reveal-input' });
+    const reveal = h('button.primary', { type: 'button', 'data-testid': 't-reveal' }, tt('reveal'));
+    reveal.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
+      { input: digits.value }, secret), refresh));
+    panel.append(h('p', digits, ' ', reveal));
+  }
   if (ev.status === 'running') {
     if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', () => call('POST', `${api(ev.id)}/pair`, undefined, secret));
     const last = ev.round_list[ev.round_list.length - 1];
     // Online play only while a game of the round is still to be played (issue 37).
-    const open = last && last.boards.some(x => !x.bye && x.black && !x.result);
+    const open = last && !last.awaits_reveal && last.boards.some(x => !x.bye && x.black && !x.result);
     if (ev.paired_rounds > 0 && open) {
       // Rated (issue 18): each game is rated once both players claim their seats with accounts.
       const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
@@ -298,6 +320,9 @@ function renderEvent(main, id) {
       ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
         tt('evalBandShown', { band: ev.eval_band, digest: String(ev.eval_digest).slice(0, 12) })) : null,
       ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
+      ev.excluded && ev.excluded.length ? h('p', tt('excludedShown', { list: ev.excluded.join(', ') })) : null,
+      ev.shortlist ? h('p', tt('shortlistShown', { list: ev.shortlist.join(', ') })) : null,
+      last && last.reveal ? h('p', { 'data-testid': 't-revealed' }, revealedText(last.reveal)) : null,
       flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
       // Nothing is left to organise once the event is closed (issue 37): no empty box.
       secret && ev.status !== 'closed' ? organiserPanel(ev, secret, refresh) : null,
@@ -320,26 +345,51 @@ function renderEvent(main, id) {
   return { destroy: () => clearInterval(timer) };
 }
 
+const revealedText = r => tt('revealed', { at: new Date(r.at).toLocaleString(lang()), digits: r.input });
+
+/** "m:ss" of the milliseconds left (never negative). */
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function hallRound(ev, round) {
+  const l = lang();
+  if (round.awaits_reveal) return h('p.hall-waiting', { 'data-testid': 't-hall-waiting' }, tt('awaitsReveal', { round: round.round }));
+  const b = round.boards.find(x => !x.bye);
+  if (!b) return null;
+  const ends = round.reveal ? round.reveal.window_ends : null;
+  return h('div',
+    h('img.hall-diagram', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?lang=${l}`, alt: tt('setup') }),
+    b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null,
+    b.castling ? h('p.hall-castling', { 'data-testid': 't-hall-castling' },
+      Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,
+    round.reveal ? h('p', revealedText(round.reveal)) : null,
+    ends ? h('p.hall-countdown', { 'data-testid': 't-countdown', 'data-ends': String(ends) }) : null);
+}
+
+/** The countdown line of the hall view, from its data-ends (ms since the epoch). */
+function tick(main) {
+  const el = main.querySelector('[data-testid="t-countdown"]');
+  if (!el) return;
+  const left = Number(el.dataset.ends) - Date.now();
+  el.textContent = left > 0 ? tt('countdown', { time: clockText(left) }) : tt('prepOver');
+}
+
 function renderHall(main, id) {
-  let timer = null;
   const draw = async () => {
     const ev = await call('GET', api(id)).catch(() => null);
     if (!ev) return;
     const last = ev.round_list[ev.round_list.length - 1];
-    const l = lang();
     clear(main).append(h('section.hall', { 'data-testid': 't-hall' },
       h('h1', `${ev.name} · ${tt('round')} ${last ? last.round : '-'}`),
-      last ? (() => {
-        const b = last.boards.find(x => !x.bye);
-        if (!b) return null;
-        return h('div',
-          h('img.hall-diagram', { src: `${api(id)}/rounds/${last.round}/setup.svg?lang=${l}`, alt: tt('setup') }),
-          b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null);
-      })() : h('p', tt('noRound'))));
+      last ? hallRound(ev, last) : h('p', tt('noRound'))));
+    tick(main);
   };
   draw();
-  timer = setInterval(draw, 10000);
-  return { destroy: () => clearInterval(timer) };
+  const timer = setInterval(draw, 10000);
+  const ticker = setInterval(() => tick(main), 1000);
+  return { destroy: () => { clearInterval(timer); clearInterval(ticker); } };
 }
 
 /** Route #/tournament/... ; returns the page object (with destroy) or null. */

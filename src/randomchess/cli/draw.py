@@ -26,6 +26,7 @@ from randomchess.startpos import (
     SALT_BYTES,
     BishopFilter,
     CommitmentError,
+    HallInputError,
     Language,
     NotASetupError,
     NumberedSetup,
@@ -36,6 +37,8 @@ from randomchess.startpos import (
     draw_random,
     draw_seeded,
     format_salt_file,
+    hall_draw,
+    hall_round_key,
     iter_rounds,
     new_salt,
     parse_rank,
@@ -425,6 +428,29 @@ def _parse_rounds(spec: str) -> list[int]:
         raise click.BadParameter(str(e), param_hint="'--round'") from None
 
 
+def _round(salt: bytes, event: str, rnd: int, boards: int, pool: SetupPool, per_board: bool,
+           digits: str | None) -> list[NumberedSetup]:
+    """Round ``rnd``'s setups: from the salt alone, or revealed in the hall with ``digits``
+    (docs/shuffler.md §6)."""
+    if digits is None:
+        return round_setups(salt, event, rnd, boards, pool, per_board=per_board)
+    key = hall_round_key(salt, event, rnd, digits, pool.tag)
+    if not per_board:
+        return [hall_draw(key, pool, 0)] * boards
+    return [hall_draw(key, pool, b) for b in range(1, boards + 1)]
+
+
+def _parse_hall(values: tuple[str, ...]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for value in values:
+        rnd, sep, digits = value.partition("=")
+        if not sep or not rnd.strip().isdigit() or int(rnd) < 1:
+            raise click.BadParameter(f"write ROUND=DIGITS (3=352614), not {value!r}",
+                                     param_hint="'--hall'")
+        out[int(rnd)] = digits
+    return out
+
+
 def _emit_rounds(
     *,
     salt: bytes,
@@ -435,12 +461,12 @@ def _emit_rounds(
     pool: SetupPool,
     lang: Language,
     fmt: str,
+    hall: dict[int, str] | None = None,
 ) -> None:
     try:
-        drawn = {
-            r: round_setups(salt, event, r, boards, pool, per_board=per_board) for r in rounds
-        }
-    except CommitmentError as e:
+        drawn = {r: _round(salt, event, r, boards, pool, per_board, (hall or {}).get(r))
+                 for r in rounds}
+    except (CommitmentError, HallInputError) as e:
         raise click.ClickException(str(e)) from None
     if fmt == "html":
         _emit_round_sheet(salt, event, drawn, per_board, pool, lang)
@@ -563,6 +589,9 @@ def round_command(
 
 @draw_group.command("verify")
 @click.option("--salt", required=True, help="The salt revealed after the event (64 hex digits).")
+@click.option("--hall", "hall", multiple=True, metavar="ROUND=DIGITS",
+              help="A round revealed in the hall and the digits drawn there (repeatable; "
+                   "docs/shuffler.md §6).")
 @_event_option
 @click.option("--commitment", "published", required=True, help="The published commitment.")
 @_round_options
@@ -581,6 +610,7 @@ def verify_command(
     exclude_standard: bool,
     lang: Language,
     fmt: str,
+    hall: tuple[str, ...],
 ) -> None:
     """After the event: check the salt against the commitment and reproduce the setups.
 
@@ -598,4 +628,4 @@ def verify_command(
         raise click.ClickException(str(e)) from None
     click.echo("commitment matches", err=True)
     _emit_rounds(salt=salt_bytes, event=event, rounds=round_list, boards=boards,
-                 per_board=per_board, pool=pool, lang=lang, fmt=fmt)
+                 per_board=per_board, pool=pool, lang=lang, fmt=fmt, hall=_parse_hall(hall))

@@ -60,6 +60,11 @@ _MSG = {
         "mismatch": "{n} board(s) do not match the draw",
         "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
                    "--salt",
+        "revealed": "Round {r} revealed at {at} from the hall digits {digits}",
+        "key": "round key", "to_reveal": "to reveal",
+        "window": "Preparation window: {m} min; the games may start at {end}",
+        "pending": "Setups are revealed in the hall: `tournament reveal {event} {r} --input "
+                   "DIGITS`",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -89,6 +94,11 @@ _MSG = {
         "mismatch": "{n} tablero(s) no coinciden con el sorteo",
         "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
                    "con --salt",
+        "revealed": "Ronda {r} revelada a las {at} con las cifras de la sala {digits}",
+        "key": "clave de la ronda", "to_reveal": "por revelar",
+        "window": "Ventana de preparación: {m} min; las partidas pueden empezar a las {end}",
+        "pending": "Las posiciones se revelan en la sala: `tournament reveal {event} {r} "
+                   "--input CIFRAS`",
     },
 }
 
@@ -182,6 +192,20 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
               show_default=True,
               help="FIDE's tie-break regulations: the text in force from 1 March 2026, or the "
                    "2023/2024 text (unplayed rounds' dummy opponents uncapped).")
+@click.option("--setups-from", "setup_source", type=click.Choice(["salt", "hall"]),
+              default="salt", show_default=True,
+              help="salt: every setup fixed by the committed salt alone; hall: each round's "
+                   "setup revealed in the hall from the salt and digits drawn there "
+                   "(`tournament reveal`).")
+@click.option("--exclude", "exclude_list", default=None, metavar="LIST",
+              help="Never draw these setups: numbers (518,534) and/or the word 'standard' "
+                   "(the standard array and its mirror: 518 and 534, MRC 8226 and 8406).")
+@click.option("--only", "only_list", default=None, metavar="LIST",
+              help="Draw only from this published shortlist of setup numbers.")
+@click.option("--prep", "prep_minutes", type=click.Choice(["0", "5", "10", "15"]),
+              default="0", show_default=True,
+              help="Preparation window after a reveal, in minutes: online games open when "
+                   "it ends.")
 @click.option("--web", is_flag=True,
               help="Also print an organiser secret, to run the event from the web page of a "
                    "server on this database.")
@@ -189,21 +213,28 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
 def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
                 time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
                 exclude_standard: bool, bishops: str, no_repeat: bool, eval_band: str | None,
-                initial_colour: str, tiebreak_edition: str, web: bool) -> None:
+                initial_colour: str, tiebreak_edition: str, setup_source: str,
+                exclude_list: str | None, only_list: str | None, prep_minutes: str,
+                web: bool) -> None:
     """Create an event and commit to its secret salt (the commitment is printed)."""
     from randomchess.analysis.setup_eval import SetupEvaluationError, parse_band
+    from randomchess.tournament.setups import parse_setup_list
 
     store = _store(ctx)
     try:
         band = None if eval_band is None else parse_band(eval_band)
     except SetupEvaluationError as exc:
         raise click.ClickException(str(exc)) from None
+    excluded = () if exclude_list is None else _run(lambda: parse_setup_list(exclude_list,
+                                                                                variant))
+    only = None if only_list is None else _run(lambda: parse_setup_list(only_list, variant))
     created = _run(lambda: store.create(
         name, variant=variant, system=system, rounds=rounds, time_control=time_control,
         tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
         exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
         initial_colour=initial_colour, organiser=web, eval_band=band,
-        tiebreak_edition=tiebreak_edition))
+        tiebreak_edition=tiebreak_edition, setup_source=setup_source, excluded=excluded,
+        shortlist=only, prep_minutes=int(prep_minutes)))
     e = created.event
     m = _MSG[_lang(ctx)]
     click.echo(f"{m['created']}: {e.name}")
@@ -218,7 +249,11 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
                f"bishops={e.bishops} no-repeat={'yes' if e.no_repeat else 'no'} "
                f"tiebreaks={','.join(e.tiebreaks)} tiebreak-edition={e.tiebreak_edition}"
                + ("" if e.eval_band is None else
-                  f" eval-band=±{e.eval_band / 100:g} eval-digest={e.eval_digest}"))
+                  f" eval-band=±{e.eval_band / 100:g} eval-digest={e.eval_digest}")
+               + f" setups-from={e.setup_source}"
+               + (f" prep={e.prep_minutes}" if e.setup_source == "hall" else "")
+               + (f" exclude={','.join(map(str, e.excluded))}" if e.excluded else "")
+               + ("" if e.shortlist is None else f" only={','.join(map(str, e.shortlist))}"))
 
 
 @tournament_group.command("list")
@@ -305,6 +340,8 @@ def _pairing_table(t: Tournament, rnd: int, lang: str) -> Table:
             continue
         assert b.black is not None
         setup, en, es = "", "", ""
+        if b.fen == "":
+            setup = _MSG[lang]["to_reveal"]
         if b.setup is not None:
             s = setup_from_number(t.event.variant, b.setup)
             setup, en, es = str(s.number), s.localized("en"), s.localized("es")
@@ -321,7 +358,7 @@ def _sheet(t: Tournament, rnd: int, lang: str) -> str:
     cards = []
     seen: set[tuple[int, int | None]] = set()
     for b in t.round_boards(rnd):
-        if b.is_bye or b.black is None:
+        if b.is_bye or b.black is None or b.fen == "":  # a hall round not revealed yet
             continue
         key = (0 if t.event.setup_policy == "round" else b.board, b.setup)
         if key in seen:
@@ -366,6 +403,40 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
         return
     click.echo(_MSG[_lang(ctx)]["paired"].format(r=rnd))
     _console().print(_pairing_table(t, rnd, _lang(ctx)))
+    if t.awaits_reveal(rnd):
+        click.echo(_MSG[_lang(ctx)]["pending"].format(event=shlex.quote(event), r=rnd))
+
+
+@tournament_group.command("reveal")
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.option("--input", "digits", required=True, metavar="DIGITS",
+              help="The digits drawn in the hall (dice 1-6 or urn digits 0-9), at least 6; "
+                   "spaces are ignored.")
+@click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table",
+              show_default=True, help="A terminal table, or a printable sheet with cards.")
+@click.pass_context
+def reveal_command(ctx: click.Context, event: str, rnd: int, digits: str, fmt_: str) -> None:
+    """Reveal a paired round's setup from the salt and the digits drawn in the hall (once:
+    a reveal cannot be undone or repeated)."""
+    from randomchess.tournament.store import window_end
+    from randomchess.tournament.trf import iso_time
+
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+    reveal, _ = _run(lambda: store.reveal(eid, rnd, digits))
+    t = store.load(eid)
+    lang = _lang(ctx)
+    if fmt_ == "html":
+        click.echo(_sheet(t, rnd, lang), nl=False)
+        return
+    m = _MSG[lang]
+    click.echo(m["revealed"].format(r=rnd, at=iso_time(reveal.at), digits=reveal.input))
+    click.echo(f"{m['key']}: {reveal.key}")
+    _console().print(_pairing_table(t, rnd, lang))
+    end = window_end(t, rnd)
+    if end is not None:
+        click.echo(m["window"].format(m=t.event.prep_minutes, end=iso_time(end)))
 
 
 @tournament_group.command("show")
@@ -588,10 +659,11 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
 def _draw_commands(t: Tournament) -> list[str]:
     """``randomchess draw verify`` lines that re-derive the rounds independently (none when
     ``no_repeat`` changes the pool round by round, nor with an evaluation band, whose
-    excluded setups `draw verify` does not know: then only this command checks)."""
+    excluded setups `draw verify` does not know, nor for the organiser's own exclusions
+    and shortlist: then only this command checks; hall rounds get ``--hall R=DIGITS``)."""
     e = t.event
     if e.no_repeat or e.eval_band is not None or e.variant not in ("chess960", "mrc") \
-            or e.salt is None:
+            or e.salt is None or e.excluded or e.shortlist is not None:
         return []
     words = ["randomchess", "draw", "verify", "--salt", e.salt.hex(), "--event", e.name,
              "--commitment", e.commitment]
@@ -602,6 +674,8 @@ def _draw_commands(t: Tournament) -> list[str]:
     if e.exclude_standard:
         words.append("--exclude-standard")
     rounds = [r for r in range(1, t.paired_rounds + 1) if not (e.mini_match and r % 2 == 0)]
+    for reveal in t.reveals:  # hall rounds: their digits (docs/shuffler.md §6)
+        words += ["--hall", f"{reveal.round}={reveal.input}"]
     if e.setup_policy == "round":
         return [shlex.join([*words, "--round", ",".join(map(str, rounds))])]
     out = []

@@ -180,7 +180,7 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ tournaments (0002, 0005, 0007)
+# ------------------------------------------------------------ tournaments (0002, 0005, 0007, 0010)
 tournaments = Table(
     "tournaments", metadata,
     Column("id", String(24), primary_key=True),
@@ -210,6 +210,13 @@ tournaments = Table(
     Column("eval_digest", String(64)),
     # FIDE's tie-break regulations followed: 2026 (in force from 1 March 2026) or 2023 (0007)
     Column("tiebreak_edition", String(8), nullable=False, server_default="2026"),
+    # Setups from the salt alone ("salt") or from the salt and the digits drawn in the hall
+    # at each round ("hall"); the organiser's exclusions and shortlist (comma-separated
+    # numbers, NULL: none); the preparation window after a reveal, in minutes (0010).
+    Column("setup_source", String(8), nullable=False, server_default="salt"),
+    Column("excluded", Text),
+    Column("shortlist", Text),
+    Column("prep_minutes", Integer, nullable=False, server_default="0"),
 )
 tournament_players = Table(
     "tournament_players", metadata,
@@ -242,6 +249,16 @@ tournament_boards = Table(
     Column("fen", Text, nullable=False),
     Column("game_id", String(24)),
     UniqueConstraint("tournament_id", "round", "white", name="uq_tournament_round_white"),
+)
+# One row per round revealed in the hall (0010): the primary key makes a second reveal of a
+# round impossible, whoever sends it.
+tournament_reveals = Table(
+    "tournament_reveals", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("input", String(64), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("key", String(64), nullable=False),
 )
 tournament_log = Table(
     "tournament_log", metadata,

@@ -52,3 +52,18 @@ class EventClosedError(TournamentError):
 
 class VerificationError(TournamentError):
     """The revealed salt does not re-derive the stored setups (or the commitment)."""
+
+
+class RevealError(TournamentError):
+    """A hall reveal that cannot be: a bad input (``reason`` ``empty``, ``alphabet``,
+    ``short``, ``long``), a round revealed already (``already``), or a round or event that
+    has nothing to reveal (``state``)."""
+
+    def __init__(self, message: str, es: str | None = None, reason: str = "state") -> None:
+        super().__init__(message, es)
+        self.reason = reason
+
+
+class PreparationError(TournamentError):
+    """A round's games cannot start yet: its setup is not revealed, or the preparation
+    window after the reveal has not ended."""

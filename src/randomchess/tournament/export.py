@@ -32,6 +32,9 @@ LABELS: dict[str, dict[str, str]] = {
         "drr": "double round robin (Berger)", "rounds": "Rounds", "log": "Arbiter's log",
         "pending": "pending", "action": "Action", "old": "Before", "new": "After",
         "reason": "Reason", "tiebreaks": "Tiebreaks",
+        "reveal": "Round {r}: revealed in the hall at {at} from the digits {digits} "
+                  "(round key {key})",
+        "pool": "Setups never drawn: {excluded}", "only": "Setups drawn only from: {only}",
     },
     "es": {
         "rank": "Puesto", "no": "N.º", "name": "Nombre", "rating": "Elo", "fed": "Fed",
@@ -47,6 +50,10 @@ LABELS: dict[str, dict[str, str]] = {
         "drr": "liga a doble vuelta (tablas de Berger)", "rounds": "Rondas",
         "log": "Registro del árbitro", "pending": "pendiente", "action": "Acción",
         "old": "Antes", "new": "Después", "reason": "Motivo", "tiebreaks": "Desempates",
+        "reveal": "Ronda {r}: revelada en la sala a las {at} con las cifras {digits} "
+                  "(clave de la ronda {key})",
+        "pool": "Posiciones que nunca se sortean: {excluded}",
+        "only": "Posiciones sorteadas solo de: {only}",
     },
 }
 
@@ -58,14 +65,16 @@ ACTIONS: dict[str, dict[str, str]] = {
            "bye-number": "bye, pairing number", "start": "start", "pair": "pair",
            "result": "result", "correct": "correction", "close": "close",
            "online": "online game", "online-result": "online result",
-           "online-aborted": "online game aborted"},
+           "online-aborted": "online game aborted", "reveal": "hall reveal",
+           "reveal-refused": "hall reveal refused"},
     "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
            "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
            "bye-number": "descanso, número de emparejamiento", "start": "inicio",
            "pair": "emparejamiento", "result": "resultado", "correct": "corrección",
            "close": "cierre", "online": "partida en línea",
            "online-result": "resultado en línea",
-           "online-aborted": "partida en línea anulada"},
+           "online-aborted": "partida en línea anulada", "reveal": "revelación en la sala",
+           "reveal-refused": "revelación en la sala rechazada"},
 }
 
 
@@ -77,6 +86,22 @@ def edition_line(t: Tournament, lang: str) -> str:
     """"Tiebreaks: <the regulations the standings follow>"."""
     names = EDITIONS_ES if lang == "es" else EDITIONS
     return f"{LABELS[lang]['tiebreaks']}: {names[t.event.tiebreak_edition]}"
+
+
+def pool_and_reveal_lines(t: Tournament, lang: str) -> list[str]:
+    """The organiser's exclusions and shortlist, and each hall reveal (round, time, digits,
+    round key), as the crosstable exports print them."""
+    from randomchess.tournament.trf import iso_time
+
+    labels = LABELS[lang]
+    out = []
+    if t.event.excluded:
+        out.append(labels["pool"].format(excluded=", ".join(map(str, t.event.excluded))))
+    if t.event.shortlist is not None:
+        out.append(labels["only"].format(only=", ".join(map(str, t.event.shortlist))))
+    out += [labels["reveal"].format(r=r.round, at=iso_time(r.at), digits=r.input, key=r.key)
+            for r in t.reveals]
+    return out
 
 
 def cell(t: Tournament, number: int, rnd: int) -> str:
@@ -123,6 +148,8 @@ def crosstable_csv(t: Tournament, lang: str = "en") -> str:
     writer.writerow(head)
     writer.writerows(rows)
     writer.writerow([edition_line(t, lang)])
+    for line in pool_and_reveal_lines(t, lang):
+        writer.writerow([line])
     return out.getvalue()
 
 
@@ -147,10 +174,23 @@ def crosstable_html(t: Tournament, lang: str = "en") -> str:
     parts += ["</tbody></table>", f"<p>{esc(legend)}</p>",
               f"<p>{esc(edition_line(t, lang))}</p>",
               f"<p>{labels['commitment']}: <code>{t.event.commitment}</code></p>"]
+    parts += [f"<p>{esc(line)}</p>" for line in pool_and_reveal_lines(t, lang)]
     if t.event.salt is not None:
         parts.append(f"<p>{labels['salt']}: <code>{t.event.salt.hex()}</code></p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _reveal_tags(t: Tournament, rnd: int) -> dict[str, str]:
+    """A hall round's PGN tags: the digits drawn (``HallInput``) and when (``HallReveal``,
+    ISO 8601 UTC); a mini-match's second round names its first round's reveal."""
+    from randomchess.tournament.trf import iso_time
+
+    source = rnd - 1 if t.event.mini_match and rnd % 2 == 0 else rnd
+    r = t.reveal_of(source)
+    if r is None:
+        return {}
+    return {"HallInput": r.input, "HallReveal": iso_time(r.at)}
 
 
 def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
@@ -188,5 +228,6 @@ def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] |
                 extra = {**extra, "MRCId": str(b.setup)}
         if t.event.time_control:
             extra = {**extra, "TimeControl": t.event.time_control}
+        extra = {**extra, **_reveal_tags(t, b.round)}
         out.append(write_game(record, headers={**extra, "Result": b.result}))
     return "".join(out)

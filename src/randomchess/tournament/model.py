@@ -24,6 +24,12 @@ Status = Literal["registration", "running", "closed"]
 
 SYSTEMS: tuple[str, ...] = ("swiss", "rr", "drr")
 SETUP_POLICIES: tuple[str, ...] = ("round", "board")
+# Where a round's setups come from: the committed salt alone, or the salt and the digits
+# drawn in the playing hall when the round is revealed (docs/shuffler.md §6).
+SetupSource = Literal["salt", "hall"]
+SETUP_SOURCES: tuple[str, ...] = ("salt", "hall")
+# The preparation windows an organiser may choose (minutes; 0: none).
+PREP_MINUTES: tuple[int, ...] = (0, 5, 10, 15)
 
 # Canonical result codes of a played (or forfeited) game, White's score first.
 WHITE_WINS, BLACK_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
@@ -113,7 +119,7 @@ class Board:
     result: str | None = None
     bye: str | None = None
     setup: int | None = None  # setup number, None for a variant without numbered setups
-    fen: str = ""
+    fen: str = ""  # "" while a hall event's round waits for its reveal
     game_id: str | None = None  # the online game, when played on the server
 
     @property
@@ -183,6 +189,23 @@ class Event:
     # The FIDE tie-break regulations the standings follow: "2026" (in force from 1 March
     # 2026, the default) or "2023" (the 2023/24 text); tiebreaks.EDITIONS names them.
     tiebreak_edition: str = "2026"
+    setup_source: SetupSource = "salt"
+    # The organiser's own exclusions (ascending), and "only from this shortlist" (None: the
+    # whole variant): both part of the pool tag every derivation names.
+    excluded: tuple[int, ...] = ()
+    shortlist: tuple[int, ...] | None = None
+    prep_minutes: int = 0  # the preparation window after a reveal (0: none)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A round revealed in the hall: the digits typed, when (ms since the epoch), and the
+    round key they gave with the salt (hex; docs/shuffler.md §6)."""
+
+    round: int
+    input: str
+    at: int
+    key: str
 
 
 @dataclass(frozen=True)
@@ -206,8 +229,17 @@ class Tournament:
     boards: tuple[Board, ...]
     byes: dict[tuple[int, int], str] = field(default_factory=dict)  # (round, player) -> kind
     log: tuple[LogEntry, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
 
     # --- lookups -------------------------------------------------------------------------
+
+    def reveal_of(self, rnd: int) -> Reveal | None:
+        return next((r for r in self.reveals if r.round == rnd), None)
+
+    def awaits_reveal(self, rnd: int) -> bool:
+        """Is round ``rnd`` paired in a hall event, with setups still to reveal?"""
+        return self.event.setup_source == "hall" and any(
+            not b.is_bye and b.fen == "" for b in self.round_boards(rnd))
 
     def player(self, number: int) -> Player:
         for p in self.players:

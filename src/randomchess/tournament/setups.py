@@ -13,7 +13,12 @@ draw of docs/shuffler.md (``randomchess.startpos.round_setups``), so that after 
   (and, per board, on earlier boards of the round).  That is the shuffler's own pool with
   more excluded numbers: the pool tag lists them, ascending, after the standard array's
   (``chess960:any:275,442,518``), exactly as the independent sketch of docs/shuffler.md
-  §7 builds it with ``pool(variant, bishops, excluded=sorted(...))``.
+  §8 builds it with ``pool(variant, bishops, excluded=sorted(...))``;
+* the organiser's ``excluded`` numbers (e.g. 518 and its mirror 534) join the excluded
+  numbers too, and a ``shortlist`` keeps only its numbers (the tag ends ``:only=...``);
+* ``setup_source == "hall"``: round R's setups are drawn with a round key made from the salt
+  and the digits drawn in the hall when the round is revealed (docs/shuffler.md §6), not
+  from the salt alone; they are unknown to everyone, the arbiter included, until then.
 
 Variants without numbered setups (classical chess, Modern chess, ...) have one fixed start
 position: nothing is drawn and the setup number is empty.
@@ -23,11 +28,19 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from randomchess.startpos import BishopFilter, NumberedSetup, SetupPool, round_setups
+from randomchess.startpos import (
+    BishopFilter,
+    NumberedSetup,
+    SetupPool,
+    hall_draw,
+    hall_round_key,
+    round_setups,
+)
 from randomchess.tournament.errors import TournamentError
 from randomchess.tournament.model import Event
 from randomchess.variants import get_variant
@@ -37,16 +50,35 @@ if TYPE_CHECKING:  # the evaluations (and the analysis package) load with a band
 
 
 class EventPool(SetupPool):
-    """A :class:`SetupPool` that also leaves out the numbers in ``also_excluded``."""
+    """A :class:`SetupPool` that also leaves out the numbers in ``also_excluded`` and, with
+    a ``shortlist``, keeps only its numbers.  The shortlist is named in the tag after the
+    excluded numbers: ``chess960:any:518:only=12,300,700`` (docs/shuffler.md §2)."""
 
     def __init__(self, variant: str, bishops: BishopFilter, exclude_standard: bool,
-                 also_excluded: Iterable[int] = ()) -> None:
+                 also_excluded: Iterable[int] = (),
+                 shortlist: Iterable[int] | None = None) -> None:
         super().__init__(variant, bishops, exclude_standard)
         self._also = frozenset(also_excluded)
+        self._only = None if shortlist is None else tuple(sorted(set(shortlist)))
 
     @property
     def excluded(self) -> tuple[int, ...]:
         return tuple(sorted(set(super().excluded) | self._also))
+
+    @cached_property
+    def numbers(self) -> tuple[int, ...]:
+        every = super().numbers
+        if self._only is None:
+            return every
+        only = frozenset(self._only)
+        return tuple(n for n in every if n in only)
+
+    @property
+    def tag(self) -> str:
+        base = super().tag
+        if self._only is None:
+            return base
+        return f"{base}:only={','.join(map(str, self._only))}"
 
 
 def is_numbered(variant: str) -> bool:
@@ -60,7 +92,9 @@ def pool_for(event: Event, used: Iterable[int] = ()) -> EventPool:
         bishops = "same" if event.bishops == "same" else "opposite"
     excluded = set(used) if event.no_repeat else set()
     excluded.update(outside_band(event))
-    return EventPool(get_variant(event.variant).key, bishops, event.exclude_standard, excluded)
+    excluded.update(event.excluded)
+    return EventPool(get_variant(event.variant).key, bishops, event.exclude_standard, excluded,
+                     event.shortlist)
 
 
 def outside_band(event: Event) -> tuple[int, ...]:
@@ -124,9 +158,17 @@ def _load(path: str) -> EvaluationSet:
     return EvaluationSet.from_json(Path(path).read_text(encoding="utf-8"))
 
 
+def round_key(event: Event, salt: bytes, rnd: int, hall_input: str) -> bytes:
+    """The key of hall round ``rnd`` (docs/shuffler.md §6): the salt, the event's pool tag
+    (before any setup is used), the event name, the round and the digits drawn."""
+    return hall_round_key(salt, event.name, rnd, hall_input, pool_for(event).tag)
+
+
 def derive_round(event: Event, salt: bytes, rnd: int, boards: int,
-                 used: Sequence[int]) -> list[NumberedSetup | None]:
-    """The setups of round ``rnd`` (``boards`` games), given the setups ``used`` so far.
+                 used: Sequence[int], hall_input: str | None = None
+                 ) -> list[NumberedSetup | None]:
+    """The setups of round ``rnd`` (``boards`` games), given the setups ``used`` so far;
+    for a hall event, from the round's ``hall_input`` (the digits drawn in the hall).
 
     ``None`` per board for a variant without numbered setups."""
     if not is_numbered(event.variant):
@@ -134,8 +176,11 @@ def derive_round(event: Event, salt: bytes, rnd: int, boards: int,
     source = rnd
     if event.mini_match and rnd % 2 == 0:
         source = rnd - 1
+    key = None if hall_input is None else round_key(event, salt, source, hall_input)
     if event.setup_policy == "round":
         pool = pool_for(event, used)
+        if key is not None:
+            return [hall_draw(key, pool, 0)] * boards
         same: list[NumberedSetup | None] = []
         same.extend(round_setups(salt, event.name, source, max(boards, 1), pool)[:boards])
         return same
@@ -143,16 +188,20 @@ def derive_round(event: Event, salt: bytes, rnd: int, boards: int,
     taken = list(used)
     for b in range(1, boards + 1):
         pool = pool_for(event, taken)
-        setup = round_setups(salt, event.name, source, b, pool, per_board=True)[b - 1]
+        setup = hall_draw(key, pool, b) if key is not None else \
+            round_setups(salt, event.name, source, b, pool, per_board=True)[b - 1]
         out.append(setup)
         taken.append(setup.number)
     return out
 
 
-def derive_all(event: Event, salt: bytes, boards_per_round: Sequence[int]
+def derive_all(event: Event, salt: bytes, boards_per_round: Sequence[int],
+               hall_inputs: Mapping[int, str] | None = None
                ) -> list[list[NumberedSetup | None]]:
     """Every round's setups in order (each round's pool depends on the earlier rounds when
-    ``no_repeat`` is set; a mini-match's second round repeats the first's)."""
+    ``no_repeat`` is set; a mini-match's second round repeats the first's).  A hall event's
+    rounds come from ``hall_inputs`` (round -> digits); a round without one is not derived
+    (its boards are ``None``: nothing revealed yet)."""
     out: list[list[NumberedSetup | None]] = []
     used: list[int] = []
     for i, boards in enumerate(boards_per_round):
@@ -161,7 +210,13 @@ def derive_all(event: Event, salt: bytes, boards_per_round: Sequence[int]
             same = list(out[-1])[:boards]
             out.append(same + [None] * (boards - len(same)))
             continue
-        setups = derive_round(event, salt, rnd, boards, used)
+        hall_input = None
+        if event.setup_source == "hall":
+            hall_input = (hall_inputs or {}).get(rnd)
+            if hall_input is None:
+                out.append([None] * boards)
+                continue
+        setups = derive_round(event, salt, rnd, boards, used, hall_input)
         out.append(setups)
         used.extend(s.number for s in setups if s is not None and s.number not in used)
     return out
@@ -171,3 +226,23 @@ def start_fen(event: Event, setup: NumberedSetup | None) -> str:
     if setup is not None:
         return setup.fen
     return get_variant(event.variant).start_fen
+
+
+def parse_setup_list(text: str, variant: str) -> tuple[int, ...]:
+    """Setup numbers typed as a list: numbers separated by commas or spaces, and the word
+    ``standard`` for the variant's standard array and its mirror image (Chess960 518 and
+    534, MRC 8226 and 8406: ``startpos.standard_and_mirror``).  Sorted, without repeats."""
+    from randomchess.startpos import standard_and_mirror
+
+    out: set[int] = set()
+    for word in text.replace(",", " ").split():
+        if word.lower() == "standard" and is_numbered(variant):
+            out.update(standard_and_mirror(variant))
+        elif word.isascii() and word.isdigit() and len(word) <= 6:
+            out.add(int(word))
+        else:
+            raise TournamentError(f"{word!r} is not a setup number; write numbers such as "
+                                  "518,534 or the word standard",
+                                  es=f"{word!r} no es un número de posición; escriba números "
+                                     "como 518,534 o la palabra standard")
+    return tuple(sorted(out))

@@ -20,13 +20,19 @@ from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from randomchess.db import make_engine, migrate, now_ms, schema
 from randomchess.startpos import (
+    HALL_MAX_DIGITS,
+    HALL_MIN_DIGITS,
+    HallInputError,
     SetupNumberError,
     SetupPool,
     SetupPoolError,
     new_salt,
+    parse_hall_input,
+    setup_count,
     setup_from_number,
     verify_commitment,
 )
@@ -36,8 +42,10 @@ from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
     PairingError,
+    PreparationError,
     RegistrationError,
     ResultError,
+    RevealError,
     TournamentError,
     UnknownEventError,
     VerificationError,
@@ -46,14 +54,17 @@ from randomchess.tournament.model import (
     BYE_KINDS,
     GAME_RESULTS,
     PAB,
+    PREP_MINUTES,
     REQUESTABLE_BYES,
     SETUP_POLICIES,
+    SETUP_SOURCES,
     SYSTEMS,
     ZERO_BYE,
     Board,
     Event,
     LogEntry,
     Player,
+    Reveal,
     Tournament,
     check_name,
     parse_result,
@@ -73,6 +84,7 @@ byes_t = schema.tournament_byes
 events_t = schema.tournaments
 log_t = schema.tournament_log
 players_t = schema.tournament_players
+reveals_t = schema.tournament_reveals
 
 T = TypeVar("T")
 
@@ -167,7 +179,12 @@ class TournamentStore:
             for r in conn.execute(select(log_t).where(log_t.c.tournament_id == event_id)
                                   .order_by(log_t.c.id))
         )
-        return Tournament(event, players, boards, requested, log)
+        reveals = tuple(
+            Reveal(r.round, r.input, r.at, r.key)
+            for r in conn.execute(select(reveals_t).where(reveals_t.c.tournament_id == event_id)
+                                  .order_by(reveals_t.c.round))
+        )
+        return Tournament(event, players, boards, requested, log, reveals)
 
     def check_organiser(self, event_id: str, secret: str) -> bool:
         with self.engine.connect() as conn:
@@ -226,19 +243,27 @@ class TournamentStore:
         salt: bytes | None = None,
         eval_band: int | None = None,
         tiebreak_edition: str = DEFAULT_EDITION,
+        setup_source: str = "salt",
+        excluded: Sequence[int] = (),
+        shortlist: Sequence[int] | None = None,
+        prep_minutes: int = 0,
     ) -> Created:
         """A new event in registration, committed to a fresh secret salt."""
         name = check_name(name, "event name", 120)
         v = _checked_variant(variant)
         _check_format(v, system, setup_policy, bishops, initial_colour, rounds, mini_match,
                       tiebreak_edition)
+        _check_hall(v, setup_source, prep_minutes)
+        excluded, shortlist = _check_pool(v, exclude_standard, bishops, no_repeat, rounds,
+                                          excluded, shortlist)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
             DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
         if len(time_control) > 64:
             raise TournamentError("the time control has more than 64 characters",
                                   es="el ritmo de juego tiene más de 64 caracteres")
-        eval_digest = _band_digest(v, eval_band, exclude_standard, bishops, no_repeat, rounds)
+        eval_digest = _band_digest(v, eval_band, exclude_standard, bishops, no_repeat, rounds,
+                                   excluded, shortlist)
         salt = new_salt() if salt is None else salt
         commitment = make_commitment(salt, name)
         secret = secrets.token_urlsafe(24) if organiser else None
@@ -252,7 +277,9 @@ class TournamentStore:
                 exclude_standard=exclude_standard, bishops=bishops, no_repeat=no_repeat,
                 initial_colour=initial_colour, salt=salt, commitment=commitment,
                 eval_band=eval_band, eval_digest=eval_digest,
-                tiebreak_edition=tiebreak_edition,
+                tiebreak_edition=tiebreak_edition, setup_source=setup_source,
+                excluded=_numbers_text(excluded), prep_minutes=prep_minutes,
+                shortlist=None if shortlist is None else _numbers_text(shortlist),
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
@@ -431,6 +458,45 @@ class TournamentStore:
 
         return self._step(event_id, step)
 
+    def reveal(self, event_id: str, rnd: int, hall_input: str) -> tuple[Reveal, list[Board]]:
+        """Reveal round ``rnd`` of a hall event: its setups drawn from the salt and the
+        digits drawn in the hall (docs/shuffler.md §6), committed before this returns.  A
+        round is revealed once: a second reveal (or two at once) is refused with its reason,
+        and the refusal is logged."""
+        digits = checked_hall_input(hall_input)
+
+        def step(conn: Connection, t: Tournament) -> tuple[Reveal, list[Board]]:
+            _check_revealable(t, rnd)
+            e = t.event
+            assert e.salt is not None
+            games = [b for b in t.round_boards(rnd) if not b.is_bye]
+            drawn = setups.derive_round(e, e.salt, rnd, len(games), used_setups(t, rnd),
+                                        digits)
+            key = setups.round_key(e, e.salt, rnd, digits).hex()
+            reveal = Reveal(rnd, digits, now_ms(), key)
+            conn.execute(insert(reveals_t).values(tournament_id=event_id, round=rnd,
+                                                  input=digits, at=reveal.at, key=key))
+            out = []
+            for b, s in zip(games, drawn, strict=True):
+                assert s is not None
+                conn.execute(update(boards_t).where(
+                    boards_t.c.tournament_id == event_id, boards_t.c.round == rnd,
+                    boards_t.c.board == b.board).values(setup=s.number, fen=s.fen))
+                out.append(replace(b, setup=s.number, fen=s.fen))
+            self._log(conn, event_id, "reveal", rnd, new=digits, reason=f"key {key}")
+            return reveal, out
+
+        try:
+            return self._step(event_id, step)
+        except RevealError as exc:
+            if exc.reason == "already":
+                with self.engine.begin() as conn:
+                    self._log(conn, event_id, "reveal-refused", rnd, new=digits,
+                              reason=str(exc))
+            raise
+        except IntegrityError:  # the reveals' primary key: another reveal won the race
+            raise _already(rnd, None) from None
+
     def set_result(self, event_id: str, rnd: int, board: int, result: str) -> Board:
         """Enter a board's result.  A result already entered is final: change it only with
         :meth:`correct` and a reason."""
@@ -464,6 +530,7 @@ class TournamentStore:
         """A first result for a board (inside a step): refused for a bye or a board that
         has one already (a change is a correction)."""
         b = t.board(rnd, board)
+        _check_revealed(t, rnd)
         if b.is_bye:
             raise ResultError(f"board {board} of round {rnd} is a bye "
                               f"({b.bye}) for {t.player(b.white).name}: no result",
@@ -567,6 +634,7 @@ class TournamentStore:
         hashed)."""
         def step(conn: Connection, t: Tournament) -> None:
             b = t.board(rnd, board)
+            check_playable(t, rnd, now_ms())
             if b.is_bye or b.result is not None or b.game_id is not None:
                 raise ResultError(f"board {board} of round {rnd} cannot start an online game",
                                   es=f"el tablero {board} de la ronda {rnd} no puede empezar una "
@@ -667,6 +735,94 @@ class TournamentStore:
         return str(row[0]), str(row[1]).split()
 
 
+def checked_hall_input(text: str) -> str:
+    """The digits of a hall input (docs/shuffler.md §6), or a :class:`RevealError` in both
+    languages saying what is wrong with them."""
+    try:
+        return parse_hall_input(text)
+    except HallInputError as exc:
+        es = {
+            "empty": "la entrada de la sala está vacía: escriba las cifras sorteadas en la sala",
+            "alphabet": "la entrada de la sala solo puede tener las cifras 0-9 (los dados 1-6 "
+                        "también son cifras)",
+            "short": f"la entrada de la sala necesita al menos {HALL_MIN_DIGITS} cifras",
+            "long": f"la entrada de la sala tiene como máximo {HALL_MAX_DIGITS} cifras",
+        }[exc.reason]
+        raise RevealError(str(exc), es=es, reason=exc.reason) from None
+
+
+def _already(rnd: int, old: Reveal | None) -> RevealError:
+    when = "" if old is None else f" at {_utc(old.at)} with the digits {old.input}"
+    cuando = "" if old is None else f" a las {_utc(old.at)} con las cifras {old.input}"
+    return RevealError(f"round {rnd} was revealed already{when}; a reveal cannot be undone "
+                       "or repeated",
+                       es=f"la ronda {rnd} ya se reveló{cuando}; una revelación no se puede "
+                          "deshacer ni repetir", reason="already")
+
+
+def _utc(ms: int) -> str:
+    """A time of the event's record, as ISO 8601 UTC to the second (TRF, log, messages)."""
+    import datetime
+
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_revealable(t: Tournament, rnd: int) -> None:
+    """``RevealError`` unless round ``rnd`` of ``t`` is paired and waits for its reveal."""
+    e = t.event
+    if e.setup_source != "hall":
+        raise RevealError("this event's setups come from the salt alone: nothing is revealed "
+                          "in the hall",
+                          es="las posiciones de este torneo salen solo de la sal: no se "
+                             "revela nada en la sala")
+    old = t.reveal_of(rnd)
+    if old is not None:
+        raise _already(rnd, old)
+    if e.mini_match and rnd % 2 == 0:
+        raise RevealError(f"round {rnd} replays round {rnd - 1}'s setups: nothing to reveal",
+                          es=f"la ronda {rnd} repite las posiciones de la ronda {rnd - 1}: "
+                             "nada que revelar")
+    if not 1 <= rnd <= t.paired_rounds:
+        raise RevealError(f"round {rnd} is not paired (paired rounds: {t.paired_rounds}); "
+                          "pair it, then reveal its setup",
+                          es=f"la ronda {rnd} no está emparejada (rondas emparejadas: "
+                             f"{t.paired_rounds}); emparéjela y luego revele su posición")
+    if not t.awaits_reveal(rnd):
+        raise RevealError(f"round {rnd} has no game: nothing to reveal",
+                          es=f"la ronda {rnd} no tiene partidas: nada que revelar")
+
+
+def _check_revealed(t: Tournament, rnd: int) -> None:
+    if t.awaits_reveal(rnd):
+        raise PreparationError(f"round {rnd}'s setup is not revealed yet: reveal it in the "
+                               "hall first",
+                               es=f"la posición de la ronda {rnd} aún no se ha revelado: "
+                                  "revélela antes en la sala")
+
+
+def window_end(t: Tournament, rnd: int) -> int | None:
+    """When the preparation window of round ``rnd`` ends (ms), None without a window."""
+    r = t.reveal_of(rnd if not (t.event.mini_match and rnd % 2 == 0) else rnd - 1)
+    if r is None or not t.event.prep_minutes:
+        return None
+    return r.at + t.event.prep_minutes * 60_000
+
+
+def check_playable(t: Tournament, rnd: int, now: int) -> None:
+    """``PreparationError`` while round ``rnd``'s games may not start: setup not revealed,
+    or the preparation window not over."""
+    _check_revealed(t, rnd)
+    end = window_end(t, rnd)
+    if end is not None and now < end:
+        left = (end - now + 999) // 1000
+        raise PreparationError(f"the preparation window of round {rnd} ends at {_utc(end)} "
+                               f"({left} s from now): the games open then",
+                               es=f"la ventana de preparación de la ronda {rnd} termina a las "
+                                  f"{_utc(end)} (dentro de {left} s): las partidas se abren "
+                                  "entonces")
+
+
 def _checked_variant(variant: str) -> Variant:
     """The event's variant: known, with numbered setups or one start position."""
     try:
@@ -738,8 +894,61 @@ def _check_format(v: Variant, system: str, setup_policy: str, bishops: str,
                               es=f"edición de desempates desconocida {tiebreak_edition!r}; "
                                  f"use {', '.join(EDITIONS)}")
 
+def _check_hall(v: Variant, setup_source: str, prep_minutes: int) -> None:
+    """The setup source and the preparation window, refused with their reasons."""
+    if setup_source not in SETUP_SOURCES:
+        raise TournamentError(f"setups come from the salt or the hall, not {setup_source!r}",
+                              es="las posiciones salen de la sal (salt) o de la sala (hall), "
+                                 f"no {setup_source!r}")
+    if setup_source == "hall" and not setups.is_numbered(v.key):
+        raise TournamentError(f"{v.key} has one start position: nothing to reveal in the hall",
+                              es=f"{v.key} tiene una sola posición inicial: no hay nada que "
+                                 "revelar en la sala")
+    if isinstance(prep_minutes, bool) or prep_minutes not in PREP_MINUTES:
+        raise TournamentError(f"a preparation window is {', '.join(map(str, PREP_MINUTES))} "
+                              f"minutes, not {prep_minutes!r}",
+                              es="una ventana de preparación es de "
+                                 f"{', '.join(map(str, PREP_MINUTES))} minutos, no "
+                                 f"{prep_minutes!r}")
+
+
+def _check_pool(v: Variant, exclude_standard: bool, bishops: str, no_repeat: bool,
+                rounds: int | None, excluded: Sequence[int],
+                shortlist: Sequence[int] | None) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """The organiser's exclusions and shortlist, sorted, each number checked, and the pool
+    they leave big enough (at least one setup; a setup per round without repeats)."""
+    if not excluded and shortlist is None:
+        return (), None
+    if not setups.is_numbered(v.key):
+        raise TournamentError(f"{v.key} has one start position: nothing to exclude",
+                              es=f"{v.key} tiene una sola posición inicial: nada que excluir")
+    count = setup_count(v)
+    for n in (*excluded, *(shortlist or ())):
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < count:
+            raise TournamentError(f"{n!r} is not a {v.key} setup number (0-{count - 1})",
+                                  es=f"{n!r} no es un número de posición de {v.key} "
+                                     f"(0-{count - 1})")
+    out = tuple(sorted(set(excluded)))
+    only = None if shortlist is None else tuple(sorted(set(shortlist)))
+    if only is not None and not only:
+        raise TournamentError("the shortlist is empty", es="la lista de posiciones está vacía")
+    probe = replace(_probe_event(v.key, exclude_standard, bishops), excluded=out,
+                    shortlist=only)
+    left = len(setups.pool_for(probe))
+    if left == 0:
+        raise TournamentError("the exclusions leave no setup to draw",
+                              es="las exclusiones no dejan ninguna posición que sortear")
+    if no_repeat and left < (rounds or 1):
+        raise TournamentError(f"only {left} setups are left: too few for {rounds} rounds "
+                              "without repeats",
+                              es=f"solo quedan {left} posiciones: muy pocas para {rounds} "
+                                 "rondas sin repetir")
+    return out, only
+
+
 def _band_digest(v: Variant, eval_band: int | None, exclude_standard: bool, bishops: str,
-                 no_repeat: bool, rounds: int | None) -> str | None:
+                 no_repeat: bool, rounds: int | None, excluded: tuple[int, ...] = (),
+                 shortlist: tuple[int, ...] | None = None) -> str | None:
     """The digest of the evaluation set an evaluation band draws from (None: no band),
     once the band is checked to leave enough setups."""
     if eval_band is None:
@@ -756,7 +965,7 @@ def _band_digest(v: Variant, eval_band: int | None, exclude_standard: bool, bish
     evals = setups.evaluation_set(v.key)
     eval_digest = evals.digest()
     probe = replace(_probe_event(v.key, exclude_standard, bishops), eval_band=eval_band,
-                    eval_digest=eval_digest)
+                    eval_digest=eval_digest, excluded=excluded, shortlist=shortlist)
     left = setups.pool_for(probe)
     if len(left) < (rounds or 1) and no_repeat:
         raise TournamentError(f"only {len(left)} setups lie within ±{eval_band / 100:g}"
@@ -784,8 +993,20 @@ def _event(row: Any, reveal: bool) -> Event:
         salt=bytes(row["salt"]) if (closed or reveal) else None,
         version=row["version"], created_at=row["created_at"],
         eval_band=row["eval_band"], eval_digest=row["eval_digest"],
-        tiebreak_edition=row["tiebreak_edition"],
+        tiebreak_edition=row["tiebreak_edition"], setup_source=row["setup_source"],
+        excluded=_numbers(row["excluded"]) or (),
+        shortlist=_numbers(row["shortlist"]), prep_minutes=row["prep_minutes"],
     )
+
+
+def _numbers_text(numbers: Sequence[int]) -> str | None:
+    return ",".join(map(str, numbers)) or None
+
+
+def _numbers(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return tuple(int(x) for x in text.split(",") if x)
 
 
 def _probe_event(variant: str, exclude_standard: bool, bishops: str) -> Event:
@@ -854,14 +1075,16 @@ def plan_round(t: Tournament, salt: bytes) -> list[Board]:
                 games.append((by_index[w], by_index[b]))
             else:
                 bye_list.append((by_index[w if w in by_index else b], ZERO_BYE))
-    drawn = setups.derive_round(e, salt, rnd, len(games), used_setups(t, rnd)) \
-        if not (e.mini_match and rnd % 2 == 0) else [
-            None if b.setup is None else setup_from_number(e.variant, b.setup)
-            for b in t.round_boards(rnd - 1) if not b.is_bye]
+    replay = e.mini_match and rnd % 2 == 0
+    pending = e.setup_source == "hall" and not replay  # drawn when revealed in the hall
+    drawn = [None] * len(games) if pending else \
+        setups.derive_round(e, salt, rnd, len(games), used_setups(t, rnd)) if not replay \
+        else [None if b.setup is None else setup_from_number(e.variant, b.setup)
+              for b in t.round_boards(rnd - 1) if not b.is_bye]
     out: list[Board] = []
     for i, ((w, b), s) in enumerate(zip(games, drawn, strict=True)):
         out.append(Board(rnd, i + 1, w, b, setup=None if s is None else s.number,
-                         fen=setups.start_fen(e, s)))
+                         fen="" if pending else setups.start_fen(e, s)))
     for j, (n, kind) in enumerate(bye_list):
         assert kind in BYE_KINDS
         out.append(Board(rnd, len(games) + j + 1, n, None, bye=kind))
@@ -882,6 +1105,35 @@ def _follows(t: Tournament, schedule: list[list[tuple[int, int]]],
     return True
 
 
+def _check_reveals(t: Tournament, salt: bytes, lang: str) -> list[str]:
+    """The reveals of a hall event against its salt: each recorded round key re-derived
+    from the salt and the recorded digits, and every round that should have one has one."""
+    e = t.event
+    out = []
+    if e.setup_source != "hall":
+        if t.reveals:
+            out.append("el torneo no es de sala pero tiene revelaciones" if lang == "es"
+                       else "the event's setups come from the salt, yet it records reveals")
+        return out
+    for r in t.reveals:
+        try:
+            key = setups.round_key(e, salt, r.round, r.input).hex()
+        except (ValueError, TournamentError) as exc:
+            key = f"({exc})"
+        if key != r.key.lower():
+            out.append(f"ronda {r.round}: la clave guardada {r.key} no sale de la sal y las "
+                       f"cifras {r.input!r} ({key})" if lang == "es" else
+                       f"round {r.round}: the recorded key {r.key} does not follow from the "
+                       f"salt and the digits {r.input!r} ({key})")
+    for rnd in range(1, t.paired_rounds + 1):
+        games = [b for b in t.round_boards(rnd) if not b.is_bye]
+        if games and t.reveal_of(rnd) is None and not (e.mini_match and rnd % 2 == 0) \
+                and any(b.fen for b in games):
+            out.append(f"ronda {rnd}: tiene posiciones pero ninguna revelación" if lang == "es"
+                       else f"round {rnd}: setups without a reveal")
+    return out
+
+
 def verify(t: Tournament, lang: str = "en") -> Verification:
     """Re-derive every round's setups from the revealed salt (closed events only); the
     mismatches are described in ``lang`` ("en" or "es")."""
@@ -899,12 +1151,14 @@ def verify(t: Tournament, lang: str = "en") -> Verification:
                          f"alterados; {exc})") from exc
     rounds = range(1, t.paired_rounds + 1)
     counts = [len([b for b in t.round_boards(r) if not b.is_bye]) for r in rounds]
-    derived = setups.derive_all(e, e.salt, counts)
-    mismatches = []
+    mismatches = _check_reveals(t, e.salt, lang)
+    derived = setups.derive_all(e, e.salt, counts, {r.round: r.input for r in t.reveals})
     numbers: list[list[int | None]] = []
     for r, row in zip(rounds, derived, strict=True):
         games = [b for b in t.round_boards(r) if not b.is_bye]
         numbers.append([None if s is None else s.number for s in row])
+        if t.awaits_reveal(r) and t.reveal_of(r) is None:
+            continue  # not revealed yet: nothing to compare
         for b, s in zip(games, row, strict=True):
             expected = None if s is None else s.number
             fen = setups.start_fen(e, s)

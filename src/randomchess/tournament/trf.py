@@ -20,6 +20,7 @@ What is written:
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,6 +35,7 @@ from randomchess.tournament.model import (
     WHITE_FORFEIT_WIN,
     WHITE_WINS,
     Board,
+    Reveal,
     Tournament,
 )
 from randomchess.tournament.tiebreaks import DEFAULT_EDITION, EDITIONS, TIEBREAKS, Calculator
@@ -92,12 +94,16 @@ def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False)
                      f"exclude-standard={int(t.event.exclude_standard)} "
                      f"bishops={t.event.bishops} no-repeat={int(t.event.no_repeat)}"
                      + ("" if t.event.eval_band is None else
-                        f" eval-band={t.event.eval_band} eval-digest={t.event.eval_digest}"))
+                        f" eval-band={t.event.eval_band} eval-digest={t.event.eval_digest}")
+                     + _pool_words(t))
         lines.append(f"### randomchess-commitment {t.event.commitment}")
         lines.append(f"### randomchess-tiebreaks edition={t.event.tiebreak_edition} "
                      f"codes={','.join(t.event.tiebreaks)}")
         if t.event.salt is not None:
             lines.append(f"### randomchess-salt {t.event.salt.hex()}")
+        for rv in t.reveals:
+            lines.append(f"### randomchess-reveal round={rv.round} at={iso_time(rv.at)} "
+                         f"input={rv.input} key={rv.key}")
         for r in range(1, t.paired_rounds + 1):
             for b in _setup_rows(t, r):
                 lines.append(f"### randomchess-setup round={r} board={b.board} "
@@ -105,6 +111,36 @@ def write_trf(t: Tournament, upto: int | None = None, for_pairing: bool = False)
     for p in sorted(t.players, key=lambda p: p.number):
         lines.append(player_line(t, p.number, rank[p.number], last))
     return "\n".join(lines) + "\n"
+
+
+def _pool_words(t: Tournament) -> str:
+    """The event line's words for a hall event and the organiser's own pool (none for an
+    event without them, so older files read the same)."""
+    e = t.event
+    words = ""
+    if e.setup_source != "salt":
+        words += f" source={e.setup_source} prep={e.prep_minutes}"
+    if e.excluded:
+        words += f" exclude={','.join(map(str, e.excluded))}"
+    if e.shortlist is not None:
+        words += f" only={','.join(map(str, e.shortlist))}"
+    return words
+
+
+def iso_time(ms: int) -> str:
+    """Milliseconds since the epoch as ISO 8601 UTC, to the millisecond."""
+    at = datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC)
+    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def parse_iso_time(text: str) -> int:
+    """:func:`iso_time` read back (``TrfError`` if malformed)."""
+    m = re.fullmatch(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{3}))?Z", text)
+    if not m:
+        raise TrfError(f"bad time {text!r}; write 2026-03-01T15:00:00.000Z",
+                       es=f"hora incorrecta {text!r}; escriba 2026-03-01T15:00:00.000Z")
+    at = datetime.datetime.strptime(m[1], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.UTC)
+    return int(at.timestamp()) * 1000 + int(m[2] or 0)
 
 
 def _setup_rows(t: Tournament, rnd: int) -> list[Board]:
@@ -148,6 +184,14 @@ class TrfFile:
             if m:
                 number = None if m[3] == "None" else int(m[3])
                 out[(int(m[1]), int(m[2]))] = (number, m[4])
+        return out
+
+    def reveals(self) -> list[Reveal]:
+        out = []
+        for c in self.comments:
+            m = re.match(r"### randomchess-reveal round=(\d+) at=(\S+) input=(\S*) key=(\S*)$", c)
+            if m:
+                out.append(Reveal(int(m[1]), m[3], parse_iso_time(m[2]), m[4]))
         return out
 
     def comment(self, key: str) -> str | None:
@@ -314,7 +358,20 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
         salt=bytes.fromhex(trf.comment("salt") or "") or None,
         eval_band=int(meta["eval-band"]) if meta.get("eval-band", "").isdigit() else None,
         eval_digest=meta.get("eval-digest"),
+        setup_source="hall" if meta.get("source") == "hall" else "salt",
+        prep_minutes=int(meta["prep"]) if meta.get("prep", "").isdigit() else 0,
+        excluded=_trf_numbers(meta.get("exclude")) or (),
+        shortlist=_trf_numbers(meta.get("only")),
     )
     players = tuple(Player(p.number, p.name, p.rating, p.fide_id, p.federation)
                     for p in trf.players)
-    return Tournament(event, players, tuple(fixed))
+    return Tournament(event, players, tuple(fixed), reveals=tuple(trf.reveals()))
+
+
+def _trf_numbers(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    if not re.fullmatch(r"\d+(,\d+)*", text):
+        raise TrfError(f"bad list of setup numbers {text!r}",
+                       es=f"lista de números de posición incorrecta {text!r}")
+    return tuple(int(x) for x in text.split(","))

@@ -102,7 +102,8 @@ ErrorCode = Literal[
     "tournament.correction", "tournament.closed", "tournament.verification",
     "tournament.organiser_only", "tournament.no_board",
     "tournament.no_round", "tournament.no_format",
-    "tournament.rated_needs_clock",
+    "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
+    "tournament.not_revealed",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -343,6 +344,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv or html",
                              "no existe el formato de exportación {format!r}; usa trf, pgn, "
                              "csv o html"),
+    # the reason is the tournament layer's, in both languages (TournamentError.es)
+    "tournament.reveal": ("{reason}", "{reason}"),
+    "tournament.preparation": ("{reason}", "{reason}"),
+    "tournament.not_revealed": ("round {round}'s setup is revealed in the hall and is not "
+                                "revealed yet",
+                                "la posición de la ronda {round} se revela en la sala y aún "
+                                "no se ha revelado"),
     "tournament.rated_needs_clock": ("a rated round needs the event's time control as "
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "
@@ -382,6 +390,8 @@ _CLASS_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (tournament_errors.CorrectionError, "tournament.correction"),
     (tournament_errors.EventClosedError, "tournament.closed"),
     (tournament_errors.VerificationError, "tournament.verification"),
+    (tournament_errors.RevealError, "tournament.reveal"),
+    (tournament_errors.PreparationError, "tournament.preparation"),
     (tournament_errors.TournamentError, "tournament.invalid"),
     (ValueError, "input.invalid"),
 )
@@ -418,6 +428,8 @@ def reason_of(exc: BaseException) -> Bilingual:
         return Bilingual(exc.message("en"), exc.message("es"))
     if isinstance(exc, TimeControlError):
         return Bilingual(str(exc), exc.es)
+    if isinstance(exc, tournament_errors.RevealError | tournament_errors.PreparationError):
+        return Bilingual(str(exc), exc.localized("es"))
     text = str(exc)
     return Bilingual(text, _CORE_ES.get(text, text))
 

@@ -27,6 +27,11 @@ class RankNames(_Out):
     es: str
 
 
+class CastlingNames(_Out):
+    en: dict[str, str]
+    es: dict[str, str]
+
+
 class BoardOut(_Out):
     board: int
     white: int = Field(description="a player's number")
@@ -38,12 +43,29 @@ class BoardOut(_Out):
     game_id: str | None = Field(description="the online game, when played on the server")
     rank: RankNames | None = Field(None, description="the setup's back rank, in words; "
                                                      "only with a setup number")
+    castling: CastlingNames | None = Field(None, description=(
+        "where king and rook end after each castling, White's (SAN -> squares), in English "
+        "and Spanish letters; only with a setup number"))
+
+
+class RevealOut(_Out):
+    """A round revealed in the hall (docs/shuffler.md §6)."""
+
+    round: int
+    input: str = Field(description="the digits drawn in the hall")
+    at: int = Field(description="when, ms since the epoch")
+    key: str = Field(description="the round key (hex) the salt and the digits gave")
+    window_ends: int | None = Field(description="end of the preparation window, ms since "
+                                                "the epoch; none without a window")
 
 
 class RoundOut(_Out):
     round: int
     complete: bool
     boards: list[BoardOut]
+    awaits_reveal: bool = Field(False, description="a hall round whose setup is not "
+                                                   "revealed yet")
+    reveal: RevealOut | None = None
 
 
 class TiebreakValue(_Out):
@@ -100,6 +122,12 @@ class EventOut(_Out):
                     "the 2023/2024 text")
     eval_digest: str | None
     salt: str | None = Field(description="hex; shown once the event is closed")
+    setup_source: Literal["salt", "hall"] = Field(
+        "salt", description="setups from the salt alone, or revealed in the hall")
+    excluded: list[int] = Field(default_factory=list,
+                                description="the organiser's excluded setup numbers")
+    shortlist: list[int] | None = Field(None, description="draw only from these numbers")
+    prep_minutes: int = Field(0, description="preparation window after a reveal")
     players: list[TournamentPlayer]
     paired_rounds: int
     completed_rounds: int

@@ -43,7 +43,8 @@ from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
 from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
 from randomchess.tournament.model import Tournament
-from randomchess.tournament.store import TournamentStore, verify
+from randomchess.tournament.setups import parse_setup_list
+from randomchess.tournament.store import TournamentStore, check_playable, verify, window_end
 from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
 from randomchess.tournament.trf import write_trf
 
@@ -81,6 +82,14 @@ class CreateIn(_Strict):
     eval_band: float | None = Field(None, ge=0, le=100)  # pawns
     # FIDE's tie-break regulations: in force from 1 March 2026, or the 2023/2024 text
     tiebreak_edition: Literal["2026", "2023"] = "2026"
+    # Setups from the salt alone, or revealed in the hall round by round (docs/shuffler.md)
+    setup_source: Literal["salt", "hall"] = "salt"
+    excluded: Line = Field("", max_length=400, description=(
+        "setups never drawn: numbers (518,534) and/or the word standard (the standard "
+        "array and its mirror)"))
+    shortlist: Line | None = Field(None, max_length=2000, description=(
+        "draw only from these setup numbers"))
+    prep_minutes: Literal[0, 5, 10, 15] = 0
 
     @field_validator("time_control")
     @classmethod
@@ -105,6 +114,14 @@ class ByeIn(_Strict):
     kind: Literal["H", "Z", "F"] = "H"
 
 
+class RevealIn(_Strict):
+    # Checked by the store, so that an empty or malformed input gets its own translated
+    # reason (tournament.reveal) rather than a schema error.
+    input: str = Field(max_length=200, description=(
+        "the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces "
+        "ignored"))
+
+
 class ResultIn(_Strict):
     round: Ordinal
     board: Ordinal
@@ -121,7 +138,12 @@ _STATUS = {
     errors.ResultError: 409,
     errors.CorrectionError: 409,
     errors.VerificationError: 409,
+    errors.PreparationError: 409,
 }
+
+
+def _reveal_status(e: errors.RevealError) -> int:
+    return 422 if e.reason in ("empty", "alphabet", "short", "long") else 409
 
 
 def _store(request: Request) -> TournamentStore:
@@ -132,6 +154,8 @@ def _store(request: Request) -> TournamentStore:
 def _call(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
+    except errors.RevealError as e:
+        raise ApiError.wrap(_reveal_status(e), e) from None
     except errors.TournamentError as e:
         raise ApiError.wrap(_STATUS.get(type(e), 422), e) from None
 
@@ -152,6 +176,14 @@ def event_out(t: Tournament) -> EventOut:
     return EventOut.model_validate(event_json(t))
 
 
+def _reveal_json(t: Tournament, rnd: int) -> dict[str, Any] | None:
+    r = t.reveal_of(rnd)
+    if r is None:
+        return None
+    return {"round": r.round, "input": r.input, "at": r.at, "key": r.key,
+            "window_ends": window_end(t, rnd)}
+
+
 def event_json(t: Tournament) -> dict[str, Any]:
     e = t.event
     calc = Calculator(t, t.completed_rounds)
@@ -166,8 +198,10 @@ def event_json(t: Tournament) -> dict[str, Any]:
             if b.setup is not None:
                 s = setup_from_number(e.variant, b.setup)
                 item["rank"] = {"en": s.localized("en"), "es": s.localized("es")}
+                item["castling"] = {"en": s.castling("en"), "es": s.castling("es")}
             boards.append(item)
-        rounds.append({"round": r, "complete": t.round_complete(r), "boards": boards})
+        rounds.append({"round": r, "complete": t.round_complete(r), "boards": boards,
+                       "awaits_reveal": t.awaits_reveal(r), "reveal": _reveal_json(t, r)})
     standings = [
         {
             "rank": s.rank, "shared": s.shared, "number": s.number, "name": s.name,
@@ -190,6 +224,9 @@ def event_json(t: Tournament) -> dict[str, Any]:
         "tiebreak_edition": e.tiebreak_edition,
         "eval_digest": e.eval_digest,
         "salt": e.salt.hex() if e.salt is not None else None,
+        "setup_source": e.setup_source, "excluded": list(e.excluded),
+        "shortlist": None if e.shortlist is None else list(e.shortlist),
+        "prep_minutes": e.prep_minutes,
         "players": [{"number": p.number, "name": p.name, "rating": p.rating,
                      "federation": p.federation, "fide_id": p.fide_id,
                      "joined_round": p.joined_round, "withdrawn_round": p.withdrawn_round}
@@ -208,6 +245,9 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
     if not await service.rate.allow(client, now_ms()):
         raise ApiError(429, "rate.too_many_events")
     store = _store(request)
+    excluded = _call(parse_setup_list, body.excluded, body.variant)
+    shortlist = None if body.shortlist is None else _call(parse_setup_list, body.shortlist,
+                                                          body.variant)
     created = await database(request).run(lambda: _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,
         time_control=body.time_control, tiebreaks=body.tiebreaks,
@@ -215,7 +255,8 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
         exclude_standard=body.exclude_standard, bishops=body.bishops,
         no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
         eval_band=None if body.eval_band is None else round(body.eval_band * 100),
-        tiebreak_edition=body.tiebreak_edition)))
+        tiebreak_edition=body.tiebreak_edition, setup_source=body.setup_source,
+        excluded=excluded, shortlist=shortlist, prep_minutes=body.prep_minutes)))
     return CreatedOut.model_validate({"id": created.event.id,
                                       "commitment": created.event.commitment,
                                       "organiser_secret": created.organiser_secret})
@@ -238,6 +279,8 @@ def setup_svg(event_id: EventId, rnd: Ordinal, request: Request, board: Ordinal 
     chosen = next((b for b in games if b.board == board), None)
     if chosen is None:
         raise ApiError(404, "tournament.no_board", round=rnd, board=board)
+    if chosen.fen == "":
+        raise ApiError(404, "tournament.not_revealed", round=rnd)
     title = f"{t.event.name} round {rnd}" + (f" setup {chosen.setup}" if chosen.setup else "")
     return Response(svg_diagram(chosen.fen, lang=lang, title=title),
                     media_type="image/svg+xml")
@@ -319,6 +362,17 @@ def pair(event_id: EventId, request: Request,
     return event_out(store.load(event_id))
 
 
+@router.post("/{event_id}/rounds/{rnd}/reveal", **ANSWER)
+@through_db
+def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
+           x_organiser_secret: str | None = Header(None)) -> EventOut:
+    """Reveal a hall round's setup from the salt and the digits drawn in the hall.  The
+    answer comes once the reveal is committed; a second reveal of the round is refused."""
+    store = _organiser(request, event_id, x_organiser_secret)
+    _call(store.reveal, event_id, rnd, body.input)
+    return event_out(store.load(event_id))
+
+
 @router.post("/{event_id}/results", **ANSWER)
 @through_db
 def result(event_id: EventId, body: ResultIn, request: Request,
@@ -362,6 +416,7 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     t: Tournament = await db.run(_call, store.load, event_id)
     if not 1 <= rnd <= t.paired_rounds:
         raise ApiError(404, "tournament.no_round", round=rnd)
+    _call(check_playable, t, rnd, now_ms())  # revealed, preparation window over
     service: GameService = request.app.state.service
     clock = _clock(t.event.time_control)
     rated = body is not None and body.rated

@@ -209,7 +209,7 @@ def test_a_declined_rematch_leaves_the_offerer_on_the_finished_game(session: Ses
         wait_board(pg)
     assert game_id(white) == game_id(black)
     expect(white.locator("[data-testid=seat]")).to_contain_text(
-        "Black" if lang == "en" else "negras")
+        "Black" if lang == "en" else "Negras")
 
 
 # ------------------------------------------------------------------------------ dialogs

@@ -153,16 +153,24 @@ export function saveSeat(id, seat) {
 }
 
 // ------------------------------------------------------------------------- live updates
+// The socket is pinged (issue 32): a connection that went silent (a browser offline, a dead
+// route) is noticed within PING_MS + SILENT_MS even when no close event ever arrives.
+export const PING_MS = 1000;
+export const SILENT_MS = 3000;
+
 /**
  * Follow game `id` over the WebSocket, calling onState(state) for every pushed state and
- * onStatus('open'|'closed') on connection changes. Reconnects with back-off and resynchronises
- * with a GET, so a network drop loses nothing. Returns {send(obj), close()}.
+ * onStatus('open'|'closed'|'gone') on connection changes. Pings every PING_MS; a socket
+ * silent for SILENT_MS, or the browser's offline event, counts as lost at once. Reconnects
+ * with back-off and resynchronises with a GET, so a network drop loses nothing. Returns
+ * {send(obj), close()}.
  */
 export function follow(id, onState, onStatus, onMessage) {
   let ws = null;
   let closed = false;
   let delay = 500;
   let timer = null;
+  let heard = 0; // performance.now() of the last frame received
   const url = () => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
@@ -174,15 +182,39 @@ export function follow(id, onState, onStatus, onMessage) {
       onStatus('gone');
     }
   });
+  const retry = () => {
+    clearTimeout(timer);
+    timer = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 8000);
+  };
+  // The socket is given up (closed by us, not by the server): lost now, a new one later.
+  const drop = () => {
+    const old = ws;
+    ws = null;
+    if (old) {
+      old.onclose = old.onmessage = old.onerror = old.onopen = null;
+      try {
+        old.close();
+      } catch {
+        /* already closing */
+      }
+    }
+    if (closed) return;
+    onStatus('closed');
+    retry();
+  };
   const connect = () => {
     if (closed) return;
-    ws = new WebSocket(url());
-    ws.onopen = () => {
+    const sock = new WebSocket(url());
+    ws = sock;
+    sock.onopen = () => {
       delay = 500;
+      heard = performance.now();
       onStatus('open');
       resync();
     };
-    ws.onmessage = ev => {
+    sock.onmessage = ev => {
+      heard = performance.now();
       /** @type {ServerFrame} */
       let msg;
       try {
@@ -194,9 +226,10 @@ export function follow(id, onState, onStatus, onMessage) {
       // answers with {type: 'pong'} or {type: 'error', status, detail} (server/contract.py).
       const state = msg && msg.type === 'state' ? msg.game : null;
       if (state) onState(state);
-      else if (onMessage) onMessage(msg);
+      else if (onMessage && msg && msg.type !== 'pong') onMessage(msg);
     };
-    ws.onclose = ev => {
+    sock.onclose = ev => {
+      if (ws !== sock) return;
       ws = null;
       if (closed) return;
       if (ev.code === 4404) { // no such game: nothing to reconnect to
@@ -205,27 +238,41 @@ export function follow(id, onState, onStatus, onMessage) {
         return;
       }
       onStatus('closed');
-      timer = setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
+      retry();
     };
-    ws.onerror = () => ws && ws.close();
+    sock.onerror = () => sock.close();
   };
   connect();
+  const pinger = setInterval(() => {
+    if (!ws || ws.readyState !== 1) return;
+    if (performance.now() - heard > SILENT_MS) {
+      drop();
+      return;
+    }
+    ws.send(JSON.stringify({ type: 'ping' }));
+  }, PING_MS);
+  // The browser says the network went: lost at once, no waiting for missed pongs.
+  const offline = () => {
+    if (ws) drop();
+  };
   // Browsers report coming back online; try at once instead of waiting for the back-off.
   const online = () => {
-    if (!ws) {
-      clearTimeout(timer);
-      delay = 500;
-      connect();
-    }
+    if (ws && ws.readyState === 1) return;
+    if (ws) drop();
+    clearTimeout(timer);
+    delay = 500;
+    connect();
   };
   window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
   return {
     send: obj => ws && ws.readyState === 1 && ws.send(JSON.stringify(obj)),
     close: () => {
       closed = true;
       clearTimeout(timer);
+      clearInterval(pinger);
       window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
       if (ws) ws.close();
     },
   };

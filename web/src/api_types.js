@@ -321,6 +321,7 @@
  * @property {(string|null)} speed
  * @property {boolean} fresh_setup
  * @property {SeatNames} players
+ * @property {SeatRatings} ratings
  * @property {Array<RatingChange>} changes
  */
 
@@ -766,6 +767,19 @@
  */
 
 /**
+ * @typedef {object} SeatRating
+ * @property {number} rating
+ * @property {boolean} provisional
+ */
+
+/**
+ * Each seat's account rating in the game's variant and speed (issue 32: shown beside the names during a rated game); none for a seat no account holds, or a casual game.
+ * @typedef {object} SeatRatings
+ * @property {(SeatRating|null)} white
+ * @property {(SeatRating|null)} black
+ */
+
+/**
  * @typedef {object} SeekIdOut
  * @property {string} id
  */
@@ -814,6 +828,12 @@
 /**
  * A frame the server sends on its socket (ServerFrame).
  * @typedef {(StateFrame|RematchFrame|ErrorFrame|PongFrame)} ServerFrame
+ */
+
+/**
+ * Who this browser is logged in as, if anyone: a page asks without a 401 (issue 32).
+ * @typedef {object} SessionOut
+ * @property {(AccountOut|null)} account - none: not logged in
  */
 
 /**

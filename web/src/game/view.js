@@ -212,6 +212,8 @@ export function createGameView(root, ctrl, links) {
       el.append(h(`span.dot.${p.color}`), h('span.name', { 'data-testid': `player-${p.color}` },
         p.account ? h('a', { href: `/#/players/${encodeURIComponent(p.account)}`,
           'data-testid': `profile-${p.color}` }, p.name) : p.name),
+      // A rated game's ratings beside the names (issue 32); '?' marks a provisional one.
+      p.rating ? h('span.rating', { 'data-testid': `rating-${p.color}` }, p.rating) : '',
       clockEl);
       if (p.deadline) {
         const when = new Date(p.deadline).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' });

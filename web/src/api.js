@@ -104,9 +104,10 @@ export const getEvaluationSummary = (variant, k = 5) =>
 export const getLevels = () => request('GET', '/api/levels');
 /** @type {(id: string) => Promise<GameState>} */
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
-/** @type {(id: string, move: string, token: string) => Promise<GameState>} */
-export const postMove = (id, move, token) =>
-  request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });
+/** @type {(id: string, move: string, token: string, lag?: number) => Promise<GameState>} */
+export const postMove = (id, move, token, lag = 0) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/moves`,
+    lag > 0 ? { move, token, lag: Math.min(60_000, Math.round(lag)) } : { move, token });
 /**
  * The game's state after an action; the new game's seat after rematch-accept.
  * @type {(id: string, action: string, token: string) => Promise<GameState|CreateGameOut|RematchOfferOut>}
@@ -160,10 +161,10 @@ export const SILENT_MS = 3000;
 
 /**
  * Follow game `id` over the WebSocket, calling onState(state) for every pushed state and
- * onStatus('open'|'closed'|'gone') on connection changes. Pings every PING_MS; a socket
- * silent for SILENT_MS, or the browser's offline event, counts as lost at once. Reconnects
- * with back-off and resynchronises with a GET, so a network drop loses nothing. Returns
- * {send(obj), close()}.
+ * onStatus('open'|'closed'|'gone') on connection changes. Pings every PING_MS (the round
+ * trips give the lag sent with moves); a socket silent for SILENT_MS, or the browser's
+ * offline event, counts as lost at once. Reconnects with back-off and resynchronises with a
+ * GET, so a network drop loses nothing. Returns {send(obj), lag(), close()}.
  */
 export function follow(id, onState, onStatus, onMessage) {
   let ws = null;
@@ -171,6 +172,8 @@ export function follow(id, onState, onStatus, onMessage) {
   let delay = 500;
   let timer = null;
   let heard = 0; // performance.now() of the last frame received
+  let pingAt = null; // performance.now() of the ping awaiting its pong
+  let lag = 0; // half the round trip, smoothed: sent with each move (lag compensation)
   const url = () => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
@@ -226,7 +229,8 @@ export function follow(id, onState, onStatus, onMessage) {
       // answers with {type: 'pong'} or {type: 'error', status, detail} (server/contract.py).
       const state = msg && msg.type === 'state' ? msg.game : null;
       if (state) onState(state);
-      else if (onMessage && msg && msg.type !== 'pong') onMessage(msg);
+      else if (msg && msg.type === 'pong') pong();
+      else if (onMessage) onMessage(msg);
     };
     sock.onclose = ev => {
       if (ws !== sock) return;
@@ -242,6 +246,12 @@ export function follow(id, onState, onStatus, onMessage) {
     };
     sock.onerror = () => sock.close();
   };
+  const pong = () => {
+    if (pingAt === null) return;
+    const half = (performance.now() - pingAt) / 2;
+    pingAt = null;
+    lag = lag ? lag * 0.7 + half * 0.3 : half;
+  };
   connect();
   const pinger = setInterval(() => {
     if (!ws || ws.readyState !== 1) return;
@@ -249,6 +259,7 @@ export function follow(id, onState, onStatus, onMessage) {
       drop();
       return;
     }
+    pingAt = performance.now();
     ws.send(JSON.stringify({ type: 'ping' }));
   }, PING_MS);
   // The browser says the network went: lost at once, no waiting for missed pongs.
@@ -267,6 +278,8 @@ export function follow(id, onState, onStatus, onMessage) {
   window.addEventListener('offline', offline);
   return {
     send: obj => ws && ws.readyState === 1 && ws.send(JSON.stringify(obj)),
+    /** The measured network lag (ms): half the pings' smoothed round trip. */
+    lag: () => lag,
     close: () => {
       closed = true;
       clearTimeout(timer);

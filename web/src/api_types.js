@@ -169,6 +169,7 @@
  * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'state'|'ping')} type
  * @property {(string|null)} [token]
  * @property {(string|null)} [move]
+ * @property {number} [lag] - with a move: the network lag (ms) the client measured (lag compensation, docs/server.md)
  */
 
 /**
@@ -476,6 +477,7 @@
  * @typedef {object} MoveIn
  * @property {string} move - UCI (e2e4, e1h1) or SAN
  * @property {string} token
+ * @property {number} [lag] - the network lag (ms) the page measured: up to LAG_CAP_MS of it is given back (lag compensation)
  */
 
 /**

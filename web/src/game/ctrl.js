@@ -403,7 +403,8 @@ export function createGameCtrl({
     shapes = [];
     full();
     try {
-      store.apply(await api.postMove(id, uci, seat.token));
+      // The measured lag goes with the move: the server gives it back (lag compensation).
+      store.apply(await api.postMove(id, uci, seat.token, live && live.lag ? live.lag() : 0));
       if (message.error) message.text = '';
       return true;
     } catch (e) {

@@ -32,6 +32,9 @@ from randomchess.server.games.store import GameChanges, GameRecord
 from randomchess.server.http.errors import COLOR_WORDS, ApiError, ErrorCode, termination_words
 
 COLOR_NAMES = ("white", "black")
+# Lag compensation (issue 32, docs/server.md): the most of a move's time given back for the
+# lag the mover's page reported, per move.
+LAG_CAP_MS = 500
 COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
 RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
 
@@ -280,9 +283,10 @@ class LiveGame:
 
     # ----------------------------------------------------------------- actions
     def move_changes(self, colors: set[Color], text: str, now: int,
-                     claim: bool = False) -> GameChanges:
+                     claim: bool = False, lag: int = 0) -> GameChanges:
         """Play ``text`` for a seat; with ``claim`` the move is written as a draw claim
-        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
+        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct.
+        ``lag``: the mover's reported network lag (ms), given back up to LAG_CAP_MS."""
         self._live()
         if not colors:
             raise ApiError(403, "seat.wrong_token")
@@ -302,6 +306,8 @@ class LiveGame:
                 # Correspondence: the mover has its full days again for its next move.
                 mine = r.clock_initial_ms or 0
             elif r.clock_started_at is not None:
+                # Never more than this move took: the compensation gives no time away.
+                mine += min(lag, LAG_CAP_MS, max(0, now - r.clock_started_at))
                 mine += r.clock_increment_ms or 0
             both = [left[0], left[1]]
             both[us] = mine

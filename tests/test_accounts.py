@@ -541,7 +541,8 @@ def test_computer_and_hot_seat_games_are_never_rated(c: TestClient) -> None:
     assert not accounts.rate_ended_game(game["id"], "chess", "0-1")
     assert c.get(f"/api/games/{game['id']}/ratings").json() == \
         {"rated": False, "speed": "blitz", "fresh_setup": False, "changes": [],
-         "players": {"white": "alice", "black": None}}
+         "players": {"white": "alice", "black": None},
+         "ratings": {"white": None, "black": None}}  # no ratings by the names: casual
     assert a.get("/api/account/me").json()["ratings"] == []
 
 

@@ -146,9 +146,10 @@ def on_screen(page: Page, selector: str) -> bool:
 
 # ------------------------------------------------------------------------------ connection
 @pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_going_offline_shows_reconnecting_and_the_game_continues(session: Session,
-                                                                  lang: str) -> None:
-    white, black = friends(session, lang, minutes=5)
+                                                                  size: str, lang: str) -> None:
+    white, black = friends(session, lang, minutes=5, **(PHONE if size == "phone" else DESKTOP))
     drag(white, "e2", "e4")
     wait_ply(black, 1)
     drag(black, "e7", "e5")
@@ -160,13 +161,14 @@ def test_going_offline_shows_reconnecting_and_the_game_continues(session: Sessio
     went = time.monotonic()
     expect(connection).to_be_visible(timeout=5000)
     expect(connection).to_contain_text(WORDS[lang]["reconnecting"])
+    assert on_screen(black, "[data-testid=connection]")  # not below a phone's board
     for clock in clocks:
         expect(clock).to_have_class(re.compile(r"unsynced"))
         assert clock.get_attribute("data-synced") == "false"
     frozen = [c.text_content() for c in clocks]
     drag(white, "g1", "f3")  # a move made while Black is offline
     wait_ply(white, 3)
-    shot(black, f"fair-offline-{lang}")
+    shot(black, f"fair-offline-{size}-{lang}")
     # The offline period itself (~10 s): nothing arrives, nothing runs on Black's screen.
     black.wait_for_timeout(max(0, 10_000 - (time.monotonic() - went) * 1000))
     assert [c.text_content() for c in clocks] == frozen

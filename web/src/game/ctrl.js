@@ -173,6 +173,8 @@ export function createGameCtrl({
   function offersChanged(prev, s) {
     const me = mine();
     if (!prev || prev.id !== s.id || !me || hotseat()) return;
+    // A notice lasts until the next move (the move that declined an offer sets it again).
+    if (prev.moves.length !== s.moves.length && notice !== 'rematchSent') notice = null;
     const theirs = key => s[key] && s[key] !== me && prev[key] !== s[key];
     if (!isOver(s) && (theirs('draw_offer') || theirs('takeback_offer'))) sounds.play('offer');
     if (isOver(s) && !isOver(prev)) notice = null;

@@ -131,6 +131,18 @@ def test_log_in_log_out_and_me(c: TestClient) -> None:
     assert a.get("/api/account/me").json()["name"] == "alice"
 
 
+def test_session_answers_200_with_or_without_an_account(c: TestClient) -> None:
+    """Issue 32: a page asks who is logged in without a 401 in the browser's console."""
+    anon = Browser(c)
+    r = anon.get("/api/account/session")
+    assert r.status_code == 200 and r.json() == {"account": None}
+    a = user(c, "alice")
+    account = a.get("/api/account/session").json()["account"]
+    assert account == a.get("/api/account/me").json()
+    assert a.post("/api/account/logout").status_code == 204
+    assert a.get("/api/account/session").json() == {"account": None}
+
+
 def test_no_enumeration_unknown_name_and_wrong_password_alike(
         c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     user(c, "alice")
@@ -470,6 +482,10 @@ def test_rated_game_changes_ratings_once(cdb: TestClient) -> None:
     # Fool's mate: Black wins.
     board = {"id": game["id"], "seat": {"token": game["white"]}}
     play(c, board, "f2f3")
+    # During the game each seat's rating stands beside its name (issue 32).
+    first = {"rating": 1500, "provisional": True}
+    assert c.get(f"/api/games/{game['id']}/ratings").json()["ratings"] == {
+        "white": first, "black": first}
     play(c, board, "e7e5", token=game["black"])
     play(c, board, "g2g4")
     state = play(c, board, "d8h4", token=game["black"])
@@ -490,6 +506,13 @@ def test_rated_game_changes_ratings_once(cdb: TestClient) -> None:
     # A second game in another speed class has its own rating; the blitz one builds on.
     game2 = rated_game(c, a, b, clock=(10, 0))
     assert game2["speed"] == "rapid"
+    assert c.get(f"/api/games/{game2['id']}/ratings").json()["ratings"] == {
+        "white": {"rating": 1500, "provisional": True},
+        "black": {"rating": 1500, "provisional": True}}
+    game3 = rated_game(c, a, b)  # blitz: the ratings the first game left
+    assert c.get(f"/api/games/{game3['id']}/ratings").json()["ratings"] == {
+        "white": {"rating": round(white.rating), "provisional": True},
+        "black": {"rating": round(black.rating), "provisional": True}}
     c.post(f"/api/games/{game2['id']}/resign", json={"token": game2["black"]})
     wait_rated(c, game2["id"])
     speeds = {r["speed"]: r for r in c.get("/api/players/alice").json()["ratings"]}
@@ -518,7 +541,8 @@ def test_computer_and_hot_seat_games_are_never_rated(c: TestClient) -> None:
     assert not accounts.rate_ended_game(game["id"], "chess", "0-1")
     assert c.get(f"/api/games/{game['id']}/ratings").json() == \
         {"rated": False, "speed": "blitz", "fresh_setup": False, "changes": [],
-         "players": {"white": "alice", "black": None}}
+         "players": {"white": "alice", "black": None},
+         "ratings": {"white": None, "black": None}}  # no ratings by the names: casual
     assert a.get("/api/account/me").json()["ratings"] == []
 
 

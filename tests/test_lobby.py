@@ -114,6 +114,21 @@ def test_challenge_only_for_the_named_player(c: TestClient) -> None:
     c.cookies = httpx.Cookies()
 
 
+def test_the_challenged_player_may_decline_a_challenge(c: TestClient) -> None:
+    """Issue 32: the named player declines (DELETE) a challenge; nobody else may, and an open
+    seek is still its owner's alone to cancel."""
+    a, b, d = user(c, "alice"), user(c, "bob"), user(c, "dora")
+    cid = a.post("/api/lobby/challenges", json={"name": "bob", "clock": BLITZ}).json()["id"]
+    assert d.request("DELETE", f"/api/lobby/seeks/{cid}").status_code == 404
+    assert b.request("DELETE", f"/api/lobby/seeks/{cid}", csrf=False).status_code == 403
+    assert listed(a) == [cid]
+    assert b.request("DELETE", f"/api/lobby/seeks/{cid}").status_code == 204
+    assert listed(a) == [] and listed(b) == []
+    sid = seek(a)
+    assert b.request("DELETE", f"/api/lobby/seeks/{sid}").status_code == 404
+    assert listed(b) == [sid]
+
+
 def test_bad_seeks_refused_before_the_lobby_sees_them(c: TestClient) -> None:
     a = user(c, "alice")
     for body in ({"variant": "nonsense", "clock": BLITZ},

@@ -59,6 +59,8 @@ const SOUNDS = {
   end: render([{ f: 523, at: 0, len: 0.3, gain: 0.4, decay: 8 }, { f: 659, at: 0.12, len: 0.3, gain: 0.4, decay: 8 },
     { f: 784, at: 0.24, len: 0.5, gain: 0.4, decay: 6 }], 0.75),
   low: render([{ f: 880, at: 0, len: 0.08, gain: 0.4, decay: 20 }, { f: 880, at: 0.14, len: 0.08, gain: 0.4, decay: 20 }], 0.25),
+  // An offer (draw, takeback, rematch) from the other side: a rising two-note call.
+  offer: render([{ f: 587, at: 0, len: 0.16, gain: 0.4, decay: 14 }, { f: 880, at: 0.13, len: 0.22, gain: 0.4, decay: 12 }], 0.38),
 };
 
 mkdirSync(out, { recursive: true });

@@ -2,7 +2,7 @@
 // and #/lobby (open seeks live over /ws/lobby). Cookie-authenticated calls send the CSRF
 // token from the rc_csrf cookie in X-CSRF-Token.
 
-import { h, clear } from './dom.js';
+import { h, clear, modal } from './dom.js';
 import { lang, t } from './i18n.js';
 import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
@@ -28,13 +28,14 @@ function firstProblem(values, lims, labels) {
   return null;
 }
 
+/** @typedef {import('./api_types.js').SessionOut} SessionOut */
+
+// GET /api/account/session answers 200 with or without an account, so an anonymous page
+// load logs no 401 in the console (issue 32).
 async function me() {
-  try {
-    return await call('GET', '/api/account/me');
-  } catch (e) {
-    if (e.status === 401) return null;
-    throw e;
-  }
+  /** @type {SessionOut} */
+  const session = await call('GET', '/api/account/session');
+  return session.account;
 }
 
 /** The logged-in account ({name, csrf, ratings}) or null. */
@@ -157,9 +158,20 @@ async function draw(root, go) {
       show(line, e);
     }
   };
+  // Deleting asks first, in a dialog with its own password field (issue 32): not the
+  // change-password form's box beside it, and never in one click.
   const deleteAccount = async () => {
+    const password = h('input', { type: 'password', autocomplete: 'current-password',
+      'data-testid': 'delete-password' });
+    const asked = modal(tr('deleteTitle'), h('div', h('p', tr('deleteHelp')),
+      h('label.stack', tr('deletePassword'), password)), [
+      { label: t('cancel'), value: false, testid: 'confirm-no' },
+      { label: tr('deleteConfirm'), value: true, testid: 'delete-confirm' },
+    ]);
+    password.focus();
+    if (!await asked) return;
     try {
-      await call('POST', '/api/account/delete', { password: oldPw.value });
+      await call('POST', '/api/account/delete', { password: password.value });
       draw(root, go);
     } catch (e) {
       show(line, e);
@@ -391,12 +403,18 @@ async function start(root, go, state) {
             }
           },
         }, tr('accept'));
+      // A challenge to this account may be declined (issue 32): it goes for both players.
+      const decline = s.challenge && !own
+        ? h('button.secondary', { 'data-testid': 'challenge-decline',
+          onclick: () => call('DELETE', `/api/lobby/seeks/${encodeURIComponent(s.id)}`)
+            .catch(e => show(line, e)) }, tr('declineChallenge'))
+        : '';
       list.append(h('tr', { 'data-testid': 'seek', class: own ? 'own' : undefined },
         h('td', s.challenge ? `${tr('challenge')}: ` : '',
           h('a', { href: `/#/players/${encodeURIComponent(s.player)}`, title: tr('profile') }, s.player)),
         h('td.num', `${s.rating}${s.provisional ? '?' : ''}`),
         h('td', variantName(s.variant)), h('td', setupText), h('td.num', clockText),
-        h('td', s.rated ? tr('rated') : tr('casual')), h('td', act)));
+        h('td', s.rated ? tr('rated') : tr('casual')), h('td.seek-actions', act, decline)));
     }
   };
   // Paint the open seeks, and again when the next one lapses.

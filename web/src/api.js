@@ -104,9 +104,10 @@ export const getEvaluationSummary = (variant, k = 5) =>
 export const getLevels = () => request('GET', '/api/levels');
 /** @type {(id: string) => Promise<GameState>} */
 export const getGame = id => request('GET', `/api/games/${encodeURIComponent(id)}`);
-/** @type {(id: string, move: string, token: string) => Promise<GameState>} */
-export const postMove = (id, move, token) =>
-  request('POST', `/api/games/${encodeURIComponent(id)}/moves`, { move, token });
+/** @type {(id: string, move: string, token: string, lag?: number) => Promise<GameState>} */
+export const postMove = (id, move, token, lag = 0) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/moves`,
+    lag > 0 ? { move, token, lag: Math.min(60_000, Math.round(lag)) } : { move, token });
 /**
  * The game's state after an action; the new game's seat after rematch-accept.
  * @type {(id: string, action: string, token: string) => Promise<GameState|CreateGameOut|RematchOfferOut>}
@@ -153,16 +154,26 @@ export function saveSeat(id, seat) {
 }
 
 // ------------------------------------------------------------------------- live updates
+// The socket is pinged (issue 32): a connection that went silent (a browser offline, a dead
+// route) is noticed within PING_MS + SILENT_MS even when no close event ever arrives.
+export const PING_MS = 1000;
+export const SILENT_MS = 3000;
+
 /**
  * Follow game `id` over the WebSocket, calling onState(state) for every pushed state and
- * onStatus('open'|'closed') on connection changes. Reconnects with back-off and resynchronises
- * with a GET, so a network drop loses nothing. Returns {send(obj), close()}.
+ * onStatus('open'|'closed'|'gone') on connection changes. Pings every PING_MS (the round
+ * trips give the lag sent with moves); a socket silent for SILENT_MS, or the browser's
+ * offline event, counts as lost at once. Reconnects with back-off and resynchronises with a
+ * GET, so a network drop loses nothing. Returns {send(obj), lag(), close()}.
  */
 export function follow(id, onState, onStatus, onMessage) {
   let ws = null;
   let closed = false;
   let delay = 500;
   let timer = null;
+  let heard = 0; // performance.now() of the last frame received
+  let pingAt = null; // performance.now() of the ping awaiting its pong
+  let lag = 0; // half the round trip, smoothed: sent with each move (lag compensation)
   const url = () => {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     return `${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`;
@@ -174,15 +185,39 @@ export function follow(id, onState, onStatus, onMessage) {
       onStatus('gone');
     }
   });
+  const retry = () => {
+    clearTimeout(timer);
+    timer = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 8000);
+  };
+  // The socket is given up (closed by us, not by the server): lost now, a new one later.
+  const drop = () => {
+    const old = ws;
+    ws = null;
+    if (old) {
+      old.onclose = old.onmessage = old.onerror = old.onopen = null;
+      try {
+        old.close();
+      } catch {
+        /* already closing */
+      }
+    }
+    if (closed) return;
+    onStatus('closed');
+    retry();
+  };
   const connect = () => {
     if (closed) return;
-    ws = new WebSocket(url());
-    ws.onopen = () => {
+    const sock = new WebSocket(url());
+    ws = sock;
+    sock.onopen = () => {
       delay = 500;
+      heard = performance.now();
       onStatus('open');
       resync();
     };
-    ws.onmessage = ev => {
+    sock.onmessage = ev => {
+      heard = performance.now();
       /** @type {ServerFrame} */
       let msg;
       try {
@@ -194,9 +229,11 @@ export function follow(id, onState, onStatus, onMessage) {
       // answers with {type: 'pong'} or {type: 'error', status, detail} (server/contract.py).
       const state = msg && msg.type === 'state' ? msg.game : null;
       if (state) onState(state);
+      else if (msg && msg.type === 'pong') pong();
       else if (onMessage) onMessage(msg);
     };
-    ws.onclose = ev => {
+    sock.onclose = ev => {
+      if (ws !== sock) return;
       ws = null;
       if (closed) return;
       if (ev.code === 4404) { // no such game: nothing to reconnect to
@@ -205,27 +242,50 @@ export function follow(id, onState, onStatus, onMessage) {
         return;
       }
       onStatus('closed');
-      timer = setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 8000);
+      retry();
     };
-    ws.onerror = () => ws && ws.close();
+    sock.onerror = () => sock.close();
+  };
+  const pong = () => {
+    if (pingAt === null) return;
+    const half = (performance.now() - pingAt) / 2;
+    pingAt = null;
+    lag = lag ? lag * 0.7 + half * 0.3 : half;
   };
   connect();
+  const pinger = setInterval(() => {
+    if (!ws || ws.readyState !== 1) return;
+    if (performance.now() - heard > SILENT_MS) {
+      drop();
+      return;
+    }
+    pingAt = performance.now();
+    ws.send(JSON.stringify({ type: 'ping' }));
+  }, PING_MS);
+  // The browser says the network went: lost at once, no waiting for missed pongs.
+  const offline = () => {
+    if (ws) drop();
+  };
   // Browsers report coming back online; try at once instead of waiting for the back-off.
   const online = () => {
-    if (!ws) {
-      clearTimeout(timer);
-      delay = 500;
-      connect();
-    }
+    if (ws && ws.readyState === 1) return;
+    if (ws) drop();
+    clearTimeout(timer);
+    delay = 500;
+    connect();
   };
   window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
   return {
     send: obj => ws && ws.readyState === 1 && ws.send(JSON.stringify(obj)),
+    /** The measured network lag (ms): half the pings' smoothed round trip. */
+    lag: () => lag,
     close: () => {
       closed = true;
       clearTimeout(timer);
+      clearInterval(pinger);
       window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
       if (ws) ws.close();
     },
   };

@@ -176,6 +176,7 @@
  * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'state'|'ping')} type
  * @property {(string|null)} [token]
  * @property {(string|null)} [move]
+ * @property {number} [lag] - with a move: the network lag (ms) the client measured (lag compensation, docs/server.md)
  */
 
 /**
@@ -356,6 +357,7 @@
  * @property {(string|null)} speed
  * @property {boolean} fresh_setup
  * @property {SeatNames} players
+ * @property {SeatRatings} ratings
  * @property {Array<RatingChange>} changes
  */
 
@@ -532,6 +534,7 @@
  * @typedef {object} MoveIn
  * @property {string} move - UCI (e2e4, e1h1) or SAN
  * @property {string} token
+ * @property {number} [lag] - the network lag (ms) the page measured: up to LAG_CAP_MS of it is given back (lag compensation)
  */
 
 /**
@@ -840,6 +843,19 @@
  */
 
 /**
+ * @typedef {object} SeatRating
+ * @property {number} rating
+ * @property {boolean} provisional
+ */
+
+/**
+ * Each seat's account rating in the game's variant and speed (issue 32: shown beside the names during a rated game); none for a seat no account holds, or a casual game.
+ * @typedef {object} SeatRatings
+ * @property {(SeatRating|null)} white
+ * @property {(SeatRating|null)} black
+ */
+
+/**
  * @typedef {object} SeekIdOut
  * @property {string} id
  */
@@ -889,6 +905,12 @@
 /**
  * A frame the server sends on its socket (ServerFrame).
  * @typedef {(StateFrame|RematchFrame|ErrorFrame|PongFrame)} ServerFrame
+ */
+
+/**
+ * Who this browser is logged in as, if anyone: a page asks without a 401 (issue 32).
+ * @typedef {object} SessionOut
+ * @property {(AccountOut|null)} account - none: not logged in
  */
 
 /**

@@ -43,14 +43,18 @@ export async function copyText(text, input) {
   }
 }
 
-/** A modal asking a question; resolves with the value of the button pressed (null: cancel). */
+/** A modal asking a question; resolves with the value of the button pressed (null: cancel,
+ * Escape, a click beside it, or leaving the page: a dialog never outlives its page). */
 export function modal(title, body, buttons) {
   return new Promise(resolve => {
     const close = value => {
       overlay.remove();
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('hashchange', onLeave);
+      window.removeEventListener('popstate', onLeave);
       resolve(value);
     };
+    const onLeave = () => close(null);
     const onKey = ev => {
       if (ev.key === 'Escape') close(null);
     };
@@ -64,6 +68,8 @@ export function modal(title, body, buttons) {
     const overlay = h('div.overlay', { onclick: ev => ev.target === overlay && close(null) }, box);
     document.body.append(overlay);
     document.addEventListener('keydown', onKey);
+    window.addEventListener('hashchange', onLeave);
+    window.addEventListener('popstate', onLeave);
     const first = box.querySelector('button.primary') || box.querySelector('button');
     if (first) first.focus();
   });

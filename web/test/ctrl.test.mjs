@@ -464,3 +464,54 @@ test('a game between people does not ask for the levels', async () => {
     overrides: { getLevels: async () => { asked += 1; return { variants: {} }; } } });
   assert.equal(asked, 0);
 });
+
+// Issue 32: a friend's rematch keeps the offerer on the finished game until it is answered.
+const friendEnded = v => state(v, { opponent: 'friend', players: { white: 'human', black: 'human' },
+  status: 'ended', result: '*', termination: 'aborted' });
+
+async function offered(newGame) {
+  const hx = await started({
+    first: friendEnded(3), answers: kind => (kind === 'rematch' ? 'same' : null),
+    getGame: async id => (id === 'g2' ? newGame : friendEnded(3)),
+    overrides: {
+      async postRematch() {
+        return { id: 'g2', seat: { color: 'black', token: 'tok-2' }, invite_url: '/invite/g2/x' };
+      },
+    },
+  });
+  await hx.ctrl.action('rematch');
+  await settle();
+  return hx;
+}
+
+test('a friend rematch stays on the finished game, says it was sent, and says "declined"', async () => {
+  const hx = await offered(state(1, { id: 'g2', invite_open: true, opponent: 'friend' }));
+  assert.deepEqual(hx.calls.go, []);
+  assert.equal(hx.calls.saveSeat[0][0], 'g2');
+  assert.equal(hx.ctrl.view().controls.notice, t('rematchSent'));
+  hx.ws().onMessage({ type: 'rematch', offer: { by: 'white', id: 'g2' } });
+  hx.ws().onMessage({ type: 'rematch', offer: null });
+  await settle();
+  assert.deepEqual(hx.calls.go, []);
+  assert.equal(hx.ctrl.view().controls.notice, t('rematchDeclined'));
+  assert.equal(hx.ctrl.view().controls.rematchMine, false);
+});
+
+test('an accepted friend rematch takes the offerer into the new game', async () => {
+  const hx = await offered(state(2, { id: 'g2', invite_open: false, opponent: 'friend' }));
+  hx.ws().onMessage({ type: 'rematch', offer: null });
+  await settle();
+  assert.deepEqual(hx.calls.go, ['/game/g2']);
+});
+
+test('the side offered a draw hears it; an offer of ours that goes without a result is "declined"', async () => {
+  const people = v => afterE5(v);
+  const friend = extra => ({ opponent: 'friend', players: { white: 'human', black: 'human' }, ...extra });
+  const hx = await started({ first: state(1, friend({})) });
+  hx.ctrl.store.apply({ ...people(2), ...friend({}) });
+  hx.ctrl.store.apply({ ...people(3), ...friend({ draw_offer: 'black' }) });
+  assert.ok(hx.calls.sounds.includes('offer'));
+  hx.ctrl.store.apply({ ...people(4), ...friend({ draw_offer: 'white' }) });
+  hx.ctrl.store.apply({ ...people(5), ...friend({ draw_offer: null }) });
+  assert.equal(hx.ctrl.view().controls.notice, t('drawDeclined'));
+});

@@ -31,10 +31,13 @@ export function createControls(act) {
       t('newOpponent')),
   };
   const offers = h('p.offer', { 'data-testid': 'offer', hidden: true });
-  const el = h('div.controls-box',
+  // The offers and the offerer's notices: kept on screen on a phone (style.css, issue 32).
+  const offerBox = h('div.offer-box', { 'data-testid': 'offer-box', role: 'status', hidden: true },
     offers,
     h('div.actions', b.acceptDraw, b.declineDraw, b.acceptTakeback, b.declineTakeback,
-      b.acceptRematch, b.declineRematch),
+      b.acceptRematch, b.declineRematch));
+  const el = h('div.controls-box',
+    offerBox,
     h('div.actions', b.abort, b.offerDraw, b.claimDraw, b.offerTakeback, b.resign, b.rematch,
       b.newGame, b.newOpponent));
   const tools = h('div.actions.tools', b.flip, b.sound, b.copyFen);
@@ -43,7 +46,8 @@ export function createControls(act) {
     tools,
     buttons: b,
     /** v: {playing, over, hotseat, computer, mine, ply, offer, takeback, claims, myTurn,
-     *  canAbort, canTakeback, rematchOffer: {by}|null, rematchMine, seatHolder, muted} */
+     *  canAbort, canTakeback, rematchOffer: {by}|null, rematchMine, notice: text|null,
+     *  seatHolder, muted} */
     update(v) {
       const show = (button, on) => { button.hidden = !on; };
       show(b.abort, v.playing && v.canAbort);
@@ -76,9 +80,11 @@ export function createControls(act) {
       if (theirDraw) lines.push(t('drawOffered', { colour: t(`colour.${v.offer}`) }));
       if (theirTakeback) lines.push(t('takebackOffered', { colour: t(`colour.${v.takeback}`) }));
       if (theirRematch) lines.push(t('rematchOffered', { colour: t(`colour.${v.rematchOffer.by}`) }));
-      if (v.rematchMine) lines.push(t('rematchWaiting'));
+      if (v.notice) lines.push(v.notice);
+      else if (v.rematchMine) lines.push(t('rematchWaiting'));
       offers.hidden = !lines.length;
       offers.textContent = lines.join(' ');
+      offerBox.hidden = !lines.length;
     },
   };
 }

@@ -76,9 +76,11 @@ export function createGameCtrl({
   let ratingsAsked = false;
   let freshSetup = false; // the game's seek asked for a new random setup every game
   let seatNames = {}; // {white, black}: the accounts holding the seats (issue 18)
+  let seatRatings = {}; // {white, black}: their ratings in a rated game, {rating, provisional}
   let levelRows = null; // the variant's rows of GET /api/levels: the computer's rating
   let shapes = []; // the board's auto shapes: castling and adjustment targets
   let announce = '';
+  let notice = null; // the offerer's notice: 'drawSent', 'drawDeclined', 'rematchSent'…
   const message = { text: '', error: false, kind: null };
   let flashTimer = null;
   // After a rated game: each side's rating change. rated: what the server said (null: not asked).
@@ -160,10 +162,32 @@ export function createGameCtrl({
     if (prev && prev.moves.length !== s.moves.length) announceState(s);
     else if (prev && !isOver(prev) && isOver(s)) announceState(s);
     if (prev && prev.invite_open && !s.invite_open && !isOver(s) && seatHolder()) flash(t('friendJoined'));
+    offersChanged(prev, s);
     if (isOver(s) && !ratingsAsked && s.result && s.result !== '*') {
       ratingsAsked = true;
       showRatings(0);
     }
+  }
+
+  // Offers (issue 32): the side offered hears it; the side offering is told when its offer
+  // went without being taken (declined), in the offer box the phone keeps on screen.
+  function offersChanged(prev, s) {
+    const me = mine();
+    if (!prev || prev.id !== s.id || !me || hotseat()) return;
+    // A notice lasts until the next move (the move that declined an offer sets it again).
+    if (prev.moves.length !== s.moves.length && notice !== 'rematchSent') notice = null;
+    const theirs = key => s[key] && s[key] !== me && prev[key] !== s[key];
+    if (!isOver(s) && (theirs('draw_offer') || theirs('takeback_offer'))) sounds.play('offer');
+    if (isOver(s) && !isOver(prev)) notice = null;
+    if (prev.draw_offer === me && !s.draw_offer && !isOver(s)) notice = 'drawDeclined';
+    if (prev.takeback_offer === me && !s.takeback_offer) {
+      notice = s.moves.length >= prev.moves.length ? 'takebackDeclined' : null;
+    }
+  }
+
+  function notify(key) {
+    notice = key;
+    full();
   }
 
   function announceState(s) {
@@ -281,6 +305,7 @@ export function createGameCtrl({
       canAbort: total < 2,
       canTakeback: myMoves > 0,
       rematchOffer, rematchMine: !!rematchOffer && rematchOffer.by === me,
+      notice: notice ? t(notice) : null,
       seatHolder: seatHolder(), muted: sounds.muted,
     };
   }
@@ -340,6 +365,8 @@ export function createGameCtrl({
       controls: controlsView(s, total, over, playing),
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
+        rating: seatRatings[color]
+          ? `${seatRatings[color].rating}${seatRatings[color].provisional ? '?' : ''}` : null,
         active: !over && s.to_move === color,
         // Correspondence: the date and time by which the side to move must move.
         deadline: s.clocks && s.clocks.days && s.clocks.deadline && running === color && !over
@@ -387,7 +414,8 @@ export function createGameCtrl({
     shapes = [];
     full();
     try {
-      store.apply(await api.postMove(id, uci, seat.token));
+      // The measured lag goes with the move: the server gives it back (lag compensation).
+      store.apply(await api.postMove(id, uci, seat.token, live && live.lag ? live.lag() : 0));
       if (message.error) message.text = '';
       return true;
     } catch (e) {
@@ -451,7 +479,38 @@ export function createGameCtrl({
     const choice = await ask('rematch', { fresh: freshSetup });
     if (!choice) return;
     const res = await api.postRematch(id, seat.token, choice);
-    enter(res, current().opponent);
+    if (!res.invite_url) return enter(res, current().opponent);
+    // The other side must accept (issue 32): stay on this game until it answers; the new
+    // game's seat is kept for then.
+    api.saveSeat(res.id, { ...res.seat, opponent: current().opponent, invite_url: res.invite_url });
+    rematchOffer = { by: mine(), id: res.id };
+    return notify('rematchSent');
+  }
+
+  /** Our rematch offer went: accepted (the new game has both players) or declined. */
+  async function rematchAnswered(newId) {
+    let s = null;
+    try {
+      s = await api.getGame(newId);
+    } catch {
+      s = null;
+    }
+    if (closed) return;
+    if (s && !s.invite_open) {
+      go(`/game/${newId}`);
+      return;
+    }
+    notify('rematchDeclined');
+  }
+
+  function onRematchFrame(offer) {
+    const was = rematchOffer;
+    rematchOffer = offer || null;
+    if (rematchOffer && rematchOffer.by !== mine() && !hotseat()) sounds.play('offer');
+    if (was && was.by === mine() && !rematchOffer && seatHolder() && !hotseat()) {
+      rematchAnswered(was.id);
+    }
+    full();
   }
 
   function enter(res, opponent) {
@@ -476,7 +535,8 @@ export function createGameCtrl({
       return undefined;
     }
     if (!s || !seatHolder()) return undefined;
-    if (name === 'resign' && !await ask('resign', {})) return undefined;
+    // A dialog closed by leaving the page answers null; a destroyed page acts no more.
+    if (name === 'resign' && (!await ask('resign', {}) || closed)) return undefined;
     try {
       if (name === 'rematch') return await rematch();
       if (name === 'rematch-accept') {
@@ -489,6 +549,8 @@ export function createGameCtrl({
         return full();
       }
       store.apply(await api.postAction(id, name, seat.token));
+      if (name === 'draw-offer' && !hotseat()) notify('drawSent');
+      if (name === 'takeback-offer' && !hotseat() && s.opponent !== 'computer') notify('takebackSent');
     } catch (e) {
       fail(e);
       full();
@@ -571,8 +633,7 @@ export function createGameCtrl({
     live = api.follow(id, s => store.apply(s), onStatus, msg => {
       // A rematch offer of this (ended) game appeared or went: its own frame, not a state.
       if (msg && msg.type === 'rematch') {
-        rematchOffer = msg.offer || null;
-        full();
+        onRematchFrame(msg.offer);
       }
     });
     if (api.getLevels && Object.values(current().players || {}).includes('computer')) {
@@ -585,6 +646,7 @@ export function createGameCtrl({
     api.getRatings(id).then(r => {
       if (closed) return;
       seatNames = (r && r.players) || {};
+      seatRatings = (r && r.ratings) || {};
       freshSetup = !!(r && r.fresh_setup);
       full();
       offerClaim();

@@ -1,7 +1,7 @@
 // Game sounds (issue 11) with a mute toggle remembered in localStorage. The files are
 // synthesised by web/sounds.mjs (GPL-3.0-or-later). `log` records what was played, for tests.
 
-const NAMES = ['move', 'capture', 'castle', 'check', 'end', 'low'];
+const NAMES = ['move', 'capture', 'castle', 'check', 'end', 'low', 'offer'];
 const KEY = 'rc-mute';
 
 export function createSounds() {

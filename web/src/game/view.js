@@ -216,6 +216,8 @@ export function createGameView(root, ctrl, links) {
       el.append(h(`span.dot.${p.color}`), h('span.name', { 'data-testid': `player-${p.color}` },
         p.account ? h('a', { href: `/#/players/${encodeURIComponent(p.account)}`,
           'data-testid': `profile-${p.color}` }, p.name) : p.name),
+      // A rated game's ratings beside the names (issue 32); '?' marks a provisional one.
+      p.rating ? h('span.rating', { 'data-testid': `rating-${p.color}` }, p.rating) : '',
       clockEl);
       if (p.toControl !== null) {
         clockEl.before(h('span.to-control', { 'data-testid': `to-control-${p.color}` },

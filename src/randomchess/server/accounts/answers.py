@@ -46,6 +46,12 @@ class AccountOut(MeOut):
     ratings: list[RatingOut]
 
 
+class SessionOut(_Out):
+    """Who this browser is logged in as, if anyone: a page asks without a 401 (issue 32)."""
+
+    account: AccountOut | None = Field(description="none: not logged in")
+
+
 class Tally(_Out):
     wins: int
     draws: int
@@ -144,11 +150,25 @@ class RatingChange(_Out):
     provisional: bool
 
 
+class SeatRating(_Out):
+    rating: int
+    provisional: bool
+
+
+class SeatRatings(_Out):
+    """Each seat's account rating in the game's variant and speed (issue 32: shown beside
+    the names during a rated game); none for a seat no account holds, or a casual game."""
+
+    white: SeatRating | None
+    black: SeatRating | None
+
+
 class GameRatingsOut(_Out):
     rated: bool
     speed: str | None
     fresh_setup: bool
     players: SeatNames
+    ratings: SeatRatings
     changes: list[RatingChange]
 
 

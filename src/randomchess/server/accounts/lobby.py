@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import and_, delete, func, insert, select, true
+from sqlalchemy import and_, delete, func, insert, or_, select, true
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
 from randomchess.db import now_ms
@@ -157,9 +157,11 @@ class Lobby:
         return dict(row._mapping)
 
     def remove(self, sid: str, uid: int) -> bool:
+        """Cancel a seek of ``uid``'s, or decline a challenge to ``uid`` (issue 32)."""
         with self.accounts._write() as conn:
             return bool(conn.execute(delete(SEEKS).where(
-                SEEKS.c.id == sid, SEEKS.c.user_id == uid)).rowcount)
+                SEEKS.c.id == sid, or_(SEEKS.c.user_id == uid,
+                                       SEEKS.c.target_id == uid))).rowcount)
 
     def find_quick(self, uid: int, variant: str, speed: str, rated: bool) -> list[str]:
         with self.accounts.engine.connect() as conn:
@@ -259,6 +261,7 @@ async def challenge(body: ChallengeIn, request: Request) -> SeekIdOut:
 
 @router.delete("/api/lobby/seeks/{sid}", status_code=204)
 async def cancel_seek(sid: SeekId, request: Request) -> None:
+    """Cancel one's own seek or challenge, or decline a challenge to one's account."""
     s = await changing_session(request)
     if not await database(request).run(_lobby(request).remove, sid, s.user_id):
         raise ApiError(404, "seek.not_yours")

@@ -26,6 +26,7 @@ from randomchess.server.accounts.answers import (
     GameRatingsOut,
     MeOut,
     PlayerOut,
+    SessionOut,
     SetupStatsOut,
     TakeSeatOut,
     TurnOut,
@@ -226,6 +227,18 @@ async def me(request: Request) -> AccountOut:
     return AccountOut.model_validate({"name": s.name, "csrf": s.csrf, "ratings": ratings})
 
 
+@router.get("/api/account/session", **ANSWER)
+async def session(request: Request) -> SessionOut:
+    """The logged-in account, or ``{"account": null}``: what a page asks on every load,
+    answered 200 either way (``/api/account/me`` answers 401 when nobody is logged in)."""
+    s = await current_session(request)
+    if s is None:
+        return SessionOut(account=None)
+    ratings = await _run(request, _accounts(request).ratings, s.user_id)
+    return SessionOut.model_validate({"account": {"name": s.name, "csrf": s.csrf,
+                                                  "ratings": ratings}})
+
+
 @router.get("/api/players/{name}", **ANSWER)
 async def player(name: Annotated[Line, Path(max_length=64)], request: Request) -> PlayerOut:
     accounts = players_of(request).accounts
@@ -344,12 +357,17 @@ async def my_games(request: Request,
 async def game_ratings(game_id: str, request: Request) -> GameRatingsOut:
     """Rated or casual, the speed class, and each side's rating change once rated."""
     accounts = players_of(request).accounts
-    await players_of(request).service.current(game_id)  # 404 for an unknown game
+    live = await players_of(request).service.current(game_id)  # 404 for an unknown game
     terms = await _run(request, accounts.terms, game_id)
+    rated = bool(terms and terms[0])
+    ratings: dict[str, Any] = {"white": None, "black": None}
+    if terms and rated:  # the names' ratings during a rated game (issue 32)
+        ratings = await _run(request, accounts.seat_ratings, game_id, live.record.variant,
+                             terms[1])
     return GameRatingsOut.model_validate({
-        "rated": bool(terms and terms[0]), "speed": terms[1] if terms else None,
+        "rated": rated, "speed": terms[1] if terms else None,
         "fresh_setup": bool(terms and terms[2]),
-        "players": await _run(request, accounts.seat_names, game_id),
+        "players": await _run(request, accounts.seat_names, game_id), "ratings": ratings,
         "changes": await _run(request, accounts.rating_changes, game_id)})
 
 

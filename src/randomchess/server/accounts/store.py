@@ -358,6 +358,20 @@ class Accounts:
         names.update({str(r.color): r.name for r in rows})
         return names
 
+    def seat_ratings(self, game_id: str, variant: str,
+                     speed: str) -> dict[str, dict[str, Any] | None]:
+        """Each seat's account rating in ``variant`` and ``speed`` now (None: no account)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SEATS.c.color, SEATS.c.user_id)
+                                .where(SEATS.c.game_id == game_id,
+                                       SEATS.c.user_id.is_not(None))).all()
+            out: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
+            for r in rows:
+                rating = self._rating(conn, r.user_id, variant, speed)
+                out[str(r.color)] = {"rating": round(rating.rating),
+                                     "provisional": rating.provisional}
+        return out
+
     def by_colour(self, uid: int) -> dict[str, dict[str, int]]:
         """Finished games' results from the account's side, per colour."""
         with self.engine.connect() as conn:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Literal, TypedDict, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
 from randomchess.game import Termination
 from randomchess.server.http.frames import ErrorFrameDict as ErrorFrameDict
@@ -274,6 +274,9 @@ class ClientFrame(BaseModel):
     type: GameAction | Literal["state", "ping"]
     token: str | None = Field(None, max_length=128)
     move: str | None = Field(None, max_length=32)
+    lag: StrictInt = Field(0, ge=0, le=60_000,
+                           description="with a move: the network lag (ms) the client measured "
+                                       "(lag compensation, docs/server.md)")
 
 
 class StateFrameDict(TypedDict):

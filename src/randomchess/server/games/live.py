@@ -34,6 +34,9 @@ from randomchess.server.games.store import GameChanges, GameRecord
 from randomchess.server.http.errors import COLOR_WORDS, ApiError, ErrorCode, termination_words
 
 COLOR_NAMES = ("white", "black")
+# Lag compensation (issue 32, docs/server.md): the most of a move's time given back for the
+# lag the mover's page reported, per move.
+LAG_CAP_MS = 500
 COLOR_BY_NAME = {"white": WHITE, "black": BLACK}
 RESULT_WINNERS = {"1-0": "white", "0-1": "black"}
 
@@ -340,9 +343,10 @@ class LiveGame:
 
     # ----------------------------------------------------------------- actions
     def move_changes(self, colors: set[Color], text: str, now: int,
-                     claim: bool = False) -> GameChanges:
+                     claim: bool = False, lag: int = 0) -> GameChanges:
         """Play ``text`` for a seat; with ``claim`` the move is written as a draw claim
-        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct."""
+        (FIDE 9.2.1, 9.3.1) and refused, changing nothing, unless the claim is correct.
+        ``lag``: the mover's reported network lag (ms), given back up to LAG_CAP_MS."""
         self._live()
         if not colors:
             raise ApiError(403, "seat.wrong_token")
@@ -357,11 +361,15 @@ class LiveGame:
         clock_entry = "-"
         if r.white_ms is not None and r.black_ms is not None:
             both = [r.white_ms, r.black_ms]
+            used = self._elapsed(now) or 0
+            if r.days_per_move is None:
+                # Lag compensation: the mover's reported lag is not its thinking time, up
+                # to LAG_CAP_MS and never more than this move took.
+                used -= min(max(0, lag), LAG_CAP_MS, used)
             # The control decides: increment, delay, the next period's time at the move
             # count, the full days again (correspondence).
             both[us] = mine = self.control.after_move(
-                both[us], self._elapsed(now) or 0, self.move_number(),
-                timed=r.clock_started_at is not None)
+                both[us], used, self.move_number(), timed=r.clock_started_at is not None)
             changes.update({"white_ms": both[0], "black_ms": both[1]})
             clock_entry = str(mine)
             # Clocks start once each side has made its first move (as on lichess); a

@@ -7,7 +7,7 @@ from typing import Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
@@ -153,6 +153,9 @@ class TokenIn(_Strict):
 class MoveIn(_Strict):
     move: str = Field(min_length=1, max_length=32, description="UCI (e2e4, e1h1) or SAN")
     token: str = _TOKEN
+    lag: StrictInt = Field(0, ge=0, le=60_000,
+                           description="the network lag (ms) the page measured: up to "
+                                       "LAG_CAP_MS of it is given back (lag compensation)")
 
 
 class ClaimIn(_Strict):
@@ -210,7 +213,8 @@ async def get_game(game_id: str, request: Request) -> Response:
 @router.post("/api/games/{game_id}/moves", **STATE_ROUTE)
 async def post_move(game_id: str, body: MoveIn, request: Request) -> Response:
     """Play a move; 409 when it is not this seat's turn or the move is illegal."""
-    return _state(await _service(request).perform(game_id, "move", body.token, body.move))
+    return _state(await _service(request).perform(game_id, "move", body.token, body.move,
+                                                  lag=body.lag))
 
 
 @router.post("/api/games/{game_id}/draw-claim", **STATE_ROUTE)
@@ -378,7 +382,7 @@ async def _ws_message(service: GameService, game_id: str, text: str | None, limi
     if msg.token is None:
         return error_frame(403, error_body("seat.token_required", lang))
     try:
-        await service.perform(game_id, msg.type, msg.token, msg.move)
+        await service.perform(game_id, msg.type, msg.token, msg.move, lag=msg.lag)
     except ApiError as e:
         return error_frame(e.status, e.body(lang))
     return None

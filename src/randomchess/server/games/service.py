@@ -520,8 +520,9 @@ class GameService:
 
     # ----------------------------------------------------------------- player actions
     async def perform(self, game_id: str, action: GameAction, token: str,
-                      move: str | None = None) -> LiveGame:
-        """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token."""
+                      move: str | None = None, lag: int = 0) -> LiveGame:
+        """Run a named action (``move``, ``resign``, ``draw-offer`` ...) for a seat token;
+        ``lag`` is a move's reported network lag (lag compensation, docs/server.md)."""
         def decide(g: LiveGame, now: int) -> GameChanges:
             colors = g.colors_of(token)
             if not colors:
@@ -529,7 +530,7 @@ class GameService:
             if action == "move":
                 if move is None:
                     raise ApiError(422, "move.missing")
-                return g.move_changes(colors, move, now)
+                return g.move_changes(colors, move, now, lag=lag)
             if action == "draw-claim":
                 return g.draw_claim_changes(colors, now, move)
             if action == "draw-offer":

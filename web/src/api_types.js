@@ -106,6 +106,11 @@
  */
 
 /**
+ * @typedef {object} ArbiterIn
+ * @property {string} name - an account's name
+ */
+
+/**
  * @typedef {object} BoardOut
  * @property {number} board
  * @property {number} white - a player's number
@@ -231,6 +236,7 @@
  * @property {string} id
  * @property {string} commitment - SHA-256 commitment to the setups, to publish now
  * @property {string} organiser_secret - shown once: send it in X-Organiser-Secret
+ * @property {(string|null)} [organiser] - the signed-in account that organises the event; none: the secret alone
  */
 
 /**
@@ -282,6 +288,13 @@
  */
 
 /**
+ * @typedef {object} EventListOut
+ * @property {Array<EventSummaryOut>} upcoming - in registration, newest first
+ * @property {Array<EventSummaryOut>} running
+ * @property {Array<EventSummaryOut>} finished - closed, newest first
+ */
+
+/**
  * An event as everyone sees it: settings, players, rounds and standings.
  * @typedef {object} EventOut
  * @property {string} id
@@ -310,9 +323,35 @@
  */
 
 /**
+ * @typedef {object} EventSummaryOut
+ * @property {string} id
+ * @property {string} name
+ * @property {string} variant
+ * @property {string} system
+ * @property {number} rounds - 0: a round robin not started yet
+ * @property {'registration'|'running'|'closed'} status
+ * @property {number} players
+ * @property {number} paired_rounds
+ * @property {number} created_at - epoch ms
+ * @property {(string|null)} organiser
+ * @property {('organiser'|'arbiter'|null)} [role] - the account's role (its own list only)
+ */
+
+/**
  * @typedef {object} FirstMove
  * @property {string} san
  * @property {number} games
+ */
+
+/**
+ * The event board an online game is played on, with the players' names.
+ * @typedef {object} GameEventOut
+ * @property {string} event_id
+ * @property {string} event
+ * @property {number} round
+ * @property {number} board
+ * @property {string} white
+ * @property {string} black
  */
 
 /**
@@ -475,6 +514,11 @@
  * @typedef {object} MoveIn
  * @property {string} move - UCI (e2e4, e1h1) or SAN
  * @property {string} token
+ */
+
+/**
+ * @typedef {object} MyEventsOut
+ * @property {Array<EventSummaryOut>} events - organised or arbitrated, newest first
  */
 
 /**
@@ -869,6 +913,14 @@
  * @typedef {object} SidesOut
  * @property {(number|null)} white
  * @property {(number|null)} black
+ */
+
+/**
+ * Who runs the event, and what the asking browser may do.
+ * @typedef {object} StaffOut
+ * @property {(string|null)} organiser - the organiser's account; none: an event made without an account
+ * @property {Array<string>} arbiters - the co-arbiters' accounts
+ * @property {('organiser'|'arbiter'|null)} you - organiser: every step and the co-arbiters (the organiser's account or secret); arbiter: every step; none: a spectator
  */
 
 /**

@@ -52,3 +52,7 @@ class EventClosedError(TournamentError):
 
 class VerificationError(TournamentError):
     """The revealed salt does not re-derive the stored setups (or the commitment)."""
+
+
+class StaffError(TournamentError):
+    """A co-arbiter that cannot be added or removed: no such account, added already..."""

@@ -49,7 +49,8 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  * The controller of game `id`. deps:
  *  - seat: the browser's seat {color: 'white'|'black'|'both', token, invite_url, …} or null;
  *  - api: {getGame, postMove, postAction, postRematch, getRatings, getRematch, follow,
- *    saveSeat, claimSeat, currentUser, getLevels?} (api.js, account.js, levels.js);
+ *    saveSeat, claimSeat, currentUser, getLevels?, getGameEvent?} (api.js, account.js,
+ *    levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
  *    'same'|'new'|null, 'promotion' {options, color} → letter|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
@@ -76,6 +77,7 @@ export function createGameCtrl({
   let ratingsAsked = false;
   let freshSetup = false; // the game's seek asked for a new random setup every game
   let seatNames = {}; // {white, black}: the accounts holding the seats (issue 18)
+  let eventBoard = null; // {event, round, board, white, black}: an event's online game (issue 30)
   let levelRows = null; // the variant's rows of GET /api/levels: the computer's rating
   let shapes = []; // the board's auto shapes: castling and adjustment targets
   let announce = '';
@@ -207,8 +209,9 @@ export function createGameCtrl({
       const strength = t(`strength.${s.level}`);
       return t('computerLevel', { level: s.level, strength: rating ? `${strength}, ${rating}` : strength });
     }
-    const account = seatNames[color];
-    if (account) return mine() === color ? `${account} (${t('youName')})` : account;
+    // An event's game: the players' names as registered (issue 30), not "You / Your friend".
+    const named = (eventBoard && eventBoard[color]) || seatNames[color];
+    if (named) return mine() === color ? `${named} (${t('youName')})` : named;
     if (hotseat() || !seatHolder()) return colourName(color);
     if (mine() === color) return `${t('youName')} (${colourName(color)})`;
     return `${s.opponent === 'friend' ? t('friendName') : colourName(color)} (${colourName(color)})`;
@@ -572,6 +575,13 @@ export function createGameCtrl({
         levelRows = table.variants[current().variant] || [];
         full();
       }, () => {});
+    }
+    if (api.getGameEvent) {
+      api.getGameEvent(id).then(r => {
+        if (closed || !r) return;
+        eventBoard = r;
+        full();
+      }, () => {}); // 404: not an event's game
     }
     api.getRatings(id).then(r => {
       if (closed) return;

@@ -414,9 +414,10 @@ def export(event_id: EventId, fmt_: Line, request: Request,
 
 @router.get("/{event_id}/verify", **ANSWER)
 @through_db
-def verify_event(event_id: EventId, request: Request) -> VerifyOut:
+def verify_event(event_id: EventId, request: Request,
+                 lang: Literal["en", "es"] = "en") -> VerifyOut:
     t: Tournament = _call(_store(request).load, event_id)
-    report = _call(verify, t)
+    report = _call(verify, t, lang)
     return VerifyOut.model_validate({"verified": not report.mismatches,
                                      "rounds": report.rounds,
                                      "mismatches": report.mismatches})

@@ -11,11 +11,12 @@ const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
 function eventsTable(events, testid, withRole = false) {
   if (!events.length) return h('p', { 'data-testid': testid }, tt('noEvents'));
   return h('table.events', { 'data-testid': testid },
-    h('thead', h('tr', [tt('name'), tt('variant'), tt('system'), tt('playersCount'), tt('roundsOf'),
-      withRole ? tt('status') : tt('organiser')].map(x => h('th', x)))),
+    // The variant and the system give way on a phone (tournament.css: .wide).
+    h('thead', h('tr', h('th', tt('name')), h('th.wide', tt('variant')), h('th.wide', tt('system')),
+      [tt('playersCount'), tt('roundsOf'), withRole ? tt('status') : tt('organiser')].map(x => h('th', x)))),
     h('tbody', events.map(e => h('tr', { 'data-event': e.id },
       h('td', h('a', { href: `#/tournament/${encodeURIComponent(e.id)}` }, e.name)),
-      h('td', variantName(e.variant)), h('td', tt(e.system)), h('td', String(e.players)),
+      h('td.wide', variantName(e.variant)), h('td.wide', tt(e.system)), h('td', String(e.players)),
       h('td', e.rounds ? `${e.paired_rounds}/${e.rounds}` : String(e.paired_rounds)),
       h('td', withRole ? `${tt(e.status)} · ${tt(`role.${e.role}`)}` : (e.organiser || tt('anonymous')))))));
 }

@@ -7,6 +7,7 @@ against the reference points.  Skipped (loudly) without chromium or the built bu
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -111,6 +112,15 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 for pg in (white, black):
                     pg.wait_for_url(re.compile(r"#/game/"))
                     pg.wait_for_selector("[data-testid=board]")
+                # The players' names as registered, not "You / Your friend" (issue 30).
+                wn, bn = (by_number[boards[0][c]].name for c in ("white", "black"))
+                for pg, shown in ((white, (f"{wn} (You)", bn)), (black, (wn, f"{bn} (You)"))):
+                    pg.wait_for_function(
+                        "document.querySelector('[data-testid=player-white]').textContent === "
+                        f"{json.dumps(shown[0])} && document.querySelector("
+                        f"'[data-testid=player-black]').textContent === {json.dumps(shown[1])}")
+                    assert "round 1, board 1" in (pg.text_content("[data-testid=event-board]")
+                                                  or "")
                 # Two moves each way first: before them a game can only be aborted.
                 for pg, san in ((white, "e4"), (black, "e5")):
                     pg.fill("[data-testid=san-input]", san)

@@ -455,4 +455,6 @@ test("an event's online game names its players as registered, not 'You / Your fr
   const { ctrl } = await started({ first: friend, overrides: { getGameEvent: async () => board } });
   await settle();
   assert.deepEqual(names(ctrl), { white: 'Ann (You)', black: 'Bob' });
+  assert.deepEqual(ctrl.view().event, { href: '#/tournament/e1', text: 'Open, round 1, board 1' });
+  assert.equal(plain.ctrl.view().event, null);
 });

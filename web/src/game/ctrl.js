@@ -337,6 +337,8 @@ export function createGameCtrl({
       moves: { san: s.san || [], shown },
       sanInput: playing && !waitingForFriend(s),
       controls: controlsView(s, total, over, playing),
+      event: eventBoard ? { href: `#/tournament/${encodeURIComponent(eventBoard.event_id)}`,
+        text: t('tournament.boardOf', { event: eventBoard.event, round: eventBoard.round, board: eventBoard.board }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
         active: !over && s.to_move === color,

@@ -22,6 +22,13 @@ def c(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def cdb(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The list's joins and correlated counts, on both databases."""
+    with database(request.param, tmp_path) as url, client(url) as c:
+        yield c
+
+
 def _create(b: Browser | TestClient, name: str, **body: Any) -> dict[str, Any]:
     body.setdefault("rounds", 1)
     r = b.post("/api/tournaments", json={"name": name, **body})
@@ -140,7 +147,8 @@ def test_arbiters_are_added_once_and_removed(c: TestClient) -> None:
     assert c.get("/api/tournaments/nope/staff").status_code == 404
 
 
-def test_the_list_of_events_and_my_events(c: TestClient) -> None:
+def test_the_list_of_events_and_my_events(cdb: TestClient) -> None:
+    c = cdb
     ana, bea = user(c, "ana"), user(c, "bea")
     first = _create(ana, "First Open")["id"]
     second = _create(ana, "Second Open", system="rr", rounds=None)["id"]

@@ -500,7 +500,6 @@ export default {
   'tournament.verifyOk': "Verified: the revealed salt gives the published commitment, and every round's setups re-derive from it.",
   'tournament.verifyBad': 'Not verified: the stored setups differ from those the salt derives.',
   'tournament.verifyRounds': 'Setups re-derived from the salt',
-  'tournament.verifyBoards': 'Setups by board',
   'tournament.rawJson': 'the same as JSON',
   'tournament.backToEvent': 'Back to the event',
   'tournament.myEvents': 'My events',

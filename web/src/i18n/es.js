@@ -500,7 +500,6 @@ export default {
   'tournament.verifyOk': 'Verificado: la sal revelada da el compromiso publicado, y las posiciones de cada ronda se vuelven a obtener de ella.',
   'tournament.verifyBad': 'No verificado: las posiciones guardadas difieren de las que da la sal.',
   'tournament.verifyRounds': 'Posiciones obtenidas de nuevo de la sal',
-  'tournament.verifyBoards': 'Posiciones por tablero',
   'tournament.rawJson': 'lo mismo en JSON',
   'tournament.backToEvent': 'Volver al torneo',
   'tournament.myEvents': 'Mis torneos',

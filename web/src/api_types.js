@@ -288,6 +288,17 @@
  */
 
 /**
+ * The event board an online game is played on, with the players' names.
+ * @typedef {object} EventBoardOut
+ * @property {string} event_id
+ * @property {string} event
+ * @property {number} round
+ * @property {number} board
+ * @property {string} white
+ * @property {string} black
+ */
+
+/**
  * @typedef {object} EventListOut
  * @property {Array<EventSummaryOut>} upcoming - in registration, newest first
  * @property {Array<EventSummaryOut>} running
@@ -344,14 +355,8 @@
  */
 
 /**
- * The event board an online game is played on, with the players' names.
  * @typedef {object} GameEventOut
- * @property {string} event_id
- * @property {string} event
- * @property {number} round
- * @property {number} board
- * @property {string} white
- * @property {string} black
+ * @property {(EventBoardOut|null)} board - none: the game is not an event's
  */
 
 /**

@@ -580,10 +580,10 @@ export function createGameCtrl({
     }
     if (api.getGameEvent) {
       api.getGameEvent(id).then(r => {
-        if (closed || !r) return;
-        eventBoard = r;
+        if (closed || !r || !r.board) return; // not an event's game
+        eventBoard = r.board;
         full();
-      }, () => {}); // 404: not an event's game
+      }, () => {});
     }
     api.getRatings(id).then(r => {
       if (closed) return;

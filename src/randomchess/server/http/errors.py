@@ -101,7 +101,6 @@ ErrorCode = Literal[
     "tournament.organiser_only", "tournament.no_board",
     "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock", "tournament.owner_only", "tournament.staff",
-    "tournament.not_event_game",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -330,8 +329,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tournament.owner_only": ("only the organiser adds or removes co-arbiters",
                               "solo el organizador añade o quita coárbitros"),
     "tournament.staff": ("{reason}", "coárbitro no válido: {reason}"),
-    "tournament.not_event_game": ("this game is not played in an event",
-                                  "esta partida no se juega en un torneo"),
     "tournament.no_round": ("round {round} has not been paired",
                             "la ronda {round} no está emparejada"),
     "tournament.no_board": ("round {round} has no game on board {board}",

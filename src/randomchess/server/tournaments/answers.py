@@ -62,7 +62,7 @@ class MyEventsOut(_Out):
     events: list[EventSummaryOut] = Field(description="organised or arbitrated, newest first")
 
 
-class GameEventOut(_Out):
+class EventBoardOut(_Out):
     """The event board an online game is played on, with the players' names."""
 
     event_id: str
@@ -213,3 +213,7 @@ EXPORT: dict[int | str, dict[str, Any]] = {200: {
     "content": {media: _TEXT for media in (
         "text/plain", "text/csv", "text/html", "application/x-chess-pgn")},
     "description": "trf: FIDE TRF (text/plain); csv and html: the crosstable; pgn: the games"}}
+
+
+class GameEventOut(_Out):
+    board: EventBoardOut | None = Field(description="none: the game is not an event's")

@@ -36,6 +36,7 @@ from randomchess.server.tournaments.answers import (
     SVG,
     ByeOut,
     CreatedOut,
+    EventBoardOut,
     EventListOut,
     EventOut,
     EventSummaryOut,
@@ -356,18 +357,19 @@ async def my_events(request: Request) -> MyEventsOut:
 @others.get("/api/games/{game_id}/event", **ANSWER)
 @through_db
 def game_event(game_id: str, request: Request) -> GameEventOut:
-    """The event, round and board of an online game, with the players' names."""
+    """The event, round and board of an online game, with the players' names (none for a
+    game outside events: every game page asks)."""
     check_game_id(game_id)
     store = _store(request)
     event_id = store.event_of_game(game_id)
     if event_id is None:
-        raise ApiError(404, "tournament.not_event_game")
+        return GameEventOut(board=None)
     t: Tournament = _call(store.load, event_id)
     b = next(b for b in t.boards if b.game_id == game_id)
     names = {p.number: p.name for p in t.players}
-    return GameEventOut(event_id=event_id, event=t.event.name, round=b.round, board=b.board,
-                        white=names[b.white],
-                        black=names[b.black] if b.black is not None else "")
+    return GameEventOut(board=EventBoardOut(
+        event_id=event_id, event=t.event.name, round=b.round, board=b.board,
+        white=names[b.white], black=names[b.black] if b.black is not None else ""))
 
 
 @router.get("/{event_id}", **ANSWER)

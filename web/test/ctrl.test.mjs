@@ -457,4 +457,9 @@ test("an event's online game names its players as registered, not 'You / Your fr
   assert.deepEqual(names(ctrl), { white: 'Ann (You)', black: 'Bob' });
   assert.deepEqual(ctrl.view().event, { href: '#/tournament/e1', text: 'Open, round 1, board 1' });
   assert.equal(plain.ctrl.view().event, null);
+  // A seat held by an account: the account beside the registered name.
+  const held = await started({ first: friend, overrides: { getGameEvent: async () => ({ board }),
+    getRatings: async () => ({ rated: true, players: { black: 'bob99' }, changes: [] }) } });
+  await settle();
+  assert.deepEqual(names(held.ctrl), { white: 'Ann (You)', black: 'Bob — bob99' });
 });

@@ -209,8 +209,12 @@ export function createGameCtrl({
       const strength = t(`strength.${s.level}`);
       return t('computerLevel', { level: s.level, strength: rating ? `${strength}, ${rating}` : strength });
     }
-    // An event's game: the players' names as registered (issue 30), not "You / Your friend".
-    const named = (eventBoard && eventBoard[color]) || seatNames[color];
+    // An event's game: the players' names as registered (issue 30), not "You / Your friend";
+    // the account holding the seat beside it.
+    const registered = eventBoard && eventBoard[color];
+    const account = seatNames[color];
+    const named = registered && account && registered !== account ? `${registered} — ${account}`
+      : registered || account;
     if (named) return mine() === color ? `${named} (${t('youName')})` : named;
     if (hotseat() || !seatHolder()) return colourName(color);
     if (mine() === color) return `${t('youName')} (${colourName(color)})`;

@@ -40,3 +40,35 @@ def test_page_and_bundle_headers(server: str) -> None:
 
 def test_front_end_has_no_csp_violation_in_chromium(server: str) -> None:
     assert check_browser(server) == []
+
+
+def test_the_crosstable_export_keeps_its_style_under_the_csp(server: str) -> None:
+    """Issue 30: the HTML crosstable opened from the server was drawn unstyled (the site's
+    policy forbids inline style); it now carries a policy allowing its one sheet by hash."""
+    import json
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    req = urllib.request.Request(
+        server + "/api/tournaments", method="POST",
+        data=json.dumps({"name": "Styled Open", "rounds": 1}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        eid = json.loads(r.read())["id"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page()
+            blocked: list[str] = []
+            page.on("console", lambda m: blocked.append(m.text) if m.type == "error" else None)
+            answer = page.goto(f"{server}/api/tournaments/{eid}/export.html?lang=es")
+            assert answer is not None and answer.ok
+            assert "style-src 'sha256-" in answer.headers["content-security-policy"]
+            style = page.eval_on_selector("table", "t => getComputedStyle(t).borderCollapse")
+            font = page.eval_on_selector("body", "b => getComputedStyle(b).fontFamily")
+            assert (style, font) == ("collapse", "sans-serif")
+            assert blocked == []
+        finally:
+            browser.close()

@@ -7,6 +7,7 @@ against the reference points.  Skipped (loudly) without chromium or the built bu
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -71,6 +72,7 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
         o.check("input[name=exclude_standard]")
         o.fill("[data-testid=t-eval-band]", "0.3")  # only balanced setups (issue 15)
         o.click("[data-testid=t-create]")
+        o.click("[data-testid=t-to-event]")  # past the secret, shown once (issue 30)
         o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
         eid = o.url.rsplit("/", 1)[1]
         evals = shipped("chess960")
@@ -110,6 +112,15 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 for pg in (white, black):
                     pg.wait_for_url(re.compile(r"#/game/"))
                     pg.wait_for_selector("[data-testid=board]")
+                # The players' names as registered, not "You / Your friend" (issue 30).
+                wn, bn = (by_number[boards[0][c]].name for c in ("white", "black"))
+                for pg, shown in ((white, (f"{wn} (You)", bn)), (black, (wn, f"{bn} (You)"))):
+                    pg.wait_for_function(
+                        "document.querySelector('[data-testid=player-white]').textContent === "
+                        f"{json.dumps(shown[0])} && document.querySelector("
+                        f"'[data-testid=player-black]').textContent === {json.dumps(shown[1])}")
+                    assert "round 1, board 1" in (pg.text_content("[data-testid=event-board]")
+                                                  or "")
                 # Two moves each way first: before them a game can only be aborted.
                 for pg, san in ((white, "e4"), (black, "e5")):
                     pg.fill("[data-testid=san-input]", san)
@@ -193,6 +204,7 @@ def test_a_result_chosen_before_the_page_refreshes_is_still_entered(browser: Bro
         o.fill("[data-testid=t-name]", "Refresh Cup")
         o.fill("input[name=rounds]", "1")
         o.click("[data-testid=t-create]")
+        o.click("[data-testid=t-to-event]")  # past the secret, shown once (issue 30)
         o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
         for i, name in enumerate(("Ana", "Ben")):
             o.fill("[data-testid=t-player-name]", name)
@@ -203,7 +215,9 @@ def test_a_result_chosen_before_the_page_refreshes_is_still_entered(browser: Bro
         o.wait_for_selector("[data-testid=t-round-1]")
         o.select_option("[data-testid=t-select-1-1]", "1-0")
         o.click("[data-testid=t-title]")  # the menu loses the focus
-        o.wait_for_timeout(6_500)  # at least one refresh
+        seen = int(o.get_attribute("main", "data-refreshes") or 0)
+        o.wait_for_function(  # at least one refresh
+            f"Number(document.querySelector('main').dataset.refreshes) > {seen}", timeout=15_000)
         assert o.input_value("[data-testid=t-select-1-1]") == "1-0"
         o.click("[data-testid=t-enter-1-1]")
         o.wait_for_function(

@@ -37,6 +37,7 @@ PAGES = {
     "statistics": ("/#/stats/chess960/518", "main h1, main h2"),
     "tournament-new": ("/#/tournament/new", "[data-testid=t-create]"),
     "tournament": ("/#/tournament/{eid}", "[data-testid=t-commitment]"),
+    "tournaments": ("/#/tournaments", "[data-testid=t-upcoming]"),
     # Then, signed up: the lobby with a seek of one's own, and the account page.
     "lobby": ("/#/lobby", "[data-testid=seek]"),
     "account": ("/#/account", "[data-testid=change-password]"),

@@ -8,6 +8,7 @@ import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { applyLobbyFrame, openSeeks } from './lobby_seeks.js';
+import { myEvents } from './tournament/list.js';
 
 /** The account, lobby and profile pages' texts (the catalogue's account.* keys). */
 export const tr = (key, vars = {}) => t(`account.${key}`, vars);
@@ -207,6 +208,7 @@ async function draw(root, go) {
     h('h2', tr('games')),
     gamesFilter(line),
     gamesList,
+    myEvents(),
     h('button', { onclick: out('/api/account/logout'), 'data-testid': 'logout' }, tr('logOut')),
     h('button', { onclick: out('/api/account/logout-everywhere') }, tr('logOutEverywhere')),
     h('form.row-form', { onsubmit: changePassword }, h('h2', tr('changePassword')),

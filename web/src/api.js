@@ -130,6 +130,8 @@ export const postRematch = (id, token, setup) =>
 export const getRematch = id => request('GET', `/api/games/${encodeURIComponent(id)}/rematch`);
 /** Rated or casual, the speed class and each side's rating change once rated (issue 18). */
 /** @type {(id: string) => Promise<GameRatingsOut>} */
+/** An event's online game: its event, round, board and the players' names (issue 30). */
+export const getGameEvent = id => request('GET', `/api/games/${encodeURIComponent(id)}/event`);
 export const getRatings = id => request('GET', `/api/games/${encodeURIComponent(id)}/ratings`);
 
 /** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */

@@ -106,6 +106,11 @@
  */
 
 /**
+ * @typedef {object} ArbiterIn
+ * @property {string} name - an account's name
+ */
+
+/**
  * @typedef {object} BoardOut
  * @property {number} board
  * @property {number} white - a player's number
@@ -254,6 +259,7 @@
  * @property {string} id
  * @property {string} commitment - SHA-256 commitment to the setups, to publish now
  * @property {string} organiser_secret - shown once: send it in X-Organiser-Secret
+ * @property {(string|null)} [organiser] - the signed-in account that organises the event; none: the secret alone
  */
 
 /**
@@ -305,6 +311,24 @@
  */
 
 /**
+ * The event board an online game is played on, with the players' names.
+ * @typedef {object} EventBoardOut
+ * @property {string} event_id
+ * @property {string} event
+ * @property {number} round
+ * @property {number} board
+ * @property {string} white
+ * @property {string} black
+ */
+
+/**
+ * @typedef {object} EventListOut
+ * @property {Array<EventSummaryOut>} upcoming - in registration, newest first
+ * @property {Array<EventSummaryOut>} running
+ * @property {Array<EventSummaryOut>} finished - closed, newest first
+ */
+
+/**
  * An event as everyone sees it: settings, players, rounds and standings.
  * @typedef {object} EventOut
  * @property {string} id
@@ -337,6 +361,21 @@
  */
 
 /**
+ * @typedef {object} EventSummaryOut
+ * @property {string} id
+ * @property {string} name
+ * @property {string} variant
+ * @property {string} system
+ * @property {number} rounds - 0: a round robin not started yet
+ * @property {'registration'|'running'|'closed'} status
+ * @property {number} players
+ * @property {number} paired_rounds
+ * @property {number} created_at - epoch ms
+ * @property {(string|null)} organiser
+ * @property {('organiser'|'arbiter'|null)} [role] - the account's role (its own list only)
+ */
+
+/**
  * @typedef {object} FirstMove
  * @property {string} san
  * @property {number} games
@@ -349,6 +388,11 @@
  * @property {(number|null)} [increment] - seconds added after each move
  * @property {(number|null)} [days] - days per move (correspondence): 1, 2, 3, 5, 7 or 14, instead of minutes
  * @property {(string|null)} [control] - PGN TimeControl: "30/1500:300+5" (30 moves in 25 minutes, then 5 minutes with 5 s a move from move 31), "40/5400+30:1800+30", "300+3d" (3 s simple delay), "300+3b" (Bronstein); instead of minutes, increment and days
+ */
+
+/**
+ * @typedef {object} GameEventOut
+ * @property {(EventBoardOut|null)} board - none: the game is not an event's
  */
 
 /**
@@ -535,6 +579,11 @@
  * @property {string} move - UCI (e2e4, e1h1) or SAN
  * @property {string} token
  * @property {number} [lag] - the network lag (ms) the page measured: up to LAG_CAP_MS of it is given back (lag compensation)
+ */
+
+/**
+ * @typedef {object} MyEventsOut
+ * @property {Array<EventSummaryOut>} events - organised or arbitrated, newest first
  */
 
 /**
@@ -967,6 +1016,14 @@
  * @typedef {object} SidesOut
  * @property {(number|null)} white
  * @property {(number|null)} black
+ */
+
+/**
+ * Who runs the event, and what the asking browser may do.
+ * @typedef {object} StaffOut
+ * @property {(string|null)} organiser - the organiser's account; none: an event made without an account
+ * @property {Array<string>} arbiters - the co-arbiters' accounts
+ * @property {('organiser'|'arbiter'|null)} you - organiser: every step and the co-arbiters (the organiser's account or secret); arbiter: every step; none: a spectator
  */
 
 /**

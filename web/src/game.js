@@ -5,7 +5,7 @@
 // list, controls, messages, sounds).
 
 import {
-  follow, getGame, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
+  follow, getGame, getGameEvent, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
 } from './api.js';
 import { copyText } from './dom.js';
 import { claimSeat, currentUser } from './account.js';
@@ -20,7 +20,7 @@ export { renderNotFound };
 
 const API = {
   follow, getGame, getRatings, getRematch, postAction, postMove, postRematch, saveSeat, claimSeat, currentUser,
-  getLevels: loadLevels,
+  getLevels: loadLevels, getGameEvent,
 };
 
 export function renderGame(root, id, go) {

@@ -1,5 +1,5 @@
 // Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
-// #/account, #/lobby, #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
+// #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
 import 'chessgroundx/assets/chessground.base.css';
@@ -47,6 +47,7 @@ function header() {
     h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler')),
       h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis')),
       h('a', { href: '/#/lobby', 'data-testid': 'nav-lobby' }, t('navLobby')),
+      h('a', { href: '/#/tournaments', 'data-testid': 'nav-events' }, t('navEvents')),
       h('a', { href: '/#/account', 'data-testid': 'nav-account' }, t('navAccount'))),
     sel);
 }

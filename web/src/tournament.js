@@ -1,17 +1,24 @@
-// Tournament pages (issue 15), English and Spanish:
-//   #/tournament/new                      create an event (the organiser secret stays in this browser)
+// Tournament pages (issues 15 and 30), English and Spanish:
+//   #/tournaments                         the list of events (upcoming, running, finished)
+//   #/tournament/new                      create an event: owned by the signed-in account, or
+//                                         run with an organiser secret shown once
 //   #/tournament/<id>                     public page: commitment, pairings with the round's setup
 //                                         diagram, standings, links to the online games; the
-//                                         organiser's controls when this browser holds the secret
+//                                         organiser's controls for its organiser and co-arbiters
+//                                         (their accounts) and for whoever holds the secret
 //   #/tournament/<id>/hall                projector view of the current round's setup
+//   #/tournament/<id>/verify              the verification, in words
 //   #/tournament/<id>/seat/<game>/<token> a player's personal link (White): keep the seat, play
 
-import { h, clear } from './dom.js';
+import { h, clear, copyText } from './dom.js';
 import { lang, t } from './i18n.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
 import { request, saveSeat } from './api.js';
+import { currentUser } from './account.js';
+import { renderEventList } from './tournament/list.js';
+import { renderVerify } from './tournament/verify.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -82,8 +89,13 @@ function renderNew(main, go) {
   const prep = h('select', { name: 'prep_minutes', 'data-testid': 't-prep' },
     [0, 5, 10, 15].map(n => h('option', { value: n }, n ? tt('prepMinutes', { n }) : tt('prepNone'))));
   const error = h('p.error', { role: 'alert' });
+  // Whose the event will be (issue 30): the signed-in account, or a secret shown once.
+  const owner = h('p.hint', { 'data-testid': 't-owner-hint' });
+  currentUser().then(user => {
+    owner.textContent = user ? tt('signedInHint', { name: user.name }) : tt('anonymousHint');
+  }, () => { owner.textContent = tt('anonymousHint'); });
   const form = h('form.tournament-new', { novalidate: true },
-    h('h1', tt('newEvent')),
+    h('h1', tt('newEvent')), owner,
     field(tt('name'), name), field(tt('variant'), variant), field(tt('system'), system),
     field(tt('rounds'), rounds), field(tt('timeControl'), tc), field(tt('setups'), policy),
     field(tt('tiebreaks'), tiebreaks), field(tt('bishopsLabel'), bishops), field(tt('initial'), initial),
@@ -116,12 +128,32 @@ function renderNew(main, go) {
         tiebreaks: tiebreaks.value.trim() ? tiebreaks.value.split(',').map(x => x.trim()).filter(Boolean) : null,
       });
       localStorage.setItem(secretKey(out.id), out.organiser_secret);
-      go(`/tournament/${out.id}`);
+      if (out.organiser) go(`/tournament/${out.id}`);
+      else clear(main).append(secretShown(out, go));
     } catch (e) {
       error.textContent = refusalText(e, createLabels(), createLimits);
     }
   });
   main.append(form);
+}
+
+/** An event made without an account: its organiser secret, shown once, with a copy button
+ * and the warning that it is the only way to run the event from another browser. */
+function secretShown(out, go) {
+  const code = h('input', { readonly: true, value: out.organiser_secret, size: 40, 'data-testid': 't-secret' });
+  const said = h('p.hint', { role: 'status', 'data-testid': 't-copied' });
+  const copy = h('button', { type: 'button', 'data-testid': 't-copy-secret' }, tt('copySecret'));
+  copy.addEventListener('click', async () => {
+    said.textContent = (await copyText(out.organiser_secret, code)) ? tt('copied') : tt('copyFailed');
+  });
+  const onward = h('button.primary', { type: 'button', 'data-testid': 't-to-event' }, tt('toEvent'));
+  onward.addEventListener('click', () => go(`/tournament/${out.id}`));
+  return h('section.secret-once', { 'data-testid': 't-secret-box' },
+    h('h1', tt('secretTitle')),
+    h('p.warning', { role: 'alert' }, tt('secretWarning')),
+    h('p', code, ' ', copy), said,
+    h('p', `${tt('commitment')}: `, h('code', out.commitment)),
+    h('p', onward));
 }
 
 function resultLabel(b) {
@@ -145,11 +177,57 @@ function setupFigure(ev, round, board = 1) {
     h('figcaption', b.setup != null ? `${tt('setup')} ${b.setup}: ${b.rank[l] || b.rank.en}` : ''));
 }
 
-// Results chosen in a board's menu but not entered yet, by "event:round:board": the page
-// refreshes itself every 5 s and must not drop them (the organiser's Enter did nothing).
-const chosen = new Map();
+// What the organiser opened and typed on an event page, by key: every redraw (the page
+// refreshes itself every 5 s, and after each step) draws from it, so a refresh neither closes
+// a section nor loses a half-typed field (issue 30).  `chosen`: results chosen in a board's
+// menu but not entered yet.
+function newUi() {
+  return { open: {}, drafts: {}, chosen: new Map(), flash: null, refreshes: 0 };
+}
 
-function pairingTable(ev, round, secret, refresh) {
+/** An input whose text is ui.drafts[key]. */
+function draft(ui, key, attrs = {}) {
+  const el = h('input', { ...attrs, 'data-key': key, value: ui.drafts[key] ?? '' });
+  el.addEventListener('input', () => { ui.drafts[key] = el.value; });
+  return el;
+}
+
+/** A menu whose choice is ui.drafts[key] (else its first option). */
+function draftSelect(ui, key, attrs, options) {
+  const el = h('select', { ...attrs, 'data-key': key }, options);
+  if (ui.drafts[key] !== undefined) el.value = ui.drafts[key];
+  el.addEventListener('change', () => { ui.drafts[key] = el.value; });
+  return el;
+}
+
+/** A <details> section whose open state is ui.open[key]. */
+function section(ui, key, summary, ...body) {
+  const el = h('details', { 'data-key': key, 'data-testid': `t-section-${key}`, open: !!ui.open[key] },
+    h('summary', summary), ...body);
+  el.addEventListener('toggle', () => { ui.open[key] = el.open; });
+  return el;
+}
+
+/** The field that has the focus (its key and caret), to give it back after a redraw. */
+function focusOf(main) {
+  const el = document.activeElement;
+  if (!el || !main.contains(el) || !el.dataset.key) return null;
+  let caret = null;
+  try { caret = [el.selectionStart, el.selectionEnd]; } catch { caret = null; }
+  return { key: el.dataset.key, caret };
+}
+
+function giveFocusBack(main, focus) {
+  if (!focus) return;
+  const el = main.querySelector(`[data-key="${focus.key}"]`);
+  if (!el) return;
+  el.focus();
+  if (focus.caret && focus.caret[0] !== null) {
+    try { el.setSelectionRange(focus.caret[0], focus.caret[1]); } catch { /* not a text field */ }
+  }
+}
+
+function pairingTable(ev, round, rights, ui, refresh) {
   const rows = round.boards.map(b => {
     const cells = [
       h('td', String(b.board)), h('td', playerName(ev, b.white)),
@@ -157,12 +235,12 @@ function pairingTable(ev, round, secret, refresh) {
       h('td', b.setup != null ? String(b.setup) : (!b.bye && b.fen === '' ? tt('toReveal') : '')),
       h('td', b.game_id ? h('a', { href: `#/game/${encodeURIComponent(b.game_id)}` }, tt('watch')) : ''),
     ];
-    if (secret && !b.bye && ev.status !== 'closed') {
+    if (rights.can && !b.bye && ev.status !== 'closed') {
       const key = `${ev.id}:${round.round}:${b.board}`;
       const sel = h('select', { 'aria-label': tt('result'), 'data-testid': `t-select-${round.round}-${b.board}` },
         ['', '1-0', '0-1', '1/2', '+-', '-+', '--'].map(v => h('option', { value: v }, v)));
-      if (chosen.has(key)) sel.value = chosen.get(key);
-      sel.addEventListener('change', () => (sel.value ? chosen.set(key, sel.value) : chosen.delete(key)));
+      if (ui.chosen.has(key)) sel.value = ui.chosen.get(key);
+      sel.addEventListener('change', () => (sel.value ? ui.chosen.set(key, sel.value) : ui.chosen.delete(key)));
       const button = h('button', { type: 'button', 'data-testid': `t-enter-${round.round}-${b.board}` }, b.result ? tt('correct') : tt('enter'));
       button.addEventListener('click', async () => {
         if (!sel.value) return;
@@ -172,9 +250,9 @@ function pairingTable(ev, round, secret, refresh) {
           if (!why) return;
           body.reason = why;
         }
-        await act(async () => {
-          const out = await call('POST', `${api(ev.id)}/results`, body, secret);
-          chosen.delete(key);
+        await act(ui, async () => {
+          const out = await call('POST', `${api(ev.id)}/results`, body, rights.secret);
+          ui.chosen.delete(key);
           return out;
         }, refresh);
       });
@@ -200,70 +278,98 @@ function standingsTable(ev) {
     ));
 }
 
-let flash = null;
-
-async function act(fn, refresh, labels = {}, lims = {}) {
+/** One organiser step: `fn`'s answer goes to `refresh`; a refusal is said above the page.
+ * `done` runs after a success (e.g. to clear the fields the step used). */
+async function act(ui, fn, refresh, labels = {}, lims = {}, done = () => {}) {
   try {
     const out = await fn();
-    flash = null;
+    ui.flash = null;
+    done();
     await refresh(out);
   } catch (e) {
-    flash = refusalText(e, labels, lims);
+    ui.flash = refusalText(e, labels, lims);
     await refresh();
   }
 }
 
-function organiserPanel(ev, secret, refresh) {
-  const panel = h('section.organiser', { 'data-testid': 't-organiser' }, h('h2', tt('organiser')));
-  if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
-    const name = h('input', { placeholder: tt('name'), 'data-testid': 't-player-name' });
-    const rating = h('input', { type: 'number', placeholder: tt('rating'), 'data-testid': 't-player-rating' });
-    const fed = h('input', { placeholder: tt('federation'), size: 4 });
-    const add = h('button', { type: 'button', 'data-testid': 't-add' }, tt('addPlayer'));
-    add.addEventListener('click', async () => {
-      await limitsReady();
-      const problem = firstProblem({ name: name.value, rating: rating.value, federation: fed.value },
-        playerLimits, playerLabels());
-      if (problem) {
-        flash = problem;
-        await refresh();
-        return;
-      }
-      await act(() => call('POST', `${api(ev.id)}/players`, {
-        name: name.value, rating: rating.value ? Number(rating.value) : null, federation: fed.value || null,
-      }, secret), refresh, playerLabels(), playerLimits);
+function playersControls(ev, rights, ui, refresh) {
+  const name = draft(ui, 'player-name', { placeholder: tt('name'), 'data-testid': 't-player-name' });
+  const rating = draft(ui, 'player-rating', { type: 'number', placeholder: tt('rating'), 'data-testid': 't-player-rating' });
+  const fed = draft(ui, 'player-fed', { placeholder: tt('federation'), size: 4, 'data-testid': 't-player-fed' });
+  const add = h('button', { type: 'button', 'data-testid': 't-add' }, tt('addPlayer'));
+  add.addEventListener('click', async () => {
+    await limitsReady();
+    const problem = firstProblem({ name: name.value, rating: rating.value, federation: fed.value },
+      playerLimits, playerLabels());
+    if (problem) {
+      ui.flash = problem;
+      await refresh();
+      return;
+    }
+    await act(ui, () => call('POST', `${api(ev.id)}/players`, {
+      name: name.value, rating: rating.value ? Number(rating.value) : null, federation: fed.value || null,
+    }, rights.secret), refresh, playerLabels(), playerLimits, () => {
+      for (const k of ['player-name', 'player-rating', 'player-fed']) delete ui.drafts[k];
     });
-    panel.append(h('p', name, ' ', rating, ' ', fed, ' ', add));
+  });
+  return h('p', name, ' ', rating, ' ', fed, ' ', add);
+}
+
+function byeControls(ev, rights, ui, refresh) {
+  const who = draft(ui, 'who', { type: 'number', min: 1, placeholder: tt('player'), 'data-testid': 't-who', size: 6 });
+  const rnd = draft(ui, 'bye-round', { type: 'number', min: 1, max: ev.rounds || 99, placeholder: tt('round'), size: 5 });
+  const kind = draftSelect(ui, 'bye-kind', {}, ['H', 'Z', 'F'].map(k => h('option', { value: k }, k)));
+  const bye = h('button', { type: 'button', 'data-testid': 't-bye' }, tt('requestBye'));
+  bye.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/byes`, {
+    player: Number(who.value), round: Number(rnd.value), kind: kind.value }, rights.secret), refresh));
+  const out = h('button', { type: 'button', 'data-testid': 't-withdraw' }, tt('withdraw'));
+  out.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/players/${Number(who.value)}/withdraw`,
+    undefined, rights.secret), refresh));
+  return h('p', who, ' ', out, ' · ', rnd, ' ', kind, ' ', bye);
+}
+
+/** The co-arbiters, added and removed by account name (the organiser only). */
+function arbitersSection(ev, rights, staff, ui, refresh) {
+  const name = draft(ui, 'arbiter-name', { placeholder: tt('arbiterName'), 'data-testid': 't-arbiter-name', size: 20 });
+  const add = h('button', { type: 'button', 'data-testid': 't-add-arbiter' }, tt('addArbiter'));
+  add.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/arbiters`, { name: name.value },
+    rights.secret), refresh, {}, {}, () => { delete ui.drafts['arbiter-name']; }));
+  const list = h('ul', { 'data-testid': 't-arbiter-list' }, staff.arbiters.map(a => {
+    const remove = h('button', { type: 'button', 'data-testid': `t-remove-arbiter-${a}` }, tt('removeArbiter'));
+    remove.addEventListener('click', () => act(ui, () => call('DELETE',
+      `${api(ev.id)}/arbiters/${encodeURIComponent(a)}`, undefined, rights.secret), refresh));
+    return h('li', a, ' ', remove);
+  }));
+  return section(ui, 'arbiters', `${tt('arbiters')} (${staff.arbiters.length})`, list, h('p', name, ' ', add));
+}
+
+function organiserPanel(ev, rights, staff, ui, refresh) {
+  const panel = h('section.organiser', { 'data-testid': 't-organiser' }, h('h2', tt('organiser')),
+    h('p.hint', { 'data-testid': 't-role' }, rights.role === 'organiser' ? tt('youOrganise') : tt('youArbitrate')));
+  if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
+    panel.append(playersControls(ev, rights, ui, refresh));
   }
-  if (ev.status !== 'closed' && ev.players.length) {
-    const who = h('input', { type: 'number', min: 1, placeholder: tt('player'), 'data-testid': 't-who', size: 6 });
-    const rnd = h('input', { type: 'number', min: 1, max: ev.rounds || 99, placeholder: tt('round'), size: 5 });
-    const kind = h('select', ['H', 'Z', 'F'].map(k => h('option', { value: k }, k)));
-    const bye = h('button', { type: 'button', 'data-testid': 't-bye' }, tt('requestBye'));
-    bye.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/byes`, {
-      player: Number(who.value), round: Number(rnd.value), kind: kind.value }, secret), refresh));
-    const out = h('button', { type: 'button', 'data-testid': 't-withdraw' }, tt('withdraw'));
-    out.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/players/${Number(who.value)}/withdraw`, undefined, secret), refresh));
-    panel.append(h('p', who, ' ', out, ' · ', rnd, ' ', kind, ' ', bye));
-  }
+  if (ev.status !== 'closed' && ev.players.length) panel.append(byeControls(ev, rights, ui, refresh));
   const buttons = h('p');
   const button = (label, testid, fn) => {
     const b = h('button.primary', { type: 'button', 'data-testid': testid }, label);
-    b.addEventListener('click', () => act(fn, refresh));
+    b.addEventListener('click', () => act(ui, fn, refresh));
     buttons.append(b, ' ');
   };
-  if (ev.status === 'registration') button(tt('start'), 't-start', () => call('POST', `${api(ev.id)}/start`, undefined, secret));
+  const step = path => () => call('POST', `${api(ev.id)}/${path}`, undefined, rights.secret);
+  if (ev.status === 'registration') button(tt('start'), 't-start', step('start'));
   const pending = ev.round_list[ev.round_list.length - 1];
   if (ev.status === 'running' && pending && pending.awaits_reveal) {
     // Issue 30: the digits drawn in the hall, typed by the arbiter in front of the players.
-    const digits = h('input', { inputmode: 'numeric', 'aria-label': tt('revealDigits'), placeholder: tt('revealDigits'), size: 24, 'data-testid': 't-reveal-input' });
+    const digits = draft(ui, 'reveal-digits', { inputmode: 'numeric', 'aria-label': tt('revealDigits'),
+      placeholder: tt('revealDigits'), size: 24, 'data-testid': 't-reveal-input' });
     const reveal = h('button.primary', { type: 'button', 'data-testid': 't-reveal' }, tt('reveal'));
-    reveal.addEventListener('click', () => act(() => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
-      { input: digits.value }, secret), refresh));
+    reveal.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
+      { input: digits.value }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
     panel.append(h('p', digits, ' ', reveal));
   }
   if (ev.status === 'running') {
-    if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', () => call('POST', `${api(ev.id)}/pair`, undefined, secret));
+    if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', step('pair'));
     const last = ev.round_list[ev.round_list.length - 1];
     // Online play only while a game of the round is still to be played (issue 37).
     const open = last && !last.awaits_reveal && last.boards.some(x => !x.bye && x.black && !x.result);
@@ -272,15 +378,24 @@ function organiserPanel(ev, secret, refresh) {
       const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
       button(tt('online'), 't-online', async () => {
         const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`,
-          rated.checked ? { rated: true } : undefined, secret);
+          rated.checked ? { rated: true } : undefined, rights.secret);
         return { links: out.games, round: out.round };
       });
       buttons.append(h('label', rated, ` ${tt('ratedRound')}`), ' ');
     }
-    if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', () => call('POST', `${api(ev.id)}/close`, undefined, secret));
+    if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', step('close'));
   }
   panel.append(buttons);
+  if (rights.role === 'organiser') panel.append(arbitersSection(ev, rights, staff, ui, refresh));
   return panel;
+}
+
+/** For a browser without rights: paste the organiser secret kept at the creation. */
+function secretEntry(ev, ui, useSecret) {
+  const input = draft(ui, 'secret', { type: 'password', size: 36, 'data-testid': 't-secret-input', autocomplete: 'off' });
+  const use = h('button', { type: 'button', 'data-testid': 't-use-secret' }, tt('useSecret'));
+  use.addEventListener('click', () => useSecret(input.value.trim()));
+  return section(ui, 'secret', tt('haveSecret'), h('p', input, ' ', use));
 }
 
 function linksList(ev, links) {
@@ -294,54 +409,89 @@ function linksList(ev, links) {
     ])));
 }
 
+function staffLine(staff) {
+  const parts = [tt('organisedBy', { name: staff.organiser || tt('anonymous') })];
+  if (staff.arbiters.length) parts.push(tt('arbitersShown', { names: staff.arbiters.join(', ') }));
+  return h('p', { 'data-testid': 't-staff' }, parts.join(' · '));
+}
+
+/** The event page's view: a function of the event, the rights and the ui model. */
+function eventView(ev, rights, staff, ui, extra) {
+  const id = ev.id;
+  const last = ev.round_list[ev.round_list.length - 1];
+  return [
+    h('h1', { 'data-testid': 't-title' }, ev.name),
+    h('p', `${tt('variant')}: ${variantName(ev.variant)} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
+      h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
+    staff ? staffLine(staff) : null,
+    h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
+    ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
+      tt('evalBandShown', { band: ev.eval_band, digest: String(ev.eval_digest).slice(0, 12) })) : null,
+    ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
+    ev.excluded && ev.excluded.length ? h('p', tt('excludedShown', { list: ev.excluded.join(', ') })) : null,
+    ev.shortlist ? h('p', tt('shortlistShown', { list: ev.shortlist.join(', ') })) : null,
+    last && last.reveal ? h('p', { 'data-testid': 't-revealed' }, revealedText(last.reveal)) : null,
+    ui.flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, ui.flash) : null,
+    // Nothing is left to organise once the event is closed (issue 37): no empty box.
+    rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
+    !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
+    extra.links ? linksList(ev, extra.links) : null,
+    last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
+      h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
+    ev.completed_rounds > 0 ? standingsTable(ev) : null,
+    section(ui, 'players', `${tt('players')} (${ev.players.length})`,
+      h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
+    ev.round_list.length > 1 ? section(ui, 'earlier', `${tt('round')} 1–${ev.round_list.length - 1}`,
+      ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, rights, ui, extra.refresh))) : null,
+    h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
+      h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
+    ev.status === 'closed' ? h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/verify`, 'data-testid': 't-verify' }, tt('verify'))) : null,
+  ].filter(Boolean);
+}
+
+const missing = id => h('p.error', { role: 'alert', 'data-testid': 't-missing' }, tt('noEvent', { id }));
+
 function renderEvent(main, id) {
-  let timer = null;
+  const ui = newUi();
   let links = null;
   let linksRound = 0;
-  const secret = localStorage.getItem(secretKey(id));
+  let secret = localStorage.getItem(secretKey(id));
+  const staffOf = () => call('GET', `${api(id)}/staff`, undefined, secret);
+  const useSecret = async value => {
+    const seen = value ? await call('GET', `${api(id)}/staff`, undefined, value).catch(() => null) : null;
+    if (seen && seen.you) {
+      localStorage.setItem(secretKey(id), value);
+      secret = value;
+      delete ui.drafts.secret;
+      ui.flash = null;
+    } else {
+      ui.flash = tt('wrongSecret');
+    }
+    await refresh();
+  };
   const refresh = async (out, auto = false) => {
     if (out && out.links) { links = out.links; linksRound = out.round; }
     let ev;
+    let staff;
     try {
-      ev = await call('GET', api(id));
+      [ev, staff] = await Promise.all([call('GET', api(id)), staffOf()]);
     } catch (e) {
       if (auto) return; // a missed automatic refresh: the next one comes in 5 s
-      clear(main).append(h('p.error', `${tt('error')}: ${e.message}`));
+      clear(main).append(e.status === 404 ? missing(id) : h('p.error', `${tt('error')}: ${e.message}`));
       return;
     }
-    // Someone started typing or choosing while the answer was on its way: keep the page.
-    if (auto && main.querySelector('select:focus, input:focus')) return;
-    const last = ev.round_list[ev.round_list.length - 1];
-    clear(main).append(...[
-      h('h1', { 'data-testid': 't-title' }, ev.name),
-      h('p', `${tt('variant')}: ${variantName(ev.variant)} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
-        h('strong', { 'data-testid': 't-status' }, tt(ev.status))),
-      h('p', `${tt('commitment')}: `, h('code', { 'data-testid': 't-commitment' }, ev.commitment)),
-      ev.eval_band !== null && ev.eval_band !== undefined ? h('p', { 'data-testid': 't-eval-band-shown' },
-        tt('evalBandShown', { band: ev.eval_band, digest: String(ev.eval_digest).slice(0, 12) })) : null,
-      ev.salt ? h('p', `${tt('salt')}: `, h('code', { 'data-testid': 't-salt' }, ev.salt)) : null,
-      ev.excluded && ev.excluded.length ? h('p', tt('excludedShown', { list: ev.excluded.join(', ') })) : null,
-      ev.shortlist ? h('p', tt('shortlistShown', { list: ev.shortlist.join(', ') })) : null,
-      last && last.reveal ? h('p', { 'data-testid': 't-revealed' }, revealedText(last.reveal)) : null,
-      flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, flash) : null,
-      // Nothing is left to organise once the event is closed (issue 37): no empty box.
-      secret && ev.status !== 'closed' ? organiserPanel(ev, secret, refresh) : null,
-      links && linksRound === ev.paired_rounds ? linksList(ev, links) : null,
-      last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
-        h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
-      ev.completed_rounds > 0 ? standingsTable(ev) : null,
-      h('details', h('summary', tt('players')),
-        h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
-      ev.round_list.length > 1 ? h('details', h('summary', `${tt('round')} 1–${ev.round_list.length - 1}`),
-        ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, secret, refresh))) : null,
-      h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
-        h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
-      ev.status === 'closed' ? h('p', h('a', { href: `${api(id)}/verify` }, tt('verify'))) : null,
-    ].filter(Boolean));
+    // An open menu's list would close under the organiser's pointer: wait for the next one.
+    if (auto && main.querySelector('select:focus')) return;
+    const rights = { can: !!staff.you, role: staff.you, secret };
+    const focus = focusOf(main);
+    clear(main).append(...eventView(ev, rights, staff, ui, {
+      refresh, useSecret, links: links && linksRound === ev.paired_rounds ? links : null }));
+    giveFocusBack(main, focus);
+    ui.refreshes += 1;
+    main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it
   };
   refresh();
-  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(undefined, true); }, 5000);
-  // (A refresh keeps the menus' chosen results: see `chosen` above.)
+  const timer = setInterval(() => { if (!document.hidden) refresh(undefined, true); }, 5000);
   return { destroy: () => clearInterval(timer) };
 }
 
@@ -377,18 +527,27 @@ function tick(main) {
 }
 
 function renderHall(main, id) {
+  let timer = null;
   const draw = async () => {
-    const ev = await call('GET', api(id)).catch(() => null);
-    if (!ev) return;
+    let ev;
+    try {
+      ev = await call('GET', api(id));
+    } catch (e) {
+      if (e.status === 404) { // no such event: say so, and stop asking
+        clearInterval(timer);
+        clear(main).append(h('section.hall', { 'data-testid': 't-hall' }, missing(id)));
+      }
+      return; // a missed refresh: the next one comes in 10 s
+    }
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(h('section.hall', { 'data-testid': 't-hall' },
       h('h1', `${ev.name} · ${tt('round')} ${last ? last.round : '-'}`),
       last ? hallRound(ev, last) : h('p', tt('noRound'))));
     tick(main);
   };
-  draw();
-  const timer = setInterval(draw, 10000);
+  timer = setInterval(draw, 10000);
   const ticker = setInterval(() => tick(main), 1000);
+  draw();
   return { destroy: () => { clearInterval(timer); clearInterval(ticker); } };
 }
 
@@ -397,12 +556,20 @@ export function renderTournament(main, path, go) {
   main.classList.add('tournament-page');
   limitsReady(); // the forms' limits, ready before the first submit
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // tournament, id, ...
+  if (parts[0] === 'tournaments') {
+    renderEventList(main);
+    return null;
+  }
   if (parts[1] === 'new' || parts.length === 1) {
     renderNew(main, go);
     return null;
   }
   const id = parts[1];
   if (parts[2] === 'hall') return renderHall(main, id);
+  if (parts[2] === 'verify') {
+    renderVerify(main, id);
+    return null;
+  }
   if (parts[2] === 'seat' && parts[3] && parts[4]) {
     saveSeat(parts[3], { color: 'white', token: parts[4], opponent: 'friend' });
     go(`/game/${encodeURIComponent(parts[3])}`, { replace: true });

@@ -515,3 +515,21 @@ test('the side offered a draw hears it; an offer of ours that goes without a res
   hx.ctrl.store.apply({ ...people(5), ...friend({ draw_offer: null }) });
   assert.equal(hx.ctrl.view().controls.notice, t('drawDeclined'));
 });
+
+test("an event's online game names its players as registered, not 'You / Your friend' (issue 30)", async () => {
+  const friend = state(1, { opponent: 'friend', level: null, players: { white: 'human', black: 'human' } });
+  const plain = await started({ first: friend, overrides: { getGameEvent: async () => ({ board: null }) } });
+  const names = c => Object.fromEntries(c.view().players.map(p => [p.color, p.name]));
+  assert.deepEqual(names(plain.ctrl), { white: 'You (White)', black: 'Your friend (Black)' });
+  const board = { event_id: 'e1', event: 'Open', round: 1, board: 1, white: 'Ann', black: 'Bob' };
+  const { ctrl } = await started({ first: friend, overrides: { getGameEvent: async () => ({ board }) } });
+  await settle();
+  assert.deepEqual(names(ctrl), { white: 'Ann (You)', black: 'Bob' });
+  assert.deepEqual(ctrl.view().event, { href: '#/tournament/e1', text: 'Open, round 1, board 1' });
+  assert.equal(plain.ctrl.view().event, null);
+  // A seat held by an account: the account beside the registered name.
+  const held = await started({ first: friend, overrides: { getGameEvent: async () => ({ board }),
+    getRatings: async () => ({ rated: true, players: { black: 'bob99' }, changes: [] }) } });
+  await settle();
+  assert.deepEqual(names(held.ctrl), { white: 'Ann (You)', black: 'Bob — bob99' });
+});

@@ -273,3 +273,14 @@ tournament_log = Table(
     Column("reason", Text),
     Index("ix_tournament_log_event", "tournament_id"),
 )
+# The accounts that run an event (0011): its organiser (the account that created it) and the
+# co-arbiters the organiser added by name.  An event made without an account has no row and is
+# run with its organiser secret alone.
+tournament_staff = Table(
+    "tournament_staff", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("role", String(10), nullable=False),  # organiser | arbiter
+    Column("added_at", BigInteger, nullable=False),
+    Index("ix_tournament_staff_user", "user_id"),
+)

@@ -67,3 +67,7 @@ class RevealError(TournamentError):
 class PreparationError(TournamentError):
     """A round's games cannot start yet: its setup is not revealed, or the preparation
     window after the reveal has not ended."""
+
+
+class StaffError(TournamentError):
+    """A co-arbiter that cannot be added or removed: no such account, added already..."""

@@ -37,7 +37,7 @@ from randomchess.startpos import (
     verify_commitment,
 )
 from randomchess.startpos import commitment as make_commitment
-from randomchess.tournament import berger, setups
+from randomchess.tournament import berger, setups, staff
 from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
@@ -247,8 +247,10 @@ class TournamentStore:
         excluded: Sequence[int] = (),
         shortlist: Sequence[int] | None = None,
         prep_minutes: int = 0,
+        owner: int | None = None,
     ) -> Created:
-        """A new event in registration, committed to a fresh secret salt."""
+        """A new event in registration, committed to a fresh secret salt; ``owner``: the
+        account (users.id) that organises it (issue 30)."""
         name = check_name(name, "event name", 120)
         v = _checked_variant(variant)
         _check_format(v, system, setup_policy, bishops, initial_colour, rounds, mini_match,
@@ -284,6 +286,8 @@ class TournamentStore:
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
             self._log(conn, event_id, "create", new=commitment)
+            if owner is not None:
+                staff.add_owner(conn, event_id, owner)
         return Created(self.load(event_id).event, secret)
 
     def add_player(self, event_id: str, name: str, rating: int | None = None,

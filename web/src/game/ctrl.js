@@ -49,7 +49,8 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  * The controller of game `id`. deps:
  *  - seat: the browser's seat {color: 'white'|'black'|'both', token, invite_url, …} or null;
  *  - api: {getGame, postMove, postAction, postRematch, getRatings, getRematch, follow,
- *    saveSeat, claimSeat, currentUser, getLevels?} (api.js, account.js, levels.js);
+ *    saveSeat, claimSeat, currentUser, getLevels?, getGameEvent?} (api.js, account.js,
+ *    levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
  *    'same'|'new'|null, 'promotion' {options, color} → letter|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
@@ -77,6 +78,7 @@ export function createGameCtrl({
   let freshSetup = false; // the game's seek asked for a new random setup every game
   let seatNames = {}; // {white, black}: the accounts holding the seats (issue 18)
   let seatRatings = {}; // {white, black}: their ratings in a rated game, {rating, provisional}
+  let eventBoard = null; // {event, round, board, white, black}: an event's online game (issue 30)
   let levelRows = null; // the variant's rows of GET /api/levels: the computer's rating
   let shapes = []; // the board's auto shapes: castling and adjustment targets
   let announce = '';
@@ -232,8 +234,13 @@ export function createGameCtrl({
       const strength = t(`strength.${s.level}`);
       return t('computerLevel', { level: s.level, strength: rating ? `${strength}, ${rating}` : strength });
     }
+    // An event's game: the players' names as registered (issue 30), not "You / Your friend";
+    // the account holding the seat beside it.
+    const registered = eventBoard && eventBoard[color];
     const account = seatNames[color];
-    if (account) return mine() === color ? `${account} (${t('youName')})` : account;
+    const named = registered && account && registered !== account ? `${registered} — ${account}`
+      : registered || account;
+    if (named) return mine() === color ? `${named} (${t('youName')})` : named;
     if (hotseat() || !seatHolder()) return colourName(color);
     if (mine() === color) return `${t('youName')} (${colourName(color)})`;
     return `${s.opponent === 'friend' ? t('friendName') : colourName(color)} (${colourName(color)})`;
@@ -363,6 +370,8 @@ export function createGameCtrl({
       moves: { san: s.san || [], shown },
       sanInput: playing && !waitingForFriend(s),
       controls: controlsView(s, total, over, playing),
+      event: eventBoard ? { href: `#/tournament/${encodeURIComponent(eventBoard.event_id)}`,
+        text: t('tournament.boardOf', { event: eventBoard.event, round: eventBoard.round, board: eventBoard.board }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
         rating: seatRatings[color]
@@ -640,6 +649,13 @@ export function createGameCtrl({
       api.getLevels().then(table => {
         if (closed || !table || !table.variants) return;
         levelRows = table.variants[current().variant] || [];
+        full();
+      }, () => {});
+    }
+    if (api.getGameEvent) {
+      api.getGameEvent(id).then(r => {
+        if (closed || !r || !r.board) return; // not an event's game
+        eventBoard = r.board;
         full();
       }, () => {});
     }

@@ -46,6 +46,8 @@ export function createGameView(root, ctrl, links) {
   // After a rated game: each side's rating change (GET /api/games/{id}/ratings, issue 18).
   const ratingsBox = h('div.rating-changes', { 'data-testid': 'rating-changes', hidden: true });
   const status = h('p.status', { 'data-testid': 'status' });
+  // An event's game: a link back to its event, round and board (issue 30).
+  const eventLine = h('p.event-board', { hidden: true });
   const seatLine = h('p.seat', { 'data-testid': 'seat' });
   const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
     t('disconnected'));
@@ -79,7 +81,7 @@ export function createGameView(root, ctrl, links) {
 
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, ratingsBox, connection, seatLine, status, room, hint, castleBar, adjustBar,
+    h('aside.side', banner, ratingsBox, connection, seatLine, eventLine, status, room, hint, castleBar, adjustBar,
       moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
@@ -274,6 +276,11 @@ export function createGameView(root, ctrl, links) {
     banner.textContent = v.banner || '';
     connection.hidden = v.connected;
     status.textContent = v.status;
+    eventLine.hidden = !v.event;
+    if (v.event && eventLine.dataset.text !== v.event.text) {
+      eventLine.dataset.text = v.event.text;
+      clear(eventLine).append(h('a', { href: v.event.href, 'data-testid': 'event-board' }, v.event.text));
+    }
     drawRoom(v.room);
     drawBars(v);
     drawHint(v.hint);

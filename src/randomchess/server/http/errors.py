@@ -104,6 +104,7 @@ ErrorCode = Literal[
     "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
     "tournament.not_revealed",
+    "tournament.rated_needs_clock", "tournament.owner_only", "tournament.staff",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -335,8 +336,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "tournament.correction": ("{reason}", "corrección no válida: {reason}"),
     "tournament.closed": ("{reason}", "el torneo está cerrado: {reason}"),
     "tournament.verification": ("{reason}", "la verificación falló: {reason}"),
-    "tournament.organiser_only": ("this needs the event's organiser secret",
-                                  "esto necesita la clave del organizador del torneo"),
+    "tournament.organiser_only": ("this needs the event's organiser: sign in as its organiser "
+                                  "or a co-arbiter, or give its organiser secret",
+                                  "esto necesita al organizador del torneo: entra con la "
+                                  "cuenta del organizador o de un coárbitro, o da su clave "
+                                  "de organizador"),
+    "tournament.owner_only": ("only the organiser adds or removes co-arbiters",
+                              "solo el organizador añade o quita coárbitros"),
+    "tournament.staff": ("{reason}", "coárbitro no válido: {reason}"),
     "tournament.no_round": ("round {round} has not been paired",
                             "la ronda {round} no está emparejada"),
     "tournament.no_board": ("round {round} has no game on board {board}",
@@ -392,6 +399,7 @@ _CLASS_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (tournament_errors.VerificationError, "tournament.verification"),
     (tournament_errors.RevealError, "tournament.reveal"),
     (tournament_errors.PreparationError, "tournament.preparation"),
+    (tournament_errors.StaffError, "tournament.staff"),
     (tournament_errors.TournamentError, "tournament.invalid"),
     (ValueError, "input.invalid"),
 )
@@ -431,6 +439,8 @@ def reason_of(exc: BaseException) -> Bilingual:
     if isinstance(exc, tournament_errors.RevealError | tournament_errors.PreparationError):
         return Bilingual(str(exc), exc.localized("es"))
     text = str(exc)
+    if isinstance(exc, tournament_errors.TournamentError):  # it says itself in Spanish
+        return Bilingual(text, exc.localized("es"))
     return Bilingual(text, _CORE_ES.get(text, text))
 
 

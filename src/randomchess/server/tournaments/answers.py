@@ -20,6 +20,57 @@ class CreatedOut(_Out):
     id: str
     commitment: str = Field(description="SHA-256 commitment to the setups, to publish now")
     organiser_secret: str = Field(description="shown once: send it in X-Organiser-Secret")
+    organiser: str | None = Field(None, description="the signed-in account that organises "
+                                                    "the event; none: the secret alone")
+
+
+Role = Literal["organiser", "arbiter"]
+
+
+class StaffOut(_Out):
+    """Who runs the event, and what the asking browser may do."""
+
+    organiser: str | None = Field(description="the organiser's account; none: an event made "
+                                              "without an account")
+    arbiters: list[str] = Field(description="the co-arbiters' accounts")
+    you: Role | None = Field(description="organiser: every step and the co-arbiters (the "
+                                         "organiser's account or secret); arbiter: every "
+                                         "step; none: a spectator")
+
+
+class EventSummaryOut(_Out):
+    id: str
+    name: str
+    variant: str
+    system: str
+    rounds: int = Field(description="0: a round robin not started yet")
+    status: Literal["registration", "running", "closed"]
+    players: int
+    paired_rounds: int
+    created_at: int = Field(description="epoch ms")
+    organiser: str | None
+    role: Role | None = Field(None, description="the account's role (its own list only)")
+
+
+class EventListOut(_Out):
+    upcoming: list[EventSummaryOut] = Field(description="in registration, newest first")
+    running: list[EventSummaryOut]
+    finished: list[EventSummaryOut] = Field(description="closed, newest first")
+
+
+class MyEventsOut(_Out):
+    events: list[EventSummaryOut] = Field(description="organised or arbitrated, newest first")
+
+
+class EventBoardOut(_Out):
+    """The event board an online game is played on, with the players' names."""
+
+    event_id: str
+    event: str
+    round: int
+    board: int
+    white: str
+    black: str
 
 
 class RankNames(_Out):
@@ -190,3 +241,7 @@ EXPORT: dict[int | str, dict[str, Any]] = {200: {
     "content": {media: _TEXT for media in (
         "text/plain", "text/csv", "text/html", "application/x-chess-pgn")},
     "description": "trf: FIDE TRF (text/plain); csv and html: the crosstable; pgn: the games"}}
+
+
+class GameEventOut(_Out):
+    board: EventBoardOut | None = Field(description="none: the game is not an event's")

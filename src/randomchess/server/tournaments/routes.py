@@ -1,6 +1,7 @@
 """Tournament routes (docs/tournaments.md, "Web"): a public view of every event and the
 organiser's steps, each guarded by the event's organiser secret (sent in the
-``X-Organiser-Secret`` header; the database keeps only its SHA-256).
+``X-Organiser-Secret`` header; the database keeps only its SHA-256) or by the signed-in
+account of its organiser or a co-arbiter (issue 30: the session cookie and its CSRF token).
 
 Online games: the organiser opens a round's games on the server; each player gets a personal
 link (White's seat token, Black's invitation) and a game's result becomes the board's result,
@@ -15,35 +16,51 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Header, Request
+from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
+from randomchess.server.accounts.deps import CSRF_HEADER, SESSION_COOKIE, current_session
+from randomchess.server.accounts.store import Session, same_secret
 from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
-from randomchess.server.http.guards import EventId, Line, Ordinal, Text
+from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
 from randomchess.server.tournaments.answers import (
     ANSWER,
     EXPORT,
     SVG,
     ByeOut,
     CreatedOut,
+    EventBoardOut,
+    EventListOut,
     EventOut,
+    EventSummaryOut,
+    GameEventOut,
+    MyEventsOut,
     OnlineOut,
     PlayerAddedOut,
     ResultOut,
+    Role,
+    StaffOut,
     VerifyOut,
     WithdrawnOut,
 )
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
-from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.export import (
+    CROSSTABLE_CSP,
+    crosstable_csv,
+    crosstable_html,
+    pgn,
+)
 from randomchess.tournament.model import Tournament
 from randomchess.tournament.setups import parse_setup_list
+from randomchess.tournament.staff import ORGANISER, Staff, Summary
 from randomchess.tournament.store import TournamentStore, check_playable, verify, window_end
 from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
 from randomchess.tournament.trf import write_trf
@@ -139,6 +156,7 @@ _STATUS = {
     errors.CorrectionError: 409,
     errors.VerificationError: 409,
     errors.PreparationError: 409,
+    errors.StaffError: 409,
 }
 
 
@@ -160,11 +178,45 @@ def _call(fn: Any, *args: Any) -> Any:
         raise ApiError.wrap(_STATUS.get(type(e), 422), e) from None
 
 
-def _organiser(request: Request, event_id: EventId, secret: str | None) -> TournamentStore:
+def _staff(request: Request) -> Staff:
+    staff: Staff = request.app.state.tournament_staff  # made by install_tournaments
+    return staff
+
+
+def _session(request: Request) -> Session | None:
+    """The signed-in account of the request (in the database's thread), if any."""
+    players = getattr(request.app.state, "players", None)  # accounts (accounts/deps.py)
+    if players is None:
+        return None
+    session: Session | None = players.accounts.session(request.cookies.get(SESSION_COOKIE))
+    return session
+
+
+def _role(request: Request, event_id: str, secret: str | None,
+          changing: bool) -> Role | None:
+    """What the request may do on the event: the secret makes it the organiser; else the
+    signed-in account's role, a state change needing the session's CSRF token too."""
+    if secret and _store(request).check_organiser(event_id, secret):
+        return ORGANISER
+    s = _session(request)
+    if s is None:
+        return None
+    if changing and not same_secret(request.headers.get(CSRF_HEADER), s.csrf):
+        raise ApiError(403, "account.csrf")
+    return _staff(request).role_of(event_id, s.user_id)
+
+
+def _organiser(request: Request, event_id: EventId, secret: str | None,
+               owner: bool = False) -> TournamentStore:
+    """The store, once the request may run the event's steps (``owner``: may also change
+    who runs it: the organiser's account or the secret, not a co-arbiter)."""
     store = _store(request)
     _call(store.load, event_id)  # 404 first
-    if not secret or not store.check_organiser(event_id, secret):
+    role = _role(request, event_id, secret, changing=True)
+    if role is None:
         raise ApiError(403, "tournament.organiser_only")
+    if owner and role != ORGANISER:
+        raise ApiError(403, "tournament.owner_only")
     return store
 
 
@@ -248,6 +300,11 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
     excluded = _call(parse_setup_list, body.excluded, body.variant)
     shortlist = None if body.shortlist is None else _call(parse_setup_list, body.shortlist,
                                                           body.variant)
+    session = await current_session(request)
+    if session is not None and not same_secret(request.headers.get(CSRF_HEADER),
+                                               session.csrf):
+        raise ApiError(403, "account.csrf")
+    owner = None if session is None else session.user_id
     created = await database(request).run(lambda: _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,
         time_control=body.time_control, tiebreaks=body.tiebreaks,
@@ -256,10 +313,105 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
         no_repeat=body.no_repeat, initial_colour=body.initial_colour, organiser=True,
         eval_band=None if body.eval_band is None else round(body.eval_band * 100),
         tiebreak_edition=body.tiebreak_edition, setup_source=body.setup_source,
-        excluded=excluded, shortlist=shortlist, prep_minutes=body.prep_minutes)))
+        excluded=excluded, shortlist=shortlist, prep_minutes=body.prep_minutes,
+        owner=owner)))
     return CreatedOut.model_validate({"id": created.event.id,
                                       "commitment": created.event.commitment,
-                                      "organiser_secret": created.organiser_secret})
+                                      "organiser_secret": created.organiser_secret,
+                                      "organiser": None if session is None else session.name})
+
+
+def _summary(s: Summary) -> EventSummaryOut:
+    out = {"id": s.id, "name": s.name, "variant": s.variant, "system": s.system,
+           "rounds": s.rounds, "status": s.status, "players": s.players,
+           "paired_rounds": s.paired_rounds, "created_at": s.created_at,
+           "organiser": s.organiser}
+    if s.role is not None:
+        out["role"] = s.role
+    return EventSummaryOut.model_validate(out)
+
+
+@router.get("", **ANSWER)
+@through_db
+def list_events(request: Request) -> EventListOut:
+    """Every event, by status (registration, running, closed), newest first."""
+    rows = _staff(request).listing()
+    by = {status: [_summary(s) for s in rows if s.status == status]
+          for status in ("registration", "running", "closed")}
+    return EventListOut(upcoming=by["registration"], running=by["running"],
+                        finished=by["closed"])
+
+
+def _staff_out(request: Request, event_id: str, secret: str | None) -> StaffOut:
+    listed = _staff(request).staff(event_id)
+    return StaffOut(organiser=listed.organiser, arbiters=listed.arbiters,
+                    you=_role(request, event_id, secret, changing=False))
+
+
+@router.get("/{event_id}/staff", **ANSWER)
+@through_db
+def get_staff(event_id: EventId, request: Request,
+              x_organiser_secret: str | None = Header(None)) -> StaffOut:
+    """The organiser and co-arbiters, and what this browser may do (its account or the
+    secret it sends)."""
+    _call(_store(request).load, event_id)  # 404
+    return _staff_out(request, event_id, x_organiser_secret)
+
+
+class ArbiterIn(_Strict):
+    name: Line = Field(min_length=1, max_length=64, description="an account's name")
+
+
+@router.post("/{event_id}/arbiters", status_code=201, **ANSWER)
+@through_db
+def add_arbiter(event_id: EventId, body: ArbiterIn, request: Request,
+                x_organiser_secret: str | None = Header(None)) -> StaffOut:
+    """Add a co-arbiter by account name (the organiser's account or secret only)."""
+    _organiser(request, event_id, x_organiser_secret, owner=True)
+    _call(_staff(request).add_arbiter, event_id, body.name)
+    return _staff_out(request, event_id, x_organiser_secret)
+
+
+@router.delete("/{event_id}/arbiters/{name}", **ANSWER)
+@through_db
+def remove_arbiter(event_id: EventId, name: Annotated[Line, PathParam(max_length=64)],
+                   request: Request,
+                   x_organiser_secret: str | None = Header(None)) -> StaffOut:
+    _organiser(request, event_id, x_organiser_secret, owner=True)
+    _call(_staff(request).remove_arbiter, event_id, name)
+    return _staff_out(request, event_id, x_organiser_secret)
+
+
+# Routes outside /api/tournaments: the account's events, and an online game's event board.
+others = APIRouter(tags=["tournaments"])
+
+
+@others.get("/api/account/events", **ANSWER)
+async def my_events(request: Request) -> MyEventsOut:
+    """The events the signed-in account organises or arbitrates."""
+    session = await current_session(request)
+    if session is None:
+        raise ApiError(401, "account.login_required")
+    rows = await database(request).run(_staff(request).events_of, session.user_id)
+    return MyEventsOut(events=[_summary(s) for s in rows])
+
+
+@others.get("/api/games/{game_id}/event", **ANSWER)
+@through_db
+def game_event(game_id: str, request: Request) -> GameEventOut:
+    """The event, round and board of an online game, with the players' names (none for a
+    game outside events: every game page asks)."""
+    check_game_id(game_id)
+    store = _store(request)
+    event_id = store.event_of_game(game_id)
+    if event_id is None:
+        return GameEventOut(board=None)
+    t: Tournament = _call(store.load, event_id)
+    b = next(b for b in t.boards if b.game_id == game_id)
+    names = {p.number: p.name for p in t.players}
+    return GameEventOut(board=EventBoardOut(
+        event_id=event_id, event=t.event.name, round=b.round, board=b.board,
+        white=names[b.white], black=names[b.black] if b.black is not None else ""))
 
 
 @router.get("/{event_id}", **ANSWER)
@@ -297,7 +449,9 @@ def export(event_id: EventId, fmt_: Line, request: Request,
     if fmt_ == "csv":
         return Response(crosstable_csv(t, lang), media_type="text/csv")
     if fmt_ == "html":
-        return Response(crosstable_html(t, lang), media_type="text/html")
+        # Its own policy: the page's one inline style sheet, allowed by its hash (issue 30).
+        return Response(crosstable_html(t, lang), media_type="text/html",
+                        headers={"Content-Security-Policy": CROSSTABLE_CSP})
     if fmt_ == "pgn":
         return Response(pgn(t, store.online_moves, site=str(request.base_url)),
                         media_type="application/x-chess-pgn")
@@ -306,9 +460,10 @@ def export(event_id: EventId, fmt_: Line, request: Request,
 
 @router.get("/{event_id}/verify", **ANSWER)
 @through_db
-def verify_event(event_id: EventId, request: Request) -> VerifyOut:
+def verify_event(event_id: EventId, request: Request,
+                 lang: Literal["en", "es"] = "en") -> VerifyOut:
     t: Tournament = _call(_store(request).load, event_id)
-    report = _call(verify, t)
+    report = _call(verify, t, lang)
     return VerifyOut.model_validate({"verified": not report.mismatches,
                                      "rounds": report.rounds,
                                      "mismatches": report.mismatches})
@@ -448,6 +603,7 @@ def install_tournaments(app: FastAPI) -> None:
     service: GameService = app.state.service
     store = TournamentStore(service.store.engine)
     app.state.tournaments = store
+    app.state.tournament_staff = Staff(service.store.engine)
 
     async def record_online_result(live: LiveGame) -> None:
         game_id = live.record.id
@@ -460,3 +616,4 @@ def install_tournaments(app: FastAPI) -> None:
 
     service.end_hooks.append(record_online_result)
     app.include_router(router)
+    app.include_router(others)

@@ -46,6 +46,7 @@ def test_a_round_revealed_from_the_event_page_and_shown_in_the_hall(
         o.fill("[data-testid=t-excluded]", "standard")
         o.select_option("[data-testid=t-prep]", "5")
         o.click("[data-testid=t-create]")
+        o.click("[data-testid=t-to-event]")  # past the secret, shown once (issue 30)
         o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
         eid = o.url.rsplit("/", 1)[1]
         secret = o.evaluate(f"localStorage.getItem('rc-tournament-{eid}')")

@@ -317,7 +317,9 @@ _TEXT = {
         "diagonals": "Diagonals at the opponent's shelter pawns",
         "diagonal": "{piece} {square} hits {target} after {moves} (defended by {defenders})",
         "lines": "Pieces on the king's lines", "castling": "Moves to castle",
-        "plan": "{san}: {moves} (clear {blockers}; first move {unlock})",
+        "plan": "{san}: {moves} (clear {blockers})", "unlock": "; pawns to move first: {pawns}",
+        "unlock1": "; pawn to move first: {pawns}",
+        "ready": "{san}: 0 (legal on move 1)",
         "rank_a": "rank, a-side", "rank_h": "rank, far side", "file": "file",
         "diagonal_a": "diagonal, a-side", "diagonal_h": "diagonal, far side",
         "shield": "shield",
@@ -328,7 +330,8 @@ _TEXT = {
         "diagonals": "Diagonales contra los peones del enroque rival",
         "diagonal": "{piece} {square} ataca {target} tras {moves} (defendido por {defenders})",
         "lines": "Piezas en las líneas del rey", "castling": "Jugadas para enrocar",
-        "plan": "{san}: {moves} (despejar {blockers}; antes mover {unlock})",
+        "plan": "{san}: {moves} (despejar {blockers})",
+        "unlock": "; antes, mover los peones {pawns}", "unlock1": "; antes, mover el peón {pawns}", "ready": "{san}: 0 (legal en la jugada 1)",
         "rank_a": "fila, lado a", "rank_h": "fila, lado lejano", "file": "columna",
         "diagonal_a": "diagonal, lado a", "diagonal_h": "diagonal, lado lejano",
         "shield": "escudo",
@@ -342,6 +345,15 @@ def _letters(text: str, lang: str) -> str:
         return text
     kind = PIECE_TYPES[KIND_BY_LETTER[text.upper()]]
     return kind.spanish if text.isupper() else kind.spanish.lower()
+
+
+def _plan_text(c: CastlingPlan, lang: str) -> str:
+    w = _TEXT[lang]
+    if not c.moves:
+        return w["ready"].format(san=c.san)
+    text = w["plan"].format(san=c.san, moves=c.moves, blockers=", ".join(c.blockers))
+    unlock = w["unlock1" if len(c.unlock) == 1 else "unlock"].format(pawns=", ".join(c.unlock)) if c.unlock else ""
+    return text[:-1] + unlock + ")"
 
 
 def _side_lines(s: SideBrief, lang: str) -> list[tuple[str, str]]:
@@ -358,9 +370,7 @@ def _side_lines(s: SideBrief, lang: str) -> list[tuple[str, str]]:
         f"{w[k.line]} → {k.end}: "
         + (" ".join(_letters(p, lang) + sq for sq, p in k.pieces) or w["none"])
         for k in s.king_lines)
-    plans = "; ".join(w["plan"].format(
-        san=c.san, moves=c.moves, blockers=listed(c.blockers), unlock=listed(c.unlock))
-        for c in s.castling)
+    plans = "; ".join(_plan_text(c, lang) for c in s.castling)
     name = w[s.color]
     return [(f"{name}: {w['undefended']}", listed(s.undefended_pawns)),
             (f"{name}: {w['king_only']}", listed(s.king_only_pawns)),

@@ -331,7 +331,8 @@ _TEXT = {
         "diagonal": "{piece} {square} ataca {target} tras {moves} (defendido por {defenders})",
         "lines": "Piezas en las líneas del rey", "castling": "Jugadas para enrocar",
         "plan": "{san}: {moves} (despejar {blockers})",
-        "unlock": "; antes, mover los peones {pawns}", "unlock1": "; antes, mover el peón {pawns}", "ready": "{san}: 0 (legal en la jugada 1)",
+        "unlock": "; antes, mover los peones {pawns}",
+        "unlock1": "; antes, mover el peón {pawns}", "ready": "{san}: 0 (legal en la jugada 1)",
         "rank_a": "fila, lado a", "rank_h": "fila, lado lejano", "file": "columna",
         "diagonal_a": "diagonal, lado a", "diagonal_h": "diagonal, lado lejano",
         "shield": "escudo",
@@ -352,7 +353,9 @@ def _plan_text(c: CastlingPlan, lang: str) -> str:
     if not c.moves:
         return w["ready"].format(san=c.san)
     text = w["plan"].format(san=c.san, moves=c.moves, blockers=", ".join(c.blockers))
-    unlock = w["unlock1" if len(c.unlock) == 1 else "unlock"].format(pawns=", ".join(c.unlock)) if c.unlock else ""
+    if not c.unlock:
+        return text
+    unlock = w["unlock1" if len(c.unlock) == 1 else "unlock"].format(pawns=", ".join(c.unlock))
     return text[:-1] + unlock + ")"
 
 

@@ -28,7 +28,7 @@ LAYERS: dict[str, int] = {
     "geometry": 1, "pieces": 2, "variants": 3, "fen": 4, "position": 5,
     # PGN reads whole games, so it sits above the game record it builds.
     "san": 6, "game": 7, "pgn": 8, "startpos": 9, "diagram": 9, "brief": 9,
-    "engine": 10, "analysis": 11, "accounts": 11, "tournament": 12,
+    "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11, "tournament": 12,
     "server": 13, "cli": 14, "__main__": 15,
 }
 # Rank of each server wing; ``http.app`` is the composition root above them all.

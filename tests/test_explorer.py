@@ -311,3 +311,19 @@ def test_the_server_counts_its_games_and_answers(client_url: str) -> None:
         bad = c.get("/api/explorer/chess960/518", params={"fen": "xx"})
         assert bad.status_code == 422 and bad.json()["code"] == "fen.invalid"
         assert c.get("/api/explorer/chess960/960").json()["code"] == "setup.out_of_range"
+
+
+def test_zstd_files_import_and_a_cut_one_stops_clearly(engine: Engine, tmp_path: Path) -> None:
+    import zstandard
+
+    pgn = tmp_path / "games.pgn"
+    games = _collection(pgn, 30, seed=21)
+    packed = tmp_path / "games.pgn.zst"
+    packed.write_bytes(zstandard.ZstdCompressor().compress(pgn.read_bytes()))
+    store = ExplorerStore(engine)
+    assert import_pgn(store, packed, "zst", batch=4).counted == len(games)
+    _check_against(store, _python_chess_counts(games))
+    cut = tmp_path / "cut.pgn.zst"
+    cut.write_bytes(packed.read_bytes()[:-200])
+    with pytest.raises(ExplorerError, match="corrupt or cut short"):
+        import_pgn(store, cut, "cut")

@@ -360,6 +360,26 @@
  */
 
 /**
+ * @typedef {object} ExplorerMove
+ * @property {string} uci
+ * @property {string} san
+ * @property {number} games
+ * @property {number} white_wins
+ * @property {number} draws
+ * @property {number} black_wins
+ */
+
+/**
+ * @typedef {object} ExplorerOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {Array<string>} sources - the sources summed (all those with games here)
+ * @property {number} games - games that played a move from this position
+ * @property {Array<ExplorerMove>} moves - most played first
+ */
+
+/**
  * @typedef {object} FirstMove
  * @property {string} san
  * @property {number} games

@@ -35,15 +35,52 @@ class ImportReport:
     already_done: bool = False
 
 
+class _ZstdReader(io.RawIOBase):
+    """A Zstandard stream, frame after frame, that fails at a cut frame: ``zstandard``'s own
+    stream reader ends a truncated file silently, as if it were whole."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        import zstandard
+
+        self._new = zstandard.ZstdDecompressor().decompressobj
+        self._raw = raw
+        self._frame = self._new()
+        self._started = False
+        self._buffer = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def _fill(self) -> None:
+        while not self._buffer:
+            chunk = self._raw.read(1 << 16)
+            if not chunk:
+                if self._started and not self._frame.eof:
+                    raise EOFError("the Zstandard data ends in the middle of a frame")
+                return
+            while chunk:
+                if self._frame.eof:  # the next frame of a multi-frame file
+                    self._frame = self._new()
+                self._started = True
+                self._buffer += self._frame.decompress(chunk)
+                chunk = self._frame.unused_data if self._frame.eof else b""
+
+    def readinto(self, b: Any) -> int:
+        self._fill()
+        n = min(len(b), len(self._buffer))
+        b[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+
 def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
     try:
-        import zstandard
+        import zstandard  # noqa: F401
     except ImportError:
         raise ExplorerError("reading .zst files needs the zstandard package "
                             "(pip install 'randomchess[zstd]'); or decompress it first "
                             "(zstd -d FILE.pgn.zst)") from None
-    reader: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(raw)
-    return reader
+    return io.BufferedReader(_ZstdReader(raw))
 
 
 def open_pgn(path: Path) -> tuple[io.TextIOWrapper, IO[bytes]]:

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 import chess.pgn
-from pgn_bench import make_games
 from sqlalchemy import create_engine, select
 
+from pgn_bench import make_games
 from randomchess.db import migrate, schema
 from randomchess.explorer.importer import import_pgn
 from randomchess.explorer.store import ExplorerStore

@@ -327,3 +327,24 @@ def test_zstd_files_import_and_a_cut_one_stops_clearly(engine: Engine, tmp_path:
     cut.write_bytes(packed.read_bytes()[:-200])
     with pytest.raises(ExplorerError, match="corrupt or cut short"):
         import_pgn(store, cut, "cut")
+
+
+def test_the_import_command_in_spanish(engine: Engine, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    pgn = tmp_path / "few.pgn"
+    games = _collection(pgn, 3, seed=2)
+    args = ["explorer", "import", str(pgn), "--db", str(engine.url), "--lang", "es"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert f"few.pgn: {len(games)} partidas contadas, 2 omitidas (import)" in result.stdout
+    # The six games, then the unfinished one and the unreadable one (_collection).
+    assert "few.pgn: partida 7 omitida: no tiene resultado (*)" in result.stderr
+    assert "few.pgn: partida 8 omitida: no se puede leer" in result.stderr
+    again = CliRunner().invoke(main, args)
+    assert "ya importado" in again.stdout
+    bad = CliRunner().invoke(main, ["explorer", "import", str(pgn), "--db", str(engine.url),
+                                    "--source", ""])
+    assert bad.exit_code == 2 and "1-40" in bad.output

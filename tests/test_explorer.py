@@ -116,10 +116,22 @@ def _check_against(store: ExplorerStore, expected: Counts, variant: str = "chess
     assert total == sum(c[0] for c in expected.values())
 
 
-def test_an_imported_collection_matches_python_chess(engine: Engine, tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    from server_support import database
+
+    with database(request.param, tmp_path) as url:
+        e = create_engine(url)
+        migrate(e)
+        yield e
+        e.dispose()
+
+
+def test_an_imported_collection_matches_python_chess(any_engine: Engine,
+                                                     tmp_path: Path) -> None:
     pgn = tmp_path / "games.pgn"
     games = _collection(pgn)
-    store = ExplorerStore(engine)
+    store = ExplorerStore(any_engine)
     skipped: list[tuple[int, str]] = []
     report = import_pgn(store, pgn, "lichess", batch=7,
                         skip=lambda n, why, details: skipped.append((n, why)))

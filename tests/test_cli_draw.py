@@ -336,3 +336,21 @@ def test_undecodable_seed_from_a_real_command_line(workdir: Path) -> None:
                           capture_output=True, env=env, timeout=60, check=False)
     assert done.returncode == 2, done.stderr
     assert b"Traceback" not in done.stderr and b"UTF-8" in done.stderr
+
+
+def test_brief_in_english_and_spanish(runner: CliRunner) -> None:
+    """``--brief`` (issue 33): the setup brief after the setup, in --lang."""
+    en = ok(draw(runner, "--number", "518", "--brief")).splitlines()
+    assert en[0] == "518 RNBQKBNR"
+    assert "  White: Pawns defended only by the king: f2" in en
+    assert "  Black: Moves to castle: O-O-O: 4 (clear b8, c8, d8; pawn to move first: d7); " \
+        "O-O: 3 (clear f8, g8; pawn to move first: e7)" in en
+    es = ok(draw(runner, "--number", "7", "--brief", "--lang", "es")).splitlines()
+    assert es[0] == "7 DCACTRTA"
+    assert any(line.startswith("  Blancas: Jugadas para enrocar: ") and
+               "O-O: 0 (legal en la jugada 1)" in line for line in es)
+    mrc = json.loads(ok(draw(runner, "--variant", "mrc", "--number", "0", "--brief",
+                             "--format", "json")))
+    assert mrc["brief"]["white"]["diagonals"][0]["target"] == "h8"
+    html = ok(draw(runner, "--number", "518", "--brief", "--format", "html", "--lang", "es"))
+    assert "Peones defendidos solo por el rey" in html

@@ -125,6 +125,56 @@
  */
 
 /**
+ * @typedef {object} BriefCastling
+ * @property {'a'|'h'} side
+ * @property {string} san
+ * @property {string} king_to
+ * @property {string} rook_to
+ * @property {Array<string>} blockers - pieces that must leave the path
+ * @property {Array<string>} unlock - pawns to move first to free walled-in blockers
+ * @property {number} moves - own moves before castling; 0: legal on move 1
+ */
+
+/**
+ * @typedef {object} BriefDiagonal
+ * @property {string} piece - FEN letter of the aiming piece (upper case: White)
+ * @property {string} square
+ * @property {string} target - the opponent's shelter pawn it hits
+ * @property {Array<string>} opened_by - UCI pawn moves that open the diagonal
+ * @property {Array<string>} target_defenders - squares of the target's defenders
+ */
+
+/**
+ * @typedef {object} BriefEvaluation
+ * @property {string} engine
+ * @property {number} depth
+ * @property {(number|null)} cp
+ * @property {(number|null)} mate
+ * @property {string} best
+ * @property {(number|null)} balance_rank - 1 = the most balanced
+ * @property {number} evaluated
+ */
+
+/**
+ * @typedef {object} BriefKingLine
+ * @property {'rank_a'|'rank_h'|'file'|'diagonal_a'|'diagonal_h'} line
+ * @property {string} end - the line's last square, at the edge
+ * @property {Array<Array<*>>} pieces - (square, FEN letter), nearest first
+ * @property {Array<string>} shield - the king's own pieces before the first enemy one
+ */
+
+/**
+ * @typedef {object} BriefSide
+ * @property {'white'|'black'} color
+ * @property {string} king
+ * @property {Array<string>} undefended_pawns
+ * @property {Array<string>} king_only_pawns - pawns defended by the king alone
+ * @property {Array<BriefDiagonal>} diagonals
+ * @property {Array<BriefKingLine>} king_lines
+ * @property {Array<BriefCastling>} castling
+ */
+
+/**
  * @typedef {object} ByColourOut
  * @property {Tally} white
  * @property {Tally} black
@@ -373,6 +423,26 @@
  * @property {number} created_at - epoch ms
  * @property {(string|null)} organiser
  * @property {('organiser'|'arbiter'|null)} [role] - the account's role (its own list only)
+ */
+
+/**
+ * @typedef {object} ExplorerMove
+ * @property {string} uci
+ * @property {string} san
+ * @property {number} games
+ * @property {number} white_wins
+ * @property {number} draws
+ * @property {number} black_wins
+ */
+
+/**
+ * @typedef {object} ExplorerOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {Array<string>} sources - the sources summed (all those with games here)
+ * @property {number} games - games that played a move from this position
+ * @property {Array<ExplorerMove>} moves - most played first
  */
 
 /**
@@ -960,6 +1030,18 @@
  * Who this browser is logged in as, if anyone: a page asks without a 401 (issue 32).
  * @typedef {object} SessionOut
  * @property {(AccountOut|null)} account - none: not logged in
+ */
+
+/**
+ * ``GET /api/setups/{variant}/{number}/brief``: the rules core's facts about a setup (randomchess.brief, docs/shuffler.md), its evaluation where the package ships one and this server's statistics.
+ * @typedef {object} SetupBriefOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {BriefSide} white
+ * @property {BriefSide} black
+ * @property {(BriefEvaluation|null)} evaluation - none: no evaluation shipped
+ * @property {SetupStatsOut} stats
  */
 
 /**

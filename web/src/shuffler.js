@@ -12,6 +12,7 @@ import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
 import { allVariants, castlingOf, variantInfo, variantName } from './variants.js';
 import { balancePanel, evaluationLine } from './setup_eval.js';
+import { briefBox } from './setup_brief.js';
 
 const FILES = 'abcdefghijklmnop';
 
@@ -35,6 +36,7 @@ function card(info, number, label) {
       castlingSquares(info).map(([s, sq]) => `${s} ${localizeLetters(sq)}`).join(' · ')),
     info.adjustment_partners.length && bishopsSameColour(rank) ? h('p.note', t('sameBishops')) : '',
     isNumbered(info) ? evaluationLine(info.key, number) : '',
+    isNumbered(info) ? briefBox(info.key, number) : '',
     h('p.small.noprint', h('a', { href: statsHref(info.key, number), 'data-testid': 'card-stats' },
       t('setupStats'))));
 }

@@ -26,6 +26,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("randomchess.cli.analyse", "analyse_command"),
     "tournament": ("randomchess.cli.tournament", "tournament_group"),
     "setups": ("randomchess.cli.setups", "setups_group"),
+    "explorer": ("randomchess.cli.explorer", "explorer_group"),
     "worker": ("randomchess.cli.worker", "worker_command"),
     "workers": ("randomchess.cli.worker", "workers_command"),
 }

@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
+from randomchess.brief import brief_lines, setup_brief
 from randomchess.diagram import Card, Section, sheet_html, svg_diagram
 from randomchess.errors import RandomChessError
 from randomchess.startpos import (
@@ -174,7 +175,7 @@ def _text_line(setup: NumberedSetup, lang: Language) -> str:
     return f"{setup.number} {setup.localized(lang)}"
 
 
-def _card(setup: NumberedSetup, heading: str, lang: Language) -> Card:
+def _card(setup: NumberedSetup, heading: str, lang: Language, brief: bool = False) -> Card:
     labels = _LABELS[lang]
     black_rank = setup.variant.ranks
     castling = "; ".join(
@@ -189,7 +190,7 @@ def _card(setup: NumberedSetup, heading: str, lang: Language) -> Card:
         (labels["rank_es"], setup.localized("es")),
         (labels["castling"], castling),
         ("FEN", setup.fen),
-    )
+    ) + (tuple(brief_lines(setup_brief(setup), lang)) if brief else ())
     note = labels["bar"] if setup.variant.has_adjustment and setup.bishops_same_colour else None
     return Card(heading, setup.fen, lines, note)
 
@@ -203,14 +204,22 @@ def _pool_description(pool: SetupPool, lang: Language) -> str:
 
 
 def _emit_setups(
-    setups: Sequence[NumberedSetup], fmt: str, lang: Language, pool: SetupPool
+    setups: Sequence[NumberedSetup], fmt: str, lang: Language, pool: SetupPool,
+    brief: bool = False,
 ) -> None:
     if fmt == "text":
         for setup in setups:
             click.echo(_text_line(setup, lang))
+            if brief:
+                for label, text in brief_lines(setup_brief(setup), lang):
+                    click.echo(f"  {label}: {text}")
     elif fmt == "json":
         for setup in setups:
-            click.echo(json.dumps(setup.as_dict(lang), ensure_ascii=False))
+            data = setup.as_dict(lang)
+            if brief:
+                data["brief"] = {k: v for k, v in setup_brief(setup).as_dict().items()
+                                 if k in ("white", "black")}
+            click.echo(json.dumps(data, ensure_ascii=False))
     elif fmt == "fen":
         for setup in setups:
             click.echo(setup.fen)
@@ -223,7 +232,7 @@ def _emit_setups(
     else:
         labels = _LABELS[lang]
         cards = tuple(
-            _card(s, f"{s.variant.pgn_name} {s.number}", lang) for s in setups
+            _card(s, f"{s.variant.pgn_name} {s.number}", lang, brief) for s in setups
         )
         section = Section(labels["setups"], cards, subheading=_pool_description(pool, lang))
         click.echo(sheet_html(labels["setups"], [section], lang=lang), nl=False)
@@ -257,6 +266,12 @@ def _emit_setups(
 )
 @_lang_option
 @_format_option(FORMATS)
+@click.option(
+    "--brief",
+    is_flag=True,
+    help="Add the setup brief (weak pawns, diagonals at the castled king's pawns, the "
+    "king's lines, moves to castle; docs/shuffler.md) in --lang, to text, json and html.",
+)
 @click.pass_context
 def draw_group(
     ctx: click.Context,
@@ -268,12 +283,14 @@ def draw_group(
     count: int,
     lang: Language,
     fmt: str,
+    brief: bool,
 ) -> None:
     """Draw Chess960 or MRC start positions, uniformly at random.
 
     \b
     randomchess draw --variant mrc --count 3
     randomchess draw --number 518 --lang es        -> 518 TCADRACT
+    randomchess draw --number 518 --brief          (what to know before move 1)
     randomchess draw identify FEN_OR_BACK_RANK
     randomchess draw commit|round|verify ...       (verifiable draws for events)
     """
@@ -312,7 +329,7 @@ def draw_group(
             raise click.BadParameter(str(e), param_hint="'--seed'") from None
     else:
         setups = draw_random(pool, count)
-    _emit_setups(setups, fmt, lang, pool)
+    _emit_setups(setups, fmt, lang, pool, brief)
 
 
 @draw_group.command("identify", short_help="The number of a start FEN or back rank.")

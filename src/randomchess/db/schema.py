@@ -180,6 +180,40 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
+# ------------------------------------------------------------------ opening explorer (0014)
+# One row per (setup, position, source, move): the games that played the move there and
+# their results (randomchess/explorer).  The primary key's order serves the query of one
+# position, all sources or some.  ``position`` is the FEN without its move counters.
+explorer_moves = Table(
+    "explorer_moves", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(160), primary_key=True),
+    Column("source", String(40), primary_key=True),
+    Column("move", String(12), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("white_wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("black_wins", Integer, nullable=False),
+)
+
+# An import of a PGN file: how many of its games are counted (committed with their counts,
+# so that an interrupted import resumes after the last committed game).
+explorer_imports = Table(
+    "explorer_imports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(40), nullable=False),
+    Column("path", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("games_read", Integer, nullable=False),
+    Column("games_counted", Integer, nullable=False),
+    Column("games_skipped", Integer, nullable=False),
+    Column("finished", Boolean, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    UniqueConstraint("source", "path", "size", name="uq_explorer_imports_file"),
+)
+
 # ------------------------------------------------------------ tournaments (0002, 0005, 0007, 0010)
 tournaments = Table(
     "tournaments", metadata,

@@ -231,3 +231,63 @@ class QuickOut(_Out):
     rated: bool | None = None
     speed: str | None = None
     seek: str | None = Field(None, description="unpaired: the seek opened")
+
+
+# --------------------------------------------------------------------- setup brief (issue 33)
+class BriefDiagonal(_Out):
+    piece: str = Field(description="FEN letter of the aiming piece (upper case: White)")
+    square: str
+    target: str = Field(description="the opponent's shelter pawn it hits")
+    opened_by: list[str] = Field(description="UCI pawn moves that open the diagonal")
+    target_defenders: list[str] = Field(description="squares of the target's defenders")
+
+
+class BriefKingLine(_Out):
+    line: Literal["rank_a", "rank_h", "file", "diagonal_a", "diagonal_h"]
+    end: str = Field(description="the line's last square, at the edge")
+    pieces: list[tuple[str, str]] = Field(description="(square, FEN letter), nearest first")
+    shield: list[str] = Field(description="the king's own pieces before the first enemy one")
+
+
+class BriefCastling(_Out):
+    side: Literal["a", "h"]
+    san: str
+    king_to: str
+    rook_to: str
+    blockers: list[str] = Field(description="pieces that must leave the path")
+    unlock: list[str] = Field(description="pawns to move first to free walled-in blockers")
+    moves: int = Field(description="own moves before castling; 0: legal on move 1")
+
+
+class BriefSide(_Out):
+    color: ColourName
+    king: str
+    undefended_pawns: list[str]
+    king_only_pawns: list[str] = Field(description="pawns defended by the king alone")
+    diagonals: list[BriefDiagonal]
+    king_lines: list[BriefKingLine]
+    castling: list[BriefCastling]
+
+
+class BriefEvaluation(_Out):
+    engine: str
+    depth: int
+    cp: int | None
+    mate: int | None
+    best: str
+    balance_rank: int | None = Field(description="1 = the most balanced")
+    evaluated: int
+
+
+class SetupBriefOut(_Out):
+    """``GET /api/setups/{variant}/{number}/brief``: the rules core's facts about a setup
+    (randomchess.brief, docs/shuffler.md), its evaluation where the package ships one and
+    this server's statistics."""
+
+    variant: str
+    number: int
+    fen: str
+    white: BriefSide
+    black: BriefSide
+    evaluation: BriefEvaluation | None = Field(description="none: no evaluation shipped")
+    stats: SetupStatsOut

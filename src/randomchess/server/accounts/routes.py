@@ -31,6 +31,7 @@ from randomchess.server.accounts.answers import (
     TakeSeatOut,
     TurnOut,
 )
+from randomchess.server.accounts.brief_routes import router as brief_router
 from randomchess.server.accounts.deps import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -398,6 +399,7 @@ def install_accounts(app: FastAPI) -> None:
 
     service.close_hooks.append(close_passwords)
     app.include_router(router)
+    app.include_router(brief_router)
     lobby = Lobby(players.accounts)
     app.state.lobby = lobby
     service.hub.add(LOBBY, lobby)  # type: ignore[arg-type]  # it has the one method used

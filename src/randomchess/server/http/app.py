@@ -22,6 +22,7 @@ from randomchess.db import DB_ERRORS
 from randomchess.server.accounts.routes import install_accounts
 from randomchess.server.engines.routes import router as analysis_router
 from randomchess.server.games.contract import ERROR_RESPONSES
+from randomchess.server.games.explorer_routes import install_explorer
 from randomchess.server.games.play_routes import router as play_router
 from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
@@ -218,6 +219,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(analysis_router)
     install_tournaments(app)  # routes, and online results recorded as games end
     app.include_router(setups_router)  # setup evaluations (issue 17)
+    install_explorer(app)  # the opening explorer, and its count of games as they end
     install_accounts(app)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,

@@ -1,0 +1,3 @@
+"""The opening explorer's core (issue 33): per start setup, the moves played from every
+position reached, with their counts and results, from this server's finished games and from
+imported PGN collections, kept apart by source (docs/analysis.md, "Opening explorer")."""

@@ -1,0 +1,101 @@
+"""The explorer's tables (``explorer_moves``, ``explorer_imports``; db/schema.py, migration
+0014): counts added in one transaction each, an import's progress committed with them so that
+an interrupted import resumes without counting a game twice, and the query of one position."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import and_, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
+
+from randomchess.db import now_ms, schema
+from randomchess.explorer.counts import Tally
+
+MOVES = schema.explorer_moves
+IMPORTS = schema.explorer_imports
+_KEYS = ("variant", "number", "position", "source", "move")
+_COUNTS = ("games", "white_wins", "draws", "black_wins")
+
+
+class ExplorerStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def _upsert(self, conn: Connection, source: str, tally: Tally) -> None:
+        if not tally.counts:
+            return
+        rows = [dict(zip(_KEYS, (v, n, key, source, uci), strict=True))
+                | dict(zip(_COUNTS, c, strict=True))
+                for (v, n, key, uci), c in tally.counts.items()]
+        insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(MOVES)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=list(_KEYS),
+            set_={c: MOVES.c[c] + stmt.excluded[c] for c in _COUNTS})
+        conn.execute(stmt, rows)
+
+    def add(self, source: str, tally: Tally) -> None:
+        """Add ``tally``'s counts under ``source`` in one transaction."""
+        with self.engine.begin() as conn:
+            self._upsert(conn, source, tally)
+
+    # ------------------------------------------------------------------ imports
+    def start_import(self, source: str, path: str, size: int) -> tuple[int, int, bool]:
+        """The import of ``path`` (``size`` bytes) under ``source``: (id, games already
+        read, finished), a new row when it was never started."""
+        t = IMPORTS.c
+        with self.engine.begin() as conn:
+            row = conn.execute(select(t.id, t.games_read, t.finished).where(and_(
+                t.source == source, t.path == path, t.size == size))).first()
+            if row is not None:
+                return int(row.id), int(row.games_read), bool(row.finished)
+            now = now_ms()
+            new = conn.execute(IMPORTS.insert().values(
+                source=source, path=path, size=size, games_read=0, games_counted=0,
+                games_skipped=0, finished=False, created_at=now, updated_at=now))
+            key = new.inserted_primary_key
+            assert key is not None
+            return int(key[0]), 0, False
+
+    def commit_batch(self, import_id: int, source: str, tally: Tally, read: int,
+                     skipped: int, finished: bool = False) -> None:
+        """Add a batch's counts and move the import's mark past it, together."""
+        with self.engine.begin() as conn:
+            self._upsert(conn, source, tally)
+            conn.execute(update(IMPORTS).where(IMPORTS.c.id == import_id).values(
+                games_read=IMPORTS.c.games_read + read,
+                games_counted=IMPORTS.c.games_counted + tally.games,
+                games_skipped=IMPORTS.c.games_skipped + skipped,
+                finished=finished, updated_at=now_ms()))
+
+    def imports(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(IMPORTS).order_by(IMPORTS.c.id)).mappings().all()
+        return [dict(r) for r in rows]
+
+    # ------------------------------------------------------------------ queries
+    def moves(self, variant: str, number: int, position: str,
+              sources: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The moves played from ``position`` (a key, counts.position_key) in games from
+        setup ``number`` of ``variant``, summed over ``sources`` (all when None), most
+        played first."""
+        t = MOVES.c
+        where = [t.variant == variant, t.number == number, t.position == position]
+        if sources is not None:
+            where.append(t.source.in_(list(sources)))
+        query = (select(t.move, *(func.sum(t[c]).label(c) for c in _COUNTS))
+                 .where(and_(*where)).group_by(t.move))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        out = [{"move": r["move"], **{c: int(r[c]) for c in _COUNTS}} for r in rows]
+        return sorted(out, key=lambda m: (-m["games"], m["move"]))
+
+    def sources(self, variant: str, number: int) -> list[str]:
+        t = MOVES.c
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(t.source).distinct().where(and_(
+                t.variant == variant, t.number == number)).order_by(t.source)).scalars())

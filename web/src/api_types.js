@@ -316,6 +316,26 @@
  */
 
 /**
+ * @typedef {object} GameIn
+ * @property {string} text - the scoresheet: SAN in English or Spanish
+ * @property {('en'|'es'|null)} [notation] - null: from the letters
+ * @property {(string|null)} [result]
+ * @property {boolean} [replace] - replace a game stored for the board
+ */
+
+/**
+ * A board's over-the-board game as stored: UCI moves, English SAN, clocks (seconds left after each ply, null where not written) and the result (``*``: unfinished).
+ * @typedef {object} GameOut
+ * @property {number} round
+ * @property {number} board
+ * @property {Array<string>} moves
+ * @property {Array<string>} san
+ * @property {Array<(number|null)>} clocks
+ * @property {string} result
+ * @property {(string|null)} notation
+ */
+
+/**
  * @typedef {object} GameRatingsOut
  * @property {boolean} rated
  * @property {(string|null)} speed

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from randomchess.san import Language
 from randomchess.startpos import parse_salt, setup_from_number
-from randomchess.tournament import TournamentError, TournamentStore
+from randomchess.tournament import GameEntryError, TournamentError, TournamentStore
 from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
 from randomchess.tournament.model import Board, Tournament, parse_result
+from randomchess.tournament.otb import ImportReport
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
 
@@ -57,6 +59,12 @@ _MSG = {
         "mismatch": "{n} board(s) do not match the draw",
         "no_salt": "the TRF has no '### randomchess-salt' line: give the revealed salt with "
                    "--salt",
+        "game": "Round {r} board {b}: {n} plies entered, result {res}",
+        "suggest": "  suggestions: {s}",
+        "imported": "Round {r}: {n} game(s) entered",
+        "unmatched": "  game {i} ({w} - {bl}) matches no board: {why}",
+        "refused": "  game {i} ({w} - {bl}), board {b}: {why}",
+        "missing": "  boards still without a game: {b}",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -86,6 +94,12 @@ _MSG = {
         "mismatch": "{n} tablero(s) no coinciden con el sorteo",
         "no_salt": "el TRF no tiene la línea '### randomchess-salt': indique la sal revelada "
                    "con --salt",
+        "game": "Ronda {r} tablero {b}: {n} medias jugadas introducidas, resultado {res}",
+        "suggest": "  sugerencias: {s}",
+        "imported": "Ronda {r}: {n} partida(s) introducidas",
+        "unmatched": "  la partida {i} ({w} - {bl}) no corresponde a ningún tablero: {why}",
+        "refused": "  partida {i} ({w} - {bl}), tablero {b}: {why}",
+        "missing": "  tableros aún sin partida: {b}",
     },
 }
 
@@ -652,3 +666,76 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
         click.echo(m["verify_cmd"])
         for c in commands:
             click.echo(f"  {c}")
+
+
+# --- over-the-board games (issue 31) ---------------------------------------------------------
+
+_NOTATION = click.Choice(["en", "es"])
+
+
+@tournament_group.command("game", context_settings=_RESULT_CONTEXT)
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.argument("board", type=int)
+@click.option("--file", "source", type=click.File("r", encoding="utf-8-sig"), default="-",
+              help="The scoresheet: SAN in English or Spanish, move numbers and clock times "
+                   "optional ('-', the default: standard input).")
+@click.option("--notation", type=_NOTATION, default=None,
+              help="The scoresheet's language (default: from its piece letters).")
+@click.option("--result", default=None, help="The arbiter's result (1-0, 0-1, 1/2, *).")
+@click.option("--replace", "replace_game", is_flag=True,
+              help="Replace the game stored for this board.")
+@click.pass_context
+def game_command(ctx: click.Context, event: str, rnd: int, board: int, source: Any,
+                 notation: str | None, result: str | None, replace_game: bool) -> None:
+    """Enter a board's game from its scoresheet, checked move by move."""
+    lang = _lang(ctx)
+    eid = _event_id(ctx, event)
+    text = source.read()
+    try:
+        game = _store(ctx).enter_game(eid, rnd, board, text, lang=_notation(notation),
+                                      result=result, replace_game=replace_game)
+    except GameEntryError as e:
+        hint = "\n" + _MSG[lang]["suggest"].format(s=", ".join(e.suggestions)) \
+            if e.suggestions else ""
+        raise click.ClickException(e.localized(lang) + hint) from None
+    except TournamentError as e:
+        raise click.ClickException(e.localized(lang)) from None
+    click.echo(_MSG[lang]["game"].format(r=rnd, b=board, n=len(game.moves), res=game.result))
+
+
+def _notation(value: str | None) -> Language | None:
+    return "en" if value == "en" else "es" if value == "es" else None
+
+
+@tournament_group.command("import-pgn")
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.argument("source", metavar="FILE", type=click.File("r", encoding="utf-8-sig"))
+@click.option("--notation", type=_NOTATION, default=None,
+              help="The games' SAN language (default: from each game's piece letters).")
+@click.option("--replace", "replace_game", is_flag=True,
+              help="Replace games stored already for the matched boards.")
+@click.pass_context
+def import_pgn_command(ctx: click.Context, event: str, rnd: int, source: Any,
+                       notation: str | None, replace_game: bool) -> None:
+    """Enter a round's games from a PGN file, each matched to its board by the players'
+    names (or its Board tag); prints what matched nothing."""
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    eid = _event_id(ctx, event)
+    report: ImportReport = _run(lambda: _store(ctx).import_round(
+        eid, rnd, source.read(), lang=_notation(notation), replace_game=replace_game))
+    click.echo(m["imported"].format(r=rnd, n=len(report.entered)))
+    for g in report.entered:
+        click.echo("  " + m["game"].format(r=rnd, b=g.board, n=len(g.moves), res=g.result))
+    for u in report.unmatched:
+        click.echo(m["unmatched"].format(i=u.index, w=u.white, bl=u.black,
+                                         why=u.reason_es if lang == "es" else u.reason_en))
+    for u, e in report.refused:
+        click.echo(m["refused"].format(i=u.index, w=u.white, bl=u.black, b=u.board,
+                                       why=e.localized(lang)))
+    if report.missing:
+        click.echo(m["missing"].format(b=", ".join(map(str, report.missing))))
+    if report.unmatched or report.refused:
+        ctx.exit(1)

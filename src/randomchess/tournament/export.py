@@ -58,14 +58,16 @@ ACTIONS: dict[str, dict[str, str]] = {
            "bye-number": "bye, pairing number", "start": "start", "pair": "pair",
            "result": "result", "correct": "correction", "close": "close",
            "online": "online game", "online-result": "online result",
-           "online-aborted": "online game aborted"},
+           "online-aborted": "online game aborted", "game": "game entered",
+           "game-replace": "game replaced"},
     "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
            "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
            "bye-number": "descanso, número de emparejamiento", "start": "inicio",
            "pair": "emparejamiento", "result": "resultado", "correct": "corrección",
            "close": "cierre", "online": "partida en línea",
            "online-result": "resultado en línea",
-           "online-aborted": "partida en línea anulada"},
+           "online-aborted": "partida en línea anulada", "game": "partida introducida",
+           "game-replace": "partida sustituida"},
 }
 
 

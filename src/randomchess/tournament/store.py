@@ -22,6 +22,8 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from randomchess.db import make_engine, migrate, now_ms, schema
+from randomchess.san import Language
+from randomchess.scoresheet import ScoresheetError, split_pgn
 from randomchess.startpos import (
     SetupNumberError,
     SetupPool,
@@ -31,10 +33,12 @@ from randomchess.startpos import (
     verify_commitment,
 )
 from randomchess.startpos import commitment as make_commitment
-from randomchess.tournament import berger, setups
+from randomchess.tournament import berger, otb, setups
 from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
+    GameEntryError,
+    GameExistsError,
     PairingError,
     RegistrationError,
     ResultError,
@@ -44,6 +48,7 @@ from randomchess.tournament.errors import (
 )
 from randomchess.tournament.model import (
     BYE_KINDS,
+    FORFEITS,
     GAME_RESULTS,
     PAB,
     REQUESTABLE_BYES,
@@ -72,6 +77,7 @@ boards_t = schema.tournament_boards
 byes_t = schema.tournament_byes
 events_t = schema.tournaments
 log_t = schema.tournament_log
+games_t = schema.tournament_games
 players_t = schema.tournament_players
 
 T = TypeVar("T")
@@ -628,6 +634,97 @@ class TournamentStore:
                     replace(b, game_id=None)
             boards.append(b)
         return replace(t, boards=tuple(boards))
+
+    # --- over-the-board games (issue 31) ---------------------------------------------------
+
+    def enter_game(self, event_id: str, rnd: int, board: int, text: str, *,
+                   lang: Language | None = None, result: str | None = None,
+                   replace_game: bool = False) -> otb.OtbGame:
+        """Store a board's game typed from its scoresheet, checked move by move from the
+        round's setup (:func:`~randomchess.tournament.otb.check_game`).  A finished game
+        enters the board's result when it has none; a game stored already is replaced only
+        with ``replace_game``.  Closed events take games too (their results stay)."""
+
+        def step(conn: Connection, t: Tournament) -> otb.OtbGame:
+            return self._enter_game(conn, event_id, t, rnd, board, text, lang, result,
+                                    replace_game)
+
+        return self._step(event_id, step, allow_closed=True)
+
+    def _enter_game(self, conn: Connection, event_id: str, t: Tournament, rnd: int,
+                    board: int, text: str, lang: Language | None, result: str | None,
+                    replace_game: bool) -> otb.OtbGame:
+        sheet = otb.check_game(t, rnd, board, text, lang=lang, result=result)
+        key = (games_t.c.tournament_id == event_id, games_t.c.round == rnd,
+               games_t.c.board == board)
+        old = conn.execute(select(games_t.c.moves, games_t.c.result).where(*key)).first()
+        if old is not None and not replace_game:
+            plies = len(str(old[0]).split())
+            raise GameExistsError(
+                f"round {rnd}, board {board} has its game already ({plies} plies, {old[1]}); "
+                "enter it again with replace to replace it",
+                es=f"la ronda {rnd}, tablero {board} ya tiene su partida ({plies} medias "
+                   f"jugadas, {old[1]}); introdúzcala de nuevo con reemplazar para "
+                   "sustituirla", kind="exists", rnd=rnd, board=board)
+        if sheet.result != "*" and t.board(rnd, board).result is None:
+            self._enter_result(conn, event_id, t, rnd, board, sheet.result)
+        game = otb.otb_game(sheet, rnd, board, now_ms())
+        conn.execute(delete(games_t).where(*key))
+        conn.execute(insert(games_t).values(
+            tournament_id=event_id, round=rnd, board=board, moves=" ".join(game.moves),
+            san=" ".join(game.san), clocks=" ".join("-" if c is None else str(c)
+                                                    for c in game.clocks),
+            result=game.result, lang=game.lang, entered_at=game.entered_at))
+        self._log(conn, event_id, "game-replace" if old is not None else "game", rnd, board,
+                  None if old is None else f"{len(str(old[0]).split())} {old[1]}",
+                  f"{len(game.moves)} {game.result}")
+        return game
+
+    def otb_games(self, event_id: str) -> dict[tuple[int, int], otb.OtbGame]:
+        """The event's stored over-the-board games by (round, board)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_t).where(games_t.c.tournament_id == event_id)
+                                .order_by(games_t.c.round, games_t.c.board)).all()
+        return {(r.round, r.board): otb.OtbGame(
+            r.round, r.board, tuple(str(r.moves).split()), tuple(str(r.san).split()),
+            tuple(None if c == "-" else int(c) for c in str(r.clocks).split()), r.result,
+            r.lang, r.entered_at) for r in rows}
+
+    def import_round(self, event_id: str, rnd: int, text: str, *,
+                     lang: Language | None = None, replace_game: bool = False,
+                     ) -> otb.ImportReport:
+        """Enter a round's games from one PGN file, each matched to its board by the
+        players' names or its ``Board`` tag; each game is stored (or refused) on its own,
+        and the report says what matched nothing and which boards still lack a game."""
+        try:
+            games = split_pgn(text)
+        except ScoresheetError as e:
+            raise GameEntryError(e.en, es=e.es, kind="not_pgn") from None
+        if not any(tags for tags, _ in games):
+            raise GameEntryError("the file is not PGN: no game has tags (White, Black)",
+                                 es="el archivo no es PGN: ninguna partida tiene etiquetas "
+                                    "(White, Black)", kind="not_pgn")
+        t = self.load(event_id)
+        t.board(rnd, 1)  # an unpaired round is refused before anything is read
+        report = otb.ImportReport(rnd)
+        for m, (tags, body) in zip(otb.match_games(t, rnd, [g[0] for g in games]), games,
+                                   strict=True):
+            if m.board is None:
+                report.unmatched.append(m)
+                continue
+            head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if k in ("FEN",
+                                                                               "Variant"))
+            try:
+                report.entered.append(self.enter_game(
+                    event_id, rnd, m.board, head + "\n" + body, lang=lang,
+                    result=tags.get("Result"), replace_game=replace_game))
+            except GameEntryError as e:
+                report.refused.append((m, e))
+        stored = self.otb_games(event_id)
+        report.missing = [b.board for b in self.load(event_id).round_boards(rnd)
+                          if not b.is_bye and b.game_id is None and (rnd, b.board) not in stored
+                          and b.result not in FORFEITS]
+        return report
 
     def event_of_game(self, game_id: str) -> str | None:
         """The event whose board plays the online game ``game_id``, if any."""

@@ -100,7 +100,7 @@ ErrorCode = Literal[
     "tournament.correction", "tournament.closed", "tournament.verification",
     "tournament.organiser_only", "tournament.no_board",
     "tournament.no_round", "tournament.no_format",
-    "tournament.rated_needs_clock",
+    "tournament.rated_needs_clock", "tournament.game_entry", "tournament.game_exists",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -334,6 +334,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "
                                      "torneo como segundos+incremento (p. ej. 180+2)"),
+    # a game typed from its scoresheet (issue 31): the reason names game, ply and token
+    "tournament.game_entry": ("{reason}", "{reason}"),
+    "tournament.game_exists": ("{reason}", "{reason}"),
 }
 
 # A wrapped exception's own text with what the site adds around it ("bad setup: ...").
@@ -360,6 +363,8 @@ _CLASS_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (EngineUnavailableError, "engine.unavailable"),
     (AnalysisError, "analysis.invalid"),
     (RatingError, "rating.invalid"),
+    (tournament_errors.GameExistsError, "tournament.game_exists"),
+    (tournament_errors.GameEntryError, "tournament.game_entry"),
     (tournament_errors.UnknownEventError, "tournament.unknown_event"),
     (tournament_errors.UnknownPlayerError, "tournament.unknown_player"),
     (tournament_errors.RegistrationError, "tournament.registration"),
@@ -402,6 +407,8 @@ def reason_of(exc: BaseException) -> Bilingual:
     message), a translated fixed sentence, or the English text twice."""
     if isinstance(exc, EngineUnavailableError):
         return Bilingual(exc.message("en"), exc.message("es"))
+    if isinstance(exc, tournament_errors.GameEntryError):
+        return Bilingual(exc.localized("en"), exc.localized("es"))
     text = str(exc)
     return Bilingual(text, _CORE_ES.get(text, text))
 

@@ -136,6 +136,19 @@ class ResultOut(_Out):
     result: str | None
 
 
+class GameOut(_Out):
+    """A board's over-the-board game as stored: UCI moves, English SAN, clocks (seconds
+    left after each ply, null where not written) and the result (``*``: unfinished)."""
+
+    round: int
+    board: int
+    moves: list[str]
+    san: list[str]
+    clocks: list[int | None]
+    result: str
+    notation: str | None
+
+
 class SeatLink(_Out):
     number: int | None
     link: str

@@ -33,6 +33,7 @@ from randomchess.server.tournaments.answers import (
     ByeOut,
     CreatedOut,
     EventOut,
+    GameOut,
     OnlineOut,
     PlayerAddedOut,
     ResultOut,
@@ -112,7 +113,16 @@ class ResultIn(_Strict):
     reason: Text | None = Field(None, max_length=500, description="set: a correction")
 
 
+class GameIn(_Strict):
+    text: Text = Field(min_length=1, max_length=12_000,
+                       description="the scoresheet: SAN in English or Spanish")
+    notation: Literal["en", "es"] | None = Field(None, description="null: from the letters")
+    result: Line | None = Field(None, min_length=1, max_length=8)
+    replace: bool = Field(False, description="replace a game stored for the board")
+
+
 _STATUS = {
+    errors.GameExistsError: 409,
     errors.UnknownEventError: 404,
     errors.UnknownPlayerError: 404,
     errors.EventClosedError: 409,
@@ -329,6 +339,20 @@ def result(event_id: EventId, body: ResultIn, request: Request,
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
     return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
+
+
+@router.post("/{event_id}/rounds/{rnd}/boards/{board}/game", **ANSWER)
+@through_db
+def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
+               request: Request, x_organiser_secret: str | None = Header(None)) -> GameOut:
+    """Store a board's over-the-board game, checked move by move from the round's setup;
+    the first bad move is refused naming the game, ply and token (issue 31)."""
+    store = _organiser(request, event_id, x_organiser_secret)
+    g = _call(lambda: store.enter_game(event_id, rnd, board, body.text, lang=body.notation,
+                                       result=body.result, replace_game=body.replace))
+    return GameOut.model_validate({
+        "round": g.round, "board": g.board, "moves": list(g.moves), "san": list(g.san),
+        "clocks": list(g.clocks), "result": g.result, "notation": g.lang})
 
 
 @router.post("/{event_id}/close", **ANSWER)

@@ -19,7 +19,14 @@ import click
 from randomchess.san import Language
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import GameEntryError, TournamentError, TournamentStore
-from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.export import (
+    ACTIONS,
+    LABELS,
+    crosstable_csv,
+    crosstable_html,
+    game_records,
+    pgn,
+)
 from randomchess.tournament.model import Board, Tournament, parse_result
 from randomchess.tournament.otb import ImportReport
 from randomchess.tournament.store import verify
@@ -567,12 +574,14 @@ def close_command(ctx: click.Context, event: str) -> None:
 
 @tournament_group.command("export")
 @click.argument("event")
-@click.option("--format", "fmt_", type=click.Choice(["trf", "csv", "html", "pgn"]),
+@click.option("--format", "fmt_",
+              type=click.Choice(["trf", "csv", "html", "pgn", "bulletin"]),
               default="trf", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.pass_context
 def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | None) -> None:
-    """FIDE TRF-16, crosstable CSV or HTML, or the PGN of the games."""
+    """FIDE TRF-16, crosstable CSV or HTML, the PGN of the games, or the HTML bulletin
+    (crosstable, setups and every game to step through; works offline)."""
     from randomchess.tournament.trf import write_trf
 
     eid = _event_id(ctx, event)
@@ -585,8 +594,14 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
         text = crosstable_csv(t, lang)
     elif fmt_ == "html":
         text = crosstable_html(t, lang)
+    elif fmt_ == "bulletin":
+        from randomchess.tournament.bulletin import bulletin_html
+
+        text = bulletin_html(t, game_records(t, store.online_moves, store.otb_games(eid),
+                                             store.review_of), "es" if lang == "es" else "en")
     else:
-        text = pgn(t, store.online_moves)
+        text = pgn(t, store.online_moves, otb_games=store.otb_games(eid),
+                   review_of=store.review_of)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from randomchess.analysis.review import Review
 from randomchess.db import make_engine, migrate, now_ms, schema
 from randomchess.san import Language
 from randomchess.scoresheet import ScoresheetError, split_pgn
@@ -725,6 +726,21 @@ class TournamentStore:
                           if not b.is_bye and b.game_id is None and (rnd, b.board) not in stored
                           and b.result not in FORFEITS]
         return report
+
+    def review_of(self, game_id: str) -> Review | None:
+        """The engine review stored for the server game ``game_id`` (issue 31's bulletin
+        writes it as comments), or ``None``."""
+        import json
+
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.game_reviews.c.review)
+                               .where(schema.game_reviews.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        try:
+            return Review.from_dict(json.loads(row[0]))
+        except (ValueError, KeyError, TypeError, AssertionError):
+            return None
 
     def event_of_game(self, game_id: str) -> str | None:
         """The event whose board plays the online game ``game_id``, if any."""

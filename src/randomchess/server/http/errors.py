@@ -327,9 +327,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "la ronda {round} no está emparejada"),
     "tournament.no_board": ("round {round} has no game on board {board}",
                             "la ronda {round} no tiene partida en el tablero {board}"),
-    "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv or html",
+    "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv, html or "
+                             "bulletin",
                              "no existe el formato de exportación {format!r}; usa trf, pgn, "
-                             "csv o html"),
+                             "csv, html o bulletin"),
     "tournament.rated_needs_clock": ("a rated round needs the event's time control as "
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "

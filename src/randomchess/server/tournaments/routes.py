@@ -42,7 +42,8 @@ from randomchess.server.tournaments.answers import (
 )
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
-from randomchess.tournament.export import crosstable_csv, crosstable_html, pgn
+from randomchess.tournament.bulletin import bulletin_html
+from randomchess.tournament.export import crosstable_csv, crosstable_html, game_records, pgn
 from randomchess.tournament.model import Tournament
 from randomchess.tournament.store import TournamentStore, verify
 from randomchess.tournament.tiebreaks import TIEBREAK_NAMES_ES, TIEBREAKS, Calculator, fmt
@@ -266,8 +267,13 @@ def export(event_id: EventId, fmt_: Line, request: Request,
     if fmt_ == "html":
         return Response(crosstable_html(t, lang), media_type="text/html")
     if fmt_ == "pgn":
-        return Response(pgn(t, store.online_moves, site=str(request.base_url)),
+        return Response(pgn(t, store.online_moves, site=str(request.base_url),
+                            otb_games=store.otb_games(event_id), review_of=store.review_of),
                         media_type="application/x-chess-pgn")
+    if fmt_ == "bulletin":
+        records = game_records(t, store.online_moves, store.otb_games(event_id),
+                               store.review_of)
+        return Response(bulletin_html(t, records, lang), media_type="text/html")
     raise ApiError(404, "tournament.no_format", format=fmt_)
 
 

@@ -214,3 +214,28 @@ def test_the_organisers_route_enters_a_game_with_errors_in_the_requests_language
     assert r.status_code == 422 and r.json()["code"] == "tournament.game_entry"
     assert r.json()["detail"].startswith("ronda 1, tablero 1: 12...Zz9: 'Zz9' no es una jugada")
     assert r.json()["detail_en"].startswith("round 1, board 1: 12...Zz9: 'Zz9' is not a move")
+
+
+def test_finished_otb_games_join_the_setup_statistics(c: TestClient) -> None:
+    r = c.post("/api/tournaments", json={"name": "Stats Open", "rounds": 1})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    boards = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"]
+    fen, number = boards[0]["fen"], boards[0]["setup"]
+    assert boards[1]["setup"] == number  # one setup for the round
+    firsts = []
+    for board, result in ((1, "1-0"), (2, None)):  # board 2 unfinished: not counted
+        uci = random_game(fen, "chess960", 10, seed=board)
+        text = scoresheet(fen, "chess960", uci)
+        body = {"text": text} if result is None else {"text": text, "result": result}
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/boards/{board}/game", json=body,
+                   headers=auth)
+        assert r.status_code == 200, r.text
+        firsts.append(r.json()["san"][0])
+    stats = c.get(f"/api/setups/chess960/{number}/stats").json()
+    assert (stats["games"], stats["otb_games"], stats["white_wins"]) == (1, 1, 1)
+    assert stats["first_moves"] == [{"san": firsts[0], "games": 1}]
+    assert stats["game_ids"] == []

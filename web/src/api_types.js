@@ -877,6 +877,7 @@
  * @property {string} variant
  * @property {number} number
  * @property {number} games
+ * @property {number} otb_games - of which over the board: events' games entered from their scoresheets
  * @property {number} white_wins
  * @property {number} draws
  * @property {number} black_wins

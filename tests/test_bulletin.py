@@ -208,3 +208,43 @@ def test_the_saved_bulletin_steps_through_a_game_offline(events: tuple,
         page.screenshot(path=str(ARTIFACTS / "bulletin.png"))
         ctx.close()
     assert requests == [path.as_uri()]
+
+
+def test_an_online_games_engine_review_becomes_comments(tmp_path: Path) -> None:
+    import json
+
+    from sqlalchemy import insert
+
+    from randomchess.analysis.core import Score
+    from randomchess.analysis.review import PlyReview, Review
+    from randomchess.db import schema
+
+    store = TournamentStore(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    store.migrate()
+    eid = store.create("Reviewed", variant="chess960", rounds=1).event.id
+    for name in PLAYERS[:2]:
+        store.add_player(eid, name)
+    store.start(eid)
+    store.pair(eid)
+    store.link_game(eid, 1, 1, "g1")
+    store.set_result(eid, 1, 1, "0-1")
+    b = store.load(eid).board(1, 1)
+    uci = random_game(b.fen, "chess960", 2, seed=3)
+    review = Review("ownengine", 8, 100, Score(cp=20), [
+        PlyReview(1, "?", uci[0], Score(cp=-250), 30.0, 20.0, 40.0, "blunder", uci[0], "?",
+                  [], []),
+        PlyReview(2, "?", uci[1], Score(cp=-240), 31.0, 0.0, 99.0)], (40.0, 99.0))
+    with store.engine.begin() as conn:
+        conn.execute(insert(schema.game_reviews).values(
+            game_id="g1", engine="ownengine", depth=8, movetime=100, moves=" ".join(uci),
+            review=json.dumps(review.as_dict()), created_at=0))
+    text = pgn(store.load(eid), lambda gid: (b.fen, uci) if gid == "g1" else None,
+               review_of=store.review_of)
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Mode"] == "ICS"
+    assert game.headers["Annotator"] == "ownengine"
+    first = game.next()
+    assert first is not None and first.eval() is not None
+    assert first.eval().white().score() == -250 and 4 in first.nags  # ?? blunder
+    assert store.review_of("nope") is None
+    store.dispose()

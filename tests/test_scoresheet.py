@@ -184,6 +184,13 @@ def test_long_algebraic_and_numbers_glued_to_moves() -> None:
     assert sheet.end_position().fen() != pos.fen()
 
 
+def test_marks_written_apart_from_the_move_are_skipped() -> None:
+    sheet = read_scoresheet("1. e4 d5 2. e5 f5 3. exf6 e.p. Cf6 ? 4. Ab5 + !", "chess")
+    assert sheet.uci() == ["e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "f1b5"]
+    assert read_scoresheet("1. e4 d5 2. e5 f5 3. exf6 a.p.", "chess", lang="es").uci()[-1] \
+        == "e5f6"
+
+
 def test_a_text_that_is_not_a_game() -> None:
     with pytest.raises(MalformedTokenError):
         read_scoresheet("", "chess")

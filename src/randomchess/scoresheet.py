@@ -248,7 +248,12 @@ def _closing(text: str, start: int, opening: str, close: str) -> int:
                               f"{opening!r} sin cerrar en el texto de las jugadas")
 
 
+_NOISE = re.compile(r"(?i)[!?+#]+|e\.?p\.?|a\.?p\.?")  # marks written apart from the move
+
+
 def _word(word: str) -> Iterator[_Token]:
+    if _NOISE.fullmatch(word):
+        return
     if _RESULT.fullmatch(word):
         yield _Token("result", RESULTS[word])
         return

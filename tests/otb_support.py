@@ -41,3 +41,15 @@ def scoresheet(fen: str, variant: str, uci: list[str], lang: str = "en",
             text = text.rstrip("+#").replace("O", "0")
         words.append(text)
     return " ".join(words)
+
+
+def final_result(fen: str, variant: str, uci: list[str], otherwise: str) -> str:
+    """The result the board forces after ``uci`` (mate, stalemate), else ``otherwise``."""
+    pos = Position(fen, variant)
+    for u in uci:
+        pos.push_uci(u)
+    if pos.legal_moves():
+        return otherwise
+    if not pos.is_check():
+        return "1/2-1/2"
+    return "0-1" if pos.turn == 0 else "1-0"

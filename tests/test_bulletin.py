@@ -41,7 +41,8 @@ def events(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Tournamen
 def _finished_event(store: TournamentStore, variant: str) -> str:
     """A round robin of six players (five rounds), every game entered from its scoresheet
     (odd boards in Spanish, by hand; even in English), one forfeit."""
-    eid = store.create(f"Bulletin {variant}", variant=variant, system="rr").event.id
+    eid = store.create(f"Bulletin {variant}", variant=variant, system="rr",
+                       salt=bytes(range(32))).event.id
     for i, name in enumerate(PLAYERS):
         store.add_player(eid, name, 2100 - 20 * i)
     store.start(eid)
@@ -125,7 +126,7 @@ def test_the_mrc_bulletin_reads_back_in_our_reader(events: tuple) -> None:
 def test_clock_times_and_unfinished_games_reach_the_pgn(tmp_path: Path) -> None:
     store = TournamentStore(f"sqlite:///{tmp_path / 't.sqlite3'}")
     store.migrate()
-    eid = store.create("Clocks", variant="chess960", rounds=1).event.id
+    eid = store.create("Clocks", variant="chess960", rounds=1, salt=bytes(32)).event.id
     for name in PLAYERS[:2]:
         store.add_player(eid, name)
     store.start(eid)
@@ -221,7 +222,7 @@ def test_an_online_games_engine_review_becomes_comments(tmp_path: Path) -> None:
 
     store = TournamentStore(f"sqlite:///{tmp_path / 't.sqlite3'}")
     store.migrate()
-    eid = store.create("Reviewed", variant="chess960", rounds=1).event.id
+    eid = store.create("Reviewed", variant="chess960", rounds=1, salt=bytes(32)).event.id
     for name in PLAYERS[:2]:
         store.add_player(eid, name)
     store.start(eid)

@@ -462,8 +462,17 @@
  */
 
 /**
- * @typedef {object} LiveOut
- * @property {boolean} live
+ * A board of a round as spectators follow it: the setup from the start, then the moves entered or relayed so far (over the board) and the result once there is one.
+ * @typedef {object} LiveBoard
+ * @property {number} board
+ * @property {string} white
+ * @property {string} black
+ * @property {(number|null)} setup
+ * @property {string} fen
+ * @property {Array<string>} moves
+ * @property {Array<string>} san
+ * @property {Array<(number|null)>} clocks
+ * @property {(string|null)} result
  */
 
 /**
@@ -1053,9 +1062,20 @@
  */
 
 /**
+ * @typedef {object} randomchess__server__games__answers__LiveOut
+ * @property {boolean} live
+ */
+
+/**
  * @typedef {object} randomchess__server__games__routes__ClaimIn
  * @property {string} token
  * @property {(string|null)} [move] - claim with this move (FIDE 9.2.1)
+ */
+
+/**
+ * @typedef {object} randomchess__server__tournaments__answers__LiveOut
+ * @property {number} round
+ * @property {Array<LiveBoard>} boards
  */
 
 export {};

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import shlex
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,7 +28,7 @@ from randomchess.tournament.export import (
     pgn,
 )
 from randomchess.tournament.model import Board, Tournament, parse_result
-from randomchess.tournament.otb import ImportReport
+from randomchess.tournament.otb import ImportReport, RelayReport
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
 
@@ -72,6 +72,9 @@ _MSG = {
         "unmatched": "  game {i} ({w} - {bl}) matches no board: {why}",
         "refused": "  game {i} ({w} - {bl}), board {b}: {why}",
         "missing": "  boards still without a game: {b}",
+        "relayed": "board {b}: {n} plies, {res}",
+        "flagged": "FLAGGED {why}",
+        "watching": "Relaying round {r} from {path} (Ctrl-C stops)",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -107,6 +110,9 @@ _MSG = {
         "unmatched": "  la partida {i} ({w} - {bl}) no corresponde a ningún tablero: {why}",
         "refused": "  partida {i} ({w} - {bl}), tablero {b}: {why}",
         "missing": "  tableros aún sin partida: {b}",
+        "relayed": "tablero {b}: {n} medias jugadas, {res}",
+        "flagged": "SEÑALADA {why}",
+        "watching": "Retransmitiendo la ronda {r} desde {path} (Ctrl-C para)",
     },
 }
 
@@ -754,3 +760,36 @@ def import_pgn_command(ctx: click.Context, event: str, rnd: int, source: Any,
         click.echo(m["missing"].format(b=", ".join(map(str, report.missing))))
     if report.unmatched or report.refused:
         ctx.exit(1)
+
+
+@tournament_group.command("relay")
+@click.argument("event")
+@click.argument("rnd", metavar="ROUND", type=int)
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--interval", type=click.FloatRange(0.1, 60), default=1.0, show_default=True,
+              help="Seconds between looks at the file.")
+@click.option("--once", is_flag=True, help="Relay the file as it is now and stop.")
+@click.pass_context
+def relay_command(ctx: click.Context, event: str, rnd: int, path: Path, interval: float,
+                  once: bool) -> None:
+    """Relay a round's games from a PGN file an e-board program keeps rewriting; a game
+    the rules refuse, or that is not the game relayed before, is flagged, never shown."""
+    from randomchess.tournament.relay import relay_once, watch
+
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+
+    def show(report: RelayReport) -> None:
+        for g in report.updated:
+            click.echo(m["relayed"].format(b=g.board, n=len(g.moves), res=g.result))
+        for _, e in report.flagged:
+            click.echo(m["flagged"].format(why=e.localized(lang)), err=True)
+
+    if once:
+        show(_run(lambda: relay_once(store, eid, rnd, path)))
+        return
+    click.echo(m["watching"].format(r=rnd, path=path))
+    with suppress(KeyboardInterrupt):
+        _run(lambda: watch(store, eid, rnd, path, interval=interval, on_report=show))

@@ -67,7 +67,7 @@ ACTIONS: dict[str, dict[str, str]] = {
            "result": "result", "correct": "correction", "close": "close",
            "online": "online game", "online-result": "online result",
            "online-aborted": "online game aborted", "game": "game entered",
-           "game-replace": "game replaced"},
+           "game-replace": "game replaced", "relay-flag": "relayed game flagged"},
     "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
            "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
            "bye-number": "descanso, número de emparejamiento", "start": "inicio",
@@ -75,7 +75,8 @@ ACTIONS: dict[str, dict[str, str]] = {
            "close": "cierre", "online": "partida en línea",
            "online-result": "resultado en línea",
            "online-aborted": "partida en línea anulada", "game": "partida introducida",
-           "game-replace": "partida sustituida"},
+           "game-replace": "partida sustituida",
+           "relay-flag": "partida retransmitida señalada"},
 }
 
 

@@ -201,6 +201,33 @@ def match_games(t: Tournament, rnd: int, games: list[dict[str, str]]) -> list[Ma
     return out
 
 
+@dataclass
+class RelayReport:
+    """One look at a round's live PGN file: games stored anew or longer, games as before,
+    games matched to no board, and games flagged for the arbiter (nothing stored)."""
+
+    round: int
+    updated: list[OtbGame] = field(default_factory=list)
+    unchanged: list[OtbGame] = field(default_factory=list)
+    unmatched: list[Match] = field(default_factory=list)
+    flagged: list[tuple[Match, GameEntryError]] = field(default_factory=list)
+
+
+def check_extends(before: tuple[str, ...], game: OtbGame, rnd: int, board: int) -> bool:
+    """Whether a relayed game continues the game relayed before (``False``: it is that
+    game cut short, as a file caught half-written or a take-back on the e-board gives:
+    nothing to store).  Another game under the same board (an e-board misread, a reset
+    board, a wrong file) is refused, never shown in its place."""
+    diff = next((i for i, (a, b) in enumerate(zip(before, game.moves, strict=False), 1)
+                 if a != b), None)
+    if diff is None:
+        return len(game.moves) >= len(before)
+    raise _refuse("contradiction", rnd, board,
+                  f"the relayed game is not the one relayed before: it differs at ply {diff}",
+                  f"la partida retransmitida no es la de antes: difiere en la media jugada "
+                  f"{diff}")
+
+
 def _flag_duplicates(matches: list[Match]) -> None:
     """A board two games of the file claim takes neither: which one is right is the
     arbiter's decision."""

@@ -648,18 +648,22 @@ class TournamentStore:
 
         def step(conn: Connection, t: Tournament) -> otb.OtbGame:
             return self._enter_game(conn, event_id, t, rnd, board, text, lang, result,
-                                    replace_game)
+                                    "replace" if replace_game else "keep")[0]
 
         return self._step(event_id, step, allow_closed=True)
 
     def _enter_game(self, conn: Connection, event_id: str, t: Tournament, rnd: int,
                     board: int, text: str, lang: Language | None, result: str | None,
-                    replace_game: bool) -> otb.OtbGame:
+                    policy: str) -> tuple[otb.OtbGame, bool]:
+        """Check and store a board's game; ``policy`` for a game stored already: ``keep``
+        (refuse), ``replace``, or ``extend`` (a relay: only the same game, longer or ended,
+        replaces it).  The game, and whether anything changed."""
         sheet = otb.check_game(t, rnd, board, text, lang=lang, result=result)
         key = (games_t.c.tournament_id == event_id, games_t.c.round == rnd,
                games_t.c.board == board)
         old = conn.execute(select(games_t.c.moves, games_t.c.result).where(*key)).first()
-        if old is not None and not replace_game:
+        game = otb.otb_game(sheet, rnd, board, now_ms())
+        if old is not None and policy == "keep":
             plies = len(str(old[0]).split())
             raise GameExistsError(
                 f"round {rnd}, board {board} has its game already ({plies} plies, {old[1]}); "
@@ -667,19 +671,77 @@ class TournamentStore:
                 es=f"la ronda {rnd}, tablero {board} ya tiene su partida ({plies} medias "
                    f"jugadas, {old[1]}); introdúzcala de nuevo con reemplazar para "
                    "sustituirla", kind="exists", rnd=rnd, board=board)
+        if old is not None and policy == "extend":
+            before = tuple(str(old[0]).split())
+            if not otb.check_extends(before, game, rnd, board) or \
+                    (before == game.moves and old[1] == game.result):
+                return game, False
         if sheet.result != "*" and t.board(rnd, board).result is None:
             self._enter_result(conn, event_id, t, rnd, board, sheet.result)
-        game = otb.otb_game(sheet, rnd, board, now_ms())
         conn.execute(delete(games_t).where(*key))
         conn.execute(insert(games_t).values(
             tournament_id=event_id, round=rnd, board=board, moves=" ".join(game.moves),
             san=" ".join(game.san), clocks=" ".join("-" if c is None else str(c)
                                                     for c in game.clocks),
             result=game.result, lang=game.lang, entered_at=game.entered_at))
-        self._log(conn, event_id, "game-replace" if old is not None else "game", rnd, board,
-                  None if old is None else f"{len(str(old[0]).split())} {old[1]}",
-                  f"{len(game.moves)} {game.result}")
-        return game
+        if policy != "extend":
+            self._log(conn, event_id, "game-replace" if old is not None else "game", rnd,
+                      board, None if old is None else f"{len(str(old[0]).split())} {old[1]}",
+                      f"{len(game.moves)} {game.result}")
+        return game, True
+
+    def relay_round(self, event_id: str, rnd: int, text: str) -> otb.RelayReport:
+        """One look at a round's live PGN file (an e-board program's, rewritten as games go
+        on): each game matched to its board is stored when it is the stored game continued
+        (or new); a game the rules refuse, or one that is not the game relayed before, is
+        flagged in the event's log for the arbiter and changes nothing."""
+        games = self._round_file(text)
+        t = self.load(event_id)
+        t.board(rnd, 1)
+        report = otb.RelayReport(rnd)
+        for m, (tags, body) in zip(otb.match_games(t, rnd, [g[0] for g in games]), games,
+                                   strict=True):
+            if m.board is None:
+                report.unmatched.append(m)
+                continue
+            board = m.board
+
+            def step(conn: Connection, t: Tournament, board: int = board, tags: dict[str, str]
+                     = tags, body: str = body) -> tuple[otb.OtbGame, bool]:
+                return self._enter_game(conn, event_id, t, rnd, board, _pgn_text(tags, body),
+                                        None, tags.get("Result"), "extend")
+
+            try:
+                game, changed = self._step(event_id, step, allow_closed=True)
+            except GameEntryError as e:
+                report.flagged.append((m, e))
+                self._flag(event_id, rnd, board, e)
+                continue
+            (report.updated if changed else report.unchanged).append(game)
+        return report
+
+    def _flag(self, event_id: str, rnd: int, board: int, e: GameEntryError) -> None:
+        """Log a relayed game the arbiter must look at (once per distinct problem)."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            last = [x for x in t.log if x.action == "relay-flag" and x.round == rnd
+                    and x.board == board]
+            if not last or last[-1].reason != str(e):
+                self._log(conn, event_id, "relay-flag", rnd, board, None, e.kind[:64], str(e))
+
+        self._step(event_id, step, allow_closed=True)
+
+    @staticmethod
+    def _round_file(text: str) -> list[tuple[dict[str, str], str]]:
+        try:
+            games = split_pgn(text)
+        except ScoresheetError as e:
+            raise GameEntryError(e.en, es=e.es, kind="not_pgn") from None
+        if not any(tags for tags, _ in games):
+            raise GameEntryError("the file is not PGN: no game has tags (White, Black)",
+                                 es="el archivo no es PGN: ninguna partida tiene etiquetas "
+                                    "(White, Black)", kind="not_pgn")
+        return games
 
     def otb_games(self, event_id: str) -> dict[tuple[int, int], otb.OtbGame]:
         """The event's stored over-the-board games by (round, board)."""
@@ -697,14 +759,7 @@ class TournamentStore:
         """Enter a round's games from one PGN file, each matched to its board by the
         players' names or its ``Board`` tag; each game is stored (or refused) on its own,
         and the report says what matched nothing and which boards still lack a game."""
-        try:
-            games = split_pgn(text)
-        except ScoresheetError as e:
-            raise GameEntryError(e.en, es=e.es, kind="not_pgn") from None
-        if not any(tags for tags, _ in games):
-            raise GameEntryError("the file is not PGN: no game has tags (White, Black)",
-                                 es="el archivo no es PGN: ninguna partida tiene etiquetas "
-                                    "(White, Black)", kind="not_pgn")
+        games = self._round_file(text)
         t = self.load(event_id)
         t.board(rnd, 1)  # an unpaired round is refused before anything is read
         report = otb.ImportReport(rnd)
@@ -713,11 +768,9 @@ class TournamentStore:
             if m.board is None:
                 report.unmatched.append(m)
                 continue
-            head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if k in ("FEN",
-                                                                               "Variant"))
             try:
                 report.entered.append(self.enter_game(
-                    event_id, rnd, m.board, head + "\n" + body, lang=lang,
+                    event_id, rnd, m.board, _pgn_text(tags, body), lang=lang,
                     result=tags.get("Result"), replace_game=replace_game))
             except GameEntryError as e:
                 report.refused.append((m, e))
@@ -758,6 +811,13 @@ class TournamentStore:
         if row is None:
             return None
         return str(row[0]), str(row[1]).split()
+
+
+def _pgn_text(tags: dict[str, str], body: str) -> str:
+    """A game of a round's file as the scoresheet reader takes it: the tags that must agree
+    with the board (FEN, Variant), then the movetext."""
+    head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if k in ("FEN", "Variant"))
+    return head + "\n" + body
 
 
 def _checked_variant(variant: str) -> Variant:

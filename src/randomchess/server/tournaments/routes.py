@@ -34,6 +34,7 @@ from randomchess.server.tournaments.answers import (
     CreatedOut,
     EventOut,
     GameOut,
+    LiveOut,
     OnlineOut,
     PlayerAddedOut,
     ResultOut,
@@ -359,6 +360,29 @@ def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
     return GameOut.model_validate({
         "round": g.round, "board": g.board, "moves": list(g.moves), "san": list(g.san),
         "clocks": list(g.clocks), "result": g.result, "notation": g.lang})
+
+
+@router.get("/{event_id}/rounds/{rnd}/live", **ANSWER)
+@through_db
+def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
+    """The boards of a round with their over-the-board moves so far (issue 31's relay):
+    spectators poll it; the setup is there before the first move."""
+    store = _store(request)
+    t: Tournament = _call(store.load, event_id)
+    if rnd > t.paired_rounds:
+        raise ApiError(404, "tournament.no_round", round=rnd)
+    games = store.otb_games(event_id)
+    boards = []
+    for b in t.round_boards(rnd):
+        if b.black is None:
+            continue
+        g = games.get((rnd, b.board))
+        boards.append({
+            "board": b.board, "white": t.player(b.white).name, "black": t.player(b.black).name,
+            "setup": b.setup, "fen": b.fen, "moves": list(g.moves) if g else [],
+            "san": list(g.san) if g else [], "clocks": list(g.clocks) if g else [],
+            "result": b.result})
+    return LiveOut.model_validate({"round": rnd, "boards": boards})
 
 
 @router.post("/{event_id}/close", **ANSWER)

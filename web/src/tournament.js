@@ -200,6 +200,44 @@ async function act(fn, refresh, labels = {}, lims = {}) {
   }
 }
 
+// Scoresheets being typed, by event (issue 31): the page's refresh must not drop them.
+const drafts = new Map();
+
+/** English SAN as the page writes it: Spanish piece letters in Spanish (castling kept). */
+const SPANISH = { K: 'R', Q: 'D', R: 'T', B: 'A', N: 'C' };
+const localSan = san => (lang() === 'es' ? san.replace(/[KQRBN]/g, c => SPANISH[c]) : san);
+
+function movesText(san) {
+  return san.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${localSan(m)}` : localSan(m))).join(' ');
+}
+
+/** The organiser's scoresheet entry for the current round (checked move by move by the server). */
+function gameEntry(ev, secret, refresh) {
+  const round = ev.paired_rounds;
+  const d = drafts.get(ev.id) || { board: '1', text: '', result: '', replace: false };
+  const board = h('input', { type: 'number', min: 1, size: 4, value: d.board, 'data-testid': 't-game-board' });
+  const sheet = h('textarea', { rows: 4, placeholder: tt('scoresheetHint'), 'data-testid': 't-game-text',
+    'aria-label': tt('scoresheet') });
+  sheet.value = d.text;
+  const res = h('select', { 'data-testid': 't-game-result', 'aria-label': tt('result') },
+    ['', '1-0', '0-1', '1/2-1/2'].map(v => h('option', { value: v }, v || '*')));
+  res.value = d.result;
+  const replace = h('input', { type: 'checkbox', 'data-testid': 't-game-replace' });
+  replace.checked = d.replace;
+  const keep = () => drafts.set(ev.id, { board: board.value, text: sheet.value, result: res.value, replace: replace.checked });
+  for (const x of [board, sheet, res, replace]) { x.addEventListener('input', keep); x.addEventListener('change', keep); }
+  const enter = h('button.primary', { type: 'button', 'data-testid': 't-game-enter' }, tt('storeGame'));
+  enter.addEventListener('click', () => act(async () => {
+    const out = await call('POST', `${api(ev.id)}/rounds/${round}/boards/${Number(board.value)}/game`,
+      { text: sheet.value, result: res.value || null, replace: replace.checked }, secret);
+    drafts.delete(ev.id);
+    return out;
+  }, refresh));
+  return h('div.game-entry', h('h3', `${tt('enterGame')} · ${tt('round')} ${round}`),
+    h('p', field(tt('board'), board), ' ', field(tt('result'), res), ' ',
+      h('label', replace, ` ${tt('replaceGame')}`)), sheet, h('p', enter));
+}
+
 function organiserPanel(ev, secret, refresh) {
   const panel = h('section.organiser', { 'data-testid': 't-organiser' }, h('h2', tt('organiser')));
   if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
@@ -258,6 +296,7 @@ function organiserPanel(ev, secret, refresh) {
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', () => call('POST', `${api(ev.id)}/close`, undefined, secret));
   }
   panel.append(buttons);
+  if (ev.paired_rounds > 0) panel.append(gameEntry(ev, secret, refresh));
   return panel;
 }
 
@@ -274,6 +313,7 @@ function linksList(ev, links) {
 
 function renderEvent(main, id) {
   let timer = null;
+  let live = null;
   let links = null;
   let linksRound = 0;
   const secret = localStorage.getItem(secretKey(id));
@@ -288,7 +328,7 @@ function renderEvent(main, id) {
       return;
     }
     // Someone started typing or choosing while the answer was on its way: keep the page.
-    if (auto && main.querySelector('select:focus, input:focus')) return;
+    if (auto && main.querySelector('select:focus, input:focus, textarea:focus')) return;
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(...[
       h('h1', { 'data-testid': 't-title' }, ev.name),
@@ -304,20 +344,36 @@ function renderEvent(main, id) {
       links && linksRound === ev.paired_rounds ? linksList(ev, links) : null,
       last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
         h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
+      last ? h('section.live', { 'data-testid': 't-live', 'data-round': String(last.round) }) : null,
       ev.completed_rounds > 0 ? standingsTable(ev) : null,
       h('details', h('summary', tt('players')),
         h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
       ev.round_list.length > 1 ? h('details', h('summary', `${tt('round')} 1–${ev.round_list.length - 1}`),
         ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, secret, refresh))) : null,
       h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
-        h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
+        h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' ']),
+        h('a', { href: `${api(id)}/export.bulletin?lang=${lang()}`, download: `${id}-bulletin.html`, 'data-testid': 't-bulletin' }, tt('bulletin'))),
       ev.status === 'closed' ? h('p', h('a', { href: `${api(id)}/verify` }, tt('verify'))) : null,
     ].filter(Boolean));
+    drawLive(main, id);
   };
   refresh();
-  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus')) refresh(undefined, true); }, 5000);
+  timer = setInterval(() => { if (!document.hidden && !main.querySelector('select:focus, input:focus, textarea:focus')) refresh(undefined, true); }, 5000);
+  // The round's boards as moves arrive (issue 31): every half second, this section only.
+  live = setInterval(() => { if (!document.hidden) drawLive(main, id); }, 500);
   // (A refresh keeps the menus' chosen results: see `chosen` above.)
-  return { destroy: () => clearInterval(timer) };
+  return { destroy: () => { clearInterval(timer); clearInterval(live); } };
+}
+
+/** Fill the page's live section from GET .../rounds/{r}/live (the moves entered or relayed). */
+async function drawLive(main, id) {
+  const box = main.querySelector('[data-testid=t-live]');
+  if (!box) return;
+  const out = await call('GET', `${api(id)}/rounds/${box.dataset.round}/live`).catch(() => null);
+  if (!out || !box.isConnected) return;
+  clear(box).append(h('h3', tt('live')), ...out.boards.map(b => h('div.live-board', { 'data-testid': `t-live-${b.board}` },
+    h('strong', `${tt('board')} ${b.board}: ${b.white} – ${b.black}`), b.result ? ` ${b.result}` : '',
+    h('p.live-moves', { 'data-testid': `t-live-moves-${b.board}` }, b.san.length ? movesText(b.san) : tt('noMovesYet')))));
 }
 
 function renderHall(main, id) {

@@ -196,3 +196,10 @@ def test_a_text_that_is_not_a_game() -> None:
         read_scoresheet("", "chess")
     with pytest.raises(MalformedTokenError):
         read_scoresheet("{unclosed comment 1. e4", "chess")
+
+
+def test_what_the_fuzzer_found_is_a_typed_error() -> None:
+    # a 5000-digit move number (int() refuses it) and numbers glued 3000 deep (recursion)
+    for text in ("1. e4 e5 2. " + "9" * 5000, "1. e4 e5 " + "2." * 3000, "1. e4 ٣. e5"):
+        with pytest.raises(ScoresheetError):
+            read_scoresheet(text, "chess")

@@ -165,9 +165,9 @@ def format_clock(seconds: int) -> str:
 
 # ------------------------------------------------------------------------------ reading
 _HEADER = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)\s*(\.\.\.|…|\.)?(.*)", re.S)
-_CLOCK = re.compile(r"(\d{1,2}):([0-5]\d)(?::([0-5]\d))?")
-_CLOCK_SHAPE = re.compile(r"\d+:\d+(?::\d+)?")  # read as a clock, then checked
+_NUMBER = re.compile(r"([0-9]{1,4})\s*(\.\.\.|…|\.)?(.*)", re.S)  # ASCII digits, bounded
+_CLOCK = re.compile(r"([0-9]{1,2}):([0-5][0-9])(?::([0-5][0-9]))?")
+_CLOCK_SHAPE = re.compile(r"[0-9]+:[0-9]+(?::[0-9]+)?")  # read as a clock, then checked
 _CLK_COMMENT = re.compile(r"\[%clk\s+([^\]\s]+)\s*\]")
 _RESULT = re.compile(r"1-0|0-1|1/2-1/2|½-½|0\.5-0\.5|\*")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x"})
@@ -252,26 +252,27 @@ _NOISE = re.compile(r"(?i)[!?+#]+|e\.?p\.?|a\.?p\.?")  # marks written apart fro
 
 
 def _word(word: str) -> Iterator[_Token]:
-    if _NOISE.fullmatch(word):
-        return
-    if _RESULT.fullmatch(word):
-        yield _Token("result", RESULTS[word])
-        return
-    if _CLOCK_SHAPE.fullmatch(word):
-        yield _Token("clock", word)
-        return
-    if word in ("...", "…", ".."):
-        yield _Token("dots", word)
-        return
-    m = _NUMBER.fullmatch(word)
-    if m and (m.group(2) or not m.group(3)):
+    """One word's tokens: move numbers glued to what follows (``14.Tc1``) are peeled off
+    one by one (a loop: ``2.2.2.2...`` must not recurse)."""
+    while word:
+        if _NOISE.fullmatch(word):
+            return
+        if _RESULT.fullmatch(word):
+            yield _Token("result", RESULTS[word])
+            return
+        if _CLOCK_SHAPE.fullmatch(word):
+            yield _Token("clock", word)
+            return
+        if word in ("...", "…", ".."):
+            yield _Token("dots", word)
+            return
+        m = _NUMBER.fullmatch(word)
+        if not (m and (m.group(2) or not m.group(3))):
+            yield _Token("move", word)
+            return
         yield _Token("number", m.group(1) + (m.group(2) or ""), int(m.group(1)),
                      m.group(2) in ("...", "…"))
-        rest = m.group(3).strip()
-        if rest:
-            yield from _word(rest)
-        return
-    yield _Token("move", word)
+        word = m.group(3).strip()
 
 
 def _clock_seconds(text: str) -> int | None:

@@ -199,7 +199,9 @@ def test_a_text_that_is_not_a_game() -> None:
 
 
 def test_what_the_fuzzer_found_is_a_typed_error() -> None:
-    # a 5000-digit move number (int() refuses it) and numbers glued 3000 deep (recursion)
-    for text in ("1. e4 e5 2. " + "9" * 5000, "1. e4 e5 " + "2." * 3000, "1. e4 ٣. e5"):
+    # a 5000-digit move number (int() refuses it), a Unicode digit, and move numbers glued
+    # 3000 deep (they once recursed): each the number of the move that follows
+    for text in ("1. e4 e5 2. " + "9" * 5000, "1. e4 ٣. e5"):
         with pytest.raises(ScoresheetError):
             read_scoresheet(text, "chess")
+    assert read_scoresheet("1. e4 e5 " + "2." * 3000 + " Nf3", "chess").uci()[-1] == "g1f3"

@@ -1,5 +1,5 @@
-"""Fuzz targets for the library's parsers (issue 13): FEN, SAN, UCI, PGN, setup numbers and
-setup FENs.
+"""Fuzz targets for the library's parsers (issue 13): FEN, SAN, UCI, PGN, setup numbers,
+setup FENs and scoresheets (issue 31).
 
 Each target takes one input and either parses it or raises the library's typed error
 (``RandomChessError``, a ``ValueError``); a target re-raises anything else, so the caller
@@ -129,6 +129,27 @@ def fuzz_setup_fen(text: str) -> None:
     get_variant("mrc")
 
 
+def fuzz_scoresheet(text: str) -> None:
+    """A scoresheet (issue 31) read in 8x8 and 9x9: a game, or a typed error; a game read
+    back from its own English and Spanish SAN is the same game."""
+    from randomchess.san import variation_san
+    from randomchess.scoresheet import read_scoresheet
+
+    mrc = "rmnbqnkbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RBKNQBNMR w IAia - 0 1 ABCDEFGHIabcdefghi"
+    for variant, fen in (("chess", None), ("mrc", mrc)):
+        try:
+            sheet = read_scoresheet(text, variant, fen)
+        except RandomChessError:
+            continue
+        start = Position(sheet.start_fen, variant)
+        moves = [m.move for m in sheet.moves]
+        if not moves:
+            continue
+        for lang in ("en", "es"):
+            again = read_scoresheet(variation_san(start, moves, lang), variant, fen)  # type: ignore[arg-type]
+            assert again.uci() == sheet.uci(), (text, lang)
+
+
 TARGETS: dict[str, Callable[[str], None]] = {
     "fen": fuzz_fen,
     "san": fuzz_san,
@@ -136,6 +157,7 @@ TARGETS: dict[str, Callable[[str], None]] = {
     "pgn": fuzz_pgn,
     "setup-number": fuzz_setup_number,
     "setup-fen": fuzz_setup_fen,
+    "scoresheet": fuzz_scoresheet,
 }
 
 # Valid inputs the long campaign mutates (and hypothesis starts from).
@@ -167,6 +189,13 @@ SEEDS: dict[str, list[str]] = {
         "1. e4 " + "".join(f"( 1. {m} " for m in ("d4", "c4", "Nf3", "Nc3", "b3", "g3", "f4",
                                                  "b4", "a3", "h3") * 98 + ("d4",) * 6)
         + ")" * 986 + " *\n\n1. d4 *\n",
+    ],
+    "scoresheet": [
+        "1. e4 e5 2. Cf3 Cc6 3. Ab5 a6 4. 0-0 1/2-1/2",
+        "1.e2-e4 {[%clk 1:59:00]} e7e5 1:58:30 2.Ng1-f3 Nc6 3. Bb5 *",
+        "1. e4 e6 2. A=D 14...Tc1 0:75:00 (1:00) ; x\n 1. f3 e5 2. g4 Qh4# 0-1",
+        '[Event "x"]\n[FEN "rmnbqnkbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RBKNQBNMR w IAia - 0 1"]'
+        "\n\n1. B=N e7 2. O-O-Oc *",
     ],
     "setup-number": ["518", "0", "959", "8226", "15119", "-1", "RNBQKBNR", "TCADRACT", "1-7",
                      "1,3,5-6", " 42 "],

@@ -27,8 +27,9 @@ LAYERS: dict[str, int] = {
     "errors": 0, "native": 0, "db": 0, "_compiled": 0,
     "geometry": 1, "clock": 1, "pieces": 2, "variants": 3, "fen": 4, "position": 5,
     # PGN reads whole games, so it sits above the game record it builds.
-    "san": 6, "game": 7, "pgn": 8, "startpos": 9, "diagram": 9, "brief": 9,
-    "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11, "tournament": 12,
+    "san": 6, "game": 7, "pgn": 8, "scoresheet": 8, "startpos": 9, "diagram": 9,
+    "brief": 9, "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11,
+    "tournament": 12,
     "server": 13, "cli": 14, "__main__": 15,
 }
 # Rank of each server wing; ``http.app`` is the composition root above them all.

@@ -466,6 +466,26 @@
  */
 
 /**
+ * @typedef {object} GameIn
+ * @property {string} text - the scoresheet: SAN in English or Spanish
+ * @property {('en'|'es'|null)} [notation] - null: from the letters
+ * @property {(string|null)} [result]
+ * @property {boolean} [replace] - replace a game stored for the board
+ */
+
+/**
+ * A board's over-the-board game as stored: UCI moves, English SAN, clocks (seconds left after each ply, null where not written) and the result (``*``: unfinished).
+ * @typedef {object} GameOut
+ * @property {number} round
+ * @property {number} board
+ * @property {Array<string>} moves
+ * @property {Array<string>} san
+ * @property {Array<(number|null)>} clocks
+ * @property {string} result
+ * @property {(string|null)} notation
+ */
+
+/**
  * @typedef {object} GameRatingsOut
  * @property {boolean} rated
  * @property {(string|null)} speed
@@ -606,8 +626,17 @@
  */
 
 /**
- * @typedef {object} LiveOut
- * @property {boolean} live
+ * A board of a round as spectators follow it: the setup from the start, then the moves entered or relayed so far (over the board) and the result once there is one.
+ * @typedef {object} LiveBoard
+ * @property {number} board
+ * @property {string} white
+ * @property {string} black
+ * @property {(number|null)} setup
+ * @property {string} fen
+ * @property {Array<string>} moves
+ * @property {Array<string>} san
+ * @property {Array<(number|null)>} clocks
+ * @property {(string|null)} result
  */
 
 /**
@@ -1085,6 +1114,7 @@
  * @property {string} variant
  * @property {number} number
  * @property {number} games
+ * @property {number} otb_games - of which over the board: events' games entered from their scoresheets
  * @property {number} white_wins
  * @property {number} draws
  * @property {number} black_wins
@@ -1276,9 +1306,20 @@
  */
 
 /**
+ * @typedef {object} randomchess__server__games__answers__LiveOut
+ * @property {boolean} live
+ */
+
+/**
  * @typedef {object} randomchess__server__games__routes__ClaimIn
  * @property {string} token
  * @property {(string|null)} [move] - claim with this move (FIDE 9.2.1)
+ */
+
+/**
+ * @typedef {object} randomchess__server__tournaments__answers__LiveOut
+ * @property {number} round
+ * @property {Array<LiveBoard>} boards
  */
 
 export {};

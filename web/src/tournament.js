@@ -292,6 +292,44 @@ async function act(ui, fn, refresh, labels = {}, lims = {}, done = () => {}) {
   }
 }
 
+// Scoresheets being typed, by event (issue 31): the page's refresh must not drop them.
+const drafts = new Map();
+
+/** English SAN as the page writes it: Spanish piece letters in Spanish (castling kept). */
+const SPANISH = { K: 'R', Q: 'D', R: 'T', B: 'A', N: 'C' };
+const localSan = san => (lang() === 'es' ? san.replace(/[KQRBN]/g, c => SPANISH[c]) : san);
+
+function movesText(san) {
+  return san.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${localSan(m)}` : localSan(m))).join(' ');
+}
+
+/** The organiser's scoresheet entry for the current round (checked move by move by the server). */
+function gameEntry(ev, rights, ui, refresh) {
+  const round = ev.paired_rounds;
+  const d = drafts.get(ev.id) || { board: '1', text: '', result: '', replace: false };
+  const board = h('input', { type: 'number', min: 1, size: 4, value: d.board, 'data-testid': 't-game-board' });
+  const sheet = h('textarea', { rows: 4, placeholder: tt('scoresheetHint'), 'data-testid': 't-game-text',
+    'aria-label': tt('scoresheet'), 'data-key': 'game-text' });
+  sheet.value = d.text;
+  const res = h('select', { 'data-testid': 't-game-result', 'aria-label': tt('result') },
+    ['', '1-0', '0-1', '1/2-1/2'].map(v => h('option', { value: v }, v || '*')));
+  res.value = d.result;
+  const replace = h('input', { type: 'checkbox', 'data-testid': 't-game-replace' });
+  replace.checked = d.replace;
+  const keep = () => drafts.set(ev.id, { board: board.value, text: sheet.value, result: res.value, replace: replace.checked });
+  for (const x of [board, sheet, res, replace]) { x.addEventListener('input', keep); x.addEventListener('change', keep); }
+  const enter = h('button.primary', { type: 'button', 'data-testid': 't-game-enter' }, tt('storeGame'));
+  enter.addEventListener('click', () => act(ui, async () => {
+    const out = await call('POST', `${api(ev.id)}/rounds/${round}/boards/${Number(board.value)}/game`,
+      { text: sheet.value, result: res.value || null, replace: replace.checked }, rights.secret);
+    drafts.delete(ev.id);
+    return out;
+  }, refresh));
+  return h('div.game-entry', h('h3', `${tt('enterGame')} · ${tt('round')} ${round}`),
+    h('p', field(tt('board'), board), ' ', field(tt('result'), res), ' ',
+      h('label', replace, ` ${tt('replaceGame')}`)), sheet, h('p', enter));
+}
+
 function playersControls(ev, rights, ui, refresh) {
   const name = draft(ui, 'player-name', { placeholder: tt('name'), 'data-testid': 't-player-name' });
   const rating = draft(ui, 'player-rating', { type: 'number', placeholder: tt('rating'), 'data-testid': 't-player-rating' });
@@ -386,6 +424,7 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', step('close'));
   }
   panel.append(buttons);
+  if (ev.paired_rounds > 0) panel.append(gameEntry(ev, rights, ui, refresh));
   if (rights.role === 'organiser') panel.append(arbitersSection(ev, rights, staff, ui, refresh));
   return panel;
 }
@@ -438,13 +477,15 @@ function eventView(ev, rights, staff, ui, extra) {
     extra.links ? linksList(ev, extra.links) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
+    last ? h('section.live', { 'data-testid': 't-live', 'data-round': String(last.round) }) : null,
     ev.completed_rounds > 0 ? standingsTable(ev) : null,
     section(ui, 'players', `${tt('players')} (${ev.players.length})`,
       h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
     ev.round_list.length > 1 ? section(ui, 'earlier', `${tt('round')} 1–${ev.round_list.length - 1}`,
       ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, rights, ui, extra.refresh))) : null,
     h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
-      h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
+      h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' ']),
+      h('a', { href: `${api(id)}/export.bulletin?lang=${lang()}`, download: `${id}-bulletin.html`, 'data-testid': 't-bulletin' }, tt('bulletin'))),
     ev.status === 'closed' ? h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/verify`, 'data-testid': 't-verify' }, tt('verify'))) : null,
   ].filter(Boolean);
 }
@@ -481,7 +522,7 @@ function renderEvent(main, id) {
       return;
     }
     // An open menu's list would close under the organiser's pointer: wait for the next one.
-    if (auto && main.querySelector('select:focus')) return;
+    if (auto && main.querySelector('select:focus, textarea:focus')) return;
     const rights = { can: !!staff.you, role: staff.you, secret };
     const focus = focusOf(main);
     clear(main).append(...eventView(ev, rights, staff, ui, {
@@ -489,10 +530,24 @@ function renderEvent(main, id) {
     giveFocusBack(main, focus);
     ui.refreshes += 1;
     main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it
+    drawLive(main, id);
   };
   refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(undefined, true); }, 5000);
-  return { destroy: () => clearInterval(timer) };
+  // The round's boards as moves arrive (issue 31): every half second, this section only.
+  const live = setInterval(() => { if (!document.hidden) drawLive(main, id); }, 500);
+  return { destroy: () => { clearInterval(timer); clearInterval(live); } };
+}
+
+/** Fill the page's live section from GET .../rounds/{r}/live (the moves entered or relayed). */
+async function drawLive(main, id) {
+  const box = main.querySelector('[data-testid=t-live]');
+  if (!box) return;
+  const out = await call('GET', `${api(id)}/rounds/${box.dataset.round}/live`).catch(() => null);
+  if (!out || !box.isConnected) return;
+  clear(box).append(h('h3', tt('live')), ...out.boards.map(b => h('div.live-board', { 'data-testid': `t-live-${b.board}` },
+    h('strong', `${tt('board')} ${b.board}: ${b.white} – ${b.black}`), b.result ? ` ${b.result}` : '',
+    h('p.live-moves', { 'data-testid': `t-live-moves-${b.board}` }, b.san.length ? movesText(b.san) : tt('noMovesYet')))));
 }
 
 const revealedText = r => tt('revealed', { at: new Date(r.at).toLocaleString(lang()), digits: r.input });

@@ -11,17 +11,26 @@ import functools
 import io
 import shlex
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from randomchess.cli import click_es
+from randomchess.san import Language
 from randomchess.startpos import parse_salt, setup_from_number
-from randomchess.tournament import TournamentError, TournamentStore
-from randomchess.tournament.export import ACTIONS, LABELS, crosstable_csv, crosstable_html, pgn
+from randomchess.tournament import GameEntryError, TournamentError, TournamentStore
+from randomchess.tournament.export import (
+    ACTIONS,
+    LABELS,
+    crosstable_csv,
+    crosstable_html,
+    game_records,
+    pgn,
+)
 from randomchess.tournament.model import Board, Tournament, parse_result
+from randomchess.tournament.otb import ImportReport, RelayReport
 from randomchess.tournament.store import verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
 
@@ -65,6 +74,15 @@ _MSG = {
         "window": "Preparation window: {m} min; the games may start at {end}",
         "pending": "Setups are revealed in the hall: `tournament reveal {event} {r} --input "
                    "DIGITS`",
+        "game": "Round {r} board {b}: {n} plies entered, result {res}",
+        "suggest": "  suggestions: {s}",
+        "imported": "Round {r}: {n} game(s) entered",
+        "unmatched": "  game {i} ({w} - {bl}) matches no board: {why}",
+        "refused": "  game {i} ({w} - {bl}), board {b}: {why}",
+        "missing": "  boards still without a game: {b}",
+        "relayed": "board {b}: {n} plies, {res}",
+        "flagged": "FLAGGED {why}",
+        "watching": "Relaying round {r} from {path} (Ctrl-C stops)",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -99,6 +117,15 @@ _MSG = {
         "window": "Ventana de preparación: {m} min; las partidas pueden empezar a las {end}",
         "pending": "Las posiciones se revelan en la sala: `tournament reveal {event} {r} "
                    "--input CIFRAS`",
+        "game": "Ronda {r} tablero {b}: {n} medias jugadas introducidas, resultado {res}",
+        "suggest": "  sugerencias: {s}",
+        "imported": "Ronda {r}: {n} partida(s) introducidas",
+        "unmatched": "  la partida {i} ({w} - {bl}) no corresponde a ningún tablero: {why}",
+        "refused": "  partida {i} ({w} - {bl}), tablero {b}: {why}",
+        "missing": "  tableros aún sin partida: {b}",
+        "relayed": "tablero {b}: {n} medias jugadas, {res}",
+        "flagged": "SEÑALADA {why}",
+        "watching": "Retransmitiendo la ronda {r} desde {path} (Ctrl-C para)",
     },
 }
 
@@ -408,8 +435,8 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
 
 
 @tournament_group.command("reveal")
-@click.argument("event")
-@click.argument("rnd", metavar="ROUND", type=int)
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
 @click.option("--input", "digits", required=True, metavar="DIGITS",
               help="The digits drawn in the hall (dice 1-6 or urn digits 0-9), at least 6; "
                    "spaces are ignored.")
@@ -630,12 +657,14 @@ def close_command(ctx: click.Context, event: str, early: str | None) -> None:
 
 @tournament_group.command("export")
 @_argument("event")
-@click.option("--format", "fmt_", type=click.Choice(["trf", "csv", "html", "pgn"]),
+@click.option("--format", "fmt_",
+              type=click.Choice(["trf", "csv", "html", "pgn", "bulletin"]),
               default="trf", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.pass_context
 def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | None) -> None:
-    """FIDE TRF-16, crosstable CSV or HTML, or the PGN of the games."""
+    """FIDE TRF-16, crosstable CSV or HTML, the PGN of the games, or the HTML bulletin
+    (crosstable, setups and every game to step through; works offline)."""
     from randomchess.tournament.trf import write_trf
 
     eid = _event_id(ctx, event)
@@ -648,8 +677,14 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
         text = crosstable_csv(t, lang)
     elif fmt_ == "html":
         text = crosstable_html(t, lang)
+    elif fmt_ == "bulletin":
+        from randomchess.tournament.bulletin import bulletin_html
+
+        text = bulletin_html(t, game_records(t, store.online_moves, store.otb_games(eid),
+                                             store.review_of), "es" if lang == "es" else "en")
     else:
-        text = pgn(t, store.online_moves)
+        text = pgn(t, store.online_moves, otb_games=store.otb_games(eid),
+                   review_of=store.review_of)
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -732,3 +767,109 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
         click.echo(m["verify_cmd"])
         for c in commands:
             click.echo(f"  {c}")
+
+
+# --- over-the-board games (issue 31) ---------------------------------------------------------
+
+_NOTATION = click.Choice(["en", "es"])
+
+
+@tournament_group.command("game", context_settings=_RESULT_CONTEXT)
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("board", type=int)
+@click.option("--file", "source", type=click.File("r", encoding="utf-8-sig"), default="-",
+              help="The scoresheet: SAN in English or Spanish, move numbers and clock times "
+                   "optional ('-', the default: standard input).")
+@click.option("--notation", type=_NOTATION, default=None,
+              help="The scoresheet's language (default: from its piece letters).")
+@click.option("--result", default=None, help="The arbiter's result (1-0, 0-1, 1/2, *).")
+@click.option("--replace", "replace_game", is_flag=True,
+              help="Replace the game stored for this board.")
+@click.pass_context
+def game_command(ctx: click.Context, event: str, rnd: int, board: int, source: Any,
+                 notation: str | None, result: str | None, replace_game: bool) -> None:
+    """Enter a board's game from its scoresheet, checked move by move."""
+    lang = _lang(ctx)
+    eid = _event_id(ctx, event)
+    text = source.read()
+    try:
+        game = _store(ctx).enter_game(eid, rnd, board, text, lang=_notation(notation),
+                                      result=result, replace_game=replace_game)
+    except GameEntryError as e:
+        hint = "\n" + _MSG[lang]["suggest"].format(s=", ".join(e.suggestions)) \
+            if e.suggestions else ""
+        raise click.ClickException(e.localized(lang) + hint) from None
+    except TournamentError as e:
+        raise click.ClickException(e.localized(lang)) from None
+    click.echo(_MSG[lang]["game"].format(r=rnd, b=board, n=len(game.moves), res=game.result))
+
+
+def _notation(value: str | None) -> Language | None:
+    return "en" if value == "en" else "es" if value == "es" else None
+
+
+@tournament_group.command("import-pgn")
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("source", metavar="FILE", type=click.File("r", encoding="utf-8-sig"))
+@click.option("--notation", type=_NOTATION, default=None,
+              help="The games' SAN language (default: from each game's piece letters).")
+@click.option("--replace", "replace_game", is_flag=True,
+              help="Replace games stored already for the matched boards.")
+@click.pass_context
+def import_pgn_command(ctx: click.Context, event: str, rnd: int, source: Any,
+                       notation: str | None, replace_game: bool) -> None:
+    """Enter a round's games from a PGN file, each matched to its board by the players'
+    names (or its Board tag); prints what matched nothing."""
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    eid = _event_id(ctx, event)
+    report: ImportReport = _run(lambda: _store(ctx).import_round(
+        eid, rnd, source.read(), lang=_notation(notation), replace_game=replace_game))
+    click.echo(m["imported"].format(r=rnd, n=len(report.entered)))
+    for g in report.entered:
+        click.echo("  " + m["game"].format(r=rnd, b=g.board, n=len(g.moves), res=g.result))
+    for u in report.unmatched:
+        click.echo(m["unmatched"].format(i=u.index, w=u.white, bl=u.black,
+                                         why=u.reason_es if lang == "es" else u.reason_en))
+    for u, e in report.refused:
+        click.echo(m["refused"].format(i=u.index, w=u.white, bl=u.black, b=u.board,
+                                       why=e.localized(lang)))
+    if report.missing:
+        click.echo(m["missing"].format(b=", ".join(map(str, report.missing))))
+    if report.unmatched or report.refused:
+        ctx.exit(1)
+
+
+@tournament_group.command("relay")
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("path", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--interval", type=click.FloatRange(0.1, 60), default=1.0, show_default=True,
+              help="Seconds between looks at the file.")
+@click.option("--once", is_flag=True, help="Relay the file as it is now and stop.")
+@click.pass_context
+def relay_command(ctx: click.Context, event: str, rnd: int, path: Path, interval: float,
+                  once: bool) -> None:
+    """Relay a round's games from a PGN file an e-board program keeps rewriting; a game
+    the rules refuse, or that is not the game relayed before, is flagged, never shown."""
+    from randomchess.tournament.relay import relay_once, watch
+
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    eid = _event_id(ctx, event)
+    store = _store(ctx)
+
+    def show(report: RelayReport) -> None:
+        for g in report.updated:
+            click.echo(m["relayed"].format(b=g.board, n=len(g.moves), res=g.result))
+        for _, e in report.flagged:
+            click.echo(m["flagged"].format(why=e.localized(lang)), err=True)
+
+    if once:
+        show(_run(lambda: relay_once(store, eid, rnd, path)))
+        return
+    click.echo(m["watching"].format(r=rnd, path=path))
+    with suppress(KeyboardInterrupt):
+        _run(lambda: watch(store, eid, rnd, path, interval=interval, on_report=show))

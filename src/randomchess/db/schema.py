@@ -318,3 +318,19 @@ tournament_staff = Table(
     Column("added_at", BigInteger, nullable=False),
     Index("ix_tournament_staff_user", "user_id"),
 )
+
+# ------------------------------------------------------------------ over-the-board games (0012)
+# A board's game typed from its scoresheet or imported from a PGN file (issue 31), checked
+# move by move before it is stored; unfinished games keep the result ``*``.
+tournament_games = Table(
+    "tournament_games", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("moves", Text, nullable=False),  # UCI, space-separated
+    Column("san", Text, nullable=False),  # English SAN, space-separated
+    Column("clocks", Text, nullable=False),  # seconds left after each ply; "-" unknown
+    Column("result", String(8), nullable=False),  # 1-0 | 0-1 | 1/2-1/2 | *
+    Column("lang", String(2)),  # the scoresheet's language, when it had one
+    Column("entered_at", BigInteger, nullable=False),
+)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
+    GameEntryError,
+    GameExistsError,
     PairingError,
     RegistrationError,
     ResultError,
@@ -26,6 +28,8 @@ __all__ = [
     "CorrectionError",
     "Event",
     "EventClosedError",
+    "GameEntryError",
+    "GameExistsError",
     "PairingError",
     "Player",
     "RegistrationError",

@@ -71,3 +71,26 @@ class PreparationError(TournamentError):
 
 class StaffError(TournamentError):
     """A co-arbiter that cannot be added or removed: no such account, added already..."""
+
+
+class GameEntryError(TournamentError):
+    """A board's game that cannot be stored: a scoresheet's bad move (``ply``, ``number``,
+    ``token`` and ``suggestions`` from :class:`~randomchess.scoresheet.ScoresheetError`),
+    the wrong variant or setup, a bye, a forfeit, a game played online.  ``kind`` names the
+    defect for programs (``illegal``, ``ambiguous``, ``setup``, ...)."""
+
+    def __init__(self, message: str, es: str | None = None, *, kind: str = "invalid",
+                 rnd: int = 0, board: int = 0, ply: int = 0, number: int = 0,
+                 token: str = "", suggestions: tuple[str, ...] = ()) -> None:
+        super().__init__(message, es)
+        self.kind = kind
+        self.round = rnd
+        self.board = board
+        self.ply = ply
+        self.number = number
+        self.token = token
+        self.suggestions = suggestions
+
+
+class GameExistsError(GameEntryError):
+    """The board has its game already: entering it again needs an explicit replace."""

@@ -4,13 +4,20 @@ games with ``Round``, ``Board``, ``FEN`` and ``SetupNumber`` tags."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import hashlib
 import html
 import io
 from collections.abc import Callable, Mapping
 
-from randomchess.tournament.model import FORFEITS, Tournament
+from randomchess.analysis.core import AnalysisError
+from randomchess.analysis.review import Review, annotate
+from randomchess.pgn import Node, PgnGame, write_game
+from randomchess.position import Position
+from randomchess.scoresheet import format_clock
+from randomchess.tournament.model import FORFEITS, Board, Tournament
+from randomchess.tournament.otb import OtbGame
 from randomchess.tournament.tiebreaks import (
     EDITIONS,
     EDITIONS_ES,
@@ -19,6 +26,7 @@ from randomchess.tournament.tiebreaks import (
     Calculator,
     fmt,
 )
+from randomchess.variants import get_variant
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -68,7 +76,8 @@ ACTIONS: dict[str, dict[str, str]] = {
            "result": "result", "correct": "correction", "close": "close",
            "online": "online game", "online-result": "online result",
            "online-aborted": "online game aborted", "reveal": "hall reveal",
-           "reveal-refused": "hall reveal refused"},
+           "reveal-refused": "hall reveal refused", "game": "game entered",
+           "game-replace": "game replaced", "relay-flag": "relayed game flagged"},
     "es": {"create": "creación", "register": "inscripción", "unregister": "baja",
            "late-entry": "inscripción tardía", "withdraw": "retirada", "bye": "descanso",
            "bye-number": "descanso, número de emparejamiento", "start": "inicio",
@@ -76,7 +85,9 @@ ACTIONS: dict[str, dict[str, str]] = {
            "close": "cierre", "online": "partida en línea",
            "online-result": "resultado en línea",
            "online-aborted": "partida en línea anulada", "reveal": "revelación en la sala",
-           "reveal-refused": "revelación en la sala rechazada"},
+           "reveal-refused": "revelación en la sala rechazada", "game": "partida introducida",
+           "game-replace": "partida sustituida",
+           "relay-flag": "partida retransmitida señalada"},
 }
 
 
@@ -203,41 +214,72 @@ def _reveal_tags(t: Tournament, rnd: int) -> dict[str, str]:
     return {"HallInput": r.input, "HallReveal": iso_time(r.at)}
 
 
-def pgn(t: Tournament, moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
-        site: str = "?") -> str:
-    """PGN of every game with a result (forfeits and byes are not games).  A game played
-    online has its moves (``moves_of(game_id)`` gives its start FEN and UCI moves); an
-    over-the-board game is written with its tags and result only."""
-    from randomchess.game import Game
-    from randomchess.pgn import PgnGame, write_game
+MovesOf = Callable[[str], "tuple[str, list[str]] | None"]
+ReviewOf = Callable[[str], "Review | None"]
 
+
+def game_records(t: Tournament, moves_of: MovesOf | None = None,
+                 otb_games: Mapping[tuple[int, int], OtbGame] | None = None,
+                 review_of: ReviewOf | None = None, site: str = "?") -> list[PgnGame]:
+    """Every game of the event as a PGN record (docs/tournaments.md, "Exports"): online
+    games with their moves (``moves_of(game_id)``: start FEN and UCI moves) and the engine
+    review as comments when ``review_of(game_id)`` has one; over-the-board games with the
+    moves entered from their scoresheets (clock times as ``[%clk]``), unfinished ones with
+    ``*``; a game with neither, its tags and result only.  Forfeits and byes are no games."""
     out = []
     for b in t.iter_games():
-        if b.result is None or b.result in FORFEITS or b.black is None:
+        otb = (otb_games or {}).get((b.round, b.board))
+        if b.result in FORFEITS or (b.result is None and otb is None):
             continue
-        fen = b.fen
-        moves: list[str] = []
-        if b.game_id and moves_of is not None:
-            found = moves_of(b.game_id)
-            if found is not None:
-                fen, moves = found
-        game = Game(fen, t.event.variant)
-        for uci in moves:
-            game.push_uci(uci)
-        tags: dict[str, str] = {
-            "Event": t.event.name, "Site": site, "Round": str(b.round),
+        record = _record(t, b, moves_of, otb, site)
+        review = review_of(b.game_id) if b.game_id and review_of is not None else None
+        if review is not None and len(review.plies) == len(record.moves):
+            with contextlib.suppress(AnalysisError):  # a review of other moves: none
+                record = annotate(record, review)
+        out.append(record)
+    return out
+
+
+def _record(t: Tournament, b: Board, moves_of: MovesOf | None, otb: OtbGame | None,
+            site: str) -> PgnGame:
+    fen = b.fen
+    moves: list[str] = []
+    clocks: list[int | None] = []
+    if b.game_id and moves_of is not None:
+        found = moves_of(b.game_id)
+        if found is not None:
+            fen, moves = found
+    elif otb is not None:
+        moves, clocks = list(otb.moves), list(otb.clocks)
+    pos = Position(fen, t.event.variant)
+    nodes = []
+    for i, uci in enumerate(moves):
+        move = pos.parse_uci(uci)
+        clock = clocks[i] if i < len(clocks) else None
+        nodes.append(Node(move, comment="" if clock is None else f"[%clk {format_clock(clock)}]"))
+        pos.push(move)
+    result = b.result or (otb.result if otb is not None else "*")
+    assert b.black is not None
+    tags = {"Event": t.event.name, "Site": site, "Date": "????.??.??", "Round": str(b.round),
             "White": t.player(b.white).name, "Black": t.player(b.black).name,
-            "Result": b.result,
-        }
-        record = PgnGame.from_game(game, tags)
-        record.result = b.result
-        extra: Mapping[str, str] = {"Board": str(b.board)}
-        if b.setup is not None:
-            extra = {**extra, "SetupNumber": str(b.setup)}
-            if t.event.variant == "mrc":
-                extra = {**extra, "MRCId": str(b.setup)}
-        if t.event.time_control:
-            extra = {**extra, "TimeControl": t.event.time_control}
-        extra = {**extra, **_reveal_tags(t, b.round)}
-        out.append(write_game(record, headers={**extra, "Result": b.result}))
-    return "".join(out)
+            "Result": result, "Board": str(b.board)}
+    if b.setup is not None:
+        tags["SetupNumber"] = str(b.setup)
+        if t.event.variant == "mrc":
+            tags["MRCId"] = str(b.setup)
+    if t.event.time_control:
+        tags["TimeControl"] = t.event.time_control
+    tags.update(_reveal_tags(t, b.round))
+    tags["Mode"] = "ICS" if b.game_id else "OTB"  # PGN standard 9.7.1: server or board
+    return PgnGame(headers=tags, variant=get_variant(t.event.variant), start_fen=fen,
+                   moves=nodes, result=result)
+
+
+def pgn(t: Tournament, moves_of: MovesOf | None = None, site: str = "?",
+        otb_games: Mapping[tuple[int, int], OtbGame] | None = None,
+        review_of: ReviewOf | None = None) -> str:
+    """The event's PGN bulletin: :func:`game_records`, each written with ``Event``,
+    ``Round``, ``Board``, ``White``, ``Black``, ``Variant``, ``SetUp``/``FEN``,
+    ``SetupNumber`` and the result."""
+    return "".join(write_game(r) for r in game_records(t, moves_of, otb_games, review_of,
+                                                          site))

@@ -22,7 +22,10 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from randomchess.analysis.review import Review
 from randomchess.db import make_engine, migrate, now_ms, schema
+from randomchess.san import Language
+from randomchess.scoresheet import ScoresheetError, split_pgn
 from randomchess.startpos import (
     HALL_MAX_DIGITS,
     HALL_MIN_DIGITS,
@@ -37,10 +40,12 @@ from randomchess.startpos import (
     verify_commitment,
 )
 from randomchess.startpos import commitment as make_commitment
-from randomchess.tournament import berger, setups, staff
+from randomchess.tournament import berger, otb, setups, staff
 from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
+    GameEntryError,
+    GameExistsError,
     PairingError,
     PreparationError,
     RegistrationError,
@@ -52,6 +57,7 @@ from randomchess.tournament.errors import (
 )
 from randomchess.tournament.model import (
     BYE_KINDS,
+    FORFEITS,
     GAME_RESULTS,
     PAB,
     PREP_MINUTES,
@@ -83,6 +89,7 @@ boards_t = schema.tournament_boards
 byes_t = schema.tournament_byes
 events_t = schema.tournaments
 log_t = schema.tournament_log
+games_t = schema.tournament_games
 players_t = schema.tournament_players
 reveals_t = schema.tournament_reveals
 
@@ -721,6 +728,165 @@ class TournamentStore:
             boards.append(b)
         return replace(t, boards=tuple(boards))
 
+    # --- over-the-board games (issue 31) ---------------------------------------------------
+
+    def enter_game(self, event_id: str, rnd: int, board: int, text: str, *,
+                   lang: Language | None = None, result: str | None = None,
+                   replace_game: bool = False) -> otb.OtbGame:
+        """Store a board's game typed from its scoresheet, checked move by move from the
+        round's setup (:func:`~randomchess.tournament.otb.check_game`).  A finished game
+        enters the board's result when it has none; a game stored already is replaced only
+        with ``replace_game``.  Closed events take games too (their results stay)."""
+
+        def step(conn: Connection, t: Tournament) -> otb.OtbGame:
+            return self._enter_game(conn, event_id, t, rnd, board, text, lang, result,
+                                    "replace" if replace_game else "keep")[0]
+
+        return self._step(event_id, step, allow_closed=True)
+
+    def _enter_game(self, conn: Connection, event_id: str, t: Tournament, rnd: int,
+                    board: int, text: str, lang: Language | None, result: str | None,
+                    policy: str) -> tuple[otb.OtbGame, bool]:
+        """Check and store a board's game; ``policy`` for a game stored already: ``keep``
+        (refuse), ``replace``, or ``extend`` (a relay: only the same game, longer or ended,
+        replaces it).  The game, and whether anything changed."""
+        sheet = otb.check_game(t, rnd, board, text, lang=lang, result=result)
+        key = (games_t.c.tournament_id == event_id, games_t.c.round == rnd,
+               games_t.c.board == board)
+        old = conn.execute(select(games_t.c.moves, games_t.c.result).where(*key)).first()
+        game = otb.otb_game(sheet, rnd, board, now_ms())
+        if old is not None and policy == "keep":
+            plies = len(str(old[0]).split())
+            raise GameExistsError(
+                f"round {rnd}, board {board} has its game already ({plies} plies, {old[1]}); "
+                "enter it again with replace to replace it",
+                es=f"la ronda {rnd}, tablero {board} ya tiene su partida ({plies} medias "
+                   f"jugadas, {old[1]}); introdúzcala de nuevo con reemplazar para "
+                   "sustituirla", kind="exists", rnd=rnd, board=board)
+        if old is not None and policy == "extend":
+            before = tuple(str(old[0]).split())
+            if not otb.check_extends(before, game, rnd, board) or \
+                    (before == game.moves and old[1] == game.result):
+                return game, False
+        if sheet.result != "*" and t.board(rnd, board).result is None:
+            self._enter_result(conn, event_id, t, rnd, board, sheet.result)
+        conn.execute(delete(games_t).where(*key))
+        conn.execute(insert(games_t).values(
+            tournament_id=event_id, round=rnd, board=board, moves=" ".join(game.moves),
+            san=" ".join(game.san), clocks=" ".join("-" if c is None else str(c)
+                                                    for c in game.clocks),
+            result=game.result, lang=game.lang, entered_at=game.entered_at))
+        if policy != "extend":
+            self._log(conn, event_id, "game-replace" if old is not None else "game", rnd,
+                      board, None if old is None else f"{len(str(old[0]).split())} {old[1]}",
+                      f"{len(game.moves)} {game.result}")
+        return game, True
+
+    def relay_round(self, event_id: str, rnd: int, text: str) -> otb.RelayReport:
+        """One look at a round's live PGN file (an e-board program's, rewritten as games go
+        on): each game matched to its board is stored when it is the stored game continued
+        (or new); a game the rules refuse, or one that is not the game relayed before, is
+        flagged in the event's log for the arbiter and changes nothing."""
+        games = self._round_file(text)
+        t = self.load(event_id)
+        t.board(rnd, 1)
+        report = otb.RelayReport(rnd)
+        for m, (tags, body) in zip(otb.match_games(t, rnd, [g[0] for g in games]), games,
+                                   strict=True):
+            if m.board is None:
+                report.unmatched.append(m)
+                continue
+            board = m.board
+
+            def step(conn: Connection, t: Tournament, board: int = board, tags: dict[str, str]
+                     = tags, body: str = body) -> tuple[otb.OtbGame, bool]:
+                return self._enter_game(conn, event_id, t, rnd, board, _pgn_text(tags, body),
+                                        None, tags.get("Result"), "extend")
+
+            try:
+                game, changed = self._step(event_id, step, allow_closed=True)
+            except GameEntryError as e:
+                report.flagged.append((m, e))
+                self._flag(event_id, rnd, board, e)
+                continue
+            (report.updated if changed else report.unchanged).append(game)
+        return report
+
+    def _flag(self, event_id: str, rnd: int, board: int, e: GameEntryError) -> None:
+        """Log a relayed game the arbiter must look at (once per distinct problem)."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            last = [x for x in t.log if x.action == "relay-flag" and x.round == rnd
+                    and x.board == board]
+            if not last or last[-1].reason != str(e):
+                self._log(conn, event_id, "relay-flag", rnd, board, None, e.kind[:64], str(e))
+
+        self._step(event_id, step, allow_closed=True)
+
+    @staticmethod
+    def _round_file(text: str) -> list[tuple[dict[str, str], str]]:
+        try:
+            games = split_pgn(text)
+        except ScoresheetError as e:
+            raise GameEntryError(e.en, es=e.es, kind="not_pgn") from None
+        if not any(tags for tags, _ in games):
+            raise GameEntryError("the file is not PGN: no game has tags (White, Black)",
+                                 es="el archivo no es PGN: ninguna partida tiene etiquetas "
+                                    "(White, Black)", kind="not_pgn")
+        return games
+
+    def otb_games(self, event_id: str) -> dict[tuple[int, int], otb.OtbGame]:
+        """The event's stored over-the-board games by (round, board)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_t).where(games_t.c.tournament_id == event_id)
+                                .order_by(games_t.c.round, games_t.c.board)).all()
+        return {(r.round, r.board): otb.OtbGame(
+            r.round, r.board, tuple(str(r.moves).split()), tuple(str(r.san).split()),
+            tuple(None if c == "-" else int(c) for c in str(r.clocks).split()), r.result,
+            r.lang, r.entered_at) for r in rows}
+
+    def import_round(self, event_id: str, rnd: int, text: str, *,
+                     lang: Language | None = None, replace_game: bool = False,
+                     ) -> otb.ImportReport:
+        """Enter a round's games from one PGN file, each matched to its board by the
+        players' names or its ``Board`` tag; each game is stored (or refused) on its own,
+        and the report says what matched nothing and which boards still lack a game."""
+        games = self._round_file(text)
+        t = self.load(event_id)
+        t.board(rnd, 1)  # an unpaired round is refused before anything is read
+        report = otb.ImportReport(rnd)
+        for m, (tags, body) in zip(otb.match_games(t, rnd, [g[0] for g in games]), games,
+                                   strict=True):
+            if m.board is None:
+                report.unmatched.append(m)
+                continue
+            try:
+                report.entered.append(self.enter_game(
+                    event_id, rnd, m.board, _pgn_text(tags, body), lang=lang,
+                    result=tags.get("Result"), replace_game=replace_game))
+            except GameEntryError as e:
+                report.refused.append((m, e))
+        stored = self.otb_games(event_id)
+        report.missing = [b.board for b in self.load(event_id).round_boards(rnd)
+                          if not b.is_bye and b.game_id is None and (rnd, b.board) not in stored
+                          and b.result not in FORFEITS]
+        return report
+
+    def review_of(self, game_id: str) -> Review | None:
+        """The engine review stored for the server game ``game_id`` (issue 31's bulletin
+        writes it as comments), or ``None``."""
+        import json
+
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.game_reviews.c.review)
+                               .where(schema.game_reviews.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        try:
+            return Review.from_dict(json.loads(row[0]))
+        except (ValueError, KeyError, TypeError, AssertionError):
+            return None
+
     def event_of_game(self, game_id: str) -> str | None:
         """The event whose board plays the online game ``game_id``, if any."""
         with self.engine.connect() as conn:
@@ -825,6 +991,13 @@ def check_playable(t: Tournament, rnd: int, now: int) -> None:
                                es=f"la ventana de preparación de la ronda {rnd} termina a las "
                                   f"{_utc(end)} (dentro de {left} s): las partidas se abren "
                                   "entonces")
+
+
+def _pgn_text(tags: dict[str, str], body: str) -> str:
+    """A game of a round's file as the scoresheet reader takes it: the tags that must agree
+    with the board (FEN, Variant), then the movetext."""
+    head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if k in ("FEN", "Variant"))
+    return head + "\n" + body
 
 
 def _checked_variant(variant: str) -> Variant:

@@ -191,6 +191,8 @@ class SetupStatsOut(_Out):
     variant: str
     number: int
     games: int
+    otb_games: int = Field(description="of which over the board: events' games entered "
+                                       "from their scoresheets")
     white_wins: int
     draws: int
     black_wins: int

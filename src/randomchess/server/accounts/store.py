@@ -516,32 +516,36 @@ def _idle_grown(row: Any, now: int) -> Rating:
 
 def setup_statistics(engine: Engine, variant: str, number: int,
                      top: int = 5) -> dict[str, Any]:
-    """The finished games of this server from one numbered setup: how many, White's score
-    (a draw counts half) and the most common first moves (SAN), most played first.  An
-    aborted game (ended with result ``*``) was never played out: it counts nowhere."""
+    """The finished games from one numbered setup: this server's, and the over-the-board
+    games of its events entered from their scoresheets (issue 31) once the board has its
+    result: how many, White's score (a draw counts half) and the most common first moves
+    (SAN), most played first.  An aborted game (ended with result ``*``) was never played
+    out, and a forfeit is no game: they count nowhere."""
     with engine.connect() as conn:
         rows = conn.execute(select(GAMES.c.id, GAMES.c.result, GAMES.c.san,
                                    GAMES.c.termination, GAMES.c.updated_at,
                                    GAMES.c.created_at).where(
             GAMES.c.variant == variant, GAMES.c.number == number,
-            GAMES.c.status == "ended", GAMES.c.result.in_(("1-0", "0-1", "1/2-1/2")))
+            GAMES.c.status == "ended", GAMES.c.result.in_(_PLAYED))
             .order_by(GAMES.c.created_at, GAMES.c.id)).all()
         latest = sorted(rows, key=lambda r: (r.updated_at, r.created_at),
                         reverse=True)[:LATEST_GAMES]
         names = _seat_names(conn, [r.id for r in latest])
-    scored = rows
-    points = sum({"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r.result] for r in scored)
+        otb = _otb_games(conn, variant, number)
+    played = [(str(r.result), str(r.san)) for r in rows] + otb
+    points = sum({"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r] for r, _ in played)
     firsts: dict[str, int] = {}
-    for r in rows:
-        first = r.san.split()[:1]
+    for _, san in played:
+        first = san.split()[:1]
         if first:
             firsts[first[0]] = firsts.get(first[0], 0) + 1
     common = sorted(firsts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return {"variant": variant, "number": number, "games": len(rows),
-            "white_wins": sum(r.result == "1-0" for r in rows),
-            "draws": sum(r.result == "1/2-1/2" for r in rows),
-            "black_wins": sum(r.result == "0-1" for r in rows),
-            "white_score": points / len(scored) if scored else None,
+    return {"variant": variant, "number": number, "games": len(played),
+            "otb_games": len(otb),
+            "white_wins": sum(r == "1-0" for r, _ in played),
+            "draws": sum(r == "1/2-1/2" for r, _ in played),
+            "black_wins": sum(r == "0-1" for r, _ in played),
+            "white_score": points / len(played) if played else None,
             "first_moves": [{"san": m, "games": n} for m, n in common],
             "game_ids": [r.id for r in rows][-100:],
             "latest": [{"id": r.id, "result": r.result, "termination": r.termination,
@@ -561,6 +565,20 @@ def _seat_names(conn: Connection, game_ids: list[str]) -> dict[tuple[str, str], 
                         .join(USERS, USERS.c.id == SEATS.c.user_id)
                         .where(SEATS.c.game_id.in_(game_ids))).all()
     return {(r.game_id, r.color): r.name for r in rows}
+
+
+_PLAYED = ("1-0", "0-1", "1/2-1/2")
+
+
+def _otb_games(conn: Connection, variant: str, number: int) -> list[tuple[str, str]]:
+    """(board result, English SAN) of the events' over-the-board games from the setup."""
+    g, b, e = schema.tournament_games, schema.tournament_boards, schema.tournaments
+    joined = g.join(b, (g.c.tournament_id == b.c.tournament_id) & (g.c.round == b.c.round)
+                    & (g.c.board == b.c.board)).join(e, e.c.id == g.c.tournament_id)
+    rows = conn.execute(select(b.c.result, g.c.san).select_from(joined).where(
+        e.c.variant == variant, b.c.setup == number, b.c.result.in_(_PLAYED))
+        .order_by(g.c.entered_at)).all()
+    return [(str(r[0]), str(r[1])) for r in rows]
 
 
 def same_secret(a: str | None, b: str | None) -> bool:

@@ -103,8 +103,8 @@ ErrorCode = Literal[
     "tournament.organiser_only", "tournament.no_board",
     "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
-    "tournament.not_revealed",
-    "tournament.rated_needs_clock", "tournament.owner_only", "tournament.staff",
+    "tournament.not_revealed", "tournament.owner_only", "tournament.staff",
+    "tournament.game_entry", "tournament.game_exists",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -348,9 +348,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                             "la ronda {round} no está emparejada"),
     "tournament.no_board": ("round {round} has no game on board {board}",
                             "la ronda {round} no tiene partida en el tablero {board}"),
-    "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv or html",
+    "tournament.no_format": ("no export format {format!r}; use trf, pgn, csv, html or "
+                             "bulletin",
                              "no existe el formato de exportación {format!r}; usa trf, pgn, "
-                             "csv o html"),
+                             "csv, html o bulletin"),
     # the reason is the tournament layer's, in both languages (TournamentError.es)
     "tournament.reveal": ("{reason}", "{reason}"),
     "tournament.preparation": ("{reason}", "{reason}"),
@@ -362,6 +363,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "
                                      "torneo como segundos+incremento (p. ej. 180+2)"),
+    # a game typed from its scoresheet (issue 31): the reason names game, ply and token
+    "tournament.game_entry": ("{reason}", "{reason}"),
+    "tournament.game_exists": ("{reason}", "{reason}"),
 }
 
 # A wrapped exception's own text with what the site adds around it ("bad setup: ...").
@@ -389,6 +393,8 @@ _CLASS_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (EngineUnavailableError, "engine.unavailable"),
     (AnalysisError, "analysis.invalid"),
     (RatingError, "rating.invalid"),
+    (tournament_errors.GameExistsError, "tournament.game_exists"),
+    (tournament_errors.GameEntryError, "tournament.game_entry"),
     (tournament_errors.UnknownEventError, "tournament.unknown_event"),
     (tournament_errors.UnknownPlayerError, "tournament.unknown_player"),
     (tournament_errors.RegistrationError, "tournament.registration"),
@@ -438,6 +444,8 @@ def reason_of(exc: BaseException) -> Bilingual:
         return Bilingual(str(exc), exc.es)
     if isinstance(exc, tournament_errors.RevealError | tournament_errors.PreparationError):
         return Bilingual(str(exc), exc.localized("es"))
+    if isinstance(exc, tournament_errors.GameEntryError):
+        return Bilingual(exc.localized("en"), exc.localized("es"))
     text = str(exc)
     if isinstance(exc, tournament_errors.TournamentError):  # it says itself in Spanish
         return Bilingual(text, exc.localized("es"))

@@ -215,6 +215,39 @@ class ResultOut(_Out):
     result: str | None
 
 
+class GameOut(_Out):
+    """A board's over-the-board game as stored: UCI moves, English SAN, clocks (seconds
+    left after each ply, null where not written) and the result (``*``: unfinished)."""
+
+    round: int
+    board: int
+    moves: list[str]
+    san: list[str]
+    clocks: list[int | None]
+    result: str
+    notation: str | None
+
+
+class LiveBoard(_Out):
+    """A board of a round as spectators follow it: the setup from the start, then the moves
+    entered or relayed so far (over the board) and the result once there is one."""
+
+    board: int
+    white: str
+    black: str
+    setup: int | None
+    fen: str
+    moves: list[str]
+    san: list[str]
+    clocks: list[int | None]
+    result: str | None
+
+
+class LiveOut(_Out):
+    round: int
+    boards: list[LiveBoard]
+
+
 class SeatLink(_Out):
     number: int | None
     link: str

@@ -41,6 +41,8 @@ from randomchess.server.tournaments.answers import (
     EventOut,
     EventSummaryOut,
     GameEventOut,
+    GameOut,
+    LiveOut,
     MyEventsOut,
     OnlineOut,
     PlayerAddedOut,
@@ -52,10 +54,12 @@ from randomchess.server.tournaments.answers import (
 )
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors
+from randomchess.tournament.bulletin import bulletin_html
 from randomchess.tournament.export import (
     CROSSTABLE_CSP,
     crosstable_csv,
     crosstable_html,
+    game_records,
     pgn,
 )
 from randomchess.tournament.model import Tournament
@@ -146,7 +150,16 @@ class ResultIn(_Strict):
     reason: Text | None = Field(None, max_length=500, description="set: a correction")
 
 
+class GameIn(_Strict):
+    text: Text = Field(min_length=1, max_length=12_000,
+                       description="the scoresheet: SAN in English or Spanish")
+    notation: Literal["en", "es"] | None = Field(None, description="null: from the letters")
+    result: Line | None = Field(None, min_length=1, max_length=8)
+    replace: bool = Field(False, description="replace a game stored for the board")
+
+
 _STATUS = {
+    errors.GameExistsError: 409,
     errors.UnknownEventError: 404,
     errors.UnknownPlayerError: 404,
     errors.EventClosedError: 409,
@@ -453,8 +466,13 @@ def export(event_id: EventId, fmt_: Line, request: Request,
         return Response(crosstable_html(t, lang), media_type="text/html",
                         headers={"Content-Security-Policy": CROSSTABLE_CSP})
     if fmt_ == "pgn":
-        return Response(pgn(t, store.online_moves, site=str(request.base_url)),
+        return Response(pgn(t, store.online_moves, site=str(request.base_url),
+                            otb_games=store.otb_games(event_id), review_of=store.review_of),
                         media_type="application/x-chess-pgn")
+    if fmt_ == "bulletin":
+        records = game_records(t, store.online_moves, store.otb_games(event_id),
+                               store.review_of)
+        return Response(bulletin_html(t, records, lang), media_type="text/html")
     raise ApiError(404, "tournament.no_format", format=fmt_)
 
 
@@ -538,6 +556,43 @@ def result(event_id: EventId, body: ResultIn, request: Request,
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
     return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
+
+
+@router.post("/{event_id}/rounds/{rnd}/boards/{board}/game", **ANSWER)
+@through_db
+def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
+               request: Request, x_organiser_secret: str | None = Header(None)) -> GameOut:
+    """Store a board's over-the-board game, checked move by move from the round's setup;
+    the first bad move is refused naming the game, ply and token (issue 31)."""
+    store = _organiser(request, event_id, x_organiser_secret)
+    g = _call(lambda: store.enter_game(event_id, rnd, board, body.text, lang=body.notation,
+                                       result=body.result, replace_game=body.replace))
+    return GameOut.model_validate({
+        "round": g.round, "board": g.board, "moves": list(g.moves), "san": list(g.san),
+        "clocks": list(g.clocks), "result": g.result, "notation": g.lang})
+
+
+@router.get("/{event_id}/rounds/{rnd}/live", **ANSWER)
+@through_db
+def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
+    """The boards of a round with their over-the-board moves so far (issue 31's relay):
+    spectators poll it; the setup is there before the first move."""
+    store = _store(request)
+    t: Tournament = _call(store.load, event_id)
+    if rnd > t.paired_rounds:
+        raise ApiError(404, "tournament.no_round", round=rnd)
+    games = store.otb_games(event_id)
+    boards = []
+    for b in t.round_boards(rnd):
+        if b.black is None:
+            continue
+        g = games.get((rnd, b.board))
+        boards.append({
+            "board": b.board, "white": t.player(b.white).name, "black": t.player(b.black).name,
+            "setup": b.setup, "fen": b.fen, "moves": list(g.moves) if g else [],
+            "san": list(g.san) if g else [], "clocks": list(g.clocks) if g else [],
+            "result": b.result})
+    return LiveOut.model_validate({"round": rnd, "boards": boards})
 
 
 @router.post("/{event_id}/close", **ANSWER)

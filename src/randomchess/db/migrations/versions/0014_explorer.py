@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision: str | None = "0011"
+down_revision: str | None = "0012"
 branch_labels = None
 depends_on = None
 

@@ -63,6 +63,7 @@ __all__ = [
     "parse_salt",
     "parse_salt_file",
     "random_rank",
+    "round_setup",
     "round_setups",
     "setup_count",
     "setup_from_fen",
@@ -690,6 +691,22 @@ def round_setups(
     if not per_board:
         return [derive(0)] * boards
     return [derive(board) for board in range(1, boards + 1)]
+
+
+def round_setup(salt: bytes, event: str, round_number: int, board: int,
+                pool: SetupPool) -> NumberedSetup:
+    """The one setup ``setup(round_number, board)`` of the verifiable draw: board ``board``
+    of :func:`round_setups` with ``per_board`` (board 0: the round's shared setup), without
+    deriving the boards before it (knock-out matches draw from board numbers 101, 102...)."""
+    if len(salt) != SALT_BYTES:
+        raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+    if round_number < 1:
+        raise RoundError(f"rounds are numbered from 1, not {round_number}")
+    if board < 0:
+        raise RoundError(f"boards are numbered from 0, not {board}")
+    message = _message(_DRAW_DOMAIN, pool.tag, _event_bytes(event), str(round_number),
+                       str(board))
+    return pool.setup(_uniform_below(len(pool), salt, message))
 
 
 # --- salt files ----------------------------------------------------------------------------

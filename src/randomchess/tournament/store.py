@@ -42,6 +42,7 @@ from randomchess.tournament.errors import (
     UnknownEventError,
     VerificationError,
 )
+from randomchess.tournament.knockout import Format as KnockoutFormat
 from randomchess.tournament.model import (
     BYE_KINDS,
     GAME_RESULTS,
@@ -226,14 +227,21 @@ class TournamentStore:
         salt: bytes | None = None,
         eval_band: int | None = None,
         tiebreak_edition: str = DEFAULT_EDITION,
+        knockout: KnockoutFormat | None = None,
     ) -> Created:
-        """A new event in registration, committed to a fresh secret salt."""
+        """A new event in registration, committed to a fresh secret salt (a knock-out event
+        with its ``knockout`` format: randomchess.tournament.knockout_store)."""
         name = check_name(name, "event name", 120)
         v = _checked_variant(variant)
-        _check_format(v, system, setup_policy, bishops, initial_colour, rounds, mini_match,
-                      tiebreak_edition)
+        if knockout is not None:  # its pool and colour settings are checked as a Swiss's
+            _check_format(v, "swiss", setup_policy, bishops, initial_colour, 1, False,
+                          tiebreak_edition)
+            system, rounds = "knockout", None
+        else:
+            _check_format(v, system, setup_policy, bishops, initial_colour, rounds,
+                          mini_match, tiebreak_edition)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
-            DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
+            () if knockout else DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
         if len(time_control) > 64:
             raise TournamentError("the time control has more than 64 characters",
@@ -256,6 +264,12 @@ class TournamentStore:
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
+            if knockout is not None:
+                conn.execute(insert(schema.knockout_formats).values(
+                    tournament_id=event_id, games=knockout.games,
+                    tiebreaks=";".join(s.spec for s in knockout.tiebreaks),
+                    armageddon=knockout.armageddon.spec if knockout.armageddon else "",
+                    setups=knockout.setups, seeding=knockout.seeding))
             self._log(conn, event_id, "create", new=commitment)
         return Created(self.load(event_id).event, secret)
 
@@ -381,6 +395,7 @@ class TournamentStore:
         fixed by its size."""
 
         def step(conn: Connection, t: Tournament) -> None:
+            _not_knockout(t)
             if t.event.status != "registration":
                 raise RegistrationError("registration is closed already",
                                         es="la inscripción ya está cerrada")
@@ -522,6 +537,7 @@ class TournamentStore:
         """Close the event (every round paired and complete) and reveal its salt."""
 
         def step(conn: Connection, t: Tournament) -> None:
+            _not_knockout(t)
             if t.event.status != "running":
                 raise RegistrationError("the event has not started",
                                         es="el torneo no ha empezado")
@@ -645,6 +661,18 @@ class TournamentStore:
         if row is None:
             return None
         return str(row[0]), str(row[1]).split()
+
+
+def _not_knockout(t: Tournament) -> None:
+    """The Swiss and round-robin steps refuse a knock-out event (its steps are
+    randomchess.tournament.knockout_store's)."""
+    if t.event.system == "knockout":
+        raise PairingError(f"{t.event.name!r} is a knock-out event: its rounds open, and its "
+                           "results are entered, match by match (tournament bracket, "
+                           "game-result, bid)",
+                           es=f"{t.event.name!r} es una eliminatoria: sus rondas se abren, y "
+                              "sus resultados se introducen, match a match (tournament "
+                              "bracket, game-result, bid)")
 
 
 def _checked_variant(variant: str) -> Variant:
@@ -790,6 +818,7 @@ def used_setups(t: Tournament, before: int) -> list[int]:
 def plan_round(t: Tournament, salt: bytes) -> list[Board]:
     """The boards of the next round: pairing (Dutch or Berger), byes and setups."""
     e = t.event
+    _not_knockout(t)
     if e.status == "registration":
         raise PairingError("registration is still open: close it (start the event) first",
                            es="la inscripción sigue abierta: ciérrela antes (inicie el torneo)")

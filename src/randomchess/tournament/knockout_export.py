@@ -24,6 +24,7 @@ KO_LABELS: dict[str, dict[str, str]] = {
         "games": "match games", "tiebreak": "tie-break", "commitment": "Commitment",
         "salt": "Salt (revealed)", "format": "Format", "draw_black": "a draw wins the match "
         "for Black", "lower_bid": "the lower bid takes Black; equal bids: the better seed",
+        "unopened": "round not open yet", "player": "Player", "status": "Status",
     },
     "es": {
         "bracket": "Cuadro", "round": "Ronda", "match": "Match", "final": "Final",

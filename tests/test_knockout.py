@@ -230,3 +230,27 @@ def test_match_setups_are_draws_of_board_100_match_plus_unit() -> None:
     again = derive_setup(_event(no_repeat=True), SALT, 3, 2, 4, used=[s.number])
     assert again is not None and again.number != s.number
     assert derive_setup(_event(variant="chess"), SALT, 1, 1, 1) is None
+
+
+def test_the_knockout_test_vectors_of_docs_shuffler_md() -> None:
+    """docs/shuffler.md §6's knock-out vectors, by the library and by the document's own
+    independent sketch (§7)."""
+    import re
+    from pathlib import Path
+    from typing import Any
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "shuffler.md"
+    text = docs.read_text(encoding="utf-8")
+    scope: dict[str, Any] = {}
+    exec(compile(re.findall(r"```python\n(.*?)```", text, re.S)[0], "shuffler.md", "exec"),
+         scope)
+    vectors = [("chess960", 1, 1, 1, 635, "RNKQBRNB"), ("chess960", 1, 2, 1, 218, "NQRKBBNR"),
+               ("chess960", 1, 2, 2, 654, "RNKRQBBN"), ("chess960", 1, 2, 3, 500, "RBBQNKNR"),
+               ("chess960", 3, 1, 3, 791, "RQBKNRNB"), ("mrc", 2, 1, 1, 8902, "RBNQBKNRM")]
+    for variant, rnd, match, unit, number, rank in vectors:
+        assert f"**{number}** `{rank}`" in text
+        s = derive_setup(_event(variant=variant), SALT, rnd, match, unit)
+        assert s is not None and (s.number, s.rank) == (number, rank)
+        numbers, tag = scope["pool"](variant)
+        assert scope["round_number"](SALT, "Example Open 2025", rnd, setup_board(match, unit),
+                                     numbers, tag) == number

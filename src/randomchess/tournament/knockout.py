@@ -54,8 +54,16 @@ MAX_PLAYERS = 256
 
 
 class KnockoutError(TournamentError):
-    """A knock-out step that cannot be: a malformed format or bid, a game out of order, a
-    round that cannot open yet."""
+    """A knock-out step that cannot be: a game out of order, a round that cannot open yet,
+    a bid out of turn."""
+
+
+class FormatError(KnockoutError):
+    """A malformed knock-out format: games, tie-break stages, Armageddon, setups, seeding."""
+
+
+class BidError(KnockoutError):
+    """A malformed Armageddon bid: not a number, negative, fractional, over the base time."""
 
 
 # --- the format ------------------------------------------------------------------------------
@@ -67,7 +75,7 @@ _BASE = re.compile(r"(\d{1,5})(\+\d{1,3})?")
 def _check_control(text: str, what: str) -> str:
     text = text.strip()
     if not _CONTROL.fullmatch(text):
-        raise KnockoutError(
+        raise FormatError(
             f"{what}: a time control is 1-64 characters without spaces, ';' or ',' "
             f"(for example 600+5), not {text!r}",
             es=f"{what}: un ritmo de juego tiene 1-64 caracteres sin espacios, ';' ni ',' "
@@ -91,13 +99,13 @@ def parse_stage(text: str) -> Stage:
     """A tie-break stage written ``GAMES:TIME_CONTROL``, for example ``2:600+5``."""
     count, sep, control = text.strip().partition(":")
     if not sep or not count.strip().isdigit():
-        raise KnockoutError(f"a tie-break stage is GAMES:TIME_CONTROL (for example 2:600+5), "
+        raise FormatError(f"a tie-break stage is GAMES:TIME_CONTROL (for example 2:600+5), "
                             f"not {text!r}",
                             es="una fase de desempate es PARTIDAS:RITMO (por ejemplo 2:600+5), "
                                f"no {text!r}")
     games = int(count)
     if not 1 <= games <= MAX_GAMES:
-        raise KnockoutError(f"a stage has 1-{MAX_GAMES} games, not {games}",
+        raise FormatError(f"a stage has 1-{MAX_GAMES} games, not {games}",
                             es=f"una fase tiene 1-{MAX_GAMES} partidas, no {games}")
     return Stage(games, _check_control(control, "tie-break"))
 
@@ -138,7 +146,7 @@ def parse_armageddon(text: str) -> Armageddon:
     base = _BASE.fullmatch(rest.strip())
     if sep and kind == "bid":
         if base is None or int(base[1]) < 1:
-            raise KnockoutError(f"a bidding Armageddon's base time is seconds with an optional "
+            raise FormatError(f"a bidding Armageddon's base time is seconds with an optional "
                                 f"+increment (for example bid:300+2), not {rest!r}",
                                 es="el tiempo base de un Armagedón por pujas son segundos con "
                                    f"un incremento opcional (por ejemplo bid:300+2), no {rest!r}")
@@ -147,7 +155,7 @@ def parse_armageddon(text: str) -> Armageddon:
         white, black = rest.split(",")
         return Armageddon(False, _check_control(white, "Armageddon"),
                           _check_control(black, "Armageddon"))
-    raise KnockoutError(f"an Armageddon is fixed:WHITE,BLACK (for example fixed:300,240) or "
+    raise FormatError(f"an Armageddon is fixed:WHITE,BLACK (for example fixed:300,240) or "
                         f"bid:BASE (for example bid:300), not {text!r}",
                         es="un Armagedón es fixed:BLANCAS,NEGRAS (por ejemplo fixed:300,240) "
                            f"o bid:BASE (por ejemplo bid:300), no {text!r}")
@@ -208,20 +216,20 @@ def make_format(games: int, time_control: str = "", tiebreaks: Sequence[str] = (
                 seeding: str = "rating") -> Format:
     """The checked format: a typed error, in English and Spanish, for each bad setting."""
     if not 1 <= games <= MAX_GAMES:
-        raise KnockoutError(f"a match has 1-{MAX_GAMES} games, not {games}",
+        raise FormatError(f"a match has 1-{MAX_GAMES} games, not {games}",
                             es=f"un match tiene 1-{MAX_GAMES} partidas, no {games}")
     if setups not in SETUP_UNITS:
-        raise KnockoutError(f"match setups are 'match' or 'pair', not {setups!r}",
+        raise FormatError(f"match setups are 'match' or 'pair', not {setups!r}",
                             es=f"las posiciones de un match son 'match' o 'pair', no {setups!r}")
     if seeding not in SEEDINGS:
-        raise KnockoutError(f"seeding is 'rating' or 'entered', not {seeding!r}",
+        raise FormatError(f"seeding is 'rating' or 'entered', not {seeding!r}",
                             es=f"la siembra es 'rating' o 'entered', no {seeding!r}")
     if len(tiebreaks) > MAX_STAGES:
-        raise KnockoutError(f"at most {MAX_STAGES} tie-break stages, not {len(tiebreaks)}",
+        raise FormatError(f"at most {MAX_STAGES} tie-break stages, not {len(tiebreaks)}",
                             es=f"como máximo {MAX_STAGES} fases de desempate, no "
                                f"{len(tiebreaks)}")
     if armageddon is None or not armageddon.strip():
-        raise KnockoutError("a knock-out needs an Armageddon as its last tie-break, so that "
+        raise FormatError("a knock-out needs an Armageddon as its last tie-break, so that "
                             "every match has a winner (for example --armageddon bid:300)",
                             es="una eliminatoria necesita un Armagedón como último desempate, "
                                "para que todo match tenga ganador (por ejemplo --armageddon "
@@ -229,7 +237,7 @@ def make_format(games: int, time_control: str = "", tiebreaks: Sequence[str] = (
     fmt = Format(games, time_control.strip(), tuple(parse_stage(s) for s in tiebreaks),
                  parse_armageddon(armageddon), setups, seeding)
     if fmt.slots()[-1].unit > MAX_UNITS:
-        raise KnockoutError(f"a match would need more than {MAX_UNITS} setups",
+        raise FormatError(f"a match would need more than {MAX_UNITS} setups",
                             es=f"un match necesitaría más de {MAX_UNITS} posiciones")
     return fmt
 
@@ -244,27 +252,27 @@ def parse_bid(text: str, base_seconds: int) -> int:
     0, at most the base time."""
     raw = text.strip()
     if not _NUMBER.fullmatch(raw):
-        raise KnockoutError(f"a bid is a number of seconds (240) or minutes:seconds (4:00), "
+        raise BidError(f"a bid is a number of seconds (240) or minutes:seconds (4:00), "
                             f"not {text!r}",
                             es="una puja es un número de segundos (240) o minutos:segundos "
                                f"(4:00), no {text!r}")
     if raw.startswith("-") and raw.strip("-0.:") != "":
-        raise KnockoutError(f"a bid cannot be negative ({raw})",
+        raise BidError(f"a bid cannot be negative ({raw})",
                             es=f"una puja no puede ser negativa ({raw})")
     body = raw.lstrip("+-")
     if ":" in body:
         minutes, seconds = body.split(":")
         if int(seconds) > 59:
-            raise KnockoutError(f"{raw}: the seconds run 00-59",
+            raise BidError(f"{raw}: the seconds run 00-59",
                                 es=f"{raw}: los segundos van de 00 a 59")
         value = Fraction(int(minutes) * 60 + int(seconds))
     else:
         value = Fraction(body)
     if value.denominator != 1:
-        raise KnockoutError(f"a bid is whole seconds, not {raw}",
+        raise BidError(f"a bid is whole seconds, not {raw}",
                             es=f"una puja son segundos enteros, no {raw}")
     if value > base_seconds:
-        raise KnockoutError(f"a bid of {value} s is over the base time of {base_seconds} s",
+        raise BidError(f"a bid of {value} s is over the base time of {base_seconds} s",
                             es=f"una puja de {value} s supera el tiempo base de "
                                f"{base_seconds} s")
     return int(value)

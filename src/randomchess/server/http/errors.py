@@ -402,6 +402,8 @@ def reason_of(exc: BaseException) -> Bilingual:
     message), a translated fixed sentence, or the English text twice."""
     if isinstance(exc, EngineUnavailableError):
         return Bilingual(exc.message("en"), exc.message("es"))
+    if isinstance(exc, tournament_errors.TournamentError) and exc.es is not None:
+        return Bilingual(str(exc), exc.es)  # the tournament package speaks both languages
     text = str(exc)
     return Bilingual(text, _CORE_ES.get(text, text))
 

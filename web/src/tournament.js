@@ -12,6 +12,7 @@ import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
 import { request, saveSeat } from './api.js';
+import { bracketView } from './bracket.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -222,7 +223,7 @@ function organiserPanel(ev, secret, refresh) {
     });
     panel.append(h('p', name, ' ', rating, ' ', fed, ' ', add));
   }
-  if (ev.status !== 'closed' && ev.players.length) {
+  if (ev.status !== 'closed' && ev.players.length && ev.system !== 'knockout') {
     const who = h('input', { type: 'number', min: 1, placeholder: tt('player'), 'data-testid': 't-who', size: 6 });
     const rnd = h('input', { type: 'number', min: 1, max: ev.rounds || 99, placeholder: tt('round'), size: 5 });
     const kind = h('select', ['H', 'Z', 'F'].map(k => h('option', { value: k }, k)));
@@ -287,9 +288,16 @@ function renderEvent(main, id) {
       clear(main).append(h('p.error', `${tt('error')}: ${e.message}`));
       return;
     }
+    // A knock-out's bracket (issue 34): its rounds open one after the other.
+    let bracket = null;
+    if (ev.system === 'knockout') {
+      bracket = await call('GET', `${api(id)}/bracket`).catch(() => null);
+      if (bracket) ev.paired_rounds = bracket.opened;
+    }
     // Someone started typing or choosing while the answer was on its way: keep the page.
     if (auto && main.querySelector('select:focus, input:focus')) return;
     const last = ev.round_list[ev.round_list.length - 1];
+    const post = (path, body) => act(() => call('POST', `${api(id)}/${path}`, body, secret), refresh);
     clear(main).append(...[
       h('h1', { 'data-testid': 't-title' }, ev.name),
       h('p', `${tt('variant')}: ${variantName(ev.variant)} · ${tt('system')}: ${tt(ev.system)} · ${tt('rounds')}: ${ev.rounds} · ${tt('status')}: `,
@@ -302,14 +310,16 @@ function renderEvent(main, id) {
       // Nothing is left to organise once the event is closed (issue 37): no empty box.
       secret && ev.status !== 'closed' ? organiserPanel(ev, secret, refresh) : null,
       links && linksRound === ev.paired_rounds ? linksList(ev, links) : null,
+      bracket && bracket.rounds.length ? bracketView(ev, bracket, secret, post) : null,
       last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, secret, refresh),
-        h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
-      ev.completed_rounds > 0 ? standingsTable(ev) : null,
+        h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
+        : bracket ? null : h('p', tt('noRound')),
+      ev.completed_rounds > 0 && !bracket ? standingsTable(ev) : null,
       h('details', h('summary', tt('players')),
         h('ol', ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
       ev.round_list.length > 1 ? h('details', h('summary', `${tt('round')} 1–${ev.round_list.length - 1}`),
         ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, secret, refresh))) : null,
-      h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
+      h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
         h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' '])),
       ev.status === 'closed' ? h('p', h('a', { href: `${api(id)}/verify` }, tt('verify'))) : null,
     ].filter(Boolean));

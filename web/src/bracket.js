@@ -41,10 +41,10 @@ function playerLine(ev, m, n, score) {
     m.status === 'bye' ? '' : h('span.ko-score', ` ${score}`));
 }
 
-function gameLine(ev, g) {
+function gameLine(ev, m, g) {
   const clock = g.black_time_control === null ? g.time_control : `${g.time_control} / ${g.black_time_control}`;
   const setup = g.setup === null ? '' : ` · ${tt('setup')} ${g.setup}`;
-  return h('li', { 'data-testid': `t-ko-game-${g.label}` },
+  return h('li', { 'data-testid': `t-ko-game-${m.round}-${m.match}-${g.game}` },
     `${g.label}: ${name(ev, g.white)} – ${name(ev, g.black)} ${g.result || '*'}${setup} · ${clock}`);
 }
 
@@ -77,7 +77,7 @@ function matchBox(ev, r, m, secret, post) {
   return h('div.ko-match', { 'data-testid': `t-ko-match-${r.round}-${m.match}` },
     h('div.ko-head', `${tt('match')} ${m.match} · `, h('span', { 'data-testid': `t-ko-status-${r.round}-${m.match}` }, statusText(r, m))),
     playerLine(ev, m, m.top, m.score_top), playerLine(ev, m, m.bottom, m.score_bottom),
-    m.games.length ? h('ol.ko-games', m.games.map(g => gameLine(ev, g))) : null,
+    m.games.length ? h('ol.ko-games', m.games.map(g => gameLine(ev, m, g))) : null,
     bids,
     secret && r.open && ev.status === 'running' ? controls(r, m, post) : null);
 }

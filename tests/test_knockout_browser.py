@@ -89,6 +89,7 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     spectator.goto(f"/#/tournament/{eid}")
     spectator.wait_for_selector("[data-testid=t-ko-match-1-1]", timeout=SLOW)
     assert spectator.locator("[data-testid=t-ko-select-1-1]").count() == 0
+    o.bring_to_front()
     # 1 v 4: Ann wins both; 2 v 3: level, the Armageddon decides
     _enter(o, eid, 1, 1, "1-0")
     _enter(o, eid, 1, 1, "0-1")

@@ -278,7 +278,12 @@ function renderEvent(main, id) {
   let links = null;
   let linksRound = 0;
   const secret = localStorage.getItem(secretKey(id));
+  // The newest refresh wins: an older one whose answers arrive later (an automatic refresh
+  // that started before the organiser's step) must not draw the state before the step.
+  let started = 0;
+  let drawn = 0;
   const refresh = async (out, auto = false) => {
+    const mine = ++started;
     if (out && out.links) { links = out.links; linksRound = out.round; }
     let ev;
     try {
@@ -294,8 +299,10 @@ function renderEvent(main, id) {
       bracket = await call('GET', `${api(id)}/bracket`).catch(() => null);
       if (bracket) ev.paired_rounds = bracket.opened;
     }
+    if (mine < drawn) return;
     // Someone started typing or choosing while the answer was on its way: keep the page.
     if (auto && main.querySelector('select:focus, input:focus')) return;
+    drawn = mine;
     const last = ev.round_list[ev.round_list.length - 1];
     const post = (path, body) => act(() => call('POST', `${api(id)}/${path}`, body, secret), refresh);
     clear(main).append(...[

@@ -70,6 +70,7 @@ __all__ = [
     "parse_salt",
     "parse_salt_file",
     "random_rank",
+    "round_setup",
     "round_setups",
     "setup_count",
     "setup_from_fen",
@@ -771,6 +772,22 @@ def hall_draw(key: bytes, pool: SetupPool, board: int = 0) -> NumberedSetup:
         raise RoundError(f"boards are numbered from 1 (0: every board), not {board}")
     message = _message(_HALL_DRAW_DOMAIN, pool.tag, str(board))
     return pool.setup(_uniform_below(len(pool), key, message))
+
+
+def round_setup(salt: bytes, event: str, round_number: int, board: int,
+                pool: SetupPool) -> NumberedSetup:
+    """The one setup ``setup(round_number, board)`` of the verifiable draw: board ``board``
+    of :func:`round_setups` with ``per_board`` (board 0: the round's shared setup), without
+    deriving the boards before it (knock-out matches draw from board numbers 101, 102...)."""
+    if len(salt) != SALT_BYTES:
+        raise CommitmentError(f"a salt is {SALT_BYTES} bytes, not {len(salt)}")
+    if round_number < 1:
+        raise RoundError(f"rounds are numbered from 1, not {round_number}")
+    if board < 0:
+        raise RoundError(f"boards are numbered from 0, not {board}")
+    message = _message(_DRAW_DOMAIN, pool.tag, _event_bytes(event), str(round_number),
+                       str(board))
+    return pool.setup(_uniform_below(len(pool), salt, message))
 
 
 # --- salt files ----------------------------------------------------------------------------

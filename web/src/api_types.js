@@ -111,6 +111,22 @@
  */
 
 /**
+ * @typedef {object} BidIn
+ * @property {number} round
+ * @property {number} match
+ * @property {number} player
+ * @property {(string|number)} bid - seconds (240) or minutes:seconds ('4:00'), 0 to the base time
+ */
+
+/**
+ * @typedef {object} BidMadeOut
+ * @property {number} round
+ * @property {number} match
+ * @property {number} player
+ * @property {number} seconds
+ */
+
+/**
  * @typedef {object} BoardOut
  * @property {number} board
  * @property {number} white - a player's number
@@ -122,6 +138,17 @@
  * @property {(string|null)} game_id - the online game, when played on the server
  * @property {(RankNames|null)} [rank] - the setup's back rank, in words; only with a setup number
  * @property {(CastlingNames|null)} [castling] - where king and rook end after each castling, White's (SAN -> squares), in English and Spanish letters; only with a setup number
+ */
+
+/**
+ * @typedef {object} BracketOut
+ * @property {string} id
+ * @property {string} name
+ * @property {string} status
+ * @property {KnockoutFormatOut} format
+ * @property {number} opened
+ * @property {(number|null)} champion
+ * @property {Array<KnockoutRoundOut>} rounds
  */
 
 /**
@@ -496,6 +523,14 @@
  */
 
 /**
+ * @typedef {object} GameResultIn
+ * @property {number} round
+ * @property {number} match
+ * @property {number} game
+ * @property {string} result
+ */
+
+/**
  * The public state of a game: no secret, the same for every client.
  * @typedef {object} GameState
  * @property {string} id
@@ -569,6 +604,74 @@
  * @typedef {object} JudgementCounts
  * @property {Object<string, number>} white
  * @property {Object<string, number>} black
+ */
+
+/**
+ * @typedef {object} KnockoutBidOut
+ * @property {number} player
+ * @property {number} seconds
+ */
+
+/**
+ * @typedef {object} KnockoutFormatOut
+ * @property {number} games
+ * @property {string} time_control
+ * @property {Array<string>} tiebreaks - GAMES:TIME_CONTROL, in order
+ * @property {string} armageddon - bid:BASE or fixed:WHITE,BLACK
+ * @property {string} setups
+ * @property {string} seeding
+ */
+
+/**
+ * @typedef {object} KnockoutGameOut
+ * @property {number} game
+ * @property {string} label - the PGN Round: '3.2' is round 3, game 2 of the match
+ * @property {number} white
+ * @property {number} black
+ * @property {(string|null)} result
+ * @property {(number|null)} setup
+ * @property {string} fen
+ * @property {string} time_control
+ * @property {(string|null)} black_time_control - an Armageddon's Black clock
+ */
+
+/**
+ * @typedef {object} KnockoutIn
+ * @property {string} name
+ * @property {string} [variant]
+ * @property {string} [time_control] - the match games' clock text
+ * @property {number} [games] - the games of each match
+ * @property {Array<string>} [tiebreaks] - tie-break stages in order, GAMES:TIME_CONTROL
+ * @property {string} armageddon - bid:BASE or fixed:WHITE,BLACK
+ * @property {'match'|'pair'} [match_setups]
+ * @property {'rating'|'entered'} [seeding]
+ * @property {boolean} [exclude_standard]
+ * @property {'any'|'same'|'opposite'} [bishops]
+ * @property {boolean} [no_repeat]
+ * @property {'white'|'black'} [initial_colour]
+ */
+
+/**
+ * @typedef {object} KnockoutMatchOut
+ * @property {number} round
+ * @property {number} match
+ * @property {(number|null)} top - the better seed; none: not known yet
+ * @property {(number|null)} bottom - none: a bye (round 1) or not known yet
+ * @property {string} status - waiting, bye, playing, bids (Armageddon bids awaited), decided
+ * @property {(number|null)} winner
+ * @property {number} score_top
+ * @property {number} score_bottom
+ * @property {(number|null)} next_game
+ * @property {Array<KnockoutGameOut>} games
+ * @property {Array<KnockoutBidOut>} bids - shown once both players have bid
+ * @property {Array<number>} bids_in - the players who have bid
+ */
+
+/**
+ * @typedef {object} KnockoutRoundOut
+ * @property {number} round
+ * @property {boolean} open
+ * @property {Array<KnockoutMatchOut>} matches
  */
 
 /**

@@ -19,6 +19,7 @@ import { request, saveSeat } from './api.js';
 import { currentUser } from './account.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
+import { bracketView } from './bracket.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -387,7 +388,9 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
   if (ev.status === 'registration' || (ev.status === 'running' && ev.system === 'swiss')) {
     panel.append(playersControls(ev, rights, ui, refresh));
   }
-  if (ev.status !== 'closed' && ev.players.length) panel.append(byeControls(ev, rights, ui, refresh));
+  if (ev.status !== 'closed' && ev.players.length && ev.system !== 'knockout') {
+    panel.append(byeControls(ev, rights, ui, refresh));
+  }
   const buttons = h('p');
   const button = (label, testid, fn) => {
     const b = h('button.primary', { type: 'button', 'data-testid': testid }, label);
@@ -424,7 +427,7 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', step('close'));
   }
   panel.append(buttons);
-  if (ev.paired_rounds > 0) panel.append(gameEntry(ev, rights, ui, refresh));
+  if (ev.paired_rounds > 0 && ev.system !== 'knockout') panel.append(gameEntry(ev, rights, ui, refresh));
   if (rights.role === 'organiser') panel.append(arbitersSection(ev, rights, staff, ui, refresh));
   return panel;
 }
@@ -457,6 +460,7 @@ function staffLine(staff) {
 /** The event page's view: a function of the event, the rights and the ui model. */
 function eventView(ev, rights, staff, ui, extra) {
   const id = ev.id;
+  const bracket = extra.bracket || null;
   const last = ev.round_list[ev.round_list.length - 1];
   return [
     h('h1', { 'data-testid': 't-title' }, ev.name),
@@ -475,15 +479,18 @@ function eventView(ev, rights, staff, ui, extra) {
     rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
     !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
     extra.links ? linksList(ev, extra.links) : null,
+    bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
+      (path, body) => act(ui, () => call('POST', `${api(id)}/${path}`, body, rights.secret), extra.refresh)) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
-      h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall')))) : h('p', tt('noRound')),
+      h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
+      : bracket ? null : h('p', tt('noRound')),
     last ? h('section.live', { 'data-testid': 't-live', 'data-round': String(last.round) }) : null,
-    ev.completed_rounds > 0 ? standingsTable(ev) : null,
+    ev.completed_rounds > 0 && !bracket ? standingsTable(ev) : null,
     section(ui, 'players', `${tt('players')} (${ev.players.length})`,
       h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
     ev.round_list.length > 1 ? section(ui, 'earlier', `${tt('round')} 1–${ev.round_list.length - 1}`,
       ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, rights, ui, extra.refresh))) : null,
-    h('p', `${tt('exports')}: `, ['trf', 'pgn', 'csv', 'html'].flatMap(f => [
+    h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
       h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' ']),
       h('a', { href: `${api(id)}/export.bulletin?lang=${lang()}`, download: `${id}-bulletin.html`, 'data-testid': 't-bulletin' }, tt('bulletin'))),
     ev.status === 'closed' ? h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/verify`, 'data-testid': 't-verify' }, tt('verify'))) : null,
@@ -510,7 +517,12 @@ function renderEvent(main, id) {
     }
     await refresh();
   };
+  // The newest refresh wins: an older one whose answers arrive later (an automatic refresh
+  // that started before the organiser's step) must not draw the state before the step.
+  let started = 0;
+  let drawn = 0;
   const refresh = async (out, auto = false) => {
+    const mine = ++started;
     if (out && out.links) { links = out.links; linksRound = out.round; }
     let ev;
     let staff;
@@ -521,12 +533,20 @@ function renderEvent(main, id) {
       clear(main).append(e.status === 404 ? missing(id) : h('p.error', `${tt('error')}: ${e.message}`));
       return;
     }
+    // A knock-out's bracket (issue 34): its rounds open one after the other.
+    let bracket = null;
+    if (ev.system === 'knockout') {
+      bracket = await call('GET', `${api(id)}/bracket`).catch(() => null);
+      if (bracket) ev.paired_rounds = bracket.opened;
+    }
+    if (mine < drawn) return;
     // An open menu's list would close under the organiser's pointer: wait for the next one.
     if (auto && main.querySelector('select:focus, textarea:focus')) return;
+    drawn = mine;
     const rights = { can: !!staff.you, role: staff.you, secret };
     const focus = focusOf(main);
     clear(main).append(...eventView(ev, rights, staff, ui, {
-      refresh, useSecret, links: links && linksRound === ev.paired_rounds ? links : null }));
+      refresh, useSecret, bracket, links: links && linksRound === ev.paired_rounds ? links : null }));
     giveFocusBack(main, focus);
     ui.refreshes += 1;
     main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it

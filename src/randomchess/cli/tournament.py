@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from randomchess.cli import click_es
+from randomchess.cli.knockout import KO_MSG, bracket_table, report_match
 from randomchess.san import Language
 from randomchess.startpos import parse_salt, setup_from_number
 from randomchess.tournament import GameEntryError, TournamentError, TournamentStore
@@ -29,9 +30,13 @@ from randomchess.tournament.export import (
     game_records,
     pgn,
 )
+from randomchess.tournament.knockout_export import bracket_html, round_name
+from randomchess.tournament.knockout_export import pgn as knockout_pgn
+from randomchess.tournament.knockout_store import KnockoutEvent, KnockoutStore
+from randomchess.tournament.knockout_store import verify as verify_knockout
 from randomchess.tournament.model import Board, Tournament, parse_result
 from randomchess.tournament.otb import ImportReport, RelayReport
-from randomchess.tournament.store import verify
+from randomchess.tournament.store import Created, verify
 from randomchess.tournament.tiebreaks import TIEBREAKS, Calculator, fmt
 
 if TYPE_CHECKING:  # rich loads when a command prints a table (not for `result`)
@@ -83,6 +88,8 @@ _MSG = {
         "relayed": "board {b}: {n} plies, {res}",
         "flagged": "FLAGGED {why}",
         "watching": "Relaying round {r} from {path} (Ctrl-C stops)",
+        "ko_result": "a knock-out event's results are entered game by game: tournament "
+                     "game-result EVENT ROUND MATCH GAME RESULT",
     },
     "es": {
         "created": "Torneo creado", "id": "id", "commitment": "compromiso",
@@ -126,6 +133,8 @@ _MSG = {
         "relayed": "tablero {b}: {n} medias jugadas, {res}",
         "flagged": "SEÑALADA {why}",
         "watching": "Retransmitiendo la ronda {r} desde {path} (Ctrl-C para)",
+        "ko_result": "los resultados de una eliminatoria se introducen partida a partida: "
+                     "tournament game-result TORNEO RONDA MATCH PARTIDA RESULTADO",
     },
 }
 
@@ -192,11 +201,35 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
     ctx.ensure_object(dict).update(db=db, lang=lang)
 
 
+def _knockout(ctx: click.Context, eid: str) -> KnockoutEvent | None:
+    """The knock-out snapshot of event ``eid``, or None for a Swiss or round robin."""
+    store = _store(ctx)
+    if store.load(eid).event.system != "knockout":
+        return None
+    ko: KnockoutEvent = _run(lambda: KnockoutStore(store).load(eid))
+    return ko
+
+
 @tournament_group.command("new")
 @_argument("name")
 @click.option("--variant", default="chess960", show_default=True)
 @click.option("--system", type=click.Choice(["swiss", "rr", "drr"]), default="swiss",
               show_default=True, help="Swiss (FIDE Dutch), round robin or double round robin.")
+@click.option("--format", "format_", type=click.Choice(["swiss", "rr", "drr", "knockout"]),
+              default=None, help="The event's format (instead of --system); knockout: "
+                                 "matches in a bracket (docs/tournaments.md).")
+@click.option("--games", type=int, default=2, show_default=True,
+              help="Knock-out: the games of each match.")
+@click.option("--tiebreak", "stages", multiple=True, metavar="GAMES:CONTROL",
+              help="Knock-out: a tie-break stage, in order (2:600+5); repeat for more.")
+@click.option("--armageddon", default=None, metavar="SPEC",
+              help="Knock-out: the last tie-break, fixed:WHITE,BLACK (fixed:300,240) or "
+                   "bid:BASE (bid:300+2, the players bid for Black).")
+@click.option("--match-setups", type=click.Choice(["match", "pair"]), default="match",
+              show_default=True,
+              help="Knock-out: one setup per match stage, or per pair of games.")
+@click.option("--seeding", type=click.Choice(["rating", "entered"]), default="rating",
+              show_default=True, help="Knock-out: seeds by rating or in the order of entry.")
 @click.option("--rounds", type=int, default=None, help="Swiss: the number of rounds.")
 @click.option("--time-control", default="", help="For example 5400+30 (PGN TimeControl).")
 @click.option("--tiebreaks", default=None,
@@ -237,7 +270,9 @@ def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
               help="Also print an organiser secret, to run the event from the web page of a "
                    "server on this database.")
 @click.pass_context
-def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds: int | None,
+def new_command(ctx: click.Context, name: str, variant: str, system: str,
+                format_: str | None, games: int, stages: tuple[str, ...],
+                armageddon: str | None, match_setups: str, seeding: str, rounds: int | None,
                 time_control: str, tiebreaks: str | None, policy: str, mini_match: bool,
                 exclude_standard: bool, bishops: str, no_repeat: bool, eval_band: str | None,
                 initial_colour: str, tiebreak_edition: str, setup_source: str,
@@ -255,6 +290,15 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
     excluded = () if exclude_list is None else _run(lambda: parse_setup_list(exclude_list,
                                                                                 variant))
     only = None if only_list is None else _run(lambda: parse_setup_list(only_list, variant))
+    if format_ == "knockout":
+        created = _run(lambda: KnockoutStore(store).create(
+            name, games, stages, armageddon, match_setups, seeding, variant=variant,
+            time_control=time_control, exclude_standard=exclude_standard, bishops=bishops,
+            no_repeat=no_repeat, initial_colour=initial_colour, organiser=web,
+            eval_band=band))
+        _print_created(ctx, created)
+        return
+    system = format_ or system
     created = _run(lambda: store.create(
         name, variant=variant, system=system, rounds=rounds, time_control=time_control,
         tiebreaks=tiebreaks, setup_policy=policy, mini_match=mini_match,
@@ -262,6 +306,10 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
         initial_colour=initial_colour, organiser=web, eval_band=band,
         tiebreak_edition=tiebreak_edition, setup_source=setup_source, excluded=excluded,
         shortlist=only, prep_minutes=int(prep_minutes)))
+    _print_created(ctx, created)
+
+
+def _print_created(ctx: click.Context, created: Created) -> None:
     e = created.event
     m = _MSG[_lang(ctx)]
     click.echo(f"{m['created']}: {e.name}")
@@ -270,6 +318,18 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str, rounds
     if created.organiser_secret is not None:
         click.echo(f"{m['secret']}: {created.organiser_secret}")
     click.echo(m["publish"])
+    if e.system == "knockout":
+        ko = KnockoutStore(_store(ctx)).load(e.id)
+        click.echo(f"  variant={e.variant} format=knockout games={ko.format.games} "
+                   f"tiebreaks={';'.join(s.spec for s in ko.format.tiebreaks) or '-'} "
+                   f"armageddon={ko.format.armageddon.spec if ko.format.armageddon else '-'} "
+                   f"match-setups={ko.format.setups} seeding={ko.format.seeding} "
+                   f"exclude-standard={'yes' if e.exclude_standard else 'no'} "
+                   f"bishops={e.bishops} no-repeat={'yes' if e.no_repeat else 'no'}"
+                   + ("" if e.eval_band is None else
+                      f" eval-band=±{e.eval_band / 100:g} eval-digest={e.eval_digest}"))
+        click.echo("  " + KO_MSG[_lang(ctx)]["derivation"])
+        return
     click.echo(f"  variant={e.variant} system={e.system} setups={e.setup_policy} "
                f"mini-match={'yes' if e.mini_match else 'no'} "
                f"exclude-standard={'yes' if e.exclude_standard else 'no'} "
@@ -346,9 +406,15 @@ def bye_command(ctx: click.Context, event: str, player: int, rnd: int, kind: str
 def start_command(ctx: click.Context, event: str) -> None:
     """Close registration and give the pairing numbers."""
     eid = _event_id(ctx, event)
-    t: Tournament = _run(lambda: _store(ctx).start(eid))
-    labels = LABELS[_lang(ctx)]
-    click.echo(_MSG[_lang(ctx)]["started"])
+    lang = _lang(ctx)
+    if _knockout(ctx, eid) is not None:
+        ko: KnockoutEvent = _run(lambda: KnockoutStore(_store(ctx)).start(eid))
+        t = ko.tournament
+        click.echo(KO_MSG[lang]["seeds"].format(how=KO_MSG[lang][ko.format.seeding]))
+    else:
+        t = _run(lambda: _store(ctx).start(eid))
+        click.echo(_MSG[lang]["started"])
+    labels = LABELS[lang]
     table = _table(labels["no"], labels["name"], labels["rating"], labels["fed"])
     for p in t.players:
         table.add_row(str(p.number), p.name, str(p.rating or ""), p.federation or "")
@@ -421,6 +487,15 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
     """Pair the next round and draw its setup(s) from the committed salt."""
     eid = _event_id(ctx, event)
     store = _store(ctx)
+    if _knockout(ctx, eid) is not None:
+        rnd: int = _run(lambda: KnockoutStore(store).open_round(eid))
+        ko = KnockoutStore(store).load(eid)
+        lang = _lang(ctx)
+        click.echo(KO_MSG[lang]["opened"].format(
+            name=round_name(rnd, len(ko.bracket.rounds), lang)))
+        for table in bracket_table(ko, lang, rnd):
+            _console().print(table)
+        return
     with _console().status(_MSG[_lang(ctx)]["pairing"]):
         boards: list[Board] = _run(lambda: store.pair(eid))
     t = store.load(eid)
@@ -545,6 +620,8 @@ def result_command(ctx: click.Context, event: str, rnd: int, board: int | None,
     """Enter a result: 1-0, 0-1, 1/2; forfeits +- -+ --."""
     lang = _lang(ctx)
     m = _MSG[lang]
+    if _knockout(ctx, _event_id(ctx, event)) is not None:
+        raise click.ClickException(m["ko_result"])
     if (source is None) == (board is None or result is None) or \
             (source is not None and (board, result) != (None, None)):
         raise click.UsageError(m["result_usage"])
@@ -603,6 +680,8 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
                       explain: str | None) -> None:
     """Standings with the event's tiebreaks."""
     eid = _event_id(ctx, event)
+    if _knockout(ctx, eid) is not None:
+        raise click.ClickException(KO_MSG[_lang(ctx)]["no_standings"])
     _store(ctx).sync_online(eid)  # games that ended on the server
     t = _store(ctx).load(eid)
     lang = _lang(ctx)
@@ -649,7 +728,10 @@ def standings_command(ctx: click.Context, event: str, rnd: int | None,
 def close_command(ctx: click.Context, event: str, early: str | None) -> None:
     """Close the event (all rounds complete) and reveal the salt."""
     eid = _event_id(ctx, event)
-    t: Tournament = _run(lambda: _store(ctx).close(eid, early=early))
+    if _knockout(ctx, eid) is not None:
+        t = _run(lambda: KnockoutStore(_store(ctx)).close(eid)).tournament
+    else:
+        t = _run(lambda: _store(ctx).close(eid, early=early))
     assert t.event.salt is not None
     click.echo(_MSG[_lang(ctx)]["closed"])
     click.echo(t.event.salt.hex())
@@ -671,6 +753,13 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
     store = _store(ctx)
     t = store.load(eid)
     lang = _lang(ctx)
+    ko = _knockout(ctx, eid)
+    if ko is not None:
+        if fmt_ not in ("pgn", "html"):
+            raise click.ClickException(KO_MSG[lang]["no_format"])
+        _emit(knockout_pgn(ko, store.online_moves) if fmt_ == "pgn" else
+              bracket_html(ko, lang), output)
+        return
     if fmt_ == "trf":
         text = write_trf(t)
     elif fmt_ == "csv":
@@ -741,7 +830,11 @@ def verify_command(ctx: click.Context, event: str | None, trf_file: Path | None,
             raise click.ClickException(_MSG[_lang(ctx)]["unreadable"].format(
                 path=trf_file, e=getattr(e, "strerror", None) or e)) from None
     else:
-        t = _store(ctx).load(_event_id(ctx, event or ""))
+        eid = _event_id(ctx, event or "")
+        if _knockout(ctx, eid) is not None:
+            _verify_knockout(ctx, eid, salt)
+            return
+        t = _store(ctx).load(eid)
     if trf_file is not None and salt is None and t.event.salt is None:
         raise click.ClickException(_MSG[_lang(ctx)]["no_salt"])
     if salt is not None:
@@ -873,3 +966,92 @@ def relay_command(ctx: click.Context, event: str, rnd: int, path: Path, interval
     click.echo(m["watching"].format(r=rnd, path=path))
     with suppress(KeyboardInterrupt):
         _run(lambda: watch(store, eid, rnd, path, interval=interval, on_report=show))
+
+
+# --- knock-out events (issue 34) ------------------------------------------------------------
+
+
+@tournament_group.command("bracket")
+@_argument("event")
+@click.option("--round", "rnd", type=int, default=None, help="Only this round.")
+@click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.pass_context
+def bracket_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
+                    output: Path | None) -> None:
+    """A knock-out event's bracket: matches, scores, games, setups and clocks."""
+    eid = _event_id(ctx, event)
+    lang = _lang(ctx)
+    ko = _knockout(ctx, eid)
+    if ko is None:
+        raise click.ClickException(KO_MSG[lang]["not_knockout"])
+    if fmt_ == "html":
+        _emit(_run(lambda: bracket_html(ko, lang)), output)
+        return
+    tables = _run(lambda: bracket_table(ko, lang, rnd))
+    with _output(output) as console:
+        for table in tables:
+            console.print(table)
+
+
+@tournament_group.command("game-result", context_settings=_RESULT_CONTEXT)
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("match", type=int)
+@_argument("game", type=int)
+@_argument("result")
+@click.pass_context
+def game_result_command(ctx: click.Context, event: str, rnd: int, match: int, game: int,
+                        result: str) -> None:
+    """Knock-out: the result of a match's next game (1-0, 0-1, 1/2; forfeits +- -+ --)."""
+    eid = _event_id(ctx, event)
+    kos = KnockoutStore(_store(ctx))
+    m = _run(lambda: kos.set_result(eid, rnd, match, game, result))
+    lang = _lang(ctx)
+    played = next(g for g in m.games if g.game == game)
+    click.echo(KO_MSG[lang]["game"].format(r=rnd, m=match, g=game, res=played.result))
+    report_match(kos.load(eid), m, lang)
+
+
+@tournament_group.command("bid", context_settings=_RESULT_CONTEXT)
+@_argument("event")
+@_argument("rnd", metavar="ROUND", type=int)
+@_argument("match", type=int)
+@_argument("player", type=int)
+@_argument("bid", metavar="SECONDS")
+@click.pass_context
+def bid_command(ctx: click.Context, event: str, rnd: int, match: int, player: int,
+                bid: str) -> None:
+    """Knock-out: a player's Armageddon bid, the time (240 or 4:00) accepted to take Black."""
+    eid = _event_id(ctx, event)
+    kos = KnockoutStore(_store(ctx))
+    made = _run(lambda: kos.set_bid(eid, rnd, match, player, bid))
+    lang = _lang(ctx)
+    ko = kos.load(eid)
+    click.echo(KO_MSG[lang]["bid"].format(r=rnd, m=match, name=ko.name(player),
+                                          s=made.seconds))
+    report_match(ko, ko.bracket.match(rnd, match), lang)
+
+
+def _verify_knockout(ctx: click.Context, eid: str, salt: str | None) -> None:
+    from dataclasses import replace
+
+    ko = KnockoutStore(_store(ctx)).load(eid)
+    lang = _lang(ctx)
+    m = _MSG[lang]
+    if salt is not None:
+        try:
+            salt_bytes = parse_salt(salt)
+        except ValueError:
+            raise click.ClickException(m["bad_salt"].format(x=salt)) from None
+        ko = replace(ko, tournament=replace(ko.tournament,
+                                            event=replace(ko.event, salt=salt_bytes)))
+    report = _run(lambda: verify_knockout(ko, lang))
+    for r, numbers in enumerate(report.rounds, 1):
+        click.echo(f"{LABELS[lang]['round']} {r}: "
+                   + " ".join("-" if n is None else str(n) for n in numbers))
+    if report.mismatches:
+        for line in report.mismatches:
+            click.echo(line, err=True)
+        raise click.ClickException(m["mismatch"].format(n=len(report.mismatches)))
+    click.echo(m["verify_ok"].format(n=len(report.rounds)))

@@ -334,3 +334,44 @@ tournament_games = Table(
     Column("lang", String(2)),  # the scoresheet's language, when it had one
     Column("entered_at", BigInteger, nullable=False),
 )
+
+# ------------------------------------------------------------------ knock-out events (0009)
+# The format of a knock-out event (tournaments.system = 'knockout'): match games, tie-break
+# stages ("2:600+5;2:300+3"), the Armageddon ("bid:300+2" or "fixed:300,240"), one setup per
+# match stage or per pair of games, seeding by rating or as entered.
+knockout_formats = Table(
+    "knockout_formats", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("tiebreaks", String(600), nullable=False),
+    Column("armageddon", String(140), nullable=False),
+    Column("setups", String(8), nullable=False),  # match | pair
+    Column("seeding", String(8), nullable=False),  # rating | entered
+)
+# Each game of a match, inserted when it is due (its colours, setup and clock known) and
+# given its result later.
+knockout_games = Table(
+    "knockout_games", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("white", Integer, nullable=False),
+    Column("black", Integer, nullable=False),
+    Column("result", String(8)),
+    Column("setup", Integer),
+    Column("fen", Text, nullable=False),
+    Column("time_control", String(64), nullable=False),
+    Column("black_time_control", String(64)),  # when Black's clock differs (Armageddon)
+    Column("game_id", String(24)),
+)
+# Armageddon bids: the time (seconds) each player accepts to take Black.
+knockout_bids = Table(
+    "knockout_bids", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("player", Integer, primary_key=True),
+    Column("seconds", Integer, nullable=False),
+    Column("at", BigInteger, nullable=False),
+)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from randomchess.tournament.errors import ResultError, TournamentError, UnknownPlayerError
 
-System = Literal["swiss", "rr", "drr"]
+System = Literal["swiss", "rr", "drr", "knockout"]
 SetupPolicy = Literal["round", "board"]
 Status = Literal["registration", "running", "closed"]
 

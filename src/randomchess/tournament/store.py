@@ -55,6 +55,7 @@ from randomchess.tournament.errors import (
     UnknownEventError,
     VerificationError,
 )
+from randomchess.tournament.knockout import Format as KnockoutFormat
 from randomchess.tournament.model import (
     BYE_KINDS,
     FORFEITS,
@@ -255,18 +256,31 @@ class TournamentStore:
         shortlist: Sequence[int] | None = None,
         prep_minutes: int = 0,
         owner: int | None = None,
+        knockout: KnockoutFormat | None = None,
     ) -> Created:
         """A new event in registration, committed to a fresh secret salt; ``owner``: the
-        account (users.id) that organises it (issue 30)."""
+        account (users.id) that organises it (issue 30); a knock-out event with its
+        ``knockout`` format (randomchess.tournament.knockout_store)."""
         name = check_name(name, "event name", 120)
         v = _checked_variant(variant)
-        _check_format(v, system, setup_policy, bishops, initial_colour, rounds, mini_match,
-                      tiebreak_edition)
+        if knockout is not None:  # its pool and colour settings are checked as a Swiss's
+            _check_format(v, "swiss", setup_policy, bishops, initial_colour, 1, False,
+                          tiebreak_edition)
+            system, rounds = "knockout", None
+            if setup_source != "salt":
+                raise TournamentError("a knock-out event's setups come from the salt alone "
+                                      "(hall reveals are for Swiss and round-robin rounds)",
+                                      es="las posiciones de una eliminatoria salen solo de la "
+                                         "sal (la revelación en la sala es para rondas de "
+                                         "suizo y liga)")
+        else:
+            _check_format(v, system, setup_policy, bishops, initial_colour, rounds,
+                          mini_match, tiebreak_edition)
         _check_hall(v, setup_source, prep_minutes)
         excluded, shortlist = _check_pool(v, exclude_standard, bishops, no_repeat, rounds,
                                           excluded, shortlist)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
-            DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
+            () if knockout else DEFAULT_SWISS if system == "swiss" else DEFAULT_ROUND_ROBIN)
         time_control = time_control.strip()
         if len(time_control) > 64:
             raise TournamentError("the time control has more than 64 characters",
@@ -292,6 +306,12 @@ class TournamentStore:
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
             ))
+            if knockout is not None:
+                conn.execute(insert(schema.knockout_formats).values(
+                    tournament_id=event_id, games=knockout.games,
+                    tiebreaks=";".join(s.spec for s in knockout.tiebreaks),
+                    armageddon=knockout.armageddon.spec if knockout.armageddon else "",
+                    setups=knockout.setups, seeding=knockout.seeding))
             self._log(conn, event_id, "create", new=commitment)
             if owner is not None:
                 staff.add_owner(conn, event_id, owner)
@@ -419,6 +439,7 @@ class TournamentStore:
         fixed by its size."""
 
         def step(conn: Connection, t: Tournament) -> None:
+            _not_knockout(t)
             if t.event.status != "registration":
                 raise RegistrationError("registration is closed already",
                                         es="la inscripción ya está cerrada")
@@ -606,6 +627,7 @@ class TournamentStore:
         reason."""
 
         def step(conn: Connection, t: Tournament) -> None:
+            _not_knockout(t)
             if t.event.status != "running":
                 raise RegistrationError("the event has not started",
                                         es="el torneo no ha empezado")
@@ -1000,6 +1022,18 @@ def _pgn_text(tags: dict[str, str], body: str) -> str:
     return head + "\n" + body
 
 
+def _not_knockout(t: Tournament) -> None:
+    """The Swiss and round-robin steps refuse a knock-out event (its steps are
+    randomchess.tournament.knockout_store's)."""
+    if t.event.system == "knockout":
+        raise PairingError(f"{t.event.name!r} is a knock-out event: its rounds open, and its "
+                           "results are entered, match by match (tournament bracket, "
+                           "game-result, bid)",
+                           es=f"{t.event.name!r} es una eliminatoria: sus rondas se abren, y "
+                              "sus resultados se introducen, match a match (tournament "
+                              "bracket, game-result, bid)")
+
+
 def _checked_variant(variant: str) -> Variant:
     """The event's variant: known, with numbered setups or one start position."""
     try:
@@ -1208,6 +1242,7 @@ def used_setups(t: Tournament, before: int) -> list[int]:
 def plan_round(t: Tournament, salt: bytes) -> list[Board]:
     """The boards of the next round: pairing (Dutch or Berger), byes and setups."""
     e = t.event
+    _not_knockout(t)
     if e.status == "registration":
         raise PairingError("registration is still open: close it (start the event) first",
                            es="la inscripción sigue abierta: ciérrela antes (inicie el torneo)")

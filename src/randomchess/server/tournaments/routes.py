@@ -30,6 +30,7 @@ from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
+from randomchess.server.tournaments import knockout_routes as knockout
 from randomchess.server.tournaments.answers import (
     ANSWER,
     EXPORT,
@@ -457,6 +458,8 @@ def export(event_id: EventId, fmt_: Line, request: Request,
            lang: Literal["en", "es"] = "en") -> Response:
     store = _store(request)
     t: Tournament = _call(store.load, event_id)
+    if t.event.system == "knockout":
+        return knockout.export(store, event_id, fmt_, lang, str(request.base_url))
     if fmt_ == "trf":
         return PlainTextResponse(write_trf(t))
     if fmt_ == "csv":
@@ -481,6 +484,8 @@ def export(event_id: EventId, fmt_: Line, request: Request,
 def verify_event(event_id: EventId, request: Request,
                  lang: Literal["en", "es"] = "en") -> VerifyOut:
     t: Tournament = _call(_store(request).load, event_id)
+    if t.event.system == "knockout":
+        return knockout.verify_event(_store(request), event_id)
     report = _call(verify, t, lang)
     return VerifyOut.model_validate({"verified": not report.mismatches,
                                      "rounds": report.rounds,
@@ -523,6 +528,9 @@ def request_bye(event_id: EventId, body: ByeIn, request: Request,
 def start(event_id: EventId, request: Request,
           x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
+    if knockout.is_knockout(store, event_id):
+        knockout.start(store, event_id)
+        return event_out(store.load(event_id))
     return event_out(_call(store.start, event_id))
 
 
@@ -531,7 +539,10 @@ def start(event_id: EventId, request: Request,
 def pair(event_id: EventId, request: Request,
                x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
-    _call(store.pair, event_id)
+    if knockout.is_knockout(store, event_id):  # opens the bracket's next round
+        knockout.open_round(store, event_id)
+    else:
+        _call(store.pair, event_id)
     return event_out(store.load(event_id))
 
 
@@ -600,6 +611,9 @@ def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
 def close(event_id: EventId, request: Request,
           x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
+    if knockout.is_knockout(store, event_id):
+        knockout.close(store, event_id)
+        return event_out(store.load(event_id))
     return event_out(_call(store.close, event_id))
 
 
@@ -670,5 +684,6 @@ def install_tournaments(app: FastAPI) -> None:
             log.exception("recording the result of game %s in its event failed", game_id)
 
     service.end_hooks.append(record_online_result)
+    app.include_router(knockout.router)  # before /{event_id}: POST /knockout is its own path
     app.include_router(router)
     app.include_router(others)

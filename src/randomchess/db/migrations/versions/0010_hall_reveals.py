@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,75 @@
+"""The declared shapes of the knock-out routes' answers (issue 34), as answers.py does for
+the Swiss and round-robin routes."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class KnockoutGameOut(_Out):
+    game: int
+    label: str = Field(description="the PGN Round: '3.2' is round 3, game 2 of the match")
+    white: int
+    black: int
+    result: str | None
+    setup: int | None
+    fen: str
+    time_control: str
+    black_time_control: str | None = Field(description="an Armageddon's Black clock")
+
+
+class KnockoutBidOut(_Out):
+    player: int
+    seconds: int
+
+
+class KnockoutMatchOut(_Out):
+    round: int
+    match: int
+    top: int | None = Field(description="the better seed; none: not known yet")
+    bottom: int | None = Field(description="none: a bye (round 1) or not known yet")
+    status: str = Field(description="waiting, bye, playing, bids (Armageddon bids awaited), "
+                                    "decided")
+    winner: int | None
+    score_top: float
+    score_bottom: float
+    next_game: int | None
+    games: list[KnockoutGameOut]
+    bids: list[KnockoutBidOut] = Field(description="shown once both players have bid")
+    bids_in: list[int] = Field(description="the players who have bid")
+
+
+class KnockoutRoundOut(_Out):
+    round: int
+    open: bool
+    matches: list[KnockoutMatchOut]
+
+
+class KnockoutFormatOut(_Out):
+    games: int
+    time_control: str
+    tiebreaks: list[str] = Field(description="GAMES:TIME_CONTROL, in order")
+    armageddon: str = Field(description="bid:BASE or fixed:WHITE,BLACK")
+    setups: str
+    seeding: str
+
+
+class BracketOut(_Out):
+    id: str
+    name: str
+    status: str
+    format: KnockoutFormatOut
+    opened: int
+    champion: int | None
+    rounds: list[KnockoutRoundOut]
+
+
+class BidMadeOut(_Out):
+    round: int
+    match: int
+    player: int
+    seconds: int

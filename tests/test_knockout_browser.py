@@ -1,0 +1,126 @@
+"""Issue 34 in a browser: the organiser runs a 4-player knock-out from the tournament page's
+bracket (start, open the rounds, each game's result, the Armageddon bids, a bad bid refused
+in Spanish) while a spectator's page shows the same bracket without the organiser's controls.
+Skipped (loudly) without chromium or the built bundle."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web_support import SLOW, launched_browser, running_server, skip_without_browser
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page
+
+pytestmark = skip_without_browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("knockout-web")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
+
+def _bracket(page: Page, eid: str) -> dict[str, Any]:
+    r = page.request.get(f"/api/tournaments/{eid}/bracket")
+    assert r.ok
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _click(page: Page, selector: str) -> None:
+    """A click off the centre of the element (the pages must not depend on the centre)."""
+    target = page.locator(selector)
+    box = target.bounding_box()
+    assert box is not None
+    target.click(position={"x": box["width"] * 0.3, "y": box["height"] * 0.7})
+
+
+def _enter(page: Page, eid: str, rnd: int, match: int, result: str) -> None:
+    before = len([g for g in _bracket(page, eid)["rounds"][rnd - 1]["matches"][match - 1]
+                  ["games"] if g["result"]])
+    page.select_option(f"[data-testid=t-ko-select-{rnd}-{match}]", result)
+    _click(page, f"[data-testid=t-ko-enter-{rnd}-{match}]")
+    page.wait_for_function(
+        "([id, r, m, n]) => fetch(`/api/tournaments/${id}/bracket`).then(x => x.json())"
+        ".then(b => b.rounds[r - 1].matches[m - 1].games.filter(g => g.result).length > n)",
+        arg=[eid, rnd, match, before], timeout=SLOW)
+    played = r"text=/ (1-0|0-1|1\/2-1\/2) /"
+    page.wait_for_selector(f"[data-testid=t-ko-game-{rnd}-{match}-{before + 1}] >> {played}",
+                           timeout=SLOW)
+
+
+def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
+    ctx.add_init_script("localStorage.setItem('rc-lang', 'es')")
+    o = ctx.new_page()
+    errors: list[str] = []
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto("/")
+    r = o.request.post("/api/tournaments/knockout", data={
+        "name": "Web KO", "games": 2, "time_control": "900+10", "armageddon": "bid:300"})
+    assert r.status == 201
+    created = r.json()
+    eid, secret = created["id"], created["organiser_secret"]
+    for i, name in enumerate(["Ann", "Bob", "Cid", "Dan"]):
+        r = o.request.post(f"/api/tournaments/{eid}/players",
+                           data={"name": name, "rating": 2500 - i},
+                           headers={"X-Organiser-Secret": secret})
+        assert r.status == 201
+    o.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
+    o.goto(f"/#/tournament/{eid}")
+    _click(o, "[data-testid=t-start]")
+    o.wait_for_selector("[data-testid=t-pair]", timeout=SLOW)
+    _click(o, "[data-testid=t-pair]")
+    o.wait_for_selector("[data-testid=t-ko-select-1-1]", timeout=SLOW)
+    assert "Semifinales" in (o.text_content("[data-testid=t-bracket]") or "")
+    spectator = browser.new_context(base_url=server).new_page()
+    spectator.goto(f"/#/tournament/{eid}")
+    spectator.wait_for_selector("[data-testid=t-ko-match-1-1]", timeout=SLOW)
+    assert spectator.locator("[data-testid=t-ko-select-1-1]").count() == 0
+    o.bring_to_front()
+    # 1 v 4: Ann wins both; 2 v 3: level, the Armageddon decides
+    _enter(o, eid, 1, 1, "1-0")
+    _enter(o, eid, 1, 1, "0-1")
+    _enter(o, eid, 1, 2, "1-0")
+    _enter(o, eid, 1, 2, "1-0")
+    o.wait_for_selector("[data-testid=t-ko-bid-1-2-2]", timeout=SLOW)
+    o.fill("[data-testid=t-ko-bid-1-2-2]", "-5")
+    _click(o, "[data-testid=t-ko-send-bid-1-2-2]")
+    o.wait_for_selector("[data-testid=t-flash]", timeout=SLOW)
+    assert "no puede ser negativa" in (o.text_content("[data-testid=t-flash]") or "")
+    assert _bracket(o, eid)["rounds"][0]["matches"][1]["bids_in"] == []
+    o.fill("[data-testid=t-ko-bid-1-2-2]", "200")
+    _click(o, "[data-testid=t-ko-send-bid-1-2-2]")
+    o.wait_for_selector("[data-testid=t-ko-bid-1-2-3]", timeout=SLOW)
+    o.wait_for_function("() => !document.querySelector('[data-testid=t-ko-bid-1-2-2]')",
+                        timeout=SLOW)
+    o.fill("[data-testid=t-ko-bid-1-2-3]", "3:00")
+    _click(o, "[data-testid=t-ko-send-bid-1-2-3]")
+    o.wait_for_selector("[data-testid=t-ko-select-1-2]", timeout=SLOW)
+    m = _bracket(o, eid)["rounds"][0]["matches"][1]
+    assert (m["games"][-1]["white"], m["games"][-1]["black"]) == (2, 3)
+    _enter(o, eid, 1, 2, "1/2")  # Black (Cid) wins the match with the draw
+    o.wait_for_selector("[data-testid=t-ko-status-1-2] >> text=decidido", timeout=SLOW)
+    _click(o, "[data-testid=t-pair]")
+    o.wait_for_selector("[data-testid=t-ko-select-2-1]", timeout=SLOW)
+    _enter(o, eid, 2, 1, "1-0")
+    _enter(o, eid, 2, 1, "0-1")
+    o.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
+    assert "Ann" in (o.text_content("[data-testid=t-champion]") or "")
+    assert _bracket(o, eid)["champion"] == 1
+    spectator.reload()
+    spectator.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
+    assert "1.5" in (spectator.text_content("[data-testid=t-ko-match-1-2]") or "")
+    assert errors == []

@@ -1,0 +1,95 @@
+// The knock-out bracket on the tournament page (issue 34), English and Spanish: a column per
+// round, a box per match (seeds, score, winner), every game with its colours, result, setup
+// and clock; with the organiser secret, the next game's result and the Armageddon bids.
+// A pure view of GET /api/tournaments/<id>/bracket: the page redraws it from the answer.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
+
+function name(ev, n) {
+  const p = ev.players.find(x => x.number === n);
+  return p ? `${p.name} (${n})` : '—';
+}
+
+function roundName(rnd, rounds) {
+  const left = rounds - rnd;
+  if (left === 0) return tt('final');
+  if (left === 1) return tt('semi');
+  if (left === 2) return tt('quarter');
+  return `${tt('round')} ${rnd}`;
+}
+
+function formatLine(f) {
+  const parts = [tt('koGames', { n: f.games }) + (f.time_control ? ` (${f.time_control})` : '')];
+  for (const s of f.tiebreaks) parts.push(`${tt('koTiebreak')} ${s}`);
+  if (f.armageddon) parts.push(`${tt('armageddon')} ${f.armageddon}`);
+  return parts.join(' · ');
+}
+
+function statusText(r, m) {
+  if (m.winner !== null) return m.status === 'bye' ? tt('koBye') : `${tt('koWinner')}`;
+  if (!r.open && m.status !== 'waiting') return tt('koUnopened');
+  return tt(`ko.${m.status}`);
+}
+
+function playerLine(ev, m, n, score) {
+  if (n === null) return h('div.ko-player', m.status === 'bye' ? tt('koBye') : '—');
+  const won = m.winner === n && m.status !== 'bye';
+  return h(won ? 'div.ko-player.ko-winner' : 'div.ko-player', name(ev, n),
+    m.status === 'bye' ? '' : h('span.ko-score', ` ${score}`));
+}
+
+function gameLine(ev, m, g) {
+  const clock = g.black_time_control === null ? g.time_control : `${g.time_control} / ${g.black_time_control}`;
+  const setup = g.setup === null ? '' : ` · ${tt('setup')} ${g.setup}`;
+  return h('li', { 'data-testid': `t-ko-game-${m.round}-${m.match}-${g.game}` },
+    `${g.label}: ${name(ev, g.white)} – ${name(ev, g.black)} ${g.result || '*'}${setup} · ${clock}`);
+}
+
+function controls(r, m, post) {
+  if (m.status === 'playing' && m.next_game) {
+    const id = `${r.round}-${m.match}`;
+    const sel = h('select', { 'aria-label': tt('result'), 'data-testid': `t-ko-select-${id}` },
+      ['', '1-0', '0-1', '1/2', '+-', '-+', '--'].map(v => h('option', { value: v }, v)));
+    const enter = h('button', { type: 'button', 'data-testid': `t-ko-enter-${id}` }, tt('enter'));
+    enter.addEventListener('click', () => sel.value && post('games',
+      { round: r.round, match: m.match, game: m.next_game, result: sel.value }));
+    return h('p.ko-controls', `${tt('game')} ${m.next_game}: `, sel, ' ', enter);
+  }
+  if (m.status === 'bids') {
+    return h('div.ko-controls', [m.top, m.bottom].filter(n => !m.bids_in.includes(n)).map(n => {
+      const id = `${r.round}-${m.match}-${n}`;
+      const input = h('input', { size: 6, placeholder: tt('bidSeconds'), 'aria-label': `${tt('bid')} ${n}`, 'data-testid': `t-ko-bid-${id}` });
+      const send = h('button', { type: 'button', 'data-testid': `t-ko-send-bid-${id}` }, `${tt('bid')} (${n})`);
+      send.addEventListener('click', () => post('bids',
+        { round: r.round, match: m.match, player: n, bid: input.value }));
+      return h('p', input, ' ', send);
+    }));
+  }
+  return null;
+}
+
+function matchBox(ev, r, m, secret, post) {
+  const bids = m.bids.length ? h('p.ko-bids', `${tt('bids')}: `,
+    m.bids.map(b => `${name(ev, b.player)} ${b.seconds} s`).join(', ')) : null;
+  return h('div.ko-match', { 'data-testid': `t-ko-match-${r.round}-${m.match}` },
+    h('div.ko-head', `${tt('match')} ${m.match} · `, h('span', { 'data-testid': `t-ko-status-${r.round}-${m.match}` }, statusText(r, m))),
+    playerLine(ev, m, m.top, m.score_top), playerLine(ev, m, m.bottom, m.score_bottom),
+    m.games.length ? h('ol.ko-games', m.games.map(g => gameLine(ev, m, g))) : null,
+    bids,
+    secret && r.open && ev.status === 'running' ? controls(r, m, post) : null);
+}
+
+/** The bracket section; `post(path, body)` sends an organiser step and redraws the page. */
+export function bracketView(ev, bracket, secret, post) {
+  return h('section.bracket', { 'data-testid': 't-bracket' },
+    h('h2', tt('bracket')),
+    h('p', formatLine(bracket.format)),
+    h('div.bracket-rounds', bracket.rounds.map(r => h('div.bracket-round', { 'data-testid': `t-ko-round-${r.round}` },
+      h('h3', roundName(r.round, bracket.rounds.length)),
+      r.matches.map(m => matchBox(ev, r, m, secret, post))))),
+    bracket.champion !== null ? h('p', { 'data-testid': 't-champion' }, `${tt('champion')}: `,
+      h('strong', name(ev, bracket.champion))) : null);
+}

@@ -10,10 +10,8 @@ import hashlib
 import html
 import io
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from randomchess.analysis.core import AnalysisError
-from randomchess.analysis.review import Review, annotate
-from randomchess.pgn import Node, PgnGame, write_game
 from randomchess.position import Position
 from randomchess.scoresheet import format_clock
 from randomchess.tournament.model import FORFEITS, Board, Tournament
@@ -27,6 +25,10 @@ from randomchess.tournament.tiebreaks import (
     fmt,
 )
 from randomchess.variants import get_variant
+
+if TYPE_CHECKING:  # the PGN and analysis modules load with the exports that write games
+    from randomchess.analysis.review import Review
+    from randomchess.pgn import PgnGame
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -226,6 +228,9 @@ def game_records(t: Tournament, moves_of: MovesOf | None = None,
     review as comments when ``review_of(game_id)`` has one; over-the-board games with the
     moves entered from their scoresheets (clock times as ``[%clk]``), unfinished ones with
     ``*``; a game with neither, its tags and result only.  Forfeits and byes are no games."""
+    from randomchess.analysis.core import AnalysisError
+    from randomchess.analysis.review import annotate
+
     out = []
     for b in t.iter_games():
         otb = (otb_games or {}).get((b.round, b.board))
@@ -242,6 +247,8 @@ def game_records(t: Tournament, moves_of: MovesOf | None = None,
 
 def _record(t: Tournament, b: Board, moves_of: MovesOf | None, otb: OtbGame | None,
             site: str) -> PgnGame:
+    from randomchess.pgn import Node, PgnGame
+
     fen = b.fen
     moves: list[str] = []
     clocks: list[int | None] = []
@@ -281,5 +288,7 @@ def pgn(t: Tournament, moves_of: MovesOf | None = None, site: str = "?",
     """The event's PGN bulletin: :func:`game_records`, each written with ``Event``,
     ``Round``, ``Board``, ``White``, ``Black``, ``Variant``, ``SetUp``/``FEN``,
     ``SetupNumber`` and the result."""
+    from randomchess.pgn import write_game
+
     return "".join(write_game(r) for r in game_records(t, moves_of, otb_games, review_of,
                                                           site))

@@ -12,7 +12,6 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from randomchess.errors import RandomChessError
-from randomchess.pgn import variant_from_tag
 from randomchess.position import Position
 from randomchess.san import Language
 from randomchess.scoresheet import Scoresheet, ScoresheetError, read_scoresheet
@@ -104,6 +103,8 @@ def _check_setup(sheet: Scoresheet, b: Board, variant: str, rnd: int) -> None:
     tag = sheet.headers.get("Variant")
     if tag:
         try:
+            from randomchess.pgn import variant_from_tag  # PGN loads with a PGN only
+
             same = variant_from_tag(tag).key == variant
         except (KeyError, ValueError):
             same = False

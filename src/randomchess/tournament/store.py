@@ -16,13 +16,12 @@ import hmac
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from randomchess.analysis.review import Review
 from randomchess.db import make_engine, migrate, now_ms, schema
 from randomchess.san import Language
 from randomchess.scoresheet import ScoresheetError, split_pgn
@@ -41,6 +40,10 @@ from randomchess.startpos import (
 )
 from randomchess.startpos import commitment as make_commitment
 from randomchess.tournament import berger, otb, setups, staff
+
+if TYPE_CHECKING:  # the analysis package loads with a review only
+    from randomchess.analysis.review import Review
+
 from randomchess.tournament.errors import (
     CorrectionError,
     EventClosedError,
@@ -267,16 +270,10 @@ class TournamentStore:
             _check_format(v, "swiss", setup_policy, bishops, initial_colour, 1, False,
                           tiebreak_edition)
             system, rounds = "knockout", None
-            if setup_source != "salt":
-                raise TournamentError("a knock-out event's setups come from the salt alone "
-                                      "(hall reveals are for Swiss and round-robin rounds)",
-                                      es="las posiciones de una eliminatoria salen solo de la "
-                                         "sal (la revelación en la sala es para rondas de "
-                                         "suizo y liga)")
         else:
             _check_format(v, system, setup_policy, bishops, initial_colour, rounds,
                           mini_match, tiebreak_edition)
-        _check_hall(v, setup_source, prep_minutes)
+        _check_hall(v, setup_source, prep_minutes, system)
         excluded, shortlist = _check_pool(v, exclude_standard, bishops, no_repeat, rounds,
                                           excluded, shortlist)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
@@ -899,6 +896,8 @@ class TournamentStore:
         writes it as comments), or ``None``."""
         import json
 
+        from randomchess.analysis.review import Review
+
         with self.engine.connect() as conn:
             row = conn.execute(select(schema.game_reviews.c.review)
                                .where(schema.game_reviews.c.game_id == game_id)).first()
@@ -1105,12 +1104,17 @@ def _check_format(v: Variant, system: str, setup_policy: str, bishops: str,
                               es=f"edición de desempates desconocida {tiebreak_edition!r}; "
                                  f"use {', '.join(EDITIONS)}")
 
-def _check_hall(v: Variant, setup_source: str, prep_minutes: int) -> None:
+def _check_hall(v: Variant, setup_source: str, prep_minutes: int, system: str) -> None:
     """The setup source and the preparation window, refused with their reasons."""
     if setup_source not in SETUP_SOURCES:
         raise TournamentError(f"setups come from the salt or the hall, not {setup_source!r}",
                               es="las posiciones salen de la sal (salt) o de la sala (hall), "
                                  f"no {setup_source!r}")
+    if system == "knockout" and setup_source != "salt":
+        raise TournamentError("a knock-out event's setups come from the salt alone (hall "
+                              "reveals are for Swiss and round-robin rounds)",
+                              es="las posiciones de una eliminatoria salen solo de la sal (la "
+                                 "revelación en la sala es para rondas de suizo y liga)")
     if setup_source == "hall" and not setups.is_numbered(v.key):
         raise TournamentError(f"{v.key} has one start position: nothing to reveal in the hall",
                               es=f"{v.key} tiene una sola posición inicial: no hay nada que "

@@ -18,6 +18,7 @@ from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal
+from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import ANSWER, CreatedOut, VerifyOut
 from randomchess.server.tournaments.knockout_answers import (
     BidMadeOut,
@@ -97,11 +98,9 @@ def _kstore(request: Request) -> KnockoutStore:
 def _organiser(request: Request, event_id: str, secret: str | None) -> KnockoutStore:
     """The store, once the request may run the event (the organiser secret, or the session of
     its organiser's or a co-arbiter's account, as every tournament route: routes._role)."""
-    from randomchess.server.tournaments.routes import _role  # routes imports this module
-
     kos = _kstore(request)
     call(lambda: kos.load(event_id))  # 404 (or not a knock-out) first
-    if _role(request, event_id, secret, changing=True) is None:
+    if rights.role_of(request, event_id, secret, changing=True) is None:
         raise ApiError(403, "tournament.organiser_only")
     return kos
 

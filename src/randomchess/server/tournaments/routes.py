@@ -23,14 +23,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
-from randomchess.server.accounts.deps import CSRF_HEADER, SESSION_COOKIE, current_session
-from randomchess.server.accounts.store import Session, same_secret
+from randomchess.server.accounts.deps import CSRF_HEADER, current_session
+from randomchess.server.accounts.store import same_secret
 from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
 from randomchess.server.tournaments import knockout_routes as knockout
+from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import (
     ANSWER,
     EXPORT,
@@ -48,7 +49,6 @@ from randomchess.server.tournaments.answers import (
     OnlineOut,
     PlayerAddedOut,
     ResultOut,
-    Role,
     StaffOut,
     VerifyOut,
     WithdrawnOut,
@@ -197,27 +197,8 @@ def _staff(request: Request) -> Staff:
     return staff
 
 
-def _session(request: Request) -> Session | None:
-    """The signed-in account of the request (in the database's thread), if any."""
-    players = getattr(request.app.state, "players", None)  # accounts (accounts/deps.py)
-    if players is None:
-        return None
-    session: Session | None = players.accounts.session(request.cookies.get(SESSION_COOKIE))
-    return session
-
-
-def _role(request: Request, event_id: str, secret: str | None,
-          changing: bool) -> Role | None:
-    """What the request may do on the event: the secret makes it the organiser; else the
-    signed-in account's role, a state change needing the session's CSRF token too."""
-    if secret and _store(request).check_organiser(event_id, secret):
-        return ORGANISER
-    s = _session(request)
-    if s is None:
-        return None
-    if changing and not same_secret(request.headers.get(CSRF_HEADER), s.csrf):
-        raise ApiError(403, "account.csrf")
-    return _staff(request).role_of(event_id, s.user_id)
+_session = rights.session_of
+_role = rights.role_of
 
 
 def _organiser(request: Request, event_id: EventId, secret: str | None,

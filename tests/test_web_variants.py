@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -309,3 +310,41 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
     got = [c["number"] for c in _cards(other)]
     assert 635 not in got and got != [635, 930, 895]
     other.close()
+
+
+CRC_CASTLING = "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1"
+
+
+def test_crc_description_and_castling_by_dropping_the_king_on_its_rook(
+        page: Page, browser: Browser, server: str, errors: list[str]) -> None:
+    """Contemporary Random Chess (issue 35): the home page says its castling squares are
+    inferred (in both languages), and in a hot-seat game the king dropped on its rook castles
+    onto b/c (White, a-side) and g/f (Black, h-side), as the metadata says (RULES.md D-18)."""
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "crc")
+    about = page.locator("[data-testid=variant-about]")
+    expect(about).to_contain_text("inferred")
+    expect(page.locator("[data-testid=preview-number]")).to_have_text(re.compile(r"^\d+$"))
+    pg = open_page(browser, server, errors, lang="es")
+    try:
+        pg.goto("/")
+        pg.select_option("[data-testid=variant]", "crc")
+        expect(pg.locator("[data-testid=variant-about]")).to_contain_text("se deducen")
+        expect(pg.locator("[data-testid=variant] option[value=crc]")).to_have_text(
+            "Ajedrez Aleatorio Contemporáneo (8x8)")
+    finally:
+        pg.context.close()
+    new_game(page, "crc", "hotseat", fen=CRC_CASTLING)
+    title = page.locator("[data-testid='castle-O-Ob']").get_attribute("title") or ""
+    assert "b1" in title and "c1" in title, title
+    drag(page, "d1", "a1", at0=(0.3, 0.7), at1=(0.75, 0.25))
+    wait_ply(page, 1)
+    drag(page, "d8", "h8", at0=(0.7, 0.3), at1=(0.25, 0.8))
+    wait_ply(page, 2)
+    s = game_state(page)
+    assert s["moves"] == ["d1a1", "d8h8"]
+    rows = s["fen"].split()[0].split("/")
+    assert (rows[0], rows[-1]) == ("r4rk1", "1KR4R")
+    assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-Ob")
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-Og")

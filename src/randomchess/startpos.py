@@ -32,6 +32,7 @@ from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numb
 
 __all__ = [
     "CHESS960_SETUPS",
+    "CRC_SETUPS",
     "MAURA_NUMBER",
     "MRC_SETUPS",
     "ORTHODOX_NUMBER",
@@ -73,6 +74,7 @@ __all__ = [
 
 CHESS960_SETUPS = 960
 MRC_SETUPS = 15_120
+CRC_SETUPS = 1_680
 ORTHODOX_NUMBER = 518  # RNBQKBNR (RULES.md §2.4)
 MAURA_NUMBER = 8226  # RNBMKQBNR (RULES.md §4.8)
 SALT_BYTES = 32
@@ -84,11 +86,16 @@ Language = Literal["en", "es"]
 _KNIGHT_TABLE: tuple[tuple[int, int], ...] = tuple(combinations(range(5), 2))
 # MRC-Id step 1: the 36 bishop file pairs (i < j) of files 0..8 in lexicographic order (§4.8).
 _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2))
-# Which of those pairs put both bishops on one colour (files of equal parity on rank 1).
-_MRC_SAME_COLOUR_PAIR = tuple((i + j) % 2 == 0 for i, j in _MRC_BISHOP_PAIRS)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
-_COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS}
+_COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
+                                  "crc": CRC_SETUPS}
+# CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
+# pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
+_CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
+# The numberings whose bishops may share a colour, and their bishop pairs.
+_BISHOP_PAIRS: dict[Numbering, tuple[tuple[int, int], ...]] = {"mrc": _MRC_BISHOP_PAIRS,
+                                                              "crc": _CRC_BISHOP_PAIRS}
 
 
 class SetupNumberError(RandomChessError):
@@ -174,6 +181,16 @@ def _mrc_rank(number: int) -> str:
     return _finish(squares, n)
 
 
+def _crc_rank(number: int) -> str:
+    squares = [""] * 8
+    n, pair = divmod(number, 28)
+    for i in _CRC_BISHOP_PAIRS[pair]:
+        squares[i] = "B"
+    n, queen = divmod(n, 6)
+    _fill(squares, queen, "Q")
+    return _finish(squares, n)
+
+
 def _take(squares: list[str], target: str) -> int:
     """Undo one ``_fill``: ``target``'s index among the squares still holding a letter.
 
@@ -244,11 +261,19 @@ def _mrc_number(rank: str) -> int:
     return ((_knight_row(squares) * 6 + minister) * 7 + queen) * 36 + pair
 
 
+def _crc_number(rank: str) -> int:
+    bishops = tuple(i for i, c in enumerate(rank) if c == "B")
+    pair = _CRC_BISHOP_PAIRS.index((bishops[0], bishops[1]))
+    squares = _restore(rank, bishops)
+    queen = _take(squares, "Q")
+    return (_knight_row(squares) * 6 + queen) * 28 + pair
+
+
 # Each numbering's two directions, for arrays already checked to be the variant's.
 _RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank}
+                                                   "mrc": _mrc_rank, "crc": _crc_rank}
 _NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number}
+                                                     "mrc": _mrc_number, "crc": _crc_number}
 
 
 def numbered_variant(variant: str | Variant) -> Variant:
@@ -485,9 +510,10 @@ class SetupPool:
         if bishops not in ("any", "same", "opposite"):
             raise SetupPoolError(
                 f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
-        if bishops != "any" and self.variant.numbering != "mrc":
-            raise SetupPoolError(f"the bishop filter applies to MRC only ({self.variant.key} "
-                             "setups always have opposite-coloured bishops)")
+        if bishops != "any" and self.variant.numbering not in _BISHOP_PAIRS:
+            raise SetupPoolError(f"the bishop filter applies to MRC and CRC only "
+                                 f"({self.variant.key} setups always have opposite-coloured "
+                                 "bishops)")
         self.bishops: BishopFilter = bishops
         self.exclude_standard = exclude_standard
 
@@ -507,8 +533,15 @@ class SetupPool:
         return tuple(
             n
             for n in range(setup_count(self.variant))
-            if n not in excluded and (keep is None or _MRC_SAME_COLOUR_PAIR[n % 36] == keep)
+            if n not in excluded and (keep is None or self._same_colour(n) == keep)
         )
+
+    def _same_colour(self, number: int) -> bool:
+        """Whether setup ``number``'s bishops share a colour (its pair is its number's
+        remainder, MRC-Id and CRC-Id alike)."""
+        pairs = _BISHOP_PAIRS[_numbering(self.variant)]
+        i, j = pairs[number % len(pairs)]
+        return (i + j) % 2 == 0
 
     @property
     def tag(self) -> str:

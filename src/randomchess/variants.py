@@ -46,12 +46,14 @@ class VariantDefinitionError(AssertionError):
 Symmetry = Literal["mirror", "reverse"]
 CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
-# (§4.8), or none (the arrays are drawn uniformly but carry no number).
-Numbering = Literal["scharnagl", "mrc"]
+# (§4.8), its 8-file twin CRC-Id 0-1,679 (docs/rules.md), or none (the arrays are drawn
+# uniformly but carry no number).
+Numbering = Literal["scharnagl", "mrc", "crc"]
 # The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
 NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
     "scharnagl": (8, "RNBQKBNR", True),
     "mrc": (9, "RNBMKQBNR", False),
+    "crc": (8, "RNBQKBNR", False),
 }
 PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
@@ -97,6 +99,9 @@ class Variant:
     # PGN: a game with a FEN but no [Variant] tag, on this variant's board size, is read as
     # this variant (or as its random version when the FEN's castling rights say so).
     pgn_untagged: bool = False
+    # What players are told about the variant beyond its name, (English, Spanish): the
+    # rules a player could not guess, such as inferred castling squares (D-18).
+    description: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
         _check_variant(self)
@@ -286,6 +291,7 @@ _MODERN_PROMOTIONS = (QUEEN, MINISTER, ROOK, BISHOP, KNIGHT)
 _CAPABLANCA_PROMOTIONS = (QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT)
 _MODERN_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER})
 _MRC_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER, ROOK, KING})
+_CRC_PARTNERS = frozenset({KNIGHT, QUEEN, ROOK, KING})  # MRC's, less the absent minister
 
 # Engine material, (middlegame, endgame) centipawns.  8x8: the usual engine values, with the
 # minister between rook and queen (the author's 8x8 scale, RULES.md §4.2: M = 8); 9x9: the
@@ -368,6 +374,33 @@ VARIANTS: dict[str, Variant] = {
             army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(1, 2), castle_h=(7, 6),
             castle_san=("O-Ob", "O-Oh"), castling_notation="files", piece_values=VALUES_8X8,
             aliases=("prime ministers random chess",), startpos_rank="RNBQKMNBR",
+        ),
+        # Contemporary Random Chess: the MRC principles on 8x8 (RULES.md §5).  1,680 arrays
+        # (D-17); "short castling to both sides", squares inferred as K b / R c and
+        # K g / R f (D-18): change castle_a / castle_h when a source confirms them.
+        Variant(
+            key="crc", pgn_name="Contemporary Random Chess", files=8, ranks=8,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(1, 2),
+            castle_h=(6, 5), castle_san=("O-Ob", "O-Og"), symmetry="reverse",
+            bishops_opposite=False, adjustment_partners=_CRC_PARTNERS,
+            piece_values=VALUES_8X8,
+            aliases=("contemporary random chess", "contemporary random", "mrc64",
+                     "ajedrez aleatorio contemporaneo"),
+            numbering="crc", engine=True, startpos_rank="RNBQKBNR",
+            description=(
+                "The Modern Random Chess principles on the 8x8 board: the king between the "
+                "rooks, bishops anywhere (the Bishop Adjustment when they share a colour), "
+                "Black's array a half-turn of White's. Castling is short to both sides: "
+                "O-Ob puts the king on b and the rook on c, O-Og the king on g and the rook "
+                "on f. These squares are inferred from the author's principle; no source "
+                "states them.",
+                "Los principios del Ajedrez Moderno Aleatorio en el tablero de 8x8: el rey "
+                "entre las torres, los alfiles en cualquier casilla (el Ajuste del Alfil "
+                "cuando comparten color), la fila negra es la blanca girada media vuelta. "
+                "El enroque es corto hacia ambos lados: O-Ob lleva el rey a b y la torre a "
+                "c, O-Og el rey a g y la torre a f. Estas casillas se deducen del principio "
+                "del autor; ninguna fuente las indica.",
+            ),
         ),
         # Capablanca chess (10x8) as Fairy-Stockfish plays it: the king castles three files
         # to c or i, the rook lands beside it on d or h (docs/rules.md, Capablanca).

@@ -245,6 +245,13 @@
  */
 
 /**
+ * What players are told about a variant beyond its name, per language (empty: nothing).
+ * @typedef {object} Description
+ * @property {string} en
+ * @property {string} es
+ */
+
+/**
  * @typedef {object} DoneFrame
  * @property {'done'} type
  * @property {number} seq
@@ -1000,6 +1007,7 @@
  * @property {SetupFamily} setup
  * @property {string} default_fen
  * @property {boolean} engine
+ * @property {Description} description
  */
 
 /**

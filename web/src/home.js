@@ -4,7 +4,7 @@
 import { createGame, saveSeat } from './api.js';
 import { loadLevels, ratingText, ratingTitle } from './levels.js';
 import { h, clear } from './dom.js';
-import { t, localizeLetters } from './i18n.js';
+import { t, lang, localizeLetters } from './i18n.js';
 import { errorMessage } from './game/messages.js';
 import {
   SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
@@ -47,6 +47,8 @@ export function renderHome(root, go) {
   const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
     allVariants().map(v => h('option', { value: v.key,
       selected: v.key === (saved.variant || 'chess960') }, variantName(v.key))));
+  // The rules a player could not guess from the name (CRC's inferred castling squares...).
+  const about = h('p.note', { 'data-testid': 'variant-about', hidden: true });
   const numberIn = h('input', {
     type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
   });
@@ -214,6 +216,9 @@ export function renderHome(root, go) {
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     // "Draw again" only where this page draws (numbered arrays); the server draws the others.
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);
+    const text = info.description ? info.description[lang()] || info.description.en : '';
+    about.textContent = text;
+    about.hidden = !text;
     const computerRadio = opponentBox.querySelector('input[value=computer]');
     computerRadio.disabled = !info.engine;
     if (!info.engine && computerRadio.checked) opponentBox.querySelector('input[value=friend]').checked = true;
@@ -295,7 +300,7 @@ export function renderHome(root, go) {
   form.append(
     h('h1', t('newGame')),
     h('label.field', t('variant'), ' ', variantSel),
-    setupBox, opponentBox, colourBox, clockBox,
+    about, setupBox, opponentBox, colourBox, clockBox,
     error,
     h('button.primary.big', { type: 'submit', 'data-testid': 'start' }, t('start')));
   root.append(form);

@@ -16,6 +16,9 @@ function pairs(n) {
 }
 const KNIGHT_TABLE = pairs(5); // RULES.md §2.4
 const MRC_BISHOP_PAIRS = pairs(9); // RULES.md §4.8 step 1
+const CRC_BISHOP_PAIRS = pairs(8); // docs/rules.md, CRC-Id
+// The numberings whose bishops may share a colour: a number's remainder is its bishop pair.
+const BISHOP_PAIRS = { mrc: MRC_BISHOP_PAIRS, crc: CRC_BISHOP_PAIRS };
 
 function fill(squares, index, piece) {
   const empty = squares.flatMap((c, i) => (c ? [] : [i]));
@@ -52,6 +55,15 @@ const SCHEMES = {
     fill(squares, n % 7, 'Q');
     n = Math.floor(n / 7);
     fill(squares, n % 6, 'M');
+    return finish(squares, Math.floor(n / 6));
+  },
+  // The project's CRC-Id 0-1,679 (docs/rules.md): MRC-Id on 8 files without the minister
+  crc(number) {
+    const squares = Array(8).fill('');
+    let n = number;
+    for (const i of CRC_BISHOP_PAIRS[n % 28]) squares[i] = 'B';
+    n = Math.floor(n / 28);
+    fill(squares, n % 6, 'Q');
     return finish(squares, Math.floor(n / 6));
   },
 };
@@ -103,7 +115,7 @@ export class SetupPool {
   constructor(info, bishops = 'any', excludeStandard = false) {
     if (!isNumbered(info)) throw notNumbered(info);
     if (bishops !== 'any' && !info.setup.bishop_filter) throw Object.assign(new Error(`the bishop filter does not apply to ${info.key}`), { key: 'err.bishopFilter' });
-    if (bishops !== 'any' && info.setup.numbering !== 'mrc') throw Object.assign(new Error('the bishop filter needs the MRC numbering'), { key: 'err.bishopFilter' });
+    if (bishops !== 'any' && !BISHOP_PAIRS[info.setup.numbering]) throw Object.assign(new Error('the bishop filter needs the MRC or CRC numbering'), { key: 'err.bishopFilter' });
     this.variant = info.key;
     this.info = info;
     this.bishops = bishops;
@@ -113,7 +125,8 @@ export class SetupPool {
     for (let n = 0; n < info.setup.count; n++) {
       if (n === excluded) continue;
       if (bishops !== 'any') {
-        const [i, j] = MRC_BISHOP_PAIRS[n % 36];
+        const table = BISHOP_PAIRS[info.setup.numbering];
+        const [i, j] = table[n % table.length];
         if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
       }
       this.numbers.push(n);

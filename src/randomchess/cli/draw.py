@@ -116,7 +116,8 @@ def _pool_options(f: F) -> F:
         type=click.Choice(["any", "same", "opposite"]),
         default="any",
         show_default=True,
-        help="MRC only: draw only setups whose bishops share a colour (6,720) or not (8,400).",
+        help="MRC and CRC only: draw only setups whose bishops share a colour (MRC 6,720, CRC "
+             "720) or not (MRC 8,400, CRC 960).",
     )(f)
     return click.option(
         "--variant",

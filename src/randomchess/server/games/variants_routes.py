@@ -54,6 +54,13 @@ class SetupFamily(BaseModel):
     bishop_filter: bool
 
 
+class Description(BaseModel):
+    """What players are told about a variant beyond its name, per language (empty: nothing)."""
+
+    en: str
+    es: str
+
+
 class VariantInfo(BaseModel):
     key: str
     name: str  # the PGN [Variant] name
@@ -70,6 +77,7 @@ class VariantInfo(BaseModel):
     setup: SetupFamily
     default_fen: str
     engine: bool  # playable against the built-in engine
+    description: Description  # e.g. CRC's inferred castling squares (RULES.md D-18)
 
 
 def _piece(kind: PieceKind) -> PieceInfo:
@@ -124,6 +132,7 @@ def variant_info(v: Variant) -> VariantInfo:
             count=count, standard_number=standard, bishop_filter=bishop_filter,
         ),
         default_fen=v.default_fen, engine=v.engine,
+        description=Description(en=v.description[0], es=v.description[1]),
     )
 
 

@@ -33,6 +33,7 @@ from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numb
 __all__ = [
     "CHESS960_SETUPS",
     "CRC_SETUPS",
+    "DOUBLE960_SETUPS",
     "MAURA_NUMBER",
     "MRC_SETUPS",
     "ORTHODOX_NUMBER",
@@ -67,6 +68,7 @@ __all__ = [
     "round_setups",
     "setup_count",
     "setup_from_fen",
+    "setup_from_label",
     "setup_from_number",
     "setup_from_rank",
     "verify_commitment",
@@ -75,6 +77,7 @@ __all__ = [
 CHESS960_SETUPS = 960
 MRC_SETUPS = 15_120
 CRC_SETUPS = 1_680
+DOUBLE960_SETUPS = CHESS960_SETUPS**2  # 921,600: a Chess960 array per side
 ORTHODOX_NUMBER = 518  # RNBQKBNR (RULES.md §2.4)
 MAURA_NUMBER = 8226  # RNBMKQBNR (RULES.md §4.8)
 SALT_BYTES = 32
@@ -89,7 +92,7 @@ _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
 _COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
-                                  "crc": CRC_SETUPS}
+                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS}
 # CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
 # pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
 _CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
@@ -217,6 +220,16 @@ def _checked_rank(variant: Variant, rank: str) -> str:
 
 
 def _why_not(variant: Variant, rank: str) -> str:
+    if variant.independent_sides:
+        halves = rank.split("/")
+        if len(halves) != 2:
+            return "write White's array and Black's, a-file first, as WHITE/BLACK"
+        bad = next((h for h in halves if not variant.is_setup(f"{h}/{h}")), halves[0])
+        return _why_not_one(variant, bad)
+    return _why_not_one(variant, rank)
+
+
+def _why_not_one(variant: Variant, rank: str) -> str:
     if len(rank) != variant.files:
         return f"a {variant.key} back rank has {variant.files} pieces, not {len(rank)}"
     if sorted(rank) != sorted(variant.army):
@@ -269,11 +282,24 @@ def _crc_number(rank: str) -> int:
     return (_knight_row(squares) * 6 + queen) * 28 + pair
 
 
+def _double_rank(number: int) -> str:
+    # Double Fischer Random (docs/rules.md): number = 960 * White's Scharnagl + Black's.
+    white, black = divmod(number, CHESS960_SETUPS)
+    return f"{_scharnagl_rank(white)}/{_scharnagl_rank(black)}"
+
+
+def _double_number(setup: str) -> int:
+    white, _, black = setup.partition("/")
+    return CHESS960_SETUPS * _scharnagl_number(white) + _scharnagl_number(black)
+
+
 # Each numbering's two directions, for arrays already checked to be the variant's.
 _RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank, "crc": _crc_rank}
+                                                   "mrc": _mrc_rank, "crc": _crc_rank,
+                                                   "double-scharnagl": _double_rank}
 _NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number, "crc": _crc_number}
+                                                     "mrc": _mrc_number, "crc": _crc_number,
+                                                     "double-scharnagl": _double_number}
 
 
 def numbered_variant(variant: str | Variant) -> Variant:
@@ -308,13 +334,13 @@ def localize_rank(rank: str, lang: Language = "en") -> str:
     if lang == "en":
         return rank
     if lang == "es":
-        return "".join(_TO_SPANISH[c] for c in rank)
+        return "".join(_TO_SPANISH.get(c, c) if c != "/" else c for c in rank)
     raise LanguageError(f"unknown language {lang!r}; use 'en' or 'es'")
 
 
 def parse_rank(text: str, lang: Language = "en") -> str:
     """A back rank typed with ``lang``'s letters, as English letters (``ValueError`` if bad)."""
-    table = _FROM_SPANISH if lang == "es" else _FROM_ENGLISH
+    table = {**(_FROM_SPANISH if lang == "es" else _FROM_ENGLISH), "/": "/"}
     try:
         return "".join(table[c] for c in text.strip().upper())
     except KeyError as e:
@@ -343,6 +369,14 @@ class NumberedSetup:
     @property
     def bishops_same_colour(self) -> bool:
         return self.variant.bishops_same_colour(self.rank)
+
+    @property
+    def label(self) -> str:
+        """The number as players write it: ``518``, or ``518/123`` (White's Scharnagl number,
+        Black's) for Double Fischer Random."""
+        if self.variant.independent_sides:
+            return "/".join(map(str, divmod(self.number, CHESS960_SETUPS)))
+        return str(self.number)
 
     def localized(self, lang: Language = "en") -> str:
         return localize_rank(self.rank, lang)
@@ -374,6 +408,8 @@ class NumberedSetup:
         }
         if not self.variant.bishops_opposite:  # MRC: the bishops may share a colour
             out["bishops_same_colour"] = self.bishops_same_colour
+        if self.variant.independent_sides:  # Double Fischer Random: "518/123"
+            out["label"] = self.label
         return out
 
 
@@ -382,6 +418,23 @@ def setup_from_number(variant: str | Variant, number: int) -> NumberedSetup:
     v = numbered_variant(variant)
     _check_number(number, setup_count(v), v.key)
     return NumberedSetup(v, number, _RANK_OF[_numbering(v)](number))
+
+
+def setup_from_label(variant: str | Variant, label: str) -> NumberedSetup:
+    """The setup a player's number names: ``"518"``, or ``"518/123"`` in Double Fischer
+    Random (White's Scharnagl number, then Black's); ``SetupNumberError`` if malformed."""
+    v = numbered_variant(variant)
+    parts = label.strip().split("/")
+    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts) or len(parts) != (
+            2 if v.independent_sides else 1):
+        form = "two Scharnagl numbers, e.g. 518/123" if v.independent_sides else "a number"
+        raise SetupNumberError(f"{label!r} is not a {v.key} setup number: write {form}")
+    if v.independent_sides:
+        white, black = (int(p) for p in parts)
+        for n in (white, black):
+            _check_number(n, CHESS960_SETUPS, "each side's chess960")
+        return setup_from_number(v, white * CHESS960_SETUPS + black)
+    return setup_from_number(v, int(parts[0]))
 
 
 def setup_from_rank(variant: str | Variant, rank: str) -> NumberedSetup:
@@ -444,6 +497,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     if size != f"{v.files}x{v.ranks}":
         raise NotASetupError(f"a {size} board is not a {v.key} board ({v.files}x{v.ranks})")
     rank = "".join(rows[-1])
+    if v.independent_sides:
+        rank = f"{rank}/{''.join(rows[0]).upper()}"
     if not v.is_setup(rank):
         raise NotASetupError(
             f"White's back rank {rank or '(empty)'} is not a {v.key} setup: {_why_not(v, rank)}"
@@ -466,7 +521,7 @@ def _check_start_fields(v: Variant, setup: NumberedSetup, fields: list[str]) -> 
     if fields and fields[0] != "w":
         raise NotASetupError("not a start position: White moves first")
     if len(fields) >= 2:
-        rooks = [FILE_LETTERS[i] for i, c in enumerate(setup.rank) if c == "R"]
+        rooks = [FILE_LETTERS[i] for i, c in enumerate(v.white_rank(setup.rank)) if c == "R"]
         black_rooks = [FILE_LETTERS[i] for i, c in enumerate(v.black_rank(setup.rank)) if c == "r"]
         full = {"".join(sorted(r.upper() for r in rooks) + sorted(black_rooks)), "KQkq"}
         if "".join(sorted(fields[1], key=lambda c: (c.islower(), c))) not in {
@@ -588,13 +643,7 @@ def random_rank(variant: str | Variant, rng: random.Random | None = None) -> str
     v = get_variant(variant)
     if not v.is_random:
         raise SetupPoolError(f"{v.key} has one fixed start array, not random ones")
-    source = rng if rng is not None else _SYSTEM_RANDOM
-    pieces = list(v.army)
-    while True:
-        source.shuffle(pieces)
-        rank = "".join(pieces)
-        if v.is_setup(rank):
-            return rank
+    return v.random_setup(rng if rng is not None else _SYSTEM_RANDOM)
 
 
 _SEED_DOMAIN = b"randomchess-seed-v1"

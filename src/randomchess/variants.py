@@ -11,10 +11,11 @@ contradictory entry fails at import time rather than in the middle of a game.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import permutations
+from itertools import permutations, product
 from typing import Literal
 
 from randomchess.errors import NotASetupError, RandomChessError
@@ -43,17 +44,20 @@ class VariantDefinitionError(AssertionError):
     """A ``Variant`` entry contradicts itself (a programming error, raised at import)."""
 
 
-Symmetry = Literal["mirror", "reverse"]
+# Black's array: White's mirrored file by file, turned a half turn, or drawn on its own
+# ("independent", Double Fischer Random: a setup is then "WHITE/BLACK", both a-file first).
+Symmetry = Literal["mirror", "reverse", "independent"]
 CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
 # (§4.8), its 8-file twin CRC-Id 0-1,679 (docs/rules.md), or none (the arrays are drawn
 # uniformly but carry no number).
-Numbering = Literal["scharnagl", "mrc", "crc"]
+Numbering = Literal["scharnagl", "mrc", "crc", "double-scharnagl"]
 # The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
 NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
     "scharnagl": (8, "RNBQKBNR", True),
     "mrc": (9, "RNBMKQBNR", False),
     "crc": (8, "RNBQKBNR", False),
+    "double-scharnagl": (8, "RNBQKBNR", True),  # a Scharnagl number per side (docs/rules.md)
 }
 PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
@@ -75,7 +79,8 @@ class Variant:
     # Engine material values; every kind of the army and of the promotion set needs one.
     piece_values: PieceValues
     fixed_rank: str | None = None  # the one start array of a non-random variant
-    symmetry: Symmetry = "mirror"  # mirror: a1<->a8 file by file; reverse: a1<->i9 reflection
+    # mirror: a1<->a8 file by file; reverse: a1<->i9 reflection; independent: its own array
+    symmetry: Symmetry = "mirror"
     bishops_opposite: bool = True  # setup constraint (Chess960: yes, MRC: no)
     # Further pairs of letters that must start on squares of opposite colours (CRC: Q, A).
     opposite_colours: tuple[str, ...] = ()
@@ -141,18 +146,37 @@ class Variant:
             return 0, 0
         raise KeyError(f"{self.key} has no value for {PIECE_TYPES[kind].name}")
 
+    @property
+    def independent_sides(self) -> bool:
+        """Whether each side has its own array (a setup is then ``WHITE/BLACK``)."""
+        return self.symmetry == "independent"
+
     def black_rank(self, white_rank: str) -> str:
-        """Black's home rank, a-file first, for White's ``white_rank`` (RULES.md §2.1, §4.3)."""
+        """Black's home rank, a-file first, for White's ``white_rank`` (RULES.md §2.1, §4.3);
+        for independent sides, the part of the setup ``WHITE/BLACK`` after the slash."""
+        if self.independent_sides:
+            return white_rank.partition("/")[2].lower()
         rank = white_rank.lower()
         return rank[::-1] if self.symmetry == "reverse" else rank
 
+    def white_rank(self, setup: str) -> str:
+        """White's home rank of ``setup`` (the setup itself unless the sides are independent)."""
+        return setup.partition("/")[0] if self.independent_sides else setup
+
     def is_setup(self, rank: str) -> bool:
-        """Whether ``rank`` (White's back rank, a-file first) is a legal start array here."""
+        """Whether ``rank`` (White's back rank, a-file first; ``WHITE/BLACK`` for independent
+        sides) is a legal start array here."""
         if self.fixed_rank is not None:
             return rank == self.fixed_rank
         return self._follows_setup_rules(rank)
 
     def _follows_setup_rules(self, rank: str) -> bool:
+        if self.independent_sides:
+            halves = rank.split("/")
+            return len(halves) == 2 and all(self._follows_one_array(h) for h in halves)
+        return self._follows_one_array(rank)
+
+    def _follows_one_array(self, rank: str) -> bool:
         if len(rank) != self.files or sorted(rank) != sorted(self.army):
             return False
         king = rank.index("K")
@@ -167,11 +191,29 @@ class Variant:
         if self.fixed_rank is not None:
             yield self.fixed_rank
             return
-        yield from sorted(r for r in {"".join(p) for p in permutations(self.army)}
-                          if self.is_setup(r))
+        arrays = sorted(r for r in {"".join(p) for p in permutations(self.army)}
+                        if self._follows_one_array(r))
+        if self.independent_sides:
+            yield from (f"{w}/{b}" for w, b in product(arrays, arrays))
+        else:
+            yield from arrays
+
+    def random_setup(self, rng: random.Random) -> str:
+        """A start array drawn uniformly (each side's for independent sides): the army is
+        shuffled until it follows the setup rules, so every legal array is equally likely."""
+        pieces = list(self.army)
+
+        def one() -> str:
+            while True:
+                rng.shuffle(pieces)
+                rank = "".join(pieces)
+                if self._follows_one_array(rank):
+                    return rank
+
+        return f"{one()}/{one()}" if self.independent_sides else one()
 
     def bishops_same_colour(self, rank: str) -> bool:
-        b = [i for i, c in enumerate(rank) if c == "B"]
+        b = [i for i, c in enumerate(self.white_rank(rank)) if c == "B"]
         return len(b) == 2 and (b[0] - b[1]) % 2 == 0
 
     def setup_fen(self, rank: str, adjustment: bool | None = None) -> str:
@@ -190,10 +232,11 @@ class Variant:
             raise NotASetupError(f"{self.key} array {rank!r} has no bishop adjustment")
         pawns = "P" * self.files
         gap = str(self.files)
-        rows = [self.black_rank(rank), pawns.lower()] + [gap] * (self.ranks - 4) + [pawns, rank]
+        white = self.white_rank(rank)
+        rows = [self.black_rank(rank), pawns.lower()] + [gap] * (self.ranks - 4) + [pawns, white]
         letters = FILE_LETTERS[: self.files]
         if self.castling_letters_are_files:
-            rooks = [i for i, c in enumerate(rank) if c == "R"]
+            rooks = [i for i, c in enumerate(white) if c == "R"]
             black = self.black_rank(rank)
             black_rooks = [i for i, c in enumerate(black) if c == "r"]
             castling = "".join(letters[i].upper() for i in reversed(rooks)) + "".join(
@@ -278,6 +321,10 @@ def _check_variant(v: Variant) -> None:
         fail("only a fixed variant has a random version")
     if v.numbering is not None and not v.is_random:
         fail("only random variants are numbered")
+    if v.independent_sides and (v.has_adjustment or not v.is_random):
+        fail("independent arrays are random and have no Bishop Adjustment")
+    if (v.numbering == "double-scharnagl") != (v.numbering is not None and v.independent_sides):
+        fail("the double-scharnagl numbering, and only it, numbers independent arrays")
     if v.numbering is not None:
         files, army, opposite = NUMBERING_ARRAYS[v.numbering]
         if (v.files, sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
@@ -400,6 +447,29 @@ VARIANTS: dict[str, Variant] = {
                 "El enroque es corto hacia ambos lados: O-Ob lleva el rey a b y la torre a "
                 "c, O-Og el rey a g y la torre a f. Estas casillas se deducen del principio "
                 "del autor; ninguna fuente las indica.",
+            ),
+        ),
+        # Double Fischer Random Chess: each side its own Chess960 array (921,600 setups,
+        # numbered by a Scharnagl number per side, "518/123"; docs/rules.md).  Any 960
+        # engine plays it: the arrays come with the X-FEN / Shredder-FEN.
+        Variant(
+            key="double960", pgn_name="Double Fischer Random Chess", files=8, ranks=8,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(2, 3),
+            castle_h=(6, 5), castle_san=("O-O-O", "O-O"), symmetry="independent",
+            piece_values=VALUES_8X8,
+            aliases=("double fischer random", "double chess960", "double 960",
+                     "ajedrez 960 doble"),
+            numbering="double-scharnagl", engine=True, uci_name="chess",
+            startpos_rank="RNBQKBNR/RNBQKBNR",
+            description=(
+                "Chess960 in which each side gets its own random array: White's and Black's "
+                "back ranks are drawn separately, so they usually differ. Setups are "
+                "numbered by the pair of Scharnagl numbers, White's first (518/518 is "
+                "classical chess).",
+                "Ajedrez 960 en el que cada bando recibe su propia posición aleatoria: las "
+                "filas de blancas y negras se sortean por separado, así que casi siempre son "
+                "distintas. Las posiciones se numeran con el par de números de Scharnagl, "
+                "primero el de blancas (518/518 es el ajedrez clásico).",
             ),
         ),
         # Capablanca chess (10x8) as Fairy-Stockfish plays it: the king castles three files

@@ -10,7 +10,9 @@ import {
   SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
 } from './setups.js';
 import { diagram } from './diagram.js';
-import { allVariants, playableVariants, setupPlacement, variantInfo, variantName } from './variants.js';
+import {
+  allVariants, numberLabel, playableVariants, setupPlacement, variantInfo, variantName,
+} from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 
 // The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
@@ -239,7 +241,7 @@ export function renderHome(root, go) {
     }
     const dl = h('dl.facts');
     if (s.number !== null && s.number !== undefined) {
-      dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, String(s.number)));
+      dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, numberLabel(variant, s.number)));
     }
     if (s.rank) {
       dl.append(h('dt', t('backRank')),

@@ -66,6 +66,11 @@ const SCHEMES = {
     fill(squares, n % 6, 'Q');
     return finish(squares, Math.floor(n / 6));
   },
+  // Double Fischer Random (docs/rules.md): 960 x White's Scharnagl number + Black's; the
+  // setup is written WHITE/BLACK, both a-file first
+  'double-scharnagl'(number) {
+    return `${SCHEMES.scharnagl(Math.floor(number / 960))}/${SCHEMES.scharnagl(number % 960)}`;
+  },
 };
 
 const notNumbered = info => Object.assign(
@@ -96,13 +101,20 @@ export function rankOf(info, number) {
 /** The number of back rank `rank` in `info`'s numbering (by search), or null. */
 export function numberOf(info, rank) {
   if (!isNumbered(info)) return null;
+  if (info.setup.numbering === 'double-scharnagl') {
+    const [white, black, ...rest] = rank.split('/');
+    const one = text => { for (let n = 0; n < 960; n++) if (SCHEMES.scharnagl(n) === text) return n; return null; };
+    const w = one(white);
+    const b = black === undefined || rest.length ? null : one(black);
+    return w === null || b === null ? null : 960 * w + b;
+  }
   const scheme = SCHEMES[info.setup.numbering];
   for (let n = 0; n < info.setup.count; n++) if (scheme(n) === rank) return n;
   return null;
 }
 
 export function bishopsSameColour(rank) {
-  const b = [...rank].flatMap((c, i) => (c === 'B' ? [i] : []));
+  const b = [...rank.split('/')[0]].flatMap((c, i) => (c === 'B' ? [i] : []));
   return b.length === 2 && (b[0] + b[1]) % 2 === 0;
 }
 

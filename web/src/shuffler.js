@@ -10,7 +10,7 @@ import {
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
-import { allVariants, castlingOf, variantInfo, variantName } from './variants.js';
+import { allVariants, castlingOf, numberLabel, variantInfo, variantName } from './variants.js';
 import { balancePanel, evaluationLine } from './setup_eval.js';
 
 const FILES = 'abcdefghijklmnop';
@@ -28,7 +28,7 @@ function card(info, number, label) {
   const placement = setupFen(info, rank);
   return h('article.card', { 'data-testid': 'setup-card', 'data-variant': info.key },
     label ? h('h3', label) : '',
-    h('p.num', `${variantName(info.key)} #`, h('strong', { 'data-testid': 'card-number' }, String(number))),
+    h('p.num', `${variantName(info.key)} #`, h('strong', { 'data-testid': 'card-number' }, numberLabel(info.key, number))),
     h('p.rank', { 'data-testid': 'card-rank' }, localizeLetters(rank)),
     diagram(placement),
     h('p.small', { 'data-testid': 'card-castling' }, `${t('castlingSquares')}: `,

@@ -19,7 +19,8 @@ const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.
 const info = key => VARIANTS.find(v => v.key === key);
 
 test('the numbered variants are the ones the metadata numbers', () => {
-  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc']);
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960']);
+  assert.equal(setupCount(info('double960')), 921600);
   assert.equal(setupCount(info('crc')), 1680);
   assert.equal(setupCount(info('chess960')), 960);
   assert.equal(setupCount(info('mrc')), 15120);
@@ -32,6 +33,12 @@ test('ranks and numbers agree with startpos.py', () => {
   assert.equal(rankOf(info('mrc'), 8226), 'RNBMKQBNR');
   assert.equal(numberOf(info('chess960'), 'RNBQKBNR'), 518);
   assert.equal(numberOf(info('mrc'), 'RNBMKQBNR'), 8226);
+  // Double Fischer Random: 960 x White's Scharnagl number + Black's, written WHITE/BLACK.
+  assert.equal(rankOf(info('double960'), 518 * 960 + 0), 'RNBQKBNR/BBQNNRKR');
+  assert.equal(numberOf(info('double960'), 'RNBQKBNR/BBQNNRKR'), 518 * 960);
+  assert.equal(numberOf(info('double960'), 'RNBQKBNR'), null);
+  assert.equal(setupFen(info('double960'), 'RNBQKBNR/BBQNNRKR'),
+    'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
   // CRC-Id (docs/rules.md): 911 is the orthodox array, 0 is BBQNNRKR (startpos.py agrees).
   assert.equal(rankOf(info('crc'), 911), 'RNBQKBNR');
   assert.equal(rankOf(info('crc'), 0), 'BBQNNRKR');

@@ -171,7 +171,8 @@ class UciClient:
         if self.reads_adjustment:  # our own engine knows every key
             return variant.key
         if not self.fairy:
-            return "chess" if variant.key in ("chess", "chess960") else None
+            # Stockfish plays every 8x8 array of the orthodox army (Double 960 too).
+            return "chess" if variant.uci_name == "chess" else None
         ini = INI_VARIANTS.get(variant.key)
         if ini is not None and ini in self.variant_names:
             return ini

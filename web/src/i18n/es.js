@@ -22,6 +22,7 @@ export default {
   'variant.chess8400': 'Ajedrez 8400 (9x9)',
   'variant.pmrc': 'Primeros Ministros aleatorio (9x8)',
   'variant.crc': 'Ajedrez Aleatorio Contemporáneo (8x8)',
+  'variant.double960': 'Ajedrez 960 doble',
   setup: 'Posición inicial',
   'setup.random': 'Al azar',
   'setup.number': 'Por número',

@@ -12,7 +12,9 @@ contradictory entry fails at import time rather than in the middle of a game.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations, product
@@ -41,7 +43,12 @@ class UnknownVariantError(RandomChessError):
 
 
 class VariantDefinitionError(AssertionError):
-    """A ``Variant`` entry contradicts itself (a programming error, raised at import)."""
+    """A ``Variant`` entry contradicts itself (a programming error, raised at import);
+    ``field`` names the entry's field at fault (empty: between entries)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 # Black's array: White's mirrored file by file, turned a half turn, or drawn on its own
@@ -109,7 +116,8 @@ class Variant:
     description: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
-        _check_variant(self)
+        if _CHECKED.get():
+            _check_variant(self)
 
     def __hash__(self) -> int:
         # Variants key the per-variant caches of the hot paths: hash the key, not 30 fields.
@@ -280,57 +288,99 @@ def _opposite_colours(rank: str, pair: str) -> bool:
     return (rank.index(a) - rank.index(b)) % 2 == 1
 
 
+# Off only inside unchecked_variants(): variant_file.py builds a candidate entry to list all
+# of its problems at once (variant_problems) rather than stop at the first.
+_CHECKED: ContextVar[bool] = ContextVar("variant_checks", default=True)
+
+
+@contextmanager
+def unchecked_variants() -> Iterator[None]:
+    """Build ``Variant`` values without the checks, to collect their problems afterwards."""
+    token = _CHECKED.set(False)
+    try:
+        yield
+    finally:
+        _CHECKED.reset(token)
+
+
 def _check_variant(v: Variant) -> None:
     """Refuse an entry whose facts contradict each other (like ``check variants.ini``)."""
+    for name, why in variant_problems(v):
+        raise VariantDefinitionError(f"variant {v.key!r}: {why}", name)
 
-    def fail(why: str) -> None:
-        raise VariantDefinitionError(f"variant {v.key!r}: {why}")
 
+def variant_problems(v: Variant) -> Iterator[tuple[str, str]]:
+    """Every contradiction of the entry ``v`` as (field, why): the checks every entry passes,
+    built in or read from a variants file (variant_file.py).  A board or army that cannot
+    be built stops the checks that need it."""
     try:
         v.geometry  # noqa: B018 - builds and checks the board size
     except ValueError as exc:
-        fail(str(exc))
+        wide = not 2 <= v.files <= len(FILE_LETTERS)
+        yield ("files" if wide else "ranks"), (
+            f"{exc}: at most {len(FILE_LETTERS)} files and 12 ranks")
+        return
     if len(v.army) != v.files or any(c not in KIND_BY_LETTER for c in v.army):
-        fail(f"army {v.army!r} must name {v.files} pieces by their English letters")
+        yield "army", f"army {v.army!r} must name {v.files} pieces by their English letters"
+        return
     if v.army.count("K") != 1 or v.army.count("R") != 2 or "P" in v.army:
-        fail("the army needs one king, two rooks (castling) and no pawn")
+        yield "army", "the army needs one king, two rooks (castling) and no pawn"
+        return
     if not v.promotions or any(k in (PAWN, KING) or k not in PIECE_TYPES for k in v.promotions):
-        fail("promotions must be a non-empty set of pieces other than pawn and king")
-    for kf, rf in (v.castle_a, v.castle_h):
+        yield "promotions", "promotions must be a non-empty set of pieces other than pawn and king"
+        return
+    yield from _castling_problems(v)
+    yield from _setup_problems(v)
+    yield from _rule_problems(v)
+
+
+def _castling_problems(v: Variant) -> Iterator[tuple[str, str]]:
+    for name, (kf, rf) in (("castle_a", v.castle_a), ("castle_h", v.castle_h)):
         if not (0 <= kf < v.files and 0 <= rf < v.files and abs(kf - rf) == 1):
-            fail("castling destinations must be adjacent files on the board")
+            yield name, "castling destinations must be adjacent files on the board"
+            return
     if not (v.castle_a[0] < v.castle_a[1] and v.castle_h[1] < v.castle_h[0]):
-        fail("castling puts the rook on the king's inner side")
-    if v.fixed_rank is not None and not v._follows_setup_rules(v.fixed_rank):
-        fail(f"fixed array {v.fixed_rank!r} breaks the setup rules")
-    if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
-        fail("a random variant names a legal startpos_rank")
+        yield "castle_a", "castling puts the rook on the king's inner side"
+
+
+def _setup_problems(v: Variant) -> Iterator[tuple[str, str]]:
     for pair in v.opposite_colours:
         if len(pair) != 2 or any(c not in v.army for c in pair):
-            fail(f"opposite_colours pair {pair!r} must name two army letters")
-    army_kinds = {KIND_BY_LETTER[c] for c in v.army}
-    if v.adjustment_partners and ("B" not in v.army or v.adjustment_partners - army_kinds):
-        fail("adjustment needs bishops, and partners that are in the army")
-    valued = {k for k, _, _ in v.piece_values}
-    missing = v.kinds - valued - {KING}
-    if missing:
-        fail("no engine value for " + ", ".join(PIECE_TYPES[k].name for k in sorted(missing)))
-    if v.classical_uci and v.is_random:
-        fail("a random variant cannot write castling as the king's step (classical UCI)")
-    if v.random_version is not None and not v.fixed_rank:
-        fail("only a fixed variant has a random version")
-    if v.numbering is not None and not v.is_random:
-        fail("only random variants are numbered")
+            yield "opposite_colours", f"opposite_colours pair {pair!r} must name two army letters"
+            return
+    if v.fixed_rank is not None and not v._follows_setup_rules(v.fixed_rank):
+        yield "fixed_rank", f"fixed array {v.fixed_rank!r} breaks the setup rules"
+    if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
+        yield "startpos_rank", "a random variant names a legal startpos_rank"
     if v.independent_sides and (v.has_adjustment or not v.is_random):
-        fail("independent arrays are random and have no Bishop Adjustment")
+        yield "symmetry", "independent arrays are random and have no Bishop Adjustment"
     if (v.numbering == "double-scharnagl") != (v.numbering is not None and v.independent_sides):
-        fail("the double-scharnagl numbering, and only it, numbers independent arrays")
-    if v.numbering is not None:
+        yield "numbering", "the double-scharnagl numbering, and only it, numbers independent arrays"
+    elif v.numbering is not None and not v.is_random:
+        yield "numbering", "only random variants are numbered"
+    elif v.numbering is not None:
         files, army, opposite = NUMBERING_ARRAYS[v.numbering]
         if (v.files, sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
                 files, sorted(army), opposite, ()):
-            fail(f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
-                 f"with {'opposite' if opposite else 'any'} bishops, not this army's")
+            yield "numbering", (
+                f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
+                f"with {'opposite' if opposite else 'any'} bishops, not this army's")
+
+
+def _rule_problems(v: Variant) -> Iterator[tuple[str, str]]:
+    army_kinds = {KIND_BY_LETTER[c] for c in v.army}
+    if v.adjustment_partners and ("B" not in v.army or v.adjustment_partners - army_kinds):
+        yield "adjustment_partners", "adjustment needs bishops, and partners that are in the army"
+    valued = {k for k, _, _ in v.piece_values}
+    missing = v.kinds - valued - {KING}
+    if missing:
+        yield "piece_values", "no engine value for " + ", ".join(
+            PIECE_TYPES[k].name for k in sorted(missing))
+    if v.classical_uci and v.is_random:
+        yield "classical_uci", ("a random variant cannot write castling as the king's step "
+                                "(classical UCI)")
+    if v.random_version is not None and not v.fixed_rank:
+        yield "random_version", "only a fixed variant has a random version"
 
 
 _STANDARD_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
@@ -517,6 +567,26 @@ def _names() -> dict[str, Variant]:
 
 
 _BY_NAME = _names()
+
+
+def register_variants(variants: Iterable[Variant]) -> None:
+    """Add checked entries (a variants file, variant_file.py) to ``VARIANTS`` and the names
+    ``get_variant`` knows; the names across all entries are checked again, and nothing is
+    added when they clash."""
+    new = list(variants)
+    for v in new:
+        if v.key in VARIANTS:
+            raise VariantDefinitionError(f"duplicate key {v.key!r}", "key")
+    before = dict(VARIANTS)
+    VARIANTS.update((v.key, v) for v in new)
+    try:
+        names = _names()
+    except VariantDefinitionError:
+        VARIANTS.clear()
+        VARIANTS.update(before)
+        raise
+    _BY_NAME.clear()
+    _BY_NAME.update(names)
 
 
 def get_variant(name: str | Variant) -> Variant:

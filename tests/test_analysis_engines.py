@@ -138,9 +138,9 @@ def test_shipped_variants_ini_loads_and_every_entry_plays_legally() -> None:
     assert FAIRY is not None and variants_ini().is_file()
     engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
     try:
-        assert {"mrc", "pseudo-mrc", "chess8400", "pmrc", "crc"} <= engine.variant_names
+        assert {"mrc", "pseudo-mrc", "chess8400", "pmrc", "crc", "ifrc"} <= engine.variant_names
         rng = random.Random(7)
-        for key in ("modern", "mrc", "pseudo-mrc", "chess8400", "pmrc", "crc"):
+        for key in ("modern", "mrc", "pseudo-mrc", "chess8400", "pmrc", "crc", "ifrc"):
             v = get_variant(key)
             assert engine.supports(key)
             fen = v.start_fen if v.fixed_rank else random_setup(v, rng)

@@ -242,8 +242,10 @@ def test_every_random_variant_starts_from_the_home_form_with_a_random_setup(
         state = game_state(page)
         assert state["variant"] == v["key"] and state["ply"] == 0
         rows = state["start_fen"].split()[0].split("/")
-        white = rows[-1] if v["setup"]["symmetry"] != "independent" else \
-            f"{rows[-1]}/{rows[0].upper()}"
+        m = v["setup"]["margin"]  # IFRC: the home ranks inside the empty edges
+        white = rows[-1 - m].strip("0123456789")
+        if v["setup"]["symmetry"] == "independent":
+            white = f"{white}/{rows[m].upper()}"
         assert get_variant(v["key"]).is_setup(white), (v["key"], white)
         assert (board_attr(page, "files"), board_attr(page, "ranks")) == (
             str(v["files"]), str(v["ranks"]))

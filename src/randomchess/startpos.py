@@ -381,12 +381,14 @@ class NumberedSetup:
     def localized(self, lang: Language = "en") -> str:
         return localize_rank(self.rank, lang)
 
-    def castling(self, lang: Language = "en", rank: int = 1) -> dict[str, str]:
+    def castling(self, lang: Language = "en", rank: int | None = None) -> dict[str, str]:
         """Final squares of each castling, far side first: ``{"O-O": "Kg1 Rf1", ...}``.
 
         The destinations are the same whatever the array (RULES.md §2.2, §4.5, §6); ``rank``
-        2.. gives Black's (8 or 9, D-27).
+        (default: White's home rank, 1, or 2 in IFRC) gives Black's (8 or 9, D-27).
         """
+        if rank is None:
+            rank = self.variant.margin + 1
         king, rook = localize_rank("K", lang), localize_rank("R", lang)
         out = {}
         for san, (k, r) in (
@@ -496,7 +498,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     v = numbered_variant(variant)
     if size != f"{v.files}x{v.ranks}":
         raise NotASetupError(f"a {size} board is not a {v.key} board ({v.files}x{v.ranks})")
-    rank = "".join(rows[-1])
+    # Empty squares vanish in the join: IFRC's margin files leave its 8 pieces.
+    rank = "".join(rows[-1 - v.margin])
     if v.independent_sides:
         rank = f"{rank}/{''.join(rows[0]).upper()}"
     if not v.is_setup(rank):
@@ -508,7 +511,7 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     if fields[0] != expected[0]:
         black = v.black_rank(rank)
         reflection = "point reflection" if v.symmetry == "reverse" else "mirror image"
-        if "".join(rows[0]) != black:
+        if "".join(rows[v.margin]) != black:
             why = f"Black's back rank must be {black}, the {reflection} of White's"
         else:
             why = "the pawns must stand on their start ranks and nothing else on the board"
@@ -521,8 +524,10 @@ def _check_start_fields(v: Variant, setup: NumberedSetup, fields: list[str]) -> 
     if fields and fields[0] != "w":
         raise NotASetupError("not a start position: White moves first")
     if len(fields) >= 2:
-        rooks = [FILE_LETTERS[i] for i, c in enumerate(v.white_rank(setup.rank)) if c == "R"]
-        black_rooks = [FILE_LETTERS[i] for i, c in enumerate(v.black_rank(setup.rank)) if c == "r"]
+        m = v.margin
+        rooks = [FILE_LETTERS[i + m] for i, c in enumerate(v.white_rank(setup.rank)) if c == "R"]
+        black_rooks = [FILE_LETTERS[i + m] for i, c in enumerate(v.black_rank(setup.rank))
+                       if c == "r"]
         full = {"".join(sorted(r.upper() for r in rooks) + sorted(black_rooks)), "KQkq"}
         if "".join(sorted(fields[1], key=lambda c: (c.islower(), c))) not in {
             "".join(sorted(f, key=lambda c: (c.islower(), c))) for f in full

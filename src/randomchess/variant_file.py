@@ -156,7 +156,7 @@ _READERS: dict[str, Callable[[object], Any]] = {
     "adjustment_partners": lambda v: frozenset(_kinds(v)), "classical_uci": _bool,
     "castling_notation": _choice("xfen", "files"), "aliases": _texts,
     "numbering": _choice("scharnagl", "mrc", "crc", "double-scharnagl"), "engine": _bool,
-    "uci_name": _text, "startpos_rank": _text, "description": _description,
+    "uci_name": _text, "startpos_rank": _text, "description": _description, "margin": _int,
 }
 
 

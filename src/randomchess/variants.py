@@ -111,6 +111,9 @@ class Variant:
     # PGN: a game with a FEN but no [Variant] tag, on this variant's board size, is read as
     # this variant (or as its random version when the FEN's castling rights say so).
     pgn_untagged: bool = False
+    # Empty edge files and ranks around the armies (IFRC: 1): the army stands on the
+    # files within, on the rank ``margin`` from each side's edge, its pawns just in front.
+    margin: int = 0
     # What players are told about the variant beyond its name, (English, Spanish): the
     # rules a player could not guess, such as inferred castling squares (D-18).
     description: tuple[str, str] = ("", "")
@@ -185,7 +188,7 @@ class Variant:
         return self._follows_one_array(rank)
 
     def _follows_one_array(self, rank: str) -> bool:
-        if len(rank) != self.files or sorted(rank) != sorted(self.army):
+        if len(rank) != len(self.army) or sorted(rank) != sorted(self.army):
             return False
         king = rank.index("K")
         rooks = [i for i, c in enumerate(rank) if c == "R"]
@@ -238,15 +241,15 @@ class Variant:
             adjustment = self.is_random and self.has_adjustment and self.bishops_same_colour(rank)
         if adjustment and not (self.has_adjustment and self.bishops_same_colour(rank)):
             raise NotASetupError(f"{self.key} array {rank!r} has no bishop adjustment")
-        pawns = "P" * self.files
-        gap = str(self.files)
-        white = self.white_rank(rank)
-        rows = [self.black_rank(rank), pawns.lower()] + [gap] * (self.ranks - 4) + [pawns, white]
+        white, black = self.white_rank(rank), self.black_rank(rank)
+        pawns = "P" * len(white)
+        m, gap = self.margin, str(self.files)
+        rows = [gap] * m + [self._row(black), self._row(pawns.lower())] + [gap] * (
+            self.ranks - 4 - 2 * m) + [self._row(pawns), self._row(white)] + [gap] * m
         letters = FILE_LETTERS[: self.files]
         if self.castling_letters_are_files:
-            rooks = [i for i, c in enumerate(white) if c == "R"]
-            black = self.black_rank(rank)
-            black_rooks = [i for i, c in enumerate(black) if c == "r"]
+            rooks = [i + m for i, c in enumerate(white) if c == "R"]
+            black_rooks = [i + m for i, c in enumerate(black) if c == "r"]
             castling = "".join(letters[i].upper() for i in reversed(rooks)) + "".join(
                 letters[i] for i in reversed(black_rooks)
             )
@@ -256,6 +259,11 @@ class Variant:
         if adjustment:
             fen += " " + letters.upper() + letters
         return fen
+
+    def _row(self, pieces: str) -> str:
+        """A FEN row of ``pieces`` with the margin's empty files on both sides."""
+        edge = str(self.margin) if self.margin else ""
+        return f"{edge}{pieces}{edge}"
 
     @property
     def start_fen(self) -> str:
@@ -320,8 +328,12 @@ def variant_problems(v: Variant) -> Iterator[tuple[str, str]]:
         yield ("files" if wide else "ranks"), (
             f"{exc}: at most {len(FILE_LETTERS)} files and 12 ranks")
         return
-    if len(v.army) != v.files or any(c not in KIND_BY_LETTER for c in v.army):
-        yield "army", f"army {v.army!r} must name {v.files} pieces by their English letters"
+    inner = v.files - 2 * v.margin
+    if not (v.margin >= 0 and inner >= 3 and v.ranks - 2 * v.margin >= 5):
+        yield "margin", "the margin must leave at least 3 files and 5 ranks for the armies"
+        return
+    if len(v.army) != inner or any(c not in KIND_BY_LETTER for c in v.army):
+        yield "army", f"army {v.army!r} must name {inner} pieces by their English letters"
         return
     if v.army.count("K") != 1 or v.army.count("R") != 2 or "P" in v.army:
         yield "army", "the army needs one king, two rooks (castling) and no pawn"
@@ -360,7 +372,7 @@ def _setup_problems(v: Variant) -> Iterator[tuple[str, str]]:
         yield "numbering", "only random variants are numbered"
     elif v.numbering is not None:
         files, army, opposite = NUMBERING_ARRAYS[v.numbering]
-        if (v.files, sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
+        if (len(v.army), sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
                 files, sorted(army), opposite, ()):
             yield "numbering", (
                 f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
@@ -520,6 +532,32 @@ VARIANTS: dict[str, Variant] = {
                 "filas de blancas y negras se sortean por separado, así que casi siempre son "
                 "distintas. Las posiciones se numeran con el par de números de Scharnagl, "
                 "primero el de blancas (518/518 es el ajedrez clásico).",
+            ),
+        ),
+        # International Fischer Random Chess: Chess960's arrays inside a 10x10 board with
+        # empty edges (pieces on the 2nd rank, pawns on the 3rd), 960 setups numbered as
+        # Chess960's; castling squares shifted one file into the b-i frame (K d / R e,
+        # K h / R g) and promotion on the last rank: decisions in docs/rules.md.
+        Variant(
+            key="ifrc", pgn_name="International Fischer Random Chess", files=10, ranks=10,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(3, 4),
+            castle_h=(7, 6), castle_san=("O-O-O", "O-O"), margin=1,
+            piece_values=VALUES_8X8,
+            aliases=("international fischer random chess", "international fischer random",
+                     "ajedrez 960 internacional"),
+            numbering="scharnagl", engine=True, startpos_rank="RNBQKBNR",
+            description=(
+                "Chess960 on the 10x10 international board: the pieces on the 2nd rank and "
+                "the pawns on the 3rd, nothing on the edge files and ranks. Castling squares "
+                "are Chess960's shifted one file to the right (no source gives them): O-O-O "
+                "puts the king on d and the rook on e, O-O the king on h and the rook on g. "
+                "Pawns step two squares from their start rank and promote on the last rank.",
+                "Ajedrez 960 en el tablero internacional de 10x10: las piezas en la 2.ª fila "
+                "y los peones en la 3.ª, nada en las columnas y filas del borde. Las "
+                "casillas de enroque son las del 960 desplazadas una columna a la derecha "
+                "(ninguna fuente las da): O-O-O lleva el rey a d y la torre a e, O-O el rey "
+                "a h y la torre a g. Los peones avanzan dos casillas desde su fila inicial y "
+                "coronan en la última fila.",
             ),
         ),
         # Capablanca chess (10x8) as Fairy-Stockfish plays it: the king castles three files

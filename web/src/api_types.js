@@ -846,6 +846,7 @@
  * @property {string} symmetry
  * @property {boolean} bishops_opposite
  * @property {Array<string>} opposite_colours
+ * @property {number} margin
  * @property {(number|null)} count
  * @property {(number|null)} standard_number
  * @property {boolean} bishop_filter

@@ -18,7 +18,7 @@ const FILES = 'abcdefghijklmnop';
 // The castling squares of `info` on White's first rank, as the metadata gives them.
 function castlingSquares(info) {
   const { a, h: far } = castlingOf(info);
-  const sq = f => `${FILES[f]}1`;
+  const sq = f => `${FILES[f]}${(info.setup.margin || 0) + 1}`; // IFRC castles on rank 2
   return [[info.castling_far_side.san, far], [info.castling_a_side.san, a]]
     .map(([san, side]) => [san, `K${sq(side.king)} R${sq(side.rook)}`]);
 }

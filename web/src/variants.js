@@ -69,9 +69,14 @@ export function setupPlacement(info, rank) {
 }
 
 function placement(info, rank, black) {
-  const pawns = 'p'.repeat(info.files);
+  // IFRC's margin (issue 35): empty edge files beside each row, empty edge ranks around.
+  const m = info.setup.margin || 0;
+  const row = text => (m ? `${m}${text}${m}` : text);
+  const pawns = 'p'.repeat(rank.length);
   const empty = String(info.files);
-  return [black, pawns, ...Array(info.ranks - 4).fill(empty), pawns.toUpperCase(), rank].join('/');
+  const edge = Array(m).fill(empty);
+  return [...edge, row(black), row(pawns), ...Array(info.ranks - 4 - 2 * m).fill(empty),
+    row(pawns.toUpperCase()), row(rank), ...edge].join('/');
 }
 
 /** A setup number as players write it: `518`, or `518/123` (White's Scharnagl number, then

@@ -19,7 +19,7 @@ const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.
 const info = key => VARIANTS.find(v => v.key === key);
 
 test('the numbered variants are the ones the metadata numbers', () => {
-  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960']);
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960', 'ifrc']);
   assert.equal(setupCount(info('double960')), 921600);
   assert.equal(setupCount(info('crc')), 1680);
   assert.equal(setupCount(info('chess960')), 960);
@@ -39,6 +39,10 @@ test('ranks and numbers agree with startpos.py', () => {
   assert.equal(numberOf(info('double960'), 'RNBQKBNR'), null);
   assert.equal(setupFen(info('double960'), 'RNBQKBNR/BBQNNRKR'),
     'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+  // IFRC: Chess960's numbers, the arrays inside the 10x10 board's empty edges.
+  assert.equal(rankOf(info('ifrc'), 518), 'RNBQKBNR');
+  assert.equal(setupFen(info('ifrc'), 'RNBQKBNR'),
+    '10/1rnbqkbnr1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1RNBQKBNR1/10');
   // CRC-Id (docs/rules.md): 911 is the orthodox array, 0 is BBQNNRKR (startpos.py agrees).
   assert.equal(rankOf(info('crc'), 911), 'RNBQKBNR');
   assert.equal(rankOf(info('crc'), 0), 'BBQNNRKR');

@@ -179,7 +179,7 @@ def _text_line(setup: NumberedSetup, lang: Language) -> str:
 
 def _card(setup: NumberedSetup, heading: str, lang: Language) -> Card:
     labels = _LABELS[lang]
-    black_rank = setup.variant.ranks
+    black_rank = setup.variant.ranks - setup.variant.margin
     castling = "; ".join(
         f"{san} {white} / {black}"
         for (san, white), black in zip(

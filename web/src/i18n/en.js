@@ -23,6 +23,7 @@ export default {
   'variant.pmrc': 'Prime Ministers Random Chess (9x8)',
   'variant.crc': 'Contemporary Random Chess (8x8)',
   'variant.double960': 'Double Fischer Random Chess',
+  'variant.ifrc': 'International Fischer Random Chess (10x10)',
   setup: 'Setup',
   'setup.random': 'Random',
   'setup.number': 'By number',

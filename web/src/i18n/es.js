@@ -23,6 +23,7 @@ export default {
   'variant.pmrc': 'Primeros Ministros aleatorio (9x8)',
   'variant.crc': 'Ajedrez Aleatorio Contemporáneo (8x8)',
   'variant.double960': 'Ajedrez 960 doble',
+  'variant.ifrc': 'Ajedrez 960 internacional (10x10)',
   setup: 'Posición inicial',
   'setup.random': 'Al azar',
   'setup.number': 'Por número',

@@ -46,6 +46,8 @@ class SetupFamily(BaseModel):
     symmetry: str  # "mirror" or "reverse" (Black's array)
     bishops_opposite: bool
     opposite_colours: list[str]
+    # empty edge files and ranks around the armies (IFRC: 1; the army is files - 2 x margin)
+    margin: int
     # Numbered families only (else none / false): how many setups, the number of the
     # standard array ("exclude the standard array" leaves it out of a pool) and whether a
     # pool may keep only same- or opposite-coloured bishops (docs/shuffler.md).
@@ -128,7 +130,7 @@ def variant_info(v: Variant) -> VariantInfo:
             random=v.is_random, fixed_rank=v.fixed_rank,
             default_rank=v.fixed_rank or v.startpos_rank or "", army=v.army,
             numbering=v.numbering, symmetry=v.symmetry, bishops_opposite=v.bishops_opposite,
-            opposite_colours=list(v.opposite_colours),
+            opposite_colours=list(v.opposite_colours), margin=v.margin,
             count=count, standard_number=standard, bishop_filter=bishop_filter,
         ),
         default_fen=v.default_fen, engine=v.engine,

@@ -352,3 +352,21 @@ def test_crc_description_and_castling_by_dropping_the_king_on_its_rook(
     assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
     expect(page.locator("[data-testid=moves]")).to_contain_text("O-Ob")
     expect(page.locator("[data-testid=moves]")).to_contain_text("O-Og")
+
+
+def test_ifrc_board_and_castling_on_the_second_rank(page: Page) -> None:
+    """International Fischer Random Chess (issue 35): a 10x10 board with the armies inside
+    empty edges, and the king dropped on its rook castles on the 2nd rank onto h2/g2."""
+    new_game(page, "ifrc", "hotseat", number=518)
+    assert (board_attr(page, "files"), board_attr(page, "ranks")) == ("10", "10")
+    state = game_state(page)
+    assert state["start_fen"].startswith("10/1rnbqkbnr1/1pppppppp1/")
+    fen = "10/1r3k2r1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1R3K2R1/10 w KQkq - 0 1"
+    new_game(page, "ifrc", "hotseat", fen=fen)
+    drag(page, "f2", "i2", at0=(0.35, 0.6), at1=(0.7, 0.35))
+    wait_ply(page, 1)
+    s = game_state(page)
+    assert s["moves"] == ["f2i2"]
+    assert s["fen"].split()[0].split("/")[-2] == "1R4RK2"
+    assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-O")

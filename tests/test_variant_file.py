@@ -124,6 +124,7 @@ def test_the_command_line_option_loads_the_file() -> None:
                          capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 1
     assert "refused (no variant loaded)" in bad.stderr
+    assert "rechazado (no se cargó ninguna variante)" in bad.stderr
     assert "broken.toml:19: variant.bad-castling.castle_a" in bad.stderr
 
 

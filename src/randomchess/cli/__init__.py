@@ -56,8 +56,10 @@ def _load_variants(ctx: click.Context, param: click.Parameter, value: str | None
     try:
         load_variant_file(value)
     except VariantFileError as exc:
+        # Said in both languages: the global option comes before any command's --lang.
         raise click.ClickException(
-            f"variants file {value} refused (no variant loaded):\n{exc}") from None
+            f"variants file {value} refused (no variant loaded) / archivo de variantes "
+            f"{value} rechazado (no se cargó ninguna variante):\n{exc}") from None
     # `serve` and the engine's worker processes read the same file (server setting).
     os.environ[ENV_VARIABLE] = os.path.abspath(value)
 

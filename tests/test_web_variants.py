@@ -370,3 +370,20 @@ def test_ifrc_board_and_castling_on_the_second_rank(page: Page) -> None:
     assert s["fen"].split()[0].split("/")[-2] == "1R4RK2"
     assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
     expect(page.locator("[data-testid=moves]")).to_contain_text("O-O")
+
+
+def test_double960_by_its_pair_of_numbers(page: Page) -> None:
+    """Double Fischer Random (issue 35): the home page takes the pair 518/123 (White's and
+    Black's Scharnagl numbers), refuses a number out of range, and the game starts from the
+    two arrays."""
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "double960")
+    page.check("input[name=setup][value=number]")
+    page.fill("[data-testid=setup-number]", "518/960")
+    expect(page.locator("form .error")).to_contain_text("518/123")
+    preview = new_game(page, "double960", "hotseat", number="518/123")  # type: ignore[arg-type]
+    assert preview == ("518/123", "RNBQKBNR/NQRNBKRB")
+    s = game_state(page)
+    assert s["start_fen"] == "nqrnbkrb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert s["number"] == 518 * 960 + 123
+    expect(page.locator("[data-testid=seat]")).to_contain_text("#518/123")

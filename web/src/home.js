@@ -189,9 +189,10 @@ export function renderHome(root, go) {
     }
     if (!numbered(info)) return { server: true }; // random arrays without numbers
     if (mode === 'number') {
-      const n = Number(numberIn.value);
-      if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info)) {
-        return { error: t('badNumber', { max: setupCount(info) - 1 }) };
+      const n = typedNumber(info);
+      if (n === null) {
+        return { error: pairNumbered(info) ? t('badPair')
+          : t('badNumber', { max: setupCount(info) - 1 }) };
       }
       return { rank: rankOf(info, n), number: n };
     }
@@ -199,6 +200,19 @@ export function renderHome(root, go) {
       drawn = { variant, number: drawRandom(new SetupPool(info)) };
     }
     return { rank: rankOf(info, drawn.number), number: drawn.number };
+  }
+
+  // Double Fischer Random is numbered by a pair, 518/123 (White's, Black's): typed as text.
+  const pairNumbered = info => info.setup.numbering === 'double-scharnagl';
+  function typedNumber(info) {
+    const text = numberIn.value.trim();
+    if (pairNumbered(info)) {
+      const m = /^(\d{1,3})\/(\d{1,3})$/.exec(text);
+      const [w, b] = m ? [Number(m[1]), Number(m[2])] : [960, 960];
+      return w < 960 && b < 960 ? 960 * w + b : null;
+    }
+    const n = Number(text);
+    return text === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info) ? null : n;
   }
 
   // Setups this page can number and draw itself (setups.js); others are drawn by the server.
@@ -215,6 +229,8 @@ export function renderHome(root, go) {
     numberIn.hidden = fixed || value('setup') !== 'number';
     fenIn.hidden = fixed || mode !== 'fen';
     numberIn.max = String((setupCount(info) || 1) - 1);
+    numberIn.type = pairNumbered(info) ? 'text' : 'number';
+    numberIn.placeholder = pairNumbered(info) ? '518/123' : '';
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     // "Draw again" only where this page draws (numbered arrays); the server draws the others.
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);

@@ -155,7 +155,7 @@ export function createGameView(root, ctrl, links) {
     seatLine.textContent = st.text;
     seatLine.append(' · ', st.variantName, st.numbered ? ' ' : '',
       st.numbered ? h('a', { href: statsHref(st.variant, st.number), 'data-testid': 'setup-stats-link',
-        title: t('setupStats') }, `#${st.number}`)
+        title: t('setupStats') }, `#${numberLabel(st.variant, st.number)}`)
       : st.number !== null ? ` #${numberLabel(st.variant, st.number)}` : '');
     if (st.days) seatLine.append(' · ', t('daysPerMove', { n: st.days }));
   }

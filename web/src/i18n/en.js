@@ -47,6 +47,7 @@ export default {
   unlimited: 'no clock',
   start: 'Start the game',
   badNumber: 'Setup numbers run from 0 to {max}.',
+  badPair: 'Write White\'s and Black\'s Scharnagl numbers, 0 to 959 each, as 518/123.',
   serverDraws: 'The server draws the setup when the game starts.',
   noEngine: 'The computer does not play this variant: play a friend or on one screen.',
   badFen: 'Enter a FEN.',

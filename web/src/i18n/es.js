@@ -47,6 +47,7 @@ export default {
   unlimited: 'sin reloj',
   start: 'Empezar la partida',
   badNumber: 'Los números van de 0 a {max}.',
+  badPair: 'Escribe los números de Scharnagl de blancas y negras, de 0 a 959 cada uno, como 518/123.',
   serverDraws: 'El servidor sortea la posición inicial al empezar la partida.',
   noEngine: 'El ordenador no juega esta variante: juega contra un amigo o en una sola pantalla.',
   badFen: 'Escribe un FEN.',

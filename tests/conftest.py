@@ -21,4 +21,8 @@ def all_setups(key: str) -> list[str]:
     from randomchess import get_variant
 
     v = get_variant(key)
+    if v.independent_sides:  # Double Fischer Random: every pair of one side's arrays
+        one = sorted(r for r in {"".join(p) for p in itertools.permutations(v.army)}
+                     if v.is_setup(f"{r}/{r}"))
+        return [f"{w}/{b}" for w in one for b in one]
     return sorted(r for r in {"".join(p) for p in itertools.permutations(v.army)} if v.is_setup(r))

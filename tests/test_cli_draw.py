@@ -112,7 +112,7 @@ def test_fen_and_svg_and_html(runner: CliRunner) -> None:
         (["--number", "abc"], "not a valid integer"),
         (["--variant", "mrc", "--number", "15120"], "0-15119"),
         (["--variant", "chess"], "'chess' is not one of"),
-        (["--variant", "chess960", "--bishops", "same"], "MRC only"),
+        (["--variant", "chess960", "--bishops", "same"], "MRC and CRC only"),
         (["--number", "5", "--seed", "1"], "exclude each other"),
         (["--number", "5", "--count", "2"], "--count"),
         (["--number", "518", "--exclude-standard"], "left out"),

@@ -26,6 +26,8 @@ PKG = SRC / "randomchess"
 LAYERS: dict[str, int] = {
     "errors": 0, "native": 0, "db": 0, "_compiled": 0,
     "geometry": 1, "clock": 1, "pieces": 2, "variants": 3, "fen": 4, "position": 5,
+    # Variants read from a TOML file: entries built and checked as the built-in ones.
+    "variant_file": 4,
     # PGN reads whole games, so it sits above the game record it builds.
     "san": 6, "game": 7, "pgn": 8, "scoresheet": 8, "startpos": 9, "diagram": 9,
     "brief": 9, "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11,

@@ -63,7 +63,11 @@ def test_every_random_variant_starts_with_setup_random(tmp_path: Path) -> None:
                 s = c.get(f"/api/games/{r.json()['id']}").json()
                 assert s["variant"] == d["key"] and s["moves"] == []
                 placement = s["start_fen"].split()[0].split("/")
-                white = placement[-1]
+                # The home ranks (IFRC's inside its empty edges, without the edge files).
+                m = v.margin
+                white = placement[-1 - m].strip("0123456789")
+                if v.independent_sides:  # Double Fischer Random: WHITE/BLACK
+                    white = f"{white}/{placement[m].upper()}"
                 assert v.is_setup(white), (d["key"], white)
                 assert s["start_fen"] == v.setup_fen(white)
                 Position(s["start_fen"], v)  # the one validation gate accepts it

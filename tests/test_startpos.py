@@ -287,7 +287,7 @@ def test_pools() -> None:
     assert pool.tag == "chess960:any:518" and len(pool) == 959 and 518 not in pool
     mrc = SetupPool("mrc", "same", exclude_standard=True)
     assert mrc.tag == "mrc:same:8226" and len(mrc) == 6719
-    with pytest.raises(ValueError, match="MRC only"):
+    with pytest.raises(ValueError, match="MRC and CRC only"):
         SetupPool("chess960", "same")
     with pytest.raises(ValueError):
         SetupPool("mrc", "light")  # type: ignore[arg-type]

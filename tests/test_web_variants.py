@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -240,7 +241,11 @@ def test_every_random_variant_starts_from_the_home_form_with_a_random_setup(
         new_game(page, v["key"], "hotseat")
         state = game_state(page)
         assert state["variant"] == v["key"] and state["ply"] == 0
-        white = state["start_fen"].split()[0].split("/")[-1]
+        rows = state["start_fen"].split()[0].split("/")
+        m = v["setup"]["margin"]  # IFRC: the home ranks inside the empty edges
+        white = rows[-1 - m].strip("0123456789")
+        if v["setup"]["symmetry"] == "independent":
+            white = f"{white}/{rows[m].upper()}"
         assert get_variant(v["key"]).is_setup(white), (v["key"], white)
         assert (board_attr(page, "files"), board_attr(page, "ranks")) == (
             str(v["files"]), str(v["ranks"]))
@@ -309,3 +314,76 @@ def test_shuffler_takes_its_facts_from_the_served_metadata(page: Page, server: s
     got = [c["number"] for c in _cards(other)]
     assert 635 not in got and got != [635, 930, 895]
     other.close()
+
+
+CRC_CASTLING = "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1"
+
+
+def test_crc_description_and_castling_by_dropping_the_king_on_its_rook(
+        page: Page, browser: Browser, server: str, errors: list[str]) -> None:
+    """Contemporary Random Chess (issue 35): the home page says its castling squares are
+    inferred (in both languages), and in a hot-seat game the king dropped on its rook castles
+    onto b/c (White, a-side) and g/f (Black, h-side), as the metadata says (RULES.md D-18)."""
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "crc")
+    about = page.locator("[data-testid=variant-about]")
+    expect(about).to_contain_text("inferred")
+    expect(page.locator("[data-testid=preview-number]")).to_have_text(re.compile(r"^\d+$"))
+    pg = open_page(browser, server, errors, lang="es")
+    try:
+        pg.goto("/")
+        pg.select_option("[data-testid=variant]", "crc")
+        expect(pg.locator("[data-testid=variant-about]")).to_contain_text("se deducen")
+        expect(pg.locator("[data-testid=variant] option[value=crc]")).to_have_text(
+            "Ajedrez Aleatorio Contemporáneo (8x8)")
+    finally:
+        pg.context.close()
+    new_game(page, "crc", "hotseat", fen=CRC_CASTLING)
+    title = page.locator("[data-testid='castle-O-Ob']").get_attribute("title") or ""
+    assert "b1" in title and "c1" in title, title
+    drag(page, "d1", "a1", at0=(0.3, 0.7), at1=(0.75, 0.25))
+    wait_ply(page, 1)
+    drag(page, "d8", "h8", at0=(0.7, 0.3), at1=(0.25, 0.8))
+    wait_ply(page, 2)
+    s = game_state(page)
+    assert s["moves"] == ["d1a1", "d8h8"]
+    rows = s["fen"].split()[0].split("/")
+    assert (rows[0], rows[-1]) == ("r4rk1", "1KR4R")
+    assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-Ob")
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-Og")
+
+
+def test_ifrc_board_and_castling_on_the_second_rank(page: Page) -> None:
+    """International Fischer Random Chess (issue 35): a 10x10 board with the armies inside
+    empty edges, and the king dropped on its rook castles on the 2nd rank onto h2/g2."""
+    new_game(page, "ifrc", "hotseat", number=518)
+    assert (board_attr(page, "files"), board_attr(page, "ranks")) == ("10", "10")
+    state = game_state(page)
+    assert state["start_fen"].startswith("10/1rnbqkbnr1/1pppppppp1/")
+    fen = "10/1r3k2r1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1R3K2R1/10 w KQkq - 0 1"
+    new_game(page, "ifrc", "hotseat", fen=fen)
+    drag(page, "f2", "i2", at0=(0.35, 0.6), at1=(0.7, 0.35))
+    wait_ply(page, 1)
+    s = game_state(page)
+    assert s["moves"] == ["f2i2"]
+    assert s["fen"].split()[0].split("/")[-2] == "1R4RK2"
+    assert board_attr(page, "fen").split()[0] == s["fen"].split()[0]
+    expect(page.locator("[data-testid=moves]")).to_contain_text("O-O")
+
+
+def test_double960_by_its_pair_of_numbers(page: Page) -> None:
+    """Double Fischer Random (issue 35): the home page takes the pair 518/123 (White's and
+    Black's Scharnagl numbers), refuses a number out of range, and the game starts from the
+    two arrays."""
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "double960")
+    page.check("input[name=setup][value=number]")
+    page.fill("[data-testid=setup-number]", "518/960")
+    expect(page.locator("form .error")).to_contain_text("518/123")
+    preview = new_game(page, "double960", "hotseat", number="518/123")  # type: ignore[arg-type]
+    assert preview == ("518/123", "RNBQKBNR/NQRNBKRB")
+    s = game_state(page)
+    assert s["start_fen"] == "nqrnbkrb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert s["number"] == 518 * 960 + 123
+    expect(page.locator("[data-testid=seat]")).to_contain_text("#518/123")

@@ -52,7 +52,8 @@ class Setup:
 
 
 def home_rank(variant: Variant, color: Color) -> int:
-    return 0 if color == WHITE else variant.ranks - 1
+    """The rank index of ``color``'s pieces at the start (behind IFRC's empty edge, the 2nd)."""
+    return variant.margin if color == WHITE else variant.ranks - 1 - variant.margin
 
 
 def parse_placement(text: str, variant: Variant | Geometry) -> list[int]:
@@ -176,7 +177,7 @@ def parse_fen(text: str, variant: Variant) -> Setup:
             ep = g.parse_square(ep_text)
         except ValueError:
             raise FenError(f"en passant square {ep_text!r} is not a square") from None
-        expected_rank = g.ranks - 3 if turn == WHITE else 2
+        expected_rank = g.ranks - 3 - variant.margin if turn == WHITE else 2 + variant.margin
         if g.rank_of(ep) != expected_rank:
             raise FenError(f"en passant square {ep_text} is on the wrong rank")
         forward = g.files if turn == WHITE else -g.files  # direction of the mover's pawns

@@ -57,7 +57,7 @@ class Move(NamedTuple):
 class _Tables:
     """Per (geometry, piece set) lookup tables used by the hot paths."""
 
-    def __init__(self, g: Geometry) -> None:
+    def __init__(self, g: Geometry, margin: int = 0) -> None:
         self.g = g
         # rays[sq] = 8 tuples of squares, in DIRECTIONS order
         self.rays = tuple(tuple(g.ray(sq, d) for d in DIRECTIONS) for sq in range(g.size))
@@ -125,14 +125,17 @@ class _Tables:
         self.z_adjust = (rng.getrandbits(64), rng.getrandbits(64))
         self.z_turn = rng.getrandbits(64)
         self.forward = (g.files, -g.files)
-        self.home_rows = (range(0, g.files), range(g.size - g.files, g.size))
-        self.pawn_start_rank = (1, g.ranks - 2)
+        # ``margin`` empty ranks behind each army (IFRC: 1, docs/rules.md): the home rank and
+        # the pawns' start rank move in; promotion stays on the last rank (FIDE 3.7.5).
+        low, high = margin * g.files, g.size - margin * g.files
+        self.home_rows = (range(low, low + g.files), range(high - g.files, high))
+        self.pawn_start_rank = (1 + margin, g.ranks - 2 - margin)
         self.promotion_rank = (g.ranks - 1, 0)
 
 
 @cache
-def _tables(g: Geometry) -> _Tables:
-    return _Tables(g)
+def _tables(g: Geometry, margin: int = 0) -> _Tables:
+    return _Tables(g, margin)
 
 
 CastlingPaths = tuple[tuple[int, ...], tuple[int, ...]]
@@ -246,7 +249,7 @@ def _check_en_passant(s: Setup) -> None:
     if type(ep) is not int or not 0 <= ep < g.size:
         raise FenError(f"en passant square {ep!r} is not a square")
     forward = g.files if s.turn == WHITE else -g.files  # direction of the mover's pawns
-    expected_rank = g.ranks - 3 if s.turn == WHITE else 2
+    expected_rank = g.ranks - 3 - s.variant.margin if s.turn == WHITE else 2 + s.variant.margin
     if g.rank_of(ep) != expected_rank or board[ep - forward] != make_piece(PAWN, s.turn ^ 1) \
             or board[ep] or board[ep + forward]:
         raise FenError(f"en passant square {g.name(ep)}: no pawn can just have passed it")
@@ -344,7 +347,7 @@ class Position:
         g = v.geometry
         self.variant = v
         self.geometry = g
-        self._t = _tables(g)
+        self._t = _tables(g, v.margin)
         self.board = list(s.board)
         self.turn = s.turn
         self._home_masks = tuple(

@@ -32,6 +32,8 @@ from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numb
 
 __all__ = [
     "CHESS960_SETUPS",
+    "CRC_SETUPS",
+    "DOUBLE960_SETUPS",
     "HALL_ALPHABET",
     "HALL_MAX_DIGITS",
     "HALL_MIN_DIGITS",
@@ -74,6 +76,7 @@ __all__ = [
     "round_setups",
     "setup_count",
     "setup_from_fen",
+    "setup_from_label",
     "setup_from_number",
     "setup_from_rank",
     "standard_and_mirror",
@@ -82,6 +85,8 @@ __all__ = [
 
 CHESS960_SETUPS = 960
 MRC_SETUPS = 15_120
+CRC_SETUPS = 1_680
+DOUBLE960_SETUPS = CHESS960_SETUPS**2  # 921,600: a Chess960 array per side
 ORTHODOX_NUMBER = 518  # RNBQKBNR (RULES.md §2.4)
 MAURA_NUMBER = 8226  # RNBMKQBNR (RULES.md §4.8)
 SALT_BYTES = 32
@@ -93,11 +98,16 @@ Language = Literal["en", "es"]
 _KNIGHT_TABLE: tuple[tuple[int, int], ...] = tuple(combinations(range(5), 2))
 # MRC-Id step 1: the 36 bishop file pairs (i < j) of files 0..8 in lexicographic order (§4.8).
 _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2))
-# Which of those pairs put both bishops on one colour (files of equal parity on rank 1).
-_MRC_SAME_COLOUR_PAIR = tuple((i + j) % 2 == 0 for i, j in _MRC_BISHOP_PAIRS)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
-_COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS}
+_COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
+                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS}
+# CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
+# pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
+_CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
+# The numberings whose bishops may share a colour, and their bishop pairs.
+_BISHOP_PAIRS: dict[Numbering, tuple[tuple[int, int], ...]] = {"mrc": _MRC_BISHOP_PAIRS,
+                                                              "crc": _CRC_BISHOP_PAIRS}
 
 
 class SetupNumberError(RandomChessError):
@@ -193,6 +203,16 @@ def _mrc_rank(number: int) -> str:
     return _finish(squares, n)
 
 
+def _crc_rank(number: int) -> str:
+    squares = [""] * 8
+    n, pair = divmod(number, 28)
+    for i in _CRC_BISHOP_PAIRS[pair]:
+        squares[i] = "B"
+    n, queen = divmod(n, 6)
+    _fill(squares, queen, "Q")
+    return _finish(squares, n)
+
+
 def _take(squares: list[str], target: str) -> int:
     """Undo one ``_fill``: ``target``'s index among the squares still holding a letter.
 
@@ -219,6 +239,16 @@ def _checked_rank(variant: Variant, rank: str) -> str:
 
 
 def _why_not(variant: Variant, rank: str) -> str:
+    if variant.independent_sides:
+        halves = rank.split("/")
+        if len(halves) != 2:
+            return "write White's array and Black's, a-file first, as WHITE/BLACK"
+        bad = next((h for h in halves if not variant.is_setup(f"{h}/{h}")), halves[0])
+        return _why_not_one(variant, bad)
+    return _why_not_one(variant, rank)
+
+
+def _why_not_one(variant: Variant, rank: str) -> str:
     if len(rank) != variant.files:
         return f"a {variant.key} back rank has {variant.files} pieces, not {len(rank)}"
     if sorted(rank) != sorted(variant.army):
@@ -263,11 +293,32 @@ def _mrc_number(rank: str) -> int:
     return ((_knight_row(squares) * 6 + minister) * 7 + queen) * 36 + pair
 
 
+def _crc_number(rank: str) -> int:
+    bishops = tuple(i for i, c in enumerate(rank) if c == "B")
+    pair = _CRC_BISHOP_PAIRS.index((bishops[0], bishops[1]))
+    squares = _restore(rank, bishops)
+    queen = _take(squares, "Q")
+    return (_knight_row(squares) * 6 + queen) * 28 + pair
+
+
+def _double_rank(number: int) -> str:
+    # Double Fischer Random (docs/rules.md): number = 960 * White's Scharnagl + Black's.
+    white, black = divmod(number, CHESS960_SETUPS)
+    return f"{_scharnagl_rank(white)}/{_scharnagl_rank(black)}"
+
+
+def _double_number(setup: str) -> int:
+    white, _, black = setup.partition("/")
+    return CHESS960_SETUPS * _scharnagl_number(white) + _scharnagl_number(black)
+
+
 # Each numbering's two directions, for arrays already checked to be the variant's.
 _RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank}
+                                                   "mrc": _mrc_rank, "crc": _crc_rank,
+                                                   "double-scharnagl": _double_rank}
 _NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number}
+                                                     "mrc": _mrc_number, "crc": _crc_number,
+                                                     "double-scharnagl": _double_number}
 
 
 def numbered_variant(variant: str | Variant) -> Variant:
@@ -313,13 +364,13 @@ def localize_rank(rank: str, lang: Language = "en") -> str:
     if lang == "en":
         return rank
     if lang == "es":
-        return "".join(_TO_SPANISH[c] for c in rank)
+        return "".join(_TO_SPANISH.get(c, c) if c != "/" else c for c in rank)
     raise LanguageError(f"unknown language {lang!r}; use 'en' or 'es'")
 
 
 def parse_rank(text: str, lang: Language = "en") -> str:
     """A back rank typed with ``lang``'s letters, as English letters (``ValueError`` if bad)."""
-    table = _FROM_SPANISH if lang == "es" else _FROM_ENGLISH
+    table = {**(_FROM_SPANISH if lang == "es" else _FROM_ENGLISH), "/": "/"}
     try:
         return "".join(table[c] for c in text.strip().upper())
     except KeyError as e:
@@ -349,15 +400,25 @@ class NumberedSetup:
     def bishops_same_colour(self) -> bool:
         return self.variant.bishops_same_colour(self.rank)
 
+    @property
+    def label(self) -> str:
+        """The number as players write it: ``518``, or ``518/123`` (White's Scharnagl number,
+        Black's) for Double Fischer Random."""
+        if self.variant.independent_sides:
+            return "/".join(map(str, divmod(self.number, CHESS960_SETUPS)))
+        return str(self.number)
+
     def localized(self, lang: Language = "en") -> str:
         return localize_rank(self.rank, lang)
 
-    def castling(self, lang: Language = "en", rank: int = 1) -> dict[str, str]:
+    def castling(self, lang: Language = "en", rank: int | None = None) -> dict[str, str]:
         """Final squares of each castling, far side first: ``{"O-O": "Kg1 Rf1", ...}``.
 
         The destinations are the same whatever the array (RULES.md §2.2, §4.5, §6); ``rank``
-        2.. gives Black's (8 or 9, D-27).
+        (default: White's home rank, 1, or 2 in IFRC) gives Black's (8 or 9, D-27).
         """
+        if rank is None:
+            rank = self.variant.margin + 1
         king, rook = localize_rank("K", lang), localize_rank("R", lang)
         out = {}
         for san, (k, r) in (
@@ -379,6 +440,8 @@ class NumberedSetup:
         }
         if not self.variant.bishops_opposite:  # MRC: the bishops may share a colour
             out["bishops_same_colour"] = self.bishops_same_colour
+        if self.variant.independent_sides:  # Double Fischer Random: "518/123"
+            out["label"] = self.label
         return out
 
 
@@ -387,6 +450,23 @@ def setup_from_number(variant: str | Variant, number: int) -> NumberedSetup:
     v = numbered_variant(variant)
     _check_number(number, setup_count(v), v.key)
     return NumberedSetup(v, number, _RANK_OF[_numbering(v)](number))
+
+
+def setup_from_label(variant: str | Variant, label: str) -> NumberedSetup:
+    """The setup a player's number names: ``"518"``, or ``"518/123"`` in Double Fischer
+    Random (White's Scharnagl number, then Black's); ``SetupNumberError`` if malformed."""
+    v = numbered_variant(variant)
+    parts = label.strip().split("/")
+    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts) or len(parts) != (
+            2 if v.independent_sides else 1):
+        form = "two Scharnagl numbers, e.g. 518/123" if v.independent_sides else "a number"
+        raise SetupNumberError(f"{label!r} is not a {v.key} setup number: write {form}")
+    if v.independent_sides:
+        white, black = (int(p) for p in parts)
+        for n in (white, black):
+            _check_number(n, CHESS960_SETUPS, "each side's chess960")
+        return setup_from_number(v, white * CHESS960_SETUPS + black)
+    return setup_from_number(v, int(parts[0]))
 
 
 def setup_from_rank(variant: str | Variant, rank: str) -> NumberedSetup:
@@ -448,7 +528,10 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     v = numbered_variant(variant)
     if size != f"{v.files}x{v.ranks}":
         raise NotASetupError(f"a {size} board is not a {v.key} board ({v.files}x{v.ranks})")
-    rank = "".join(rows[-1])
+    # Empty squares vanish in the join: IFRC's margin files leave its 8 pieces.
+    rank = "".join(rows[-1 - v.margin])
+    if v.independent_sides:
+        rank = f"{rank}/{''.join(rows[0]).upper()}"
     if not v.is_setup(rank):
         raise NotASetupError(
             f"White's back rank {rank or '(empty)'} is not a {v.key} setup: {_why_not(v, rank)}"
@@ -458,7 +541,7 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     if fields[0] != expected[0]:
         black = v.black_rank(rank)
         reflection = "point reflection" if v.symmetry == "reverse" else "mirror image"
-        if "".join(rows[0]) != black:
+        if "".join(rows[v.margin]) != black:
             why = f"Black's back rank must be {black}, the {reflection} of White's"
         else:
             why = "the pawns must stand on their start ranks and nothing else on the board"
@@ -471,8 +554,10 @@ def _check_start_fields(v: Variant, setup: NumberedSetup, fields: list[str]) -> 
     if fields and fields[0] != "w":
         raise NotASetupError("not a start position: White moves first")
     if len(fields) >= 2:
-        rooks = [FILE_LETTERS[i] for i, c in enumerate(setup.rank) if c == "R"]
-        black_rooks = [FILE_LETTERS[i] for i, c in enumerate(v.black_rank(setup.rank)) if c == "r"]
+        m = v.margin
+        rooks = [FILE_LETTERS[i + m] for i, c in enumerate(v.white_rank(setup.rank)) if c == "R"]
+        black_rooks = [FILE_LETTERS[i + m] for i, c in enumerate(v.black_rank(setup.rank))
+                       if c == "r"]
         full = {"".join(sorted(r.upper() for r in rooks) + sorted(black_rooks)), "KQkq"}
         if "".join(sorted(fields[1], key=lambda c: (c.islower(), c))) not in {
             "".join(sorted(f, key=lambda c: (c.islower(), c))) for f in full
@@ -515,9 +600,10 @@ class SetupPool:
         if bishops not in ("any", "same", "opposite"):
             raise SetupPoolError(
                 f"bishops must be 'any', 'same' or 'opposite', not {bishops!r}")
-        if bishops != "any" and self.variant.numbering != "mrc":
-            raise SetupPoolError(f"the bishop filter applies to MRC only ({self.variant.key} "
-                             "setups always have opposite-coloured bishops)")
+        if bishops != "any" and self.variant.numbering not in _BISHOP_PAIRS:
+            raise SetupPoolError(f"the bishop filter applies to MRC and CRC only "
+                                 f"({self.variant.key} setups always have opposite-coloured "
+                                 "bishops)")
         self.bishops: BishopFilter = bishops
         self.exclude_standard = exclude_standard
 
@@ -537,8 +623,15 @@ class SetupPool:
         return tuple(
             n
             for n in range(setup_count(self.variant))
-            if n not in excluded and (keep is None or _MRC_SAME_COLOUR_PAIR[n % 36] == keep)
+            if n not in excluded and (keep is None or self._same_colour(n) == keep)
         )
+
+    def _same_colour(self, number: int) -> bool:
+        """Whether setup ``number``'s bishops share a colour (its pair is its number's
+        remainder, MRC-Id and CRC-Id alike)."""
+        pairs = _BISHOP_PAIRS[_numbering(self.variant)]
+        i, j = pairs[number % len(pairs)]
+        return (i + j) % 2 == 0
 
     @property
     def tag(self) -> str:
@@ -585,13 +678,7 @@ def random_rank(variant: str | Variant, rng: random.Random | None = None) -> str
     v = get_variant(variant)
     if not v.is_random:
         raise SetupPoolError(f"{v.key} has one fixed start array, not random ones")
-    source = rng if rng is not None else _SYSTEM_RANDOM
-    pieces = list(v.army)
-    while True:
-        source.shuffle(pieces)
-        rank = "".join(pieces)
-        if v.is_setup(rank):
-            return rank
+    return v.random_setup(rng if rng is not None else _SYSTEM_RANDOM)
 
 
 _SEED_DOMAIN = b"randomchess-seed-v1"

@@ -11,10 +11,13 @@ contradictory entry fails at import time rather than in the middle of a game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import permutations
+from itertools import permutations, product
 from typing import Literal
 
 from randomchess.errors import NotASetupError, RandomChessError
@@ -40,18 +43,28 @@ class UnknownVariantError(RandomChessError):
 
 
 class VariantDefinitionError(AssertionError):
-    """A ``Variant`` entry contradicts itself (a programming error, raised at import)."""
+    """A ``Variant`` entry contradicts itself (a programming error, raised at import);
+    ``field`` names the entry's field at fault (empty: between entries)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
-Symmetry = Literal["mirror", "reverse"]
+# Black's array: White's mirrored file by file, turned a half turn, or drawn on its own
+# ("independent", Double Fischer Random: a setup is then "WHITE/BLACK", both a-file first).
+Symmetry = Literal["mirror", "reverse", "independent"]
 CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
-# (§4.8), or none (the arrays are drawn uniformly but carry no number).
-Numbering = Literal["scharnagl", "mrc"]
+# (§4.8), its 8-file twin CRC-Id 0-1,679 (docs/rules.md), or none (the arrays are drawn
+# uniformly but carry no number).
+Numbering = Literal["scharnagl", "mrc", "crc", "double-scharnagl"]
 # The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
 NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
     "scharnagl": (8, "RNBQKBNR", True),
     "mrc": (9, "RNBMKQBNR", False),
+    "crc": (8, "RNBQKBNR", False),
+    "double-scharnagl": (8, "RNBQKBNR", True),  # a Scharnagl number per side (docs/rules.md)
 }
 PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
@@ -73,7 +86,8 @@ class Variant:
     # Engine material values; every kind of the army and of the promotion set needs one.
     piece_values: PieceValues
     fixed_rank: str | None = None  # the one start array of a non-random variant
-    symmetry: Symmetry = "mirror"  # mirror: a1<->a8 file by file; reverse: a1<->i9 reflection
+    # mirror: a1<->a8 file by file; reverse: a1<->i9 reflection; independent: its own array
+    symmetry: Symmetry = "mirror"
     bishops_opposite: bool = True  # setup constraint (Chess960: yes, MRC: no)
     # Further pairs of letters that must start on squares of opposite colours (CRC: Q, A).
     opposite_colours: tuple[str, ...] = ()
@@ -97,9 +111,16 @@ class Variant:
     # PGN: a game with a FEN but no [Variant] tag, on this variant's board size, is read as
     # this variant (or as its random version when the FEN's castling rights say so).
     pgn_untagged: bool = False
+    # Empty edge files and ranks around the armies (IFRC: 1): the army stands on the
+    # files within, on the rank ``margin`` from each side's edge, its pawns just in front.
+    margin: int = 0
+    # What players are told about the variant beyond its name, (English, Spanish): the
+    # rules a player could not guess, such as inferred castling squares (D-18).
+    description: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
-        _check_variant(self)
+        if _CHECKED.get():
+            _check_variant(self)
 
     def __hash__(self) -> int:
         # Variants key the per-variant caches of the hot paths: hash the key, not 30 fields.
@@ -136,19 +157,38 @@ class Variant:
             return 0, 0
         raise KeyError(f"{self.key} has no value for {PIECE_TYPES[kind].name}")
 
+    @property
+    def independent_sides(self) -> bool:
+        """Whether each side has its own array (a setup is then ``WHITE/BLACK``)."""
+        return self.symmetry == "independent"
+
     def black_rank(self, white_rank: str) -> str:
-        """Black's home rank, a-file first, for White's ``white_rank`` (RULES.md §2.1, §4.3)."""
+        """Black's home rank, a-file first, for White's ``white_rank`` (RULES.md §2.1, §4.3);
+        for independent sides, the part of the setup ``WHITE/BLACK`` after the slash."""
+        if self.independent_sides:
+            return white_rank.partition("/")[2].lower()
         rank = white_rank.lower()
         return rank[::-1] if self.symmetry == "reverse" else rank
 
+    def white_rank(self, setup: str) -> str:
+        """White's home rank of ``setup`` (the setup itself unless the sides are independent)."""
+        return setup.partition("/")[0] if self.independent_sides else setup
+
     def is_setup(self, rank: str) -> bool:
-        """Whether ``rank`` (White's back rank, a-file first) is a legal start array here."""
+        """Whether ``rank`` (White's back rank, a-file first; ``WHITE/BLACK`` for independent
+        sides) is a legal start array here."""
         if self.fixed_rank is not None:
             return rank == self.fixed_rank
         return self._follows_setup_rules(rank)
 
     def _follows_setup_rules(self, rank: str) -> bool:
-        if len(rank) != self.files or sorted(rank) != sorted(self.army):
+        if self.independent_sides:
+            halves = rank.split("/")
+            return len(halves) == 2 and all(self._follows_one_array(h) for h in halves)
+        return self._follows_one_array(rank)
+
+    def _follows_one_array(self, rank: str) -> bool:
+        if len(rank) != len(self.army) or sorted(rank) != sorted(self.army):
             return False
         king = rank.index("K")
         rooks = [i for i, c in enumerate(rank) if c == "R"]
@@ -162,11 +202,29 @@ class Variant:
         if self.fixed_rank is not None:
             yield self.fixed_rank
             return
-        yield from sorted(r for r in {"".join(p) for p in permutations(self.army)}
-                          if self.is_setup(r))
+        arrays = sorted(r for r in {"".join(p) for p in permutations(self.army)}
+                        if self._follows_one_array(r))
+        if self.independent_sides:
+            yield from (f"{w}/{b}" for w, b in product(arrays, arrays))
+        else:
+            yield from arrays
+
+    def random_setup(self, rng: random.Random) -> str:
+        """A start array drawn uniformly (each side's for independent sides): the army is
+        shuffled until it follows the setup rules, so every legal array is equally likely."""
+        pieces = list(self.army)
+
+        def one() -> str:
+            while True:
+                rng.shuffle(pieces)
+                rank = "".join(pieces)
+                if self._follows_one_array(rank):
+                    return rank
+
+        return f"{one()}/{one()}" if self.independent_sides else one()
 
     def bishops_same_colour(self, rank: str) -> bool:
-        b = [i for i, c in enumerate(rank) if c == "B"]
+        b = [i for i, c in enumerate(self.white_rank(rank)) if c == "B"]
         return len(b) == 2 and (b[0] - b[1]) % 2 == 0
 
     def setup_fen(self, rank: str, adjustment: bool | None = None) -> str:
@@ -183,14 +241,15 @@ class Variant:
             adjustment = self.is_random and self.has_adjustment and self.bishops_same_colour(rank)
         if adjustment and not (self.has_adjustment and self.bishops_same_colour(rank)):
             raise NotASetupError(f"{self.key} array {rank!r} has no bishop adjustment")
-        pawns = "P" * self.files
-        gap = str(self.files)
-        rows = [self.black_rank(rank), pawns.lower()] + [gap] * (self.ranks - 4) + [pawns, rank]
+        white, black = self.white_rank(rank), self.black_rank(rank)
+        pawns = "P" * len(white)
+        m, gap = self.margin, str(self.files)
+        rows = [gap] * m + [self._row(black), self._row(pawns.lower())] + [gap] * (
+            self.ranks - 4 - 2 * m) + [self._row(pawns), self._row(white)] + [gap] * m
         letters = FILE_LETTERS[: self.files]
         if self.castling_letters_are_files:
-            rooks = [i for i, c in enumerate(rank) if c == "R"]
-            black = self.black_rank(rank)
-            black_rooks = [i for i, c in enumerate(black) if c == "r"]
+            rooks = [i + m for i, c in enumerate(white) if c == "R"]
+            black_rooks = [i + m for i, c in enumerate(black) if c == "r"]
             castling = "".join(letters[i].upper() for i in reversed(rooks)) + "".join(
                 letters[i] for i in reversed(black_rooks)
             )
@@ -200,6 +259,11 @@ class Variant:
         if adjustment:
             fen += " " + letters.upper() + letters
         return fen
+
+    def _row(self, pieces: str) -> str:
+        """A FEN row of ``pieces`` with the margin's empty files on both sides."""
+        edge = str(self.margin) if self.margin else ""
+        return f"{edge}{pieces}{edge}"
 
     @property
     def start_fen(self) -> str:
@@ -232,53 +296,103 @@ def _opposite_colours(rank: str, pair: str) -> bool:
     return (rank.index(a) - rank.index(b)) % 2 == 1
 
 
+# Off only inside unchecked_variants(): variant_file.py builds a candidate entry to list all
+# of its problems at once (variant_problems) rather than stop at the first.
+_CHECKED: ContextVar[bool] = ContextVar("variant_checks", default=True)
+
+
+@contextmanager
+def unchecked_variants() -> Iterator[None]:
+    """Build ``Variant`` values without the checks, to collect their problems afterwards."""
+    token = _CHECKED.set(False)
+    try:
+        yield
+    finally:
+        _CHECKED.reset(token)
+
+
 def _check_variant(v: Variant) -> None:
     """Refuse an entry whose facts contradict each other (like ``check variants.ini``)."""
+    for name, why in variant_problems(v):
+        raise VariantDefinitionError(f"variant {v.key!r}: {why}", name)
 
-    def fail(why: str) -> None:
-        raise VariantDefinitionError(f"variant {v.key!r}: {why}")
 
+def variant_problems(v: Variant) -> Iterator[tuple[str, str]]:
+    """Every contradiction of the entry ``v`` as (field, why): the checks every entry passes,
+    built in or read from a variants file (variant_file.py).  A board or army that cannot
+    be built stops the checks that need it."""
     try:
         v.geometry  # noqa: B018 - builds and checks the board size
     except ValueError as exc:
-        fail(str(exc))
-    if len(v.army) != v.files or any(c not in KIND_BY_LETTER for c in v.army):
-        fail(f"army {v.army!r} must name {v.files} pieces by their English letters")
+        wide = not 2 <= v.files <= len(FILE_LETTERS)
+        yield ("files" if wide else "ranks"), (
+            f"{exc}: at most {len(FILE_LETTERS)} files and 12 ranks")
+        return
+    inner = v.files - 2 * v.margin
+    if not (v.margin >= 0 and inner >= 3 and v.ranks - 2 * v.margin >= 5):
+        yield "margin", "the margin must leave at least 3 files and 5 ranks for the armies"
+        return
+    if len(v.army) != inner or any(c not in KIND_BY_LETTER for c in v.army):
+        yield "army", f"army {v.army!r} must name {inner} pieces by their English letters"
+        return
     if v.army.count("K") != 1 or v.army.count("R") != 2 or "P" in v.army:
-        fail("the army needs one king, two rooks (castling) and no pawn")
+        yield "army", "the army needs one king, two rooks (castling) and no pawn"
+        return
     if not v.promotions or any(k in (PAWN, KING) or k not in PIECE_TYPES for k in v.promotions):
-        fail("promotions must be a non-empty set of pieces other than pawn and king")
-    for kf, rf in (v.castle_a, v.castle_h):
+        yield "promotions", "promotions must be a non-empty set of pieces other than pawn and king"
+        return
+    yield from _castling_problems(v)
+    yield from _setup_problems(v)
+    yield from _rule_problems(v)
+
+
+def _castling_problems(v: Variant) -> Iterator[tuple[str, str]]:
+    for name, (kf, rf) in (("castle_a", v.castle_a), ("castle_h", v.castle_h)):
         if not (0 <= kf < v.files and 0 <= rf < v.files and abs(kf - rf) == 1):
-            fail("castling destinations must be adjacent files on the board")
+            yield name, "castling destinations must be adjacent files on the board"
+            return
     if not (v.castle_a[0] < v.castle_a[1] and v.castle_h[1] < v.castle_h[0]):
-        fail("castling puts the rook on the king's inner side")
-    if v.fixed_rank is not None and not v._follows_setup_rules(v.fixed_rank):
-        fail(f"fixed array {v.fixed_rank!r} breaks the setup rules")
-    if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
-        fail("a random variant names a legal startpos_rank")
+        yield "castle_a", "castling puts the rook on the king's inner side"
+
+
+def _setup_problems(v: Variant) -> Iterator[tuple[str, str]]:
     for pair in v.opposite_colours:
         if len(pair) != 2 or any(c not in v.army for c in pair):
-            fail(f"opposite_colours pair {pair!r} must name two army letters")
+            yield "opposite_colours", f"opposite_colours pair {pair!r} must name two army letters"
+            return
+    if v.fixed_rank is not None and not v._follows_setup_rules(v.fixed_rank):
+        yield "fixed_rank", f"fixed array {v.fixed_rank!r} breaks the setup rules"
+    if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
+        yield "startpos_rank", "a random variant names a legal startpos_rank"
+    if v.independent_sides and (v.has_adjustment or not v.is_random):
+        yield "symmetry", "independent arrays are random and have no Bishop Adjustment"
+    if (v.numbering == "double-scharnagl") != (v.numbering is not None and v.independent_sides):
+        yield "numbering", "the double-scharnagl numbering, and only it, numbers independent arrays"
+    elif v.numbering is not None and not v.is_random:
+        yield "numbering", "only random variants are numbered"
+    elif v.numbering is not None:
+        files, army, opposite = NUMBERING_ARRAYS[v.numbering]
+        if (len(v.army), sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
+                files, sorted(army), opposite, ()):
+            yield "numbering", (
+                f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
+                f"with {'opposite' if opposite else 'any'} bishops, not this army's")
+
+
+def _rule_problems(v: Variant) -> Iterator[tuple[str, str]]:
     army_kinds = {KIND_BY_LETTER[c] for c in v.army}
     if v.adjustment_partners and ("B" not in v.army or v.adjustment_partners - army_kinds):
-        fail("adjustment needs bishops, and partners that are in the army")
+        yield "adjustment_partners", "adjustment needs bishops, and partners that are in the army"
     valued = {k for k, _, _ in v.piece_values}
     missing = v.kinds - valued - {KING}
     if missing:
-        fail("no engine value for " + ", ".join(PIECE_TYPES[k].name for k in sorted(missing)))
+        yield "piece_values", "no engine value for " + ", ".join(
+            PIECE_TYPES[k].name for k in sorted(missing))
     if v.classical_uci and v.is_random:
-        fail("a random variant cannot write castling as the king's step (classical UCI)")
+        yield "classical_uci", ("a random variant cannot write castling as the king's step "
+                                "(classical UCI)")
     if v.random_version is not None and not v.fixed_rank:
-        fail("only a fixed variant has a random version")
-    if v.numbering is not None and not v.is_random:
-        fail("only random variants are numbered")
-    if v.numbering is not None:
-        files, army, opposite = NUMBERING_ARRAYS[v.numbering]
-        if (v.files, sorted(v.army), v.bishops_opposite, v.opposite_colours) != (
-                files, sorted(army), opposite, ()):
-            fail(f"the {v.numbering} numbering counts the arrays of {army} on {files} files "
-                 f"with {'opposite' if opposite else 'any'} bishops, not this army's")
+        yield "random_version", "only a fixed variant has a random version"
 
 
 _STANDARD_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
@@ -286,6 +400,7 @@ _MODERN_PROMOTIONS = (QUEEN, MINISTER, ROOK, BISHOP, KNIGHT)
 _CAPABLANCA_PROMOTIONS = (QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT)
 _MODERN_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER})
 _MRC_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER, ROOK, KING})
+_CRC_PARTNERS = frozenset({KNIGHT, QUEEN, ROOK, KING})  # MRC's, less the absent minister
 
 # Engine material, (middlegame, endgame) centipawns.  8x8: the usual engine values, with the
 # minister between rook and queen (the author's 8x8 scale, RULES.md §4.2: M = 8); 9x9: the
@@ -369,6 +484,82 @@ VARIANTS: dict[str, Variant] = {
             castle_san=("O-Ob", "O-Oh"), castling_notation="files", piece_values=VALUES_8X8,
             aliases=("prime ministers random chess",), startpos_rank="RNBQKMNBR",
         ),
+        # Contemporary Random Chess: the MRC principles on 8x8 (RULES.md §5).  1,680 arrays
+        # (D-17); "short castling to both sides", squares inferred as K b / R c and
+        # K g / R f (D-18): change castle_a / castle_h when a source confirms them.
+        Variant(
+            key="crc", pgn_name="Contemporary Random Chess", files=8, ranks=8,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(1, 2),
+            castle_h=(6, 5), castle_san=("O-Ob", "O-Og"), symmetry="reverse",
+            bishops_opposite=False, adjustment_partners=_CRC_PARTNERS,
+            piece_values=VALUES_8X8,
+            aliases=("contemporary random chess", "contemporary random", "mrc64",
+                     "ajedrez aleatorio contemporaneo"),
+            numbering="crc", engine=True, startpos_rank="RNBQKBNR",
+            description=(
+                "The Modern Random Chess principles on the 8x8 board: the king between the "
+                "rooks, bishops anywhere (the Bishop Adjustment when they share a colour), "
+                "Black's array a half-turn of White's. Castling is short to both sides: "
+                "O-Ob puts the king on b and the rook on c, O-Og the king on g and the rook "
+                "on f. These squares are inferred from the author's principle; no source "
+                "states them.",
+                "Los principios del Ajedrez Moderno Aleatorio en el tablero de 8x8: el rey "
+                "entre las torres, los alfiles en cualquier casilla (el Ajuste del Alfil "
+                "cuando comparten color), la fila negra es la blanca girada media vuelta. "
+                "El enroque es corto hacia ambos lados: O-Ob lleva el rey a b y la torre a "
+                "c, O-Og el rey a g y la torre a f. Estas casillas se deducen del principio "
+                "del autor; ninguna fuente las indica.",
+            ),
+        ),
+        # Double Fischer Random Chess: each side its own Chess960 array (921,600 setups,
+        # numbered by a Scharnagl number per side, "518/123"; docs/rules.md).  Any 960
+        # engine plays it: the arrays come with the X-FEN / Shredder-FEN.
+        Variant(
+            key="double960", pgn_name="Double Fischer Random Chess", files=8, ranks=8,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(2, 3),
+            castle_h=(6, 5), castle_san=("O-O-O", "O-O"), symmetry="independent",
+            piece_values=VALUES_8X8,
+            aliases=("double fischer random", "double chess960", "double 960",
+                     "ajedrez 960 doble"),
+            numbering="double-scharnagl", engine=True, uci_name="chess",
+            startpos_rank="RNBQKBNR/RNBQKBNR",
+            description=(
+                "Chess960 in which each side gets its own random array: White's and Black's "
+                "back ranks are drawn separately, so they usually differ. Setups are "
+                "numbered by the pair of Scharnagl numbers, White's first (518/518 is "
+                "classical chess).",
+                "Ajedrez 960 en el que cada bando recibe su propia posición aleatoria: las "
+                "filas de blancas y negras se sortean por separado, así que casi siempre son "
+                "distintas. Las posiciones se numeran con el par de números de Scharnagl, "
+                "primero el de blancas (518/518 es el ajedrez clásico).",
+            ),
+        ),
+        # International Fischer Random Chess: Chess960's arrays inside a 10x10 board with
+        # empty edges (pieces on the 2nd rank, pawns on the 3rd), 960 setups numbered as
+        # Chess960's; castling squares shifted one file into the b-i frame (K d / R e,
+        # K h / R g) and promotion on the last rank: decisions in docs/rules.md.
+        Variant(
+            key="ifrc", pgn_name="International Fischer Random Chess", files=10, ranks=10,
+            army="RNBQKBNR", promotions=_STANDARD_PROMOTIONS, castle_a=(3, 4),
+            castle_h=(7, 6), castle_san=("O-O-O", "O-O"), margin=1,
+            piece_values=VALUES_8X8,
+            aliases=("international fischer random chess", "international fischer random",
+                     "ajedrez 960 internacional"),
+            numbering="scharnagl", engine=True, startpos_rank="RNBQKBNR",
+            description=(
+                "Chess960 on the 10x10 international board: the pieces on the 2nd rank and "
+                "the pawns on the 3rd, nothing on the edge files and ranks. Castling squares "
+                "are Chess960's shifted one file to the right (no source gives them): O-O-O "
+                "puts the king on d and the rook on e, O-O the king on h and the rook on g. "
+                "Pawns step two squares from their start rank and promote on the last rank.",
+                "Ajedrez 960 en el tablero internacional de 10x10: las piezas en la 2.ª fila "
+                "y los peones en la 3.ª, nada en las columnas y filas del borde. Las "
+                "casillas de enroque son las del 960 desplazadas una columna a la derecha "
+                "(ninguna fuente las da): O-O-O lleva el rey a d y la torre a e, O-O el rey "
+                "a h y la torre a g. Los peones avanzan dos casillas desde su fila inicial y "
+                "coronan en la última fila.",
+            ),
+        ),
         # Capablanca chess (10x8) as Fairy-Stockfish plays it: the king castles three files
         # to c or i, the rook lands beside it on d or h (docs/rules.md, Capablanca).
         Variant(
@@ -414,6 +605,26 @@ def _names() -> dict[str, Variant]:
 
 
 _BY_NAME = _names()
+
+
+def register_variants(variants: Iterable[Variant]) -> None:
+    """Add checked entries (a variants file, variant_file.py) to ``VARIANTS`` and the names
+    ``get_variant`` knows; the names across all entries are checked again, and nothing is
+    added when they clash."""
+    new = list(variants)
+    for v in new:
+        if v.key in VARIANTS:
+            raise VariantDefinitionError(f"duplicate key {v.key!r}", "key")
+    before = dict(VARIANTS)
+    VARIANTS.update((v.key, v) for v in new)
+    try:
+        names = _names()
+    except VariantDefinitionError:
+        VARIANTS.clear()
+        VARIANTS.update(before)
+        raise
+    _BY_NAME.clear()
+    _BY_NAME.update(names)
 
 
 def get_variant(name: str | Variant) -> Variant:

@@ -351,6 +351,13 @@
  */
 
 /**
+ * What players are told about a variant beyond its name, per language (empty: nothing).
+ * @typedef {object} Description
+ * @property {string} en
+ * @property {string} es
+ */
+
+/**
  * @typedef {object} DoneFrame
  * @property {'done'} type
  * @property {number} seq
@@ -1199,6 +1206,7 @@
  * @property {string} symmetry
  * @property {boolean} bishops_opposite
  * @property {Array<string>} opposite_colours
+ * @property {number} margin
  * @property {(number|null)} count
  * @property {(number|null)} standard_number
  * @property {boolean} bishop_filter
@@ -1377,6 +1385,7 @@
  * @property {SetupFamily} setup
  * @property {string} default_fen
  * @property {boolean} engine
+ * @property {Description} description
  */
 
 /**

@@ -4,13 +4,15 @@
 import { createGame, saveSeat } from './api.js';
 import { loadLevels, ratingText, ratingTitle } from './levels.js';
 import { h, clear } from './dom.js';
-import { t, localizeLetters } from './i18n.js';
+import { t, lang, localizeLetters } from './i18n.js';
 import { errorMessage } from './game/messages.js';
 import {
   SetupPool, bishopsSameColour, drawRandom, isNumbered, numberOf, rankOf, setupCount,
 } from './setups.js';
 import { diagram } from './diagram.js';
-import { allVariants, playableVariants, setupPlacement, variantInfo, variantName } from './variants.js';
+import {
+  allVariants, numberLabel, playableVariants, setupPlacement, variantInfo, variantName,
+} from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 
 // The numbered random family a variant's arrays belong to (chess -> chess960 #518, modern ->
@@ -47,6 +49,8 @@ export function renderHome(root, go) {
   const variantSel = h('select', { name: 'variant', 'data-testid': 'variant' },
     allVariants().map(v => h('option', { value: v.key,
       selected: v.key === (saved.variant || 'chess960') }, variantName(v.key))));
+  // The rules a player could not guess from the name (CRC's inferred castling squares...).
+  const about = h('p.note', { 'data-testid': 'variant-about', hidden: true });
   const numberIn = h('input', {
     type: 'number', name: 'number', min: '0', inputmode: 'numeric', 'data-testid': 'setup-number',
   });
@@ -189,9 +193,10 @@ export function renderHome(root, go) {
     }
     if (!numbered(info)) return { server: true }; // random arrays without numbers
     if (mode === 'number') {
-      const n = Number(numberIn.value);
-      if (numberIn.value === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info)) {
-        return { error: t('badNumber', { max: setupCount(info) - 1 }) };
+      const n = typedNumber(info);
+      if (n === null) {
+        return { error: pairNumbered(info) ? t('badPair')
+          : t('badNumber', { max: setupCount(info) - 1 }) };
       }
       return { rank: rankOf(info, n), number: n };
     }
@@ -199,6 +204,19 @@ export function renderHome(root, go) {
       drawn = { variant, number: drawRandom(new SetupPool(info)) };
     }
     return { rank: rankOf(info, drawn.number), number: drawn.number };
+  }
+
+  // Double Fischer Random is numbered by a pair, 518/123 (White's, Black's): typed as text.
+  const pairNumbered = info => info.setup.numbering === 'double-scharnagl';
+  function typedNumber(info) {
+    const text = numberIn.value.trim();
+    if (pairNumbered(info)) {
+      const m = /^(\d{1,3})\/(\d{1,3})$/.exec(text);
+      const [w, b] = m ? [Number(m[1]), Number(m[2])] : [960, 960];
+      return w < 960 && b < 960 ? 960 * w + b : null;
+    }
+    const n = Number(text);
+    return text === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info) ? null : n;
   }
 
   // Setups this page can number and draw itself (setups.js); others are drawn by the server.
@@ -215,9 +233,14 @@ export function renderHome(root, go) {
     numberIn.hidden = fixed || value('setup') !== 'number';
     fenIn.hidden = fixed || mode !== 'fen';
     numberIn.max = String((setupCount(info) || 1) - 1);
+    numberIn.type = pairNumbered(info) ? 'text' : 'number';
+    numberIn.placeholder = pairNumbered(info) ? '518/123' : '';
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     // "Draw again" only where this page draws (numbered arrays); the server draws the others.
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);
+    const text = info.description ? info.description[lang()] || info.description.en : '';
+    about.textContent = text;
+    about.hidden = !text;
     const computerRadio = opponentBox.querySelector('input[value=computer]');
     computerRadio.disabled = !info.engine;
     if (!info.engine && computerRadio.checked) opponentBox.querySelector('input[value=friend]').checked = true;
@@ -238,7 +261,7 @@ export function renderHome(root, go) {
     }
     const dl = h('dl.facts');
     if (s.number !== null && s.number !== undefined) {
-      dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, String(s.number)));
+      dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, numberLabel(variant, s.number)));
     }
     if (s.rank) {
       dl.append(h('dt', t('backRank')),
@@ -300,7 +323,7 @@ export function renderHome(root, go) {
   form.append(
     h('h1', t('newGame')),
     h('label.field', t('variant'), ' ', variantSel),
-    setupBox, opponentBox, colourBox, clockBox,
+    about, setupBox, opponentBox, colourBox, clockBox,
     error,
     h('button.primary.big', { type: 'submit', 'data-testid': 'start' }, t('start')));
   root.append(form);

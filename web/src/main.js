@@ -8,7 +8,7 @@ import { h, clear } from './dom.js';
 import { LANGUAGES, lang, setLang, t } from './i18n.js';
 import { renderHome } from './home.js';
 import { renderGame, renderNotFound } from './game.js';
-import { variantName } from './variants.js';
+import { numberLabel, variantName } from './variants.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
@@ -137,7 +137,7 @@ async function renderJoin(main, id, code) {
   main.append(h('section.join', { 'data-testid': 'join-page' },
     h('h1', t('joinTitle')),
     h('p', t('joinHelp', { variant: `${variantName(info.variant)}${info.number !== null &&
-      info.number !== undefined ? ` #${info.number}` : ''}`, colour: t(`colour.${info.color}`) })),
+      info.number !== undefined ? ` #${numberLabel(info.variant, info.number)}` : ''}`, colour: t(`colour.${info.color}`) })),
     h('p.hint', clock),
     button, error));
 }

@@ -16,6 +16,9 @@ function pairs(n) {
 }
 const KNIGHT_TABLE = pairs(5); // RULES.md §2.4
 const MRC_BISHOP_PAIRS = pairs(9); // RULES.md §4.8 step 1
+const CRC_BISHOP_PAIRS = pairs(8); // docs/rules.md, CRC-Id
+// The numberings whose bishops may share a colour: a number's remainder is its bishop pair.
+const BISHOP_PAIRS = { mrc: MRC_BISHOP_PAIRS, crc: CRC_BISHOP_PAIRS };
 
 function fill(squares, index, piece) {
   const empty = squares.flatMap((c, i) => (c ? [] : [i]));
@@ -54,6 +57,20 @@ const SCHEMES = {
     fill(squares, n % 6, 'M');
     return finish(squares, Math.floor(n / 6));
   },
+  // The project's CRC-Id 0-1,679 (docs/rules.md): MRC-Id on 8 files without the minister
+  crc(number) {
+    const squares = Array(8).fill('');
+    let n = number;
+    for (const i of CRC_BISHOP_PAIRS[n % 28]) squares[i] = 'B';
+    n = Math.floor(n / 28);
+    fill(squares, n % 6, 'Q');
+    return finish(squares, Math.floor(n / 6));
+  },
+  // Double Fischer Random (docs/rules.md): 960 x White's Scharnagl number + Black's; the
+  // setup is written WHITE/BLACK, both a-file first
+  'double-scharnagl'(number) {
+    return `${SCHEMES.scharnagl(Math.floor(number / 960))}/${SCHEMES.scharnagl(number % 960)}`;
+  },
 };
 
 const notNumbered = info => Object.assign(
@@ -84,13 +101,20 @@ export function rankOf(info, number) {
 /** The number of back rank `rank` in `info`'s numbering (by search), or null. */
 export function numberOf(info, rank) {
   if (!isNumbered(info)) return null;
+  if (info.setup.numbering === 'double-scharnagl') {
+    const [white, black, ...rest] = rank.split('/');
+    const one = text => { for (let n = 0; n < 960; n++) if (SCHEMES.scharnagl(n) === text) return n; return null; };
+    const w = one(white);
+    const b = black === undefined || rest.length ? null : one(black);
+    return w === null || b === null ? null : 960 * w + b;
+  }
   const scheme = SCHEMES[info.setup.numbering];
   for (let n = 0; n < info.setup.count; n++) if (scheme(n) === rank) return n;
   return null;
 }
 
 export function bishopsSameColour(rank) {
-  const b = [...rank].flatMap((c, i) => (c === 'B' ? [i] : []));
+  const b = [...rank.split('/')[0]].flatMap((c, i) => (c === 'B' ? [i] : []));
   return b.length === 2 && (b[0] + b[1]) % 2 === 0;
 }
 
@@ -103,7 +127,7 @@ export class SetupPool {
   constructor(info, bishops = 'any', excludeStandard = false) {
     if (!isNumbered(info)) throw notNumbered(info);
     if (bishops !== 'any' && !info.setup.bishop_filter) throw Object.assign(new Error(`the bishop filter does not apply to ${info.key}`), { key: 'err.bishopFilter' });
-    if (bishops !== 'any' && info.setup.numbering !== 'mrc') throw Object.assign(new Error('the bishop filter needs the MRC numbering'), { key: 'err.bishopFilter' });
+    if (bishops !== 'any' && !BISHOP_PAIRS[info.setup.numbering]) throw Object.assign(new Error('the bishop filter needs the MRC or CRC numbering'), { key: 'err.bishopFilter' });
     this.variant = info.key;
     this.info = info;
     this.bishops = bishops;
@@ -113,7 +137,8 @@ export class SetupPool {
     for (let n = 0; n < info.setup.count; n++) {
       if (n === excluded) continue;
       if (bishops !== 'any') {
-        const [i, j] = MRC_BISHOP_PAIRS[n % 36];
+        const table = BISHOP_PAIRS[info.setup.numbering];
+        const [i, j] = table[n % table.length];
         if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
       }
       this.numbers.push(n);

@@ -10,7 +10,7 @@ import {
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
-import { allVariants, castlingOf, variantInfo, variantName } from './variants.js';
+import { allVariants, castlingOf, numberLabel, variantInfo, variantName } from './variants.js';
 import { balancePanel, evaluationLine } from './setup_eval.js';
 import { briefBox } from './setup_brief.js';
 
@@ -19,7 +19,7 @@ const FILES = 'abcdefghijklmnop';
 // The castling squares of `info` on White's first rank, as the metadata gives them.
 function castlingSquares(info) {
   const { a, h: far } = castlingOf(info);
-  const sq = f => `${FILES[f]}1`;
+  const sq = f => `${FILES[f]}${(info.setup.margin || 0) + 1}`; // IFRC castles on rank 2
   return [[info.castling_far_side.san, far], [info.castling_a_side.san, a]]
     .map(([san, side]) => [san, `K${sq(side.king)} R${sq(side.rook)}`]);
 }
@@ -29,7 +29,7 @@ function card(info, number, label) {
   const placement = setupFen(info, rank);
   return h('article.card', { 'data-testid': 'setup-card', 'data-variant': info.key },
     label ? h('h3', label) : '',
-    h('p.num', `${variantName(info.key)} #`, h('strong', { 'data-testid': 'card-number' }, String(number))),
+    h('p.num', `${variantName(info.key)} #`, h('strong', { 'data-testid': 'card-number' }, numberLabel(info.key, number))),
     h('p.rank', { 'data-testid': 'card-rank' }, localizeLetters(rank)),
     diagram(placement),
     h('p.small', { 'data-testid': 'card-castling' }, `${t('castlingSquares')}: `,

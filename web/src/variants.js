@@ -57,10 +57,34 @@ export function castlingOf(info) {
 /** Promotion letters in the order the server lists them (its menu order). */
 export const promotionOrder = info => [...info.promotions];
 
-/** The back rank of `rank` set up as a placement: Black's array mirrored or reversed. */
+/** The back rank of `rank` set up as a placement: Black's array mirrored or reversed (or
+ * its own, after the slash, when each side has its own array). */
 export function setupPlacement(info, rank) {
+  if (info.setup.symmetry === 'independent') { // Double Fischer Random: WHITE/BLACK
+    const [white, own] = rank.split('/');
+    return placement(info, white, own.toLowerCase());
+  }
   const black = (info.setup.symmetry === 'reverse' ? [...rank].reverse().join('') : rank).toLowerCase();
-  const pawns = 'p'.repeat(info.files);
+  return placement(info, rank, black);
+}
+
+function placement(info, rank, black) {
+  // IFRC's margin (issue 35): empty edge files beside each row, empty edge ranks around.
+  const m = info.setup.margin || 0;
+  const row = text => (m ? `${m}${text}${m}` : text);
+  const pawns = 'p'.repeat(rank.length);
   const empty = String(info.files);
-  return [black, pawns, ...Array(info.ranks - 4).fill(empty), pawns.toUpperCase(), rank].join('/');
+  const edge = Array(m).fill(empty);
+  return [...edge, row(black), row(pawns), ...Array(info.ranks - 4 - 2 * m).fill(empty),
+    row(pawns.toUpperCase()), row(rank), ...edge].join('/');
+}
+
+/** A setup number as players write it: `518`, or `518/123` (White's Scharnagl number, then
+ * Black's) in Double Fischer Random, whose served number is 960 x White's + Black's. */
+export function numberLabel(key, number, lookup = variantInfo) {
+  const meta = lookup(key);
+  if (meta && meta.setup && meta.setup.numbering === 'double-scharnagl') {
+    return `${Math.floor(number / 960)}/${number % 960}`;
+  }
+  return String(number);
 }

@@ -19,7 +19,9 @@ const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.
 const info = key => VARIANTS.find(v => v.key === key);
 
 test('the numbered variants are the ones the metadata numbers', () => {
-  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc']);
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960', 'ifrc']);
+  assert.equal(setupCount(info('double960')), 921600);
+  assert.equal(setupCount(info('crc')), 1680);
   assert.equal(setupCount(info('chess960')), 960);
   assert.equal(setupCount(info('mrc')), 15120);
   assert.equal(setupCount(info('caparandom')), 0);
@@ -31,6 +33,21 @@ test('ranks and numbers agree with startpos.py', () => {
   assert.equal(rankOf(info('mrc'), 8226), 'RNBMKQBNR');
   assert.equal(numberOf(info('chess960'), 'RNBQKBNR'), 518);
   assert.equal(numberOf(info('mrc'), 'RNBMKQBNR'), 8226);
+  // Double Fischer Random: 960 x White's Scharnagl number + Black's, written WHITE/BLACK.
+  assert.equal(rankOf(info('double960'), 518 * 960 + 0), 'RNBQKBNR/BBQNNRKR');
+  assert.equal(numberOf(info('double960'), 'RNBQKBNR/BBQNNRKR'), 518 * 960);
+  assert.equal(numberOf(info('double960'), 'RNBQKBNR'), null);
+  assert.equal(setupFen(info('double960'), 'RNBQKBNR/BBQNNRKR'),
+    'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR');
+  // IFRC: Chess960's numbers, the arrays inside the 10x10 board's empty edges.
+  assert.equal(rankOf(info('ifrc'), 518), 'RNBQKBNR');
+  assert.equal(setupFen(info('ifrc'), 'RNBQKBNR'),
+    '10/1rnbqkbnr1/1pppppppp1/10/10/10/10/1PPPPPPPP1/1RNBQKBNR1/10');
+  // CRC-Id (docs/rules.md): 911 is the orthodox array, 0 is BBQNNRKR (startpos.py agrees).
+  assert.equal(rankOf(info('crc'), 911), 'RNBQKBNR');
+  assert.equal(rankOf(info('crc'), 0), 'BBQNNRKR');
+  // RBKNQBNR: bishop pair (1,5) is pair 10, the queen the 4th free square (3), knights row 7.
+  assert.equal(numberOf(info('crc'), 'RBKNQBNR'), 10 + 28 * (3 + 6 * 7));
   assert.equal(numberOf(info('caparandom'), 'RNABQKBCNR'), null);
 });
 
@@ -43,6 +60,8 @@ test('the standard array excluded and the pool tag come from the metadata', () =
   assert.equal(m.numbers.length, 6719); // Maura's array has same-coloured bishops
   assert.equal(m.tag, 'mrc:same:8226');
   assert.equal(new SetupPool(info('mrc'), 'opposite').numbers.length, 8400);
+  assert.equal(new SetupPool(info('crc'), 'same').numbers.length, 720);
+  assert.equal(new SetupPool(info('crc'), 'same', true).numbers.length, 720); // 911 is opposite
   // A different served fact changes the pool: nothing is taken from a table of its own.
   const edited = structuredClone(info('chess960'));
   edited.setup.standard_number = 7;

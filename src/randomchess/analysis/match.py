@@ -230,16 +230,13 @@ def random_setup(variant: Variant, rng: random.Random, adjustment: bool | None =
     """The start FEN of a random legal array of ``variant`` (uniform over arrays)."""
     if variant.fixed_rank is not None:
         return variant.start_fen
-    army = list(variant.army)
     while True:
-        rng.shuffle(army)
-        rank = "".join(army)
-        if variant.is_setup(rank):
-            if adjustment and not variant.bishops_same_colour(rank):
-                continue
-            if adjustment is False:
-                return variant.setup_fen(rank, adjustment=False)
-            return variant.setup_fen(rank)
+        rank = variant.random_setup(rng)
+        if adjustment and not variant.bishops_same_colour(rank):
+            continue
+        if adjustment is False:
+            return variant.setup_fen(rank, adjustment=False)
+        return variant.setup_fen(rank)
 
 
 @dataclass

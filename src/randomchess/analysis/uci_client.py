@@ -42,7 +42,7 @@ from randomchess.variants import Variant
 
 # Fairy-Stockfish names of the entries our variants.ini defines (used once it is loaded).
 INI_VARIANTS = {"mrc": "mrc", "pseudo-mrc": "pseudo-mrc", "chess8400": "chess8400",
-                "pmrc": "pmrc"}
+                "pmrc": "pmrc", "crc": "crc", "ifrc": "ifrc"}
 STARTUP_TIMEOUT = 30.0  # for uciok and readyok (a Python engine imports for a while)
 NO_ANSWER_GRACE = 30.0  # seconds past the search's own limit before the client says stop
 STOP_GRACE = 5.0  # ... and after stop, before it kills the process
@@ -171,7 +171,8 @@ class UciClient:
         if self.reads_adjustment:  # our own engine knows every key
             return variant.key
         if not self.fairy:
-            return "chess" if variant.key in ("chess", "chess960") else None
+            # Stockfish plays every 8x8 array of the orthodox army (Double 960 too).
+            return "chess" if variant.uci_name == "chess" else None
         ini = INI_VARIANTS.get(variant.key)
         if ini is not None and ini in self.variant_names:
             return ini

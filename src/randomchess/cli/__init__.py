@@ -55,7 +55,30 @@ class LazyGroup(click.Group):
         return command
 
 
+def _load_variants(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--variants FILE``: register the file's variants before any sub-command is loaded,
+    so every ``--variant`` choice, the engine and the server know them."""
+    if value is None:
+        return
+    import os
+
+    from randomchess.variant_file import ENV_VARIABLE, VariantFileError, load_variant_file
+
+    try:
+        load_variant_file(value)
+    except VariantFileError as exc:
+        # Said in both languages: the global option comes before any command's --lang.
+        raise click.ClickException(
+            f"variants file {value} refused (no variant loaded) / archivo de variantes "
+            f"{value} rechazado (no se cargó ninguna variante):\n{exc}") from None
+    # `serve` and the engine's worker processes read the same file (server setting).
+    os.environ[ENV_VARIABLE] = os.path.abspath(value)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="randomchess", prog_name="randomchess")
+@click.option("--variants", type=click.Path(dir_okay=False), callback=_load_variants,
+              expose_value=False, is_eager=True, metavar="FILE",
+              help="Load additional variants from a TOML file (docs/variants.md).")
 def main() -> None:
     """Chess960 and Modern Random Chess: rules, setups, engine."""

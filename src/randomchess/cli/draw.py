@@ -47,6 +47,7 @@ from randomchess.startpos import (
     parse_salt_file,
     round_setups,
     setup_from_fen,
+    setup_from_label,
     setup_from_number,
     setup_from_rank,
     verify_commitment,
@@ -56,15 +57,18 @@ from randomchess.variants import get_variant, numbered_variant_keys
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _setup_number(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-    """A setup number typed in ASCII digits (``int()`` would also read '٥١٨' and '5_18')."""
+def _setup_number(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A setup number typed in ASCII digits (``int()`` would also read '٥١٨' and '5_18'), or
+    two of them for Double Fischer Random (``518/123``)."""
     if value is None:
         return None
     text = value.strip()
-    if not re.fullmatch(r"-?[0-9]{1,9}", text):
+    if not re.fullmatch(r"-?[0-9]{1,9}(/[0-9]{1,9})?", text):
         raise click.BadParameter(
-            f"{value!r} is not a valid integer: a setup number is ASCII digits, e.g. 518")
-    return int(text)
+            f"{value!r} is not a valid integer: a setup number is ASCII digits, e.g. 518 "
+            "(Double Fischer Random: two, e.g. 518/123)")
+    return text
+
 
 VARIANT_CHOICES = numbered_variant_keys()  # the variants whose arrays are numbered
 FORMATS = ("text", "json", "fen", "svg", "html")
@@ -120,14 +124,16 @@ def _pool_options(f: F) -> F:
         type=click.Choice(["any", "same", "opposite"]),
         default="any",
         show_default=True,
-        help="MRC only: draw only setups whose bishops share a colour (6,720) or not (8,400).",
+        help="MRC and CRC only: draw only setups whose bishops share a colour (MRC 6,720, CRC "
+             "720) or not (MRC 8,400, CRC 960).",
     )(f)
     return click.option(
         "--variant",
         type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
         default="chess960",
         show_default=True,
-        help="Chess960 (Scharnagl numbers 0-959) or MRC (MRC-Id 0-15119).",
+        help="Chess960 (Scharnagl numbers 0-959), MRC (MRC-Id 0-15119), CRC (CRC-Id "
+             "0-1679) or double960 (a Scharnagl number per side, e.g. 518/123).",
     )(f)
 
 
@@ -172,12 +178,12 @@ def _make_pool(variant: str, bishops: str, exclude_standard: bool) -> SetupPool:
 
 
 def _text_line(setup: NumberedSetup, lang: Language) -> str:
-    return f"{setup.number} {setup.localized(lang)}"
+    return f"{setup.label} {setup.localized(lang)}"
 
 
 def _card(setup: NumberedSetup, heading: str, lang: Language, brief: bool = False) -> Card:
     labels = _LABELS[lang]
-    black_rank = setup.variant.ranks
+    black_rank = setup.variant.ranks - setup.variant.margin
     castling = "; ".join(
         f"{san} {white} / {black}"
         for (san, white), black in zip(
@@ -185,7 +191,7 @@ def _card(setup: NumberedSetup, heading: str, lang: Language, brief: bool = Fals
         )
     )
     lines = (
-        (labels["number"], str(setup.number)),
+        (labels["number"], setup.label),
         (labels["rank_en"], setup.localized("en")),
         (labels["rank_es"], setup.localized("es")),
         (labels["castling"], castling),
@@ -227,12 +233,12 @@ def _emit_setups(
         if len(setups) != 1:
             raise click.UsageError("--format svg draws one setup; use --format html for several")
         (setup,) = setups
-        title = f"{setup.variant.pgn_name} {setup.number} {setup.localized(lang)}"
+        title = f"{setup.variant.pgn_name} {setup.label} {setup.localized(lang)}"
         click.echo(svg_diagram(setup.fen, lang=lang, title=title), nl=False)
     else:
         labels = _LABELS[lang]
         cards = tuple(
-            _card(s, f"{s.variant.pgn_name} {s.number}", lang, brief) for s in setups
+            _card(s, f"{s.variant.pgn_name} {s.label}", lang, brief) for s in setups
         )
         section = Section(labels["setups"], cards, subheading=_pool_description(pool, lang))
         click.echo(sheet_html(labels["setups"], [section], lang=lang), nl=False)
@@ -278,7 +284,7 @@ def draw_group(
     variant: str,
     bishops: str,
     exclude_standard: bool,
-    number: int | None,
+    number: str | None,
     seed: str | None,
     count: int,
     lang: Language,
@@ -313,10 +319,12 @@ def draw_group(
         if count != 1:
             raise click.UsageError("--number shows one setup; --count does not apply")
         try:
-            setup = setup_from_number(pool.variant, number)
+            # A negative number gets the range error of setup_from_number.
+            setup = (setup_from_number(pool.variant, int(number)) if number.startswith("-")
+                     else setup_from_label(pool.variant, number))
         except SetupNumberError as e:
             raise click.BadParameter(str(e), param_hint="'--number'") from None
-        if number not in pool:
+        if setup.number not in pool:
             raise click.BadParameter(
                 f"setup {number} is left out by --bishops/--exclude-standard",
                 param_hint="'--number'",
@@ -344,7 +352,8 @@ def draw_group(
 def identify_command(position: str, variant: str | None, lang: Language, fmt: str) -> None:
     """Number of a start FEN or a back rank (e.g. RNBQKBNR, or TCADRACT with --lang es)."""
     try:
-        if "/" in position:
+        double = variant is not None and get_variant(variant).independent_sides
+        if "/" in position and not (double and position.strip().count("/") == 1):
             setup = setup_from_fen(position, variant)
         else:
             rank = parse_rank(position, lang)

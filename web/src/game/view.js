@@ -10,6 +10,7 @@ import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
 import { statsHref } from '../setupstats.js';
+import { numberLabel } from '../variants.js';
 
 const colourName = c => t(`colour.${c}`);
 const CLOCK_TICK_MS = 200;
@@ -156,7 +157,8 @@ export function createGameView(root, ctrl, links) {
     seatLine.textContent = st.text;
     seatLine.append(' · ', st.variantName, st.numbered ? ' ' : '',
       st.numbered ? h('a', { href: statsHref(st.variant, st.number), 'data-testid': 'setup-stats-link',
-        title: t('setupStats') }, `#${st.number}`) : st.number !== null ? ` #${st.number}` : '');
+        title: t('setupStats') }, `#${numberLabel(st.variant, st.number)}`)
+      : st.number !== null ? ` #${numberLabel(st.variant, st.number)}` : '');
     if (st.days) seatLine.append(' · ', t('daysPerMove', { n: st.days }));
     else if (st.control) {
       seatLine.append(' · ', h('span.control', { 'data-testid': 'time-control', title: st.control.pgn },

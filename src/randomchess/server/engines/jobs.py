@@ -102,7 +102,10 @@ class Pool:
     async def run(self, fn: Any, *args: Any) -> Any:
         if self._executor is None:
             ctx = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            from randomchess.variant_file import load_from_environment
+
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                                 initializer=load_from_environment)
         loop = asyncio.get_running_loop()
         sem = self._sems.get(id(loop))
         if sem is None:

@@ -144,7 +144,11 @@ class EnginePool:
         self._waiting = 0
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._ctx)
+        from randomchess.variant_file import load_from_environment
+
+        # Variants from a file (settings.variants_file) are known in the workers too.
+        return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._ctx,
+                                   initializer=load_from_environment)
 
     def status(self) -> str:
         """``"ok"``, or ``"degraded"`` from a worker's death until the rebuilt pool has

@@ -46,12 +46,21 @@ class SetupFamily(BaseModel):
     symmetry: str  # "mirror" or "reverse" (Black's array)
     bishops_opposite: bool
     opposite_colours: list[str]
+    # empty edge files and ranks around the armies (IFRC: 1; the army is files - 2 x margin)
+    margin: int
     # Numbered families only (else none / false): how many setups, the number of the
     # standard array ("exclude the standard array" leaves it out of a pool) and whether a
     # pool may keep only same- or opposite-coloured bishops (docs/shuffler.md).
     count: int | None
     standard_number: int | None
     bishop_filter: bool
+
+
+class Description(BaseModel):
+    """What players are told about a variant beyond its name, per language (empty: nothing)."""
+
+    en: str
+    es: str
 
 
 class VariantInfo(BaseModel):
@@ -70,6 +79,7 @@ class VariantInfo(BaseModel):
     setup: SetupFamily
     default_fen: str
     engine: bool  # playable against the built-in engine
+    description: Description  # e.g. CRC's inferred castling squares (RULES.md D-18)
 
 
 def _piece(kind: PieceKind) -> PieceInfo:
@@ -120,10 +130,11 @@ def variant_info(v: Variant) -> VariantInfo:
             random=v.is_random, fixed_rank=v.fixed_rank,
             default_rank=v.fixed_rank or v.startpos_rank or "", army=v.army,
             numbering=v.numbering, symmetry=v.symmetry, bishops_opposite=v.bishops_opposite,
-            opposite_colours=list(v.opposite_colours),
+            opposite_colours=list(v.opposite_colours), margin=v.margin,
             count=count, standard_number=standard, bishop_filter=bishop_filter,
         ),
         default_fen=v.default_fen, engine=v.engine,
+        description=Description(en=v.description[0], es=v.description[1]),
     )
 
 

@@ -180,6 +180,23 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def _load_variants(path: Path) -> None:
+    """Register the variants of ``path`` (settings.variants_file); on problems log each one
+    and go on without them (the server starts with the built-in variants)."""
+    import os
+
+    from randomchess.variant_file import ENV_VARIABLE, VariantFileError, load_variant_file
+
+    try:
+        loaded = load_variant_file(path)
+    except VariantFileError as exc:
+        for problem in exc.problems:
+            log.error("variants file refused: %s", problem)
+        return
+    os.environ[ENV_VARIABLE] = str(path)  # the spawned engine processes load it too
+    log.info("variants from %s: %s", path, ", ".join(v.key for v in loaded))
+
+
 def create_app(db_url: str | None = None, settings: Settings | None = None,
                **overrides: Any) -> FastAPI:
     """The server app.  ``db_url`` (SQLAlchemy URL) and ``overrides`` (any
@@ -188,6 +205,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         settings = Settings.from_env(db_url=db_url)
     if overrides:
         settings = settings.with_changes(**overrides)  # here None means None (no front end)
+    if settings.variants_file is not None:
+        _load_variants(settings.variants_file)
     service = GameService(settings)
     access = logging.getLogger("uvicorn.access")
     if not any(isinstance(f, RedactInvites) for f in access.filters):

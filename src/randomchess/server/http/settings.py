@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     automatic_draws: bool = Field(False, validation_alias=AliasChoices(
         "automatic_draws", "RANDOMCHESS_AUTOMATIC_DRAWS", "RANDOMCHESS_AUTO_THREEFOLD"))
     default_level: int = Field(4, ge=1, le=8)
+    # Extra variants from a TOML file (docs/variants.md); a file with problems is logged,
+    # problem by problem, and left out: the server starts with the built-in variants.
+    variants_file: Path | None = None
 
     @model_validator(mode="after")
     def _queue_needs_redis(self) -> Settings:
@@ -89,7 +92,7 @@ class Settings(BaseSettings):
                              "processes and needs redis_url (--redis URL)")
         return self
 
-    @field_validator("static_dir", "redis_url", mode="before")
+    @field_validator("static_dir", "redis_url", "variants_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if value == "" else value

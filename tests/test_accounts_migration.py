@@ -48,8 +48,10 @@ def _alembic(store: Store, action: str, revision: str) -> None:
 
 
 def insert_old(store: Store, rec: GameRecord) -> None:
-    """Insert a game with the columns of the schema before 0006 (no ``days_per_move``)."""
-    values = {f.name: getattr(rec, f.name) for f in fields(rec) if f.name != "days_per_move"}
+    """Insert a game with the columns of the schema before 0006 (no ``days_per_move``, nor
+    0008's ``time_control``)."""
+    later = {"days_per_move", "time_control"}
+    values = {f.name: getattr(rec, f.name) for f in fields(rec) if f.name not in later}
     with store.engine.begin() as conn:
         conn.execute(text(f"INSERT INTO games ({', '.join(values)}) "
                           f"VALUES ({', '.join(':' + k for k in values)})"), values)
@@ -118,13 +120,17 @@ def test_0006_correspondence_upgrade_with_data(db_url: str) -> None:
                 "rated, created_at) VALUES ('s1', :u, 'chess960', 180000, 2000, 'blitz', "
                 ":f, 1)"), {"u": uid, "f": False})
         _alembic(store, "upgrade", "0006")
-        assert store.load("old1") == record("old1", status="ended", result="0-1",
-                                            termination="checkmate")
         with store.engine.connect() as conn:
             days, fresh = conn.execute(text("SELECT days, fresh_setup FROM seeks")).one()
             assert days is None and not fresh  # SQLite answers 0, PostgreSQL False
             assert not conn.execute(text("SELECT fresh_setup FROM game_terms")).scalar()
-        # A correspondence game round-trips.
+            assert conn.execute(text("SELECT result FROM games WHERE id = 'old1'")).scalar() \
+                == "0-1"
+        # The game is read back, and a correspondence game round-trips, with today's columns
+        # (up to the head first).
+        _alembic(store, "upgrade", _head())
+        assert store.load("old1") == record("old1", status="ended", result="0-1",
+                                            termination="checkmate")
         store.insert(record("corr", days_per_move=3, clock_initial_ms=3 * 86_400_000))
         got = store.load("corr")
         assert got is not None and got.days_per_move == 3

@@ -293,6 +293,11 @@
  */
 
 /**
+ * @typedef {object} CloseIn
+ * @property {(string|null)} [early] - close after the last complete round although rounds remain, with the arbiter's reason (logged)
+ */
+
+/**
  * @typedef {object} CreateGameIn
  * @property {string} variant - chess960, mrc, modern or chess
  * @property {('random'|number|string)} [setup] - "random", a setup number, or a FEN

@@ -229,6 +229,8 @@ function giveFocusBack(main, focus) {
 }
 
 function pairingTable(ev, round, rights, ui, refresh) {
+  // The arbiter's column (result menus) is a column of the table, headed, on every row.
+  const arbiter = rights.can && ev.status !== 'closed';
   const rows = round.boards.map(b => {
     const cells = [
       h('td', String(b.board)), h('td', playerName(ev, b.white)),
@@ -257,13 +259,16 @@ function pairingTable(ev, round, rights, ui, refresh) {
           return out;
         }, refresh);
       });
-      cells.push(h('td', sel, ' ', button));
+      cells.push(h('td.arbiter', sel, ' ', button));
+    } else if (arbiter) {
+      cells.push(h('td.arbiter'));
     }
     return h('tr', cells);
   });
   return h('table.pairings', { 'data-testid': `t-round-${round.round}` },
     h('caption', `${tt('round')} ${round.round}`),
-    h('thead', h('tr', [tt('board'), tt('white'), tt('black'), tt('result'), tt('setup'), ''].map(x => h('th', x)))),
+    h('thead', h('tr', [tt('board'), tt('white'), tt('black'), tt('result'), tt('setup'), '',
+      ...(arbiter ? [tt('arbiterColumn')] : [])].map(x => h('th', x)))),
     h('tbody', rows));
 }
 
@@ -425,6 +430,13 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
       buttons.append(h('label', rated, ` ${tt('ratedRound')}`), ' ');
     }
     if (ev.paired_rounds === ev.rounds) button(tt('close'), 't-close', step('close'));
+    else if (ev.system !== 'knockout' && last && !last.boards.some(x => !x.bye && x.black && !x.result)) {
+      // A dead end (no legal pairing for the next round) or an event cut short: close after
+      // the last complete round, with the arbiter's reason (issue 29).
+      const reason = draft(ui, 'early-reason', { placeholder: tt('earlyReason'), size: 28, 'data-testid': 't-early-reason' });
+      button(tt('closeEarly'), 't-close-early', () => call('POST', `${api(ev.id)}/close`, { early: reason.value }, rights.secret));
+      buttons.append(reason, ' ');
+    }
   }
   panel.append(buttons);
   if (ev.paired_rounds > 0 && ev.system !== 'knockout') panel.append(gameEntry(ev, rights, ui, refresh));

@@ -587,15 +587,21 @@ def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
     return LiveOut.model_validate({"round": rnd, "boards": boards})
 
 
+class CloseIn(_Strict):
+    early: Text | None = Field(None, max_length=500,
+                               description="close after the last complete round although "
+                                           "rounds remain, with the arbiter's reason (logged)")
+
+
 @router.post("/{event_id}/close", **ANSWER)
 @through_db
-def close(event_id: EventId, request: Request,
+def close(event_id: EventId, request: Request, body: CloseIn | None = None,
           x_organiser_secret: str | None = Header(None)) -> EventOut:
     store = _organiser(request, event_id, x_organiser_secret)
     if knockout.is_knockout(store, event_id):
         knockout.close(store, event_id)
         return event_out(store.load(event_id))
-    return event_out(_call(store.close, event_id))
+    return event_out(_call(store.close, event_id, None if body is None else body.early))
 
 
 def _clock(time_control: str) -> tuple[int, int] | None:

@@ -22,7 +22,7 @@ REFERENCE = ROOT / "tests" / "data" / "tournament" / "swiss9_reference.trf"
 DOCS = ROOT / "docs" / "shuffler.md"
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -103,6 +103,14 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
             assert {(b["white"], b["black"]) for b in boards} == expected, rnd
             assert all(b["setup"] in balanced for b in boards if b["black"] is not None), rnd
             assert o.locator("[data-testid=t-diagram]").count() == 1
+            # Drawn with the app's piece set (issue 37), not the print SVG's lettered discs:
+            # one piece image per man of the round's start position.
+            fen = next(b["fen"] for b in boards if b["board"] == 1).split()[0]
+            men = sum(c.isalpha() for c in fen)
+            pieces = o.locator("[data-testid=t-diagram] .pc")
+            expect(pieces).to_have_count(men)
+            image = pieces.first.evaluate("e => getComputedStyle(e).backgroundImage")
+            assert "/pieces/" in image, image
             if rnd == 1:
                 o.click("[data-testid=t-online]")
                 o.wait_for_selector("[data-testid=t-links]")
@@ -181,8 +189,8 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
         public.wait_for_selector("text=Clasificación tras la ronda 5")
         public.screenshot(path=str(ARTIFACTS / "tournament-public-es.png"), full_page=True)
         public.goto(f"/#/tournament/{eid}/hall")
-        public.wait_for_selector("[data-testid=t-hall] img")
-        public.wait_for_timeout(300)
+        # The hall's diagram, with the app's piece set (issue 37).
+        expect(public.locator("[data-testid=t-hall-diagram] .pc").first).to_be_visible()
         public.screenshot(path=str(ARTIFACTS / "tournament-hall.png"))
         assert not errors, errors
     finally:

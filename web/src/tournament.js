@@ -20,6 +20,7 @@ import { currentUser } from './account.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
 import { bracketView } from './bracket.js';
+import { diagram } from './diagram.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -172,9 +173,12 @@ function setupFigure(ev, round, board = 1) {
   const b = round.boards.find(x => x.board === board && !x.bye);
   if (!b) return null;
   if (round.awaits_reveal) return h('p.awaits-reveal', { 'data-testid': 't-awaits-reveal' }, tt('awaitsReveal', { round: round.round }));
+  if (!b.fen) return null;
   const l = lang();
+  // Drawn with the app's piece set (issue 37: the server's SVG for print letters its pieces).
   return h('figure.setup',
-    h('img', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?board=${board}&lang=${l}`, alt: `${tt('setup')} ${b.setup ?? ''}`, width: 280, 'data-testid': 't-diagram' }),
+    h('div.t-diagram', { 'data-testid': 't-diagram', title: `${tt('setup')} ${b.setup ?? ''}` },
+      diagram(b.fen.split(' ')[0])),
     h('figcaption', b.setup != null ? `${tt('setup')} ${b.setup}: ${b.rank[l] || b.rank.en}` : ''));
 }
 
@@ -496,7 +500,8 @@ function eventView(ev, rights, staff, ui, extra) {
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
       : bracket ? null : h('p', tt('noRound')),
-    last ? h('section.live', { 'data-testid': 't-live', 'data-round': String(last.round) }) : null,
+    // Live boards while the event runs (issue 31); the bulletin keeps the games afterwards.
+    last && ev.status === 'running' ? h('section.live', { 'data-testid': 't-live', 'data-round': String(last.round) }) : null,
     ev.completed_rounds > 0 && !bracket ? standingsTable(ev) : null,
     section(ui, 'players', `${tt('players')} (${ev.players.length})`,
       h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
@@ -597,7 +602,7 @@ function hallRound(ev, round) {
   if (!b) return null;
   const ends = round.reveal ? round.reveal.window_ends : null;
   return h('div',
-    h('img.hall-diagram', { src: `${api(ev.id)}/rounds/${round.round}/setup.svg?lang=${l}`, alt: tt('setup') }),
+    b.fen ? h('div.hall-diagram', { 'data-testid': 't-hall-diagram' }, diagram(b.fen.split(' ')[0])) : null,
     b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null,
     b.castling ? h('p.hall-castling', { 'data-testid': 't-hall-castling' },
       Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,

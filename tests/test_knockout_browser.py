@@ -6,6 +6,7 @@ Skipped (loudly) without chromium or the built bundle."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from web_support import SLOW, launched_browser, running_server, skip_without_browser
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -124,3 +125,48 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     spectator.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
     assert "1.5" in (spectator.text_content("[data-testid=t-ko-match-1-2]") or "")
     assert errors == []
+
+
+def test_a_knockout_created_from_the_form(browser: Browser, server: str) -> None:
+    """The creation form offers the knock-out (issue 34): its own fields appear, the rounds'
+    fields step aside, and the event created is a knock-out with the format typed; the
+    organiser secret is shown once (no account), then the page shows the organiser's start."""
+    ctx = browser.new_context(base_url=server, viewport={"width": 1000, "height": 900})
+    page = ctx.new_page()
+    try:
+        page.goto("/?lang=es#/tournament/new")
+        fields = page.locator("[data-testid=t-ko-fields]")
+        expect(fields).to_be_hidden()
+        page.fill("[data-testid=t-name]", "KO del formulario")
+        page.select_option("[data-testid=t-system]", "knockout")
+        expect(fields).to_be_visible()
+        expect(fields).to_contain_text("Partidas por match")
+        assert page.locator("input[name=rounds]").is_disabled()
+        assert page.locator("[data-testid=t-source]").is_disabled()
+        page.fill("[data-testid=t-ko-games]", "4")
+        page.fill("[data-testid=t-ko-stages]", "2:600+5; 2:300+3")
+        page.fill("[data-testid=t-ko-armageddon]", "fixed:300,240")
+        page.select_option("[data-testid=t-ko-setups]", "pair")
+        _click(page, "[data-testid=t-create]")
+        _click(page, "[data-testid=t-to-event]")  # past the secret, shown once
+        page.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
+        eid = page.url.rsplit("/", 1)[1]
+        expect(page.locator("[data-testid=t-start]")).to_be_visible()
+        bracket = _bracket(page, eid)
+        event = page.request.get(f"/api/tournaments/{eid}").json()
+        assert event["system"] == "knockout" and event["name"] == "KO del formulario"
+        fmt = bracket["format"]
+        assert (fmt["games"], fmt["setups"], fmt["armageddon"]) == (4, "pair", "fixed:300,240")
+        assert fmt["tiebreaks"] == ["2:600+5", "2:300+3"]
+        # A bad format is refused on the page, in Spanish, and nothing is created.
+        page.goto("/?lang=es#/tournament/new")
+        page.fill("[data-testid=t-name]", "KO malo")
+        page.select_option("[data-testid=t-system]", "knockout")
+        page.fill("[data-testid=t-ko-armageddon]", "sorteo")
+        _click(page, "[data-testid=t-create]")
+        expect(page.locator("form.tournament-new p.error")).not_to_be_empty()
+        listed = page.request.get("/api/tournaments").json()
+        names = [e["name"] for part in listed.values() for e in part]
+        assert "KO malo" not in names
+    finally:
+        ctx.close()

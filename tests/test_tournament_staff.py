@@ -191,3 +191,30 @@ def test_an_online_game_names_its_event_and_players(c: TestClient) -> None:
     r = c.get(f"/api/games/{game['id']}/event")  # every game page asks: no 404 to log
     assert r.status_code == 200 and r.json() == {"board": None}
     assert c.get("/api/games/not-a-game-id!/event").status_code == 404
+
+
+def test_a_signed_in_knockout_creator_runs_it_from_another_browser(c: TestClient) -> None:
+    """A knock-out made while signed in belongs to the account (issue 30 with issue 34): a
+    second browser of the account sees it as its organiser and runs its steps; a co-arbiter
+    added by name may too, someone else may not."""
+    ana, eve = user(c, "ana"), user(c, "eve")
+    r = ana.post("/api/tournaments/knockout", json={"name": "Ana's KO", "games": 2,
+                                                    "armageddon": "bid:300"})
+    assert r.status_code == 201, r.text
+    assert r.json()["organiser"] == "ana"
+    eid = r.json()["id"]
+    laptop = Browser(c)
+    assert laptop.log_in("ana").status_code == 200
+    assert laptop.get(f"/api/tournaments/{eid}/staff").json()["you"] == "organiser"
+    for i, name in enumerate(("A", "B", "C", "D")):
+        r = laptop.post(f"/api/tournaments/{eid}/players", json={"name": name,
+                                                                 "rating": 2000 - i})
+        assert r.status_code == 201, r.text
+    assert laptop.post(f"/api/tournaments/{eid}/start").status_code == 200
+    assert laptop.post(f"/api/tournaments/{eid}/pair").status_code == 200
+    r = eve.post(f"/api/tournaments/{eid}/games", json={"round": 1, "match": 1, "game": 1,
+                                                       "result": "1-0"})
+    assert r.status_code == 403
+    r = laptop.post(f"/api/tournaments/{eid}/games", json={"round": 1, "match": 1, "game": 1,
+                                                          "result": "1-0"})
+    assert r.status_code == 200, r.text

@@ -71,7 +71,9 @@ function renderNew(main, go) {
   const variant = h('select', { name: 'variant' }, allVariants()
     .filter(v => isNumbered(v) || !v.setup.random)
     .map(v => h('option', { value: v.key, selected: v.key === 'chess960' }, variantName(v.key))));
-  const system = h('select', { name: 'system' }, ['swiss', 'rr', 'drr'].map(v => h('option', { value: v }, tt(v))));
+  const system = h('select', { name: 'system', 'data-testid': 't-system' },
+    ['swiss', 'rr', 'drr', 'knockout'].map(v => h('option', { value: v }, tt(v))));
+  const ko = knockoutFields();
   const rounds = h('input', { name: 'rounds', type: 'number', value: 5 });
   const tc = h('input', { name: 'time_control', placeholder: '5400+30' });
   const policy = h('select', { name: 'setup_policy' }, h('option', { value: 'round' }, tt('perRound')), h('option', { value: 'board' }, tt('perBoard')));
@@ -104,9 +106,16 @@ function renderNew(main, go) {
     field(tt('evalBand'), band), field(tt('setupSource'), source),
     field(tt('excludedList'), excluded), field(tt('shortlist'), shortlist), field(tt('prep'), prep),
     h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
-    h('label', norep, ' ', tt('noRepeat')),
+    h('label', norep, ' ', tt('noRepeat')), ko.box,
     h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
-  system.addEventListener('change', () => { rounds.disabled = system.value !== 'swiss'; });
+  // A knock-out (issue 34) has matches instead of rounds: its own fields, not the rounds'.
+  const roundOnly = [rounds, policy, tiebreaks, mini, band, source, excluded, shortlist, prep];
+  system.addEventListener('change', () => {
+    const knockout = system.value === 'knockout';
+    rounds.disabled = system.value !== 'swiss';
+    for (const x of roundOnly) if (x !== rounds) x.disabled = knockout;
+    ko.box.hidden = !knockout;
+  });
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     await limitsReady();
@@ -117,7 +126,11 @@ function renderNew(main, go) {
       return;
     }
     try {
-      const out = await call('POST', '/api/tournaments', {
+      const out = system.value === 'knockout' ? await call('POST', '/api/tournaments/knockout', {
+        name: name.value, variant: variant.value, time_control: tc.value, ...ko.body(),
+        exclude_standard: excl.checked, no_repeat: norep.checked, bishops: bishops.value,
+        initial_colour: initial.value,
+      }) : await call('POST', '/api/tournaments', {
         name: name.value, variant: variant.value, system: system.value,
         rounds: system.value === 'swiss' ? Number(rounds.value) : null,
         time_control: tc.value, setup_policy: policy.value, mini_match: mini.checked,
@@ -137,6 +150,28 @@ function renderNew(main, go) {
     }
   });
   main.append(form);
+}
+
+/** The knock-out's own settings on the creation form (issue 34): games per match, the
+ * tie-break stages, the Armageddon, one setup per stage or per pair of games, the seeding. */
+function knockoutFields() {
+  const games = h('input', { type: 'number', min: 1, max: 20, value: 2, 'data-testid': 't-ko-games' });
+  const stages = h('input', { placeholder: '2:600+5; 2:300+3', size: 24, 'data-testid': 't-ko-stages' });
+  const armageddon = h('input', { value: 'bid:300+2', size: 18, 'data-testid': 't-ko-armageddon' });
+  const setups = h('select', { 'data-testid': 't-ko-setups' },
+    ['match', 'pair'].map(v => h('option', { value: v }, tt(`koSetups.${v}`))));
+  const seeding = h('select', { 'data-testid': 't-ko-seeding' },
+    ['rating', 'entered'].map(v => h('option', { value: v }, tt(`koSeeding.${v}`))));
+  const box = h('fieldset.knockout', { hidden: true, 'data-testid': 't-ko-fields' },
+    h('legend', tt('knockout')), field(tt('koGamesField'), games), field(tt('koStagesField'), stages),
+    field(tt('koArmageddonField'), armageddon), field(tt('koSetupsField'), setups),
+    field(tt('koSeedingField'), seeding));
+  const body = () => ({
+    games: Number(games.value), armageddon: armageddon.value.trim(),
+    tiebreaks: stages.value.split(';').map(x => x.trim()).filter(Boolean),
+    match_setups: setups.value, seeding: seeding.value,
+  });
+  return { box, body };
 }
 
 /** An event made without an account: its organiser secret, shown once, with a copy button

@@ -14,6 +14,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
+from randomchess.server.accounts.deps import CSRF_HEADER, current_session
+from randomchess.server.accounts.store import same_secret
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
@@ -152,6 +154,11 @@ async def create_knockout(body: KnockoutIn, request: Request) -> CreatedOut:
     if not await service.rate.allow(client, now_ms()):
         raise ApiError(429, "rate.too_many_events")
     kos = _kstore(request)
+    # Signed in: the account organises it, as any event (issue 30).
+    session = await current_session(request)
+    if session is not None and not same_secret(request.headers.get(CSRF_HEADER),
+                                               session.csrf):
+        raise ApiError(403, "account.csrf")
 
     def create() -> Any:
         try:
@@ -160,14 +167,16 @@ async def create_knockout(body: KnockoutIn, request: Request) -> CreatedOut:
                               time_control=body.time_control,
                               exclude_standard=body.exclude_standard, bishops=body.bishops,
                               no_repeat=body.no_repeat, initial_colour=body.initial_colour,
-                              organiser=True)
+                              organiser=True,
+                              owner=None if session is None else session.user_id)
         except errors.TournamentError as e:  # every refusal here is about the request
             raise ApiError.wrap(422, e) from None
 
     created = await database(request).run(create)
     return CreatedOut.model_validate({"id": created.event.id,
                                       "commitment": created.event.commitment,
-                                      "organiser_secret": created.organiser_secret})
+                                      "organiser_secret": created.organiser_secret,
+                                      "organiser": None if session is None else session.name})
 
 
 @router.get("/{event_id}/bracket", **ANSWER)

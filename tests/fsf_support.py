@@ -3,9 +3,13 @@ ship (tests/data/variants.ini): one process, ``go perft`` per position."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+
+from randomchess import Position
 
 FSF = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 INI = Path(__file__).resolve().parent / "data" / "variants.ini"
@@ -25,3 +29,20 @@ def fsf_perft(variant: str, fens: list[str], depth: int) -> list[int]:
               if line.startswith("Nodes searched")]
     assert len(counts) == len(fens), out[-2000:]
     return counts
+
+
+def random_walks(start: Callable[[int], Position], setups: int, count: int,
+                 plies: tuple[int, int], seed: int) -> list[Position]:
+    """``count`` positions, each a random number of random legal moves (``plies``: the
+    ``randrange`` bounds) from ``start(n)`` of a random setup ``n`` below ``setups``."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        pos = start(rng.randrange(setups))
+        for _ in range(rng.randrange(*plies)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        positions.append(pos)
+    return positions

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from conftest import all_setups
-from fsf_support import fsf_perft
+from fsf_support import fsf_perft, random_walks
 from randomchess import Position, get_variant, parse_san, push_san, san
 from randomchess.startpos import (
     CRC_SETUPS,
@@ -56,16 +56,7 @@ def test_start_perft_depth4_matches_fairy_stockfish(number: int) -> None:
 
 
 def test_random_positions_perft_depth3_matches_fairy_stockfish() -> None:
-    rng = random.Random(1680)
-    positions = []
-    for _ in range(12):
-        pos = start(rng.randrange(CRC_SETUPS))
-        for _ in range(rng.randrange(4, 30)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        positions.append(pos)
+    positions = random_walks(start, CRC_SETUPS, 12, (4, 30), seed=1680)
     fens = [p.fen(shredder=True) for p in positions]
     assert [p.perft(3) for p in positions] == fsf_perft("crc", fens, 3), fens
 

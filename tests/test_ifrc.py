@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from fsf_support import fsf_perft
+from fsf_support import fsf_perft, random_walks
 from randomchess import Position, get_variant, push_san, san
 from randomchess.startpos import CHESS960_SETUPS, setup_from_fen, setup_from_number
 
@@ -43,16 +43,7 @@ def test_start_perft_depth4_matches_fairy_stockfish(number: int) -> None:
 
 
 def test_random_positions_match_fairy_stockfish() -> None:
-    rng = random.Random(100)
-    positions = []
-    for _ in range(10):
-        pos = start(rng.randrange(CHESS960_SETUPS))
-        for _ in range(rng.randrange(6, 60)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        positions.append(pos)
+    positions = random_walks(start, CHESS960_SETUPS, 10, (6, 60), seed=100)
     fens = [p.fen(shredder=True) for p in positions]
     assert [p.perft(2) for p in positions] == fsf_perft("ifrc", fens, 2), fens
 

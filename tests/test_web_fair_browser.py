@@ -29,6 +29,7 @@ import pytest
 from web_support import (
     SIZES,
     SLOW,
+    BrowserSession,
     drag,
     game_state,
     launched_browser,
@@ -41,7 +42,7 @@ from web_support import (
 )
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, BrowserContext, Page, expect
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -67,30 +68,11 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
-class Session:
-    """Browser contexts and their pages; any JavaScript error fails the test."""
+class Session(BrowserSession):
+    """A browser session on this module's server, desktop-sized unless asked otherwise."""
 
     def __init__(self, browser: Browser, server: str) -> None:
-        self.browser, self.server = browser, server
-        self.contexts: list[BrowserContext] = []
-        self.errors: list[str] = []
-        self.console: list[str] = []
-
-    def page(self, lang: str = "en", **options: Any) -> Page:
-        # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids.
-        ctx = self.browser.new_context(base_url=self.server, bypass_csp=True,
-                                       **{**DESKTOP, **options})
-        ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
-        self.contexts.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(SLOW)
-        pg.on("pageerror", lambda e: self.errors.append(str(e)))
-        pg.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
-        return pg
-
-    def close(self) -> None:
-        for c in self.contexts:
-            c.close()
+        super().__init__(browser, server, DESKTOP)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from randomchess.analysis.calibration import level_ratings
 from web_support import (
     ARTIFACTS,
     SLOW,
+    BrowserSession,
     board_attr,
     click_square,
     drag,
@@ -34,7 +35,7 @@ from web_support import (
 )
 
 with contextlib.suppress(ImportError):  # skipped below without it
-    from playwright.sync_api import Browser, BrowserContext, Page, expect
+    from playwright.sync_api import Browser, Page, expect
 
 pytestmark = skip_without_browser
 
@@ -58,29 +59,11 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
-class Session:
-    """A browser context with its pages; any JavaScript error fails the test."""
+class Session(BrowserSession):
+    """A browser session on this module's server, desktop-sized unless asked otherwise."""
 
     def __init__(self, browser: Browser, server: str) -> None:
-        self.browser, self.server = browser, server
-        self.contexts: list[BrowserContext] = []
-        self.errors: list[str] = []
-
-    def page(self, lang: str = "en", **options: Any) -> Page:
-        # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids
-        # (the page under its CSP is tests/test_server_csp.py's).
-        ctx = self.browser.new_context(base_url=self.server, bypass_csp=True,
-                                       **{**DESKTOP, **options})
-        ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
-        self.contexts.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(SLOW)
-        pg.on("pageerror", lambda e: self.errors.append(str(e)))
-        return pg
-
-    def close(self) -> None:
-        for c in self.contexts:
-            c.close()
+        super().__init__(browser, server, DESKTOP)
 
 
 @pytest.fixture

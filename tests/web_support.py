@@ -181,3 +181,32 @@ def moves_text(page: Page) -> str:
 
 def game_state(page: Page) -> Any:
     return page.evaluate("window.rcGame && window.rcGame.state")
+
+
+class BrowserSession:
+    """Browser contexts and their pages for one test; every page's JavaScript errors and
+    console lines are kept, so a test can fail on any of them.  ``desktop``: the context
+    options used unless a page asks for others (a phone's, say)."""
+
+    def __init__(self, browser: Browser, server: str, desktop: dict[str, Any]) -> None:
+        self.browser, self.server, self.desktop = browser, server, desktop
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+        self.console: list[str] = []
+
+    def page(self, lang: str = "en", **options: Any) -> Page:
+        # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids
+        # (the page under its CSP is tests/test_server_csp.py's).
+        ctx = self.browser.new_context(base_url=self.server, bypass_csp=True,
+                                       **{**self.desktop, **options})
+        ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
+        self.contexts.append(ctx)
+        pg = ctx.new_page()
+        pg.set_default_timeout(SLOW)
+        pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        pg.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        return pg
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()

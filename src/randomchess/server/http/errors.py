@@ -442,10 +442,6 @@ def reason_of(exc: BaseException) -> Bilingual:
         return Bilingual(exc.message("en"), exc.message("es"))
     if isinstance(exc, TimeControlError):
         return Bilingual(str(exc), exc.es)
-    if isinstance(exc, tournament_errors.RevealError | tournament_errors.PreparationError):
-        return Bilingual(str(exc), exc.localized("es"))
-    if isinstance(exc, tournament_errors.GameEntryError):
-        return Bilingual(exc.localized("en"), exc.localized("es"))
     text = str(exc)
     if isinstance(exc, tournament_errors.TournamentError):  # it says itself in Spanish
         return Bilingual(text, exc.localized("es"))

@@ -14,8 +14,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
-from randomchess.server.accounts.deps import CSRF_HEADER, current_session
-from randomchess.server.accounts.store import same_secret
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
@@ -155,10 +153,7 @@ async def create_knockout(body: KnockoutIn, request: Request) -> CreatedOut:
         raise ApiError(429, "rate.too_many_events")
     kos = _kstore(request)
     # Signed in: the account organises it, as any event (issue 30).
-    session = await current_session(request)
-    if session is not None and not same_secret(request.headers.get(CSRF_HEADER),
-                                               session.csrf):
-        raise ApiError(403, "account.csrf")
+    session = await rights.creator(request)
 
     def create() -> Any:
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from randomchess.server.accounts.deps import CSRF_HEADER, SESSION_COOKIE
+from randomchess.server.accounts.deps import CSRF_HEADER, SESSION_COOKIE, current_session
 from randomchess.server.accounts.store import Session, same_secret
 from randomchess.server.http.errors import ApiError
 from randomchess.tournament.staff import ORGANISER, Role, Staff
@@ -35,3 +35,13 @@ def role_of(request: Request, event_id: str, secret: str | None,
         raise ApiError(403, "account.csrf")
     staff: Staff = request.app.state.tournament_staff
     return staff.role_of(event_id, s.user_id)
+
+
+async def creator(request: Request) -> Session | None:
+    """The account creating an event (it will organise it), or None for an anonymous
+    creation; a signed-in creation needs the session's CSRF token."""
+    session = await current_session(request)
+    if session is not None and not same_secret(request.headers.get(CSRF_HEADER),
+                                               session.csrf):
+        raise ApiError(403, "account.csrf")
+    return session

@@ -23,8 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
-from randomchess.server.accounts.deps import CSRF_HEADER, current_session
-from randomchess.server.accounts.store import same_secret
+from randomchess.server.accounts.deps import current_session
 from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
@@ -197,7 +196,6 @@ def _staff(request: Request) -> Staff:
     return staff
 
 
-_session = rights.session_of
 _role = rights.role_of
 
 
@@ -295,10 +293,7 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
     excluded = _call(parse_setup_list, body.excluded, body.variant)
     shortlist = None if body.shortlist is None else _call(parse_setup_list, body.shortlist,
                                                           body.variant)
-    session = await current_session(request)
-    if session is not None and not same_secret(request.headers.get(CSRF_HEADER),
-                                               session.csrf):
-        raise ApiError(403, "account.csrf")
+    session = await rights.creator(request)
     owner = None if session is None else session.user_id
     created = await database(request).run(lambda: _call(lambda: store.create(
         body.name, variant=body.variant, system=body.system, rounds=body.rounds,

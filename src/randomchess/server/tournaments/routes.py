@@ -538,6 +538,9 @@ def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
 def result(event_id: EventId, body: ResultIn, request: Request,
            x_organiser_secret: str | None = Header(None)) -> ResultOut:
     store = _organiser(request, event_id, x_organiser_secret)
+    # A board's online game that has just ended is final even before the end hook (a task
+    # of its own) has recorded it: record it first, so a first result cannot overwrite it.
+    store.sync_online(event_id)
     if body.reason is not None:
         b = _call(store.correct, event_id, body.round, body.board, body.result, body.reason)
     else:

@@ -52,7 +52,7 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  *    saveSeat, claimSeat, currentUser, getLevels?, getGameEvent?} (api.js, account.js,
  *    levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
- *    'same'|'new'|null, 'promotion' {options, color} → letter|null, 'adjust' {adjustment} → bool;
+ *    'same'|'new'|null, 'promotion' {options, color, square} → letter|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
  *    message, a hint, the castling targets), so the board is re-set only from the state;
  *  - sounds {muted, setMuted, play}, storage {getItem, setItem}, copy(text, el) → Promise<bool>,
@@ -453,7 +453,7 @@ export function createGameCtrl({
     const sorted = promotionOrder(info()).filter(p => options.includes(p));
     const color = current().to_move === 'black' ? 'black' : 'white';
     asking = true;
-    const choice = await ask('promotion', { options: sorted, color });
+    const choice = await ask('promotion', { options: sorted, color, square: to });
     asking = false;
     if (choice) await send(from + to + choice);
     else full();

@@ -9,6 +9,7 @@ import { keyToNav } from './nav.js';
 import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
+import { pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
 
@@ -313,10 +314,9 @@ export function createGameView(root, ctrl, links) {
         ]);
     }
     if (kind === 'promotion') {
-      return modal(t('promoteTo'), h('div'), data.options.map(p => ({
-        value: p, testid: `promo-${p}`,
-        content: [h(`span.pc.${data.color}.${p}-piece`), h('span', t(`piece.${p}`))],
-      })));
+      // On the promotion square, not a centred dialog (issue 37; promotion.js).
+      const { width, height } = ground.state.dimensions;
+      return pickPromotion(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
     }
     if (kind === 'adjust') {
       const a = data.adjustment;

@@ -4,6 +4,7 @@ the organiser's route."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from otb_support import final_result, random_game, scoresheet
 from randomchess.cli import main
-from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore
+from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore, otb
 from randomchess.tournament.model import Tournament
 from server_support import client
 
@@ -251,6 +252,42 @@ def test_finished_otb_games_join_the_setup_statistics(c: TestClient) -> None:
     assert (stats["white_wins"], stats["draws"], stats["black_wins"]) == won
     assert stats["first_moves"] == [{"san": firsts[0], "games": 1}]
     assert stats["game_ids"] == []
+
+
+def test_an_entered_otb_game_is_reviewed_in_the_background(c: TestClient) -> None:
+    """Issue 31: a finished over-the-board game goes to the engine workers' review queue as
+    an online game's review does, without being asked for; the bulletin (the event's PGN)
+    then carries the review as comments.  An unfinished game is not reviewed."""
+    r = c.post("/api/tournaments", json={"name": "Review Open", "rounds": 1})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    uci = random_game(fen, "chess960", 8, seed=3)
+    if final_result(fen, "chess960", uci, "*") != "*":
+        uci = uci[:-1]
+    for board, result in ((1, "1/2-1/2"), (2, None)):
+        body = {"text": scoresheet(fen, "chess960", uci)}
+        if result is not None:
+            body["result"] = result
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/boards/{board}/game", json=body,
+                   headers=auth)
+        assert r.status_code == 200, r.text
+    store = c.app.state.tournaments  # type: ignore[attr-defined]
+    key = otb.review_id(eid, 1, 1)
+    deadline = time.monotonic() + 60
+    while store.review_of(key) is None:
+        assert time.monotonic() < deadline, "no review of the entered game within 60 s"
+        time.sleep(0.05)
+    review = store.review_of(key)
+    assert review is not None and len(review.plies) == len(uci)
+    assert store.review_of(otb.review_id(eid, 1, 2)) is None  # unfinished: no review
+    bulletin = c.get(f"/api/tournaments/{eid}/export.pgn").text
+    first, second = bulletin.split("[Event ", 2)[1:]
+    assert '[Board "1"]' in first and "[%eval " in first
+    assert '[Board "2"]' in second and "[%eval " not in second
 
 
 def _relay_file(t: Tournament, rnd: int, moves: dict[int, list[str]],

@@ -892,8 +892,9 @@ class TournamentStore:
         return report
 
     def review_of(self, game_id: str) -> Review | None:
-        """The engine review stored for the server game ``game_id`` (issue 31's bulletin
-        writes it as comments), or ``None``."""
+        """The engine review stored for the server game ``game_id``, or for an over-the-board
+        game under :func:`~randomchess.tournament.otb.review_id` (issue 31's bulletin writes
+        it as comments), or ``None``."""
         import json
 
         from randomchess.analysis.review import Review

@@ -153,9 +153,9 @@ def test_picker_on_the_square_with_taps_on_a_phone(session: BrowserSession, case
 
 def assert_cancelled(page: Page, orig: str, dest: str, pawn: str) -> None:
     expect(page.locator("[data-testid=promotion-choice]")).to_have_count(0)
-    page.wait_for_function(
-        f"window.rcGame.ground.state.boardState.pieces.get('{orig}')?.role === 'p-piece'", timeout=SLOW)
-    assert page.evaluate(f"window.rcGame.ground.state.boardState.pieces.get('{dest}')") is None
+    pieces = "window.rcGame.ground.state.boardState.pieces"
+    page.wait_for_function(f"{pieces}.get('{orig}')?.role === 'p-piece'", timeout=SLOW)
+    assert page.evaluate(f"{pieces}.get('{dest}')") is None
     assert page.evaluate("window.rcGame.state.moves.length") == 0
     assert moves_text(page).strip() == ""
     assert pawn in board_attr(page, "fen")

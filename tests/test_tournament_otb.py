@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from otb_support import final_result, random_game, scoresheet
 from randomchess.cli import main
@@ -288,6 +289,48 @@ def test_an_entered_otb_game_is_reviewed_in_the_background(c: TestClient) -> Non
     first, second = bulletin.split("[Event ", 2)[1:]
     assert '[Board "1"]' in first and "[%eval " in first
     assert '[Board "2"]' in second and "[%eval " not in second
+
+
+def test_the_live_socket_pushes_the_round_on_every_change(c: TestClient) -> None:
+    """Issue 31's relay pushed: ``WS /ws/tournaments/{id}/rounds/{r}/live`` sends the round's
+    boards at once, again when a game is entered through the server (woken at once) or
+    stored by another process (the CLI, a relay: seen within a second or so), and answers
+    pings; an unknown event is an error frame and close code 4404."""
+    r = c.post("/api/tournaments", json={"name": "Live Open", "rounds": 1})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    uci = random_game(fen, "chess960", 6, seed=5)
+    with c.websocket_connect(f"/ws/tournaments/{eid}/rounds/1/live") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "live"
+        assert first["live"] == c.get(f"/api/tournaments/{eid}/rounds/1/live").json()
+        assert [b["moves"] for b in first["live"]["boards"]] == [[], []]
+        started = time.monotonic()
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/boards/1/game",
+                   json={"text": scoresheet(fen, "chess960", uci[:3])}, headers=auth)
+        assert r.status_code == 200, r.text
+        pushed = ws.receive_json()
+        assert pushed["live"]["boards"][0]["moves"] == uci[:3]
+        assert time.monotonic() - started < 1.0
+        # Stored by another process (the store itself, as the CLI does): seen all the same.
+        store = TournamentStore(c.app.state.tournaments.engine)  # type: ignore[attr-defined]
+        store.enter_game(eid, 1, 2, scoresheet(fen, "chess960", uci[:2]))
+        pushed = ws.receive_json()
+        assert pushed["live"]["boards"][1]["moves"] == uci[:2]
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text("hello")
+        assert ws.receive_json()["code"] == "frame.invalid"
+    with c.websocket_connect("/ws/tournaments/nosuch/rounds/1/live?lang=es") as ws:
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["status"] == 404
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
 
 
 def _relay_file(t: Tournament, rnd: int, moves: dict[int, list[str]],

@@ -19,6 +19,7 @@ import { request, saveSeat } from './api.js';
 import { currentUser } from './account.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
+import { followLive } from './tournament/live.js';
 import { bracketView } from './bracket.js';
 import { diagram } from './diagram.js';
 import './tournament.css';
@@ -602,21 +603,25 @@ function renderEvent(main, id) {
     giveFocusBack(main, focus);
     ui.refreshes += 1;
     main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it
-    drawLive(main, id);
+    const box = main.querySelector('[data-testid=t-live]');
+    live.follow(box ? Number(box.dataset.round) : null);
+    if (box && lastLive && lastLive.round === Number(box.dataset.round)) drawLive(main, lastLive);
   };
+  // The round's boards as moves arrive (issue 31): pushed over a WebSocket, this section only.
+  let lastLive = null;
+  const live = followLive(id, {
+    onLive: out => { lastLive = out; drawLive(main, out); },
+    poll: r => call('GET', `${api(id)}/rounds/${r}/live`),
+  });
   refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(undefined, true); }, 5000);
-  // The round's boards as moves arrive (issue 31): every half second, this section only.
-  const live = setInterval(() => { if (!document.hidden) drawLive(main, id); }, 500);
-  return { destroy: () => { clearInterval(timer); clearInterval(live); } };
+  return { destroy: () => { clearInterval(timer); live.destroy(); } };
 }
 
-/** Fill the page's live section from GET .../rounds/{r}/live (the moves entered or relayed). */
-async function drawLive(main, id) {
+/** Fill the page's live section with `out`, GET .../rounds/{r}/live's answer (pushed). */
+function drawLive(main, out) {
   const box = main.querySelector('[data-testid=t-live]');
-  if (!box) return;
-  const out = await call('GET', `${api(id)}/rounds/${box.dataset.round}/live`).catch(() => null);
-  if (!out || !box.isConnected) return;
+  if (!box || Number(box.dataset.round) !== out.round) return;
   clear(box).append(h('h3', tt('live')), ...out.boards.map(b => h('div.live-board', { 'data-testid': `t-live-${b.board}` },
     h('strong', `${tt('board')} ${b.board}: ${b.white} – ${b.black}`), b.result ? ` ${b.result}` : '',
     h('p.live-moves', { 'data-testid': `t-live-moves-${b.board}` }, b.san.length ? movesText(b.san) : tt('noMovesYet')))));

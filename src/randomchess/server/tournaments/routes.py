@@ -34,6 +34,7 @@ from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
 from randomchess.server.tournaments import knockout_routes as knockout
+from randomchess.server.tournaments import live as live_relay
 from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import (
     ANSWER,
@@ -550,6 +551,7 @@ def result(event_id: EventId, body: ResultIn, request: Request,
         b = _call(store.correct, event_id, body.round, body.board, body.result, body.reason)
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
+    live_relay.hub_of(request.app).bump(event_id)
     return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
 
 
@@ -562,6 +564,7 @@ def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
     store = _organiser(request, event_id, x_organiser_secret)
     g = _call(lambda: store.enter_game(event_id, rnd, board, body.text, lang=body.notation,
                                        result=body.result, replace_game=body.replace))
+    live_relay.hub_of(request.app).bump(event_id)  # spectators see it at once
     if g.finished:
         _review_in_background(request, store, event_id, g)
     return GameOut.model_validate({
@@ -598,24 +601,12 @@ def _log_failure(task: asyncio.Task[None]) -> None:
 @router.get("/{event_id}/rounds/{rnd}/live", **ANSWER)
 @through_db
 def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
-    """The boards of a round with their over-the-board moves so far (issue 31's relay):
-    spectators poll it; the setup is there before the first move."""
+    """The boards of a round with their over-the-board moves so far (issue 31's relay); the
+    setup is there before the first move.  ``WS /ws/tournaments/{id}/rounds/{r}/live`` pushes
+    the same answer on every change (server/tournaments/live.py)."""
     store = _store(request)
     t: Tournament = _call(store.load, event_id)
-    if rnd > t.paired_rounds:
-        raise ApiError(404, "tournament.no_round", round=rnd)
-    games = store.otb_games(event_id)
-    boards = []
-    for b in t.round_boards(rnd):
-        if b.black is None:
-            continue
-        g = games.get((rnd, b.board))
-        boards.append({
-            "board": b.board, "white": t.player(b.white).name, "black": t.player(b.black).name,
-            "setup": b.setup, "fen": b.fen, "moves": list(g.moves) if g else [],
-            "san": list(g.san) if g else [], "clocks": list(g.clocks) if g else [],
-            "result": b.result})
-    return LiveOut.model_validate({"round": rnd, "boards": boards})
+    return LiveOut.model_validate(live_relay.live_round(store, t, rnd))
 
 
 class CloseIn(_Strict):
@@ -705,3 +696,5 @@ def install_tournaments(app: FastAPI) -> None:
     app.include_router(knockout.router)  # before /{event_id}: POST /knockout is its own path
     app.include_router(router)
     app.include_router(others)
+    app.include_router(live_relay.router)
+    live_relay.hub_of(app)

@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from otb_support import final_result, random_game, scoresheet
 from randomchess.cli import main
+from randomchess.server.tournaments.live import LiveFrame
 from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore, otb
 from randomchess.tournament.model import Tournament
 from server_support import client
@@ -306,7 +307,7 @@ def test_the_live_socket_pushes_the_round_on_every_change(c: TestClient) -> None
     uci = random_game(fen, "chess960", 6, seed=5)
     with c.websocket_connect(f"/ws/tournaments/{eid}/rounds/1/live") as ws:
         first = ws.receive_json()
-        assert first["type"] == "live"
+        LiveFrame.model_validate(first)  # the frame's declared shape
         assert first["live"] == c.get(f"/api/tournaments/{eid}/rounds/1/live").json()
         assert [b["moves"] for b in first["live"]["boards"]] == [[], []]
         started = time.monotonic()

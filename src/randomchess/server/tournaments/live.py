@@ -14,13 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, select
 
 from randomchess.db import schema
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
+from randomchess.server.tournaments.answers import LiveOut
 from randomchess.tournament.errors import UnknownEventError
 from randomchess.tournament.model import Tournament
 from randomchess.tournament.store import TournamentStore
@@ -29,6 +31,14 @@ CHECK_S = 1.0  # a change made by another process is seen within this (plus a re
 FULL_S = 5.0  # and a result recorded elsewhere within this
 
 router = APIRouter(tags=["tournaments"])
+
+
+class LiveFrame(BaseModel):
+    """The socket's push: the round's boards, as ``GET .../rounds/{r}/live`` answers them."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["live"]
+    live: LiveOut
 
 
 class LiveHub:
@@ -148,7 +158,8 @@ async def live_socket(websocket: WebSocket, event_id: str, rnd: int) -> None:
                     snap = await db.run(_snapshot, store, event_id, rnd)
                     if snap != sent:
                         sent = snap
-                        await websocket.send_json({"type": "live", "live": snap})
+                        frame = LiveFrame.model_validate({"type": "live", "live": snap})
+                        await websocket.send_json(frame.model_dump(mode="json"))
             except ApiError as e:
                 await websocket.send_json({"type": "error", "status": e.status,
                                            **e.body(lang)})

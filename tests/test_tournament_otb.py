@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from otb_support import final_result, random_game, scoresheet
 from randomchess.cli import main
+from randomchess.server.tournaments import reviews as otb_reviews
 from randomchess.server.tournaments.live import LiveFrame
 from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore, otb
 from randomchess.tournament.model import Tournament
@@ -290,6 +291,40 @@ def test_an_entered_otb_game_is_reviewed_in_the_background(c: TestClient) -> Non
     first, second = bulletin.split("[Event ", 2)[1:]
     assert '[Board "1"]' in first and "[%eval " in first
     assert '[Board "2"]' in second and "[%eval " not in second
+
+
+def test_games_stored_by_another_process_are_reviewed_by_the_sweep(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game the CLI stored (``tournament game``, ``import-pgn``, ``relay``: not
+    through the server) is found by the server's sweep and reviewed; a game replaced with
+    other moves is reviewed again."""
+    monkeypatch.setattr(otb_reviews, "SWEEP_S", 0.2)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with client(url) as cl:
+        outside = TournamentStore(url)  # another process's store, as the CLI's
+        eid = _event(outside, players=4)
+        t = outside.load(eid)
+        fen = t.board(1, 1).fen
+        uci = random_game(fen, "chess960", 6, seed=7)
+        if final_result(fen, "chess960", uci, "*") != "*":
+            uci = uci[:-1]
+        outside.enter_game(eid, 1, 1, scoresheet(fen, "chess960", uci), result="0-1")
+        outside.enter_game(eid, 1, 2, scoresheet(fen, "chess960", uci[:2]))  # unfinished
+        key = otb.review_id(eid, 1, 1)
+        deadline = time.monotonic() + 60
+        while (review := outside.review_of(key)) is None:
+            assert time.monotonic() < deadline, "the sweep did not review the game in 60 s"
+            time.sleep(0.05)
+        assert len(review.plies) == len(uci)
+        shorter = uci[:4]
+        outside.enter_game(eid, 1, 1, scoresheet(fen, "chess960", shorter), result="0-1",
+                           replace_game=True)
+        while (review := outside.review_of(key)) is None or len(review.plies) != 4:
+            assert time.monotonic() < deadline + 60, "the replaced game was not reviewed"
+            time.sleep(0.05)
+        assert outside.review_of(otb.review_id(eid, 1, 2)) is None
+        outside.dispose()
+        assert cl.get("/api/health").status_code == 200
 
 
 def test_the_live_socket_pushes_the_round_on_every_change(c: TestClient) -> None:

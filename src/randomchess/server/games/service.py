@@ -105,6 +105,9 @@ class GameService:
         self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
         # Awaited at stop (the routers' own connections, e.g. the account rate limits').
         self.close_hooks: list[Callable[[], Awaitable[None]]] = []
+        # Run in the background from start to stop (the routers' own sweeps, e.g. the
+        # review of over-the-board games stored by other processes).
+        self.background_hooks: list[Callable[[], Awaitable[None]]] = []
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -120,6 +123,8 @@ class GameService:
         self._started = True
         self._spawn(self._heartbeat())
         self._spawn(self._sweep_forever())
+        for hook in self.background_hooks:
+            self._spawn(hook())
         for record in await self._db(self.store.unfinished, bounded=False):
             try:
                 live = self._remember(self._live(record))

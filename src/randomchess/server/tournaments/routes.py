@@ -10,13 +10,11 @@ final, when the game ends.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-import anyio.from_thread
 from fastapi import APIRouter, FastAPI, Header, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
@@ -25,9 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
-from randomchess.pgn import write_game
 from randomchess.server.accounts.deps import current_session
-from randomchess.server.engines.routes import start_review
 from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
@@ -35,6 +31,7 @@ from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
 from randomchess.server.tournaments import knockout_routes as knockout
 from randomchess.server.tournaments import live as live_relay
+from randomchess.server.tournaments import reviews as otb_reviews
 from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import (
     ANSWER,
@@ -58,7 +55,7 @@ from randomchess.server.tournaments.answers import (
     WithdrawnOut,
 )
 from randomchess.startpos import setup_from_number
-from randomchess.tournament import errors, otb
+from randomchess.tournament import errors
 from randomchess.tournament.bulletin import bulletin_html
 from randomchess.tournament.export import (
     CROSSTABLE_CSP,
@@ -68,7 +65,6 @@ from randomchess.tournament.export import (
     pgn,
 )
 from randomchess.tournament.model import Tournament
-from randomchess.tournament.otb import OtbGame
 from randomchess.tournament.setups import parse_setup_list
 from randomchess.tournament.staff import ORGANISER, Staff, Summary
 from randomchess.tournament.store import TournamentStore, check_playable, verify, window_end
@@ -566,36 +562,10 @@ def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
                                        result=body.result, replace_game=body.replace))
     live_relay.hub_of(request.app).bump(event_id)  # spectators see it at once
     if g.finished:
-        _review_in_background(request, store, event_id, g)
+        otb_reviews.queue_from_route(request.app, store, event_id, g)
     return GameOut.model_validate({
         "round": g.round, "board": g.board, "moves": list(g.moves), "san": list(g.san),
         "clocks": list(g.clocks), "result": g.result, "notation": g.lang})
-
-
-def _review_in_background(request: Request, store: TournamentStore, event_id: str,
-                          g: OtbGame) -> None:
-    """A finished over-the-board game goes to the engine workers' review queue as an online
-    game's review does (issue 31); the review is kept under the board's key and the bulletin
-    writes it as comments.  Called from the route's worker thread: the job is started on the
-    server's loop and not waited for."""
-    t = store.load(event_id)
-    records = game_records(t, store.online_moves, {(g.round, g.board): g})
-    record = next(r for r in records
-                  if r.headers.get("Round") == str(g.round)
-                  and r.headers.get("Board") == str(g.board))
-    key = otb.review_id(event_id, g.round, g.board)
-    app = request.app
-
-    def start() -> None:
-        task = start_review(app, key, write_game(record), " ".join(g.moves))
-        task.add_done_callback(_log_failure)
-
-    anyio.from_thread.run_sync(start)
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("review of an over-the-board game failed: %s", task.exception())
 
 
 @router.get("/{event_id}/rounds/{rnd}/live", **ANSWER)
@@ -693,6 +663,8 @@ def install_tournaments(app: FastAPI) -> None:
             log.exception("recording the result of game %s in its event failed", game_id)
 
     service.end_hooks.append(record_online_result)
+    # Finished over-the-board games stored by other processes are reviewed too (issue 31).
+    service.background_hooks.append(lambda: otb_reviews.sweep_forever(app))
     app.include_router(knockout.router)  # before /{event_id}: POST /knockout is its own path
     app.include_router(router)
     app.include_router(others)

@@ -187,3 +187,54 @@ def test_click_speaks_english_again_after_a_spanish_run(tmp_path: Path) -> None:
     assert "Falta el argumento 'EVENTO'" in es.output
     en = runner.invoke(main, ["tournament", "--db", db, "pair"])
     assert "Missing argument 'EVENT'" in en.output and "Uso" not in en.output
+
+
+def _help_texts() -> list[str]:
+    """Every docstring and option help of ``randomchess tournament`` and its commands."""
+    import click
+
+    from randomchess.cli.tournament import tournament_group
+
+    texts = []
+    for command in [tournament_group, *tournament_group.commands.values()]:
+        texts.append(command.help or "")
+        texts += [p.help or "" for p in command.params if isinstance(p, click.Option)]
+    return [t for t in texts if t]
+
+
+def test_every_help_text_of_the_arbiters_cli_has_its_spanish() -> None:
+    from randomchess.cli.help_es import spanish_help
+
+    texts = _help_texts()
+    assert len(texts) > 60
+    assert [t for t in texts if spanish_help(t) is None] == []
+
+
+# What a Spanish --help page may show verbatim: the command names typed (in the usage line
+# and the list of commands), option names, choices and defaults, tie-break codes, commands
+# quoted, tag names and file names.
+_VERBATIM = re.compile(
+    r"(?m)^Uso: .*? tournament(?: [a-z-]+)?|^  [a-z][a-z-]+(?=\s)|--[\w-]+|\[[\w|-]+\]|"
+    r"\b(?:BH|SB|PS|DE|WIN|WON)\b(?:-\w+)?|[\w/]+\.md|fixed:\S+|bid:\S+|'all'|'standard'|"
+    r"\[por defecto: [\w.]+\]|randomchess [a-z ]+|\b(?:salt|hall):|etiqueta Board")
+
+
+def test_spanish_help_pages_have_no_english() -> None:
+    """Issue 29: ``--help`` of the group and of every command, under ``--lang es``, is Spanish:
+    the command's text, the option help, the argument names and click's own words."""
+    from randomchess.cli.tournament import tournament_group
+
+    runner = CliRunner()
+    found = {}
+    for name in [None, *sorted(tournament_group.commands)]:
+        args = ["tournament", "--lang", "es", *([name] if name else []), "--help"]
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert "Uso:" in result.output and "Opciones:" in result.output
+        english = {m.group(0) for m in ENGLISH.finditer(_VERBATIM.sub(" ", result.output))}
+        if english:
+            found[name or "tournament"] = sorted(english)
+    assert found == {}
+    # and English stays English
+    result = runner.invoke(main, ["tournament", "reveal", "--help"])
+    assert "Reveal a paired round's setup" in result.output and "Options:" in result.output

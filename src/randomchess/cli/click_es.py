@@ -129,6 +129,7 @@ def install() -> None:
 # Argument names and usage words click prints as they are written (not through gettext).
 METAVARS: dict[str, str] = {
     "[OPTIONS]": "[OPCIONES]", "COMMAND [ARGS]...": "ORDEN [ARGUMENTOS]...",
+    "[COMMAND] [ARGS]...": "[ORDEN] [ARGUMENTOS]...",
     "EVENT": "EVENTO", "ROUND": "RONDA", "RND": "RONDA", "BOARD": "TABLERO",
     "RESULT": "RESULTADO", "NAME": "NOMBRE", "PLAYER": "JUGADOR", "FILE": "FICHERO",
     "TEXT": "TEXTO", "INTEGER": "ENTERO", "FLOAT": "DECIMAL", "FILENAME": "FICHERO",
@@ -185,7 +186,9 @@ class _LangHelp(click.Command):
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.help is not None and _STATE["lang"] == "es":
-            text = _help(inspect.cleandoc(self.help).partition("\f")[0])
+            english = inspect.cleandoc(self.help).partition("\f")[0]
+            # paragraph by paragraph: a "\b" block of examples is its own entry
+            text = "\n\n".join(_help(para) for para in english.split("\n\n"))
             formatter.write_paragraph()
             with formatter.indentation():
                 formatter.write_text(text)
@@ -193,8 +196,10 @@ class _LangHelp(click.Command):
         super().format_help_text(ctx, formatter)
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        if self.short_help is None and self.help and _STATE["lang"] == "es":
-            return _short(_help(inspect.cleandoc(self.help)), limit)
+        if self.short_help is not None and _STATE["lang"] == "es":
+            return _help(inspect.cleandoc(self.short_help))
+        if self.help and _STATE["lang"] == "es":
+            return _short(_help(inspect.cleandoc(self.help).split("\n\n")[0]), limit)
         return super().get_short_help_str(limit)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -177,6 +177,84 @@ SPANISH_HELP: dict[str, str] = {
     "Knock-out: a player's Armageddon bid, the time (240 or 4:00) accepted to take Black.":
         "Eliminatoria: la puja de Armagedón de un jugador, el tiempo (240 o 4:00) que acepta "
         "para llevar las negras.",
+    # draw (the shuffler)
+    "Draw Chess960 or MRC start positions, uniformly at random.":
+        "Sortea posiciones iniciales de Chess960 o MRC, con igual probabilidad.",
+    "\b randomchess draw --variant mrc --count 3 randomchess draw --number 518 --lang es -> "
+    "518 TCADRACT randomchess draw --number 518 --brief (what to know before move 1) "
+    "randomchess draw identify FEN_OR_BACK_RANK randomchess draw commit|round|verify ... "
+    "(verifiable draws for events)":
+        "\b\nrandomchess draw --variant mrc --count 3\n"
+        "randomchess draw --number 518 --lang es        -> 518 TCADRACT\n"
+        "randomchess draw --number 518 --brief          (lo que conviene saber antes de "
+        "la 1.ª jugada)\n"
+        "randomchess draw identify FEN_O_FILA\n"
+        "randomchess draw commit|round|verify ...       (sorteos verificables para torneos)",
+    "Chess960 (Scharnagl numbers 0-959), MRC (MRC-Id 0-15119), CRC (CRC-Id 0-1679) or "
+    "double960 (a Scharnagl number per side, e.g. 518/123).":
+        "Chess960 (números de Scharnagl 0-959), MRC (MRC-Id 0-15119), CRC (CRC-Id 0-1679) o "
+        "double960 (un número de Scharnagl por bando, p. ej. 518/123).",
+    "MRC and CRC only: draw only setups whose bishops share a colour (MRC 6,720, CRC 720) or "
+    "not (MRC 8,400, CRC 960).":
+        "Solo MRC y CRC: sortear solo posiciones cuyos alfiles comparten color (MRC 6720, "
+        "CRC 720) o no (MRC 8400, CRC 960).",
+    "Leave out the orthodox array (Chess960 518) or Maura's (MRC 8226).":
+        "Excluye la posición ortodoxa (Chess960 518) o la de Maura (MRC 8226).",
+    "Show setup N instead of drawing (Chess960 0-959, MRC 0-15119).":
+        "Muestra la posición N en lugar de sortear (Chess960 0-959, MRC 0-15119).",
+    "Reproducible draw: the same seed always gives the same setups (HMAC-SHA256 generator, "
+    "docs/shuffler.md). Default: the secrets module.":
+        "Sorteo reproducible: la misma semilla da siempre las mismas posiciones (generador "
+        "HMAC-SHA256, docs/shuffler.md). Por omisión: el módulo secrets.",
+    "How many independent draws.": "Cuántos sorteos independientes.",
+    "Piece letters: English (K Q R B N M) or Spanish (R D T A C M).":
+        "Letras de las piezas: inglesas (K Q R B N M) o españolas (R D T A C M).",
+    "text: number and back rank; json: one object per line; fen: one FEN per line; svg: a "
+    "diagram; html: a printable sheet.":
+        "text: número y primera fila; json: un objeto por línea; fen: un FEN por línea; svg: "
+        "un diagrama; html: una hoja imprimible.",
+    "text: number and back rank; json: one object per line; fen: one FEN per line; html: a "
+    "printable sheet.":
+        "text: número y primera fila; json: un objeto por línea; fen: un FEN por línea; html: "
+        "una hoja imprimible.",
+    "Add the setup brief (weak pawns, diagonals at the castled king's pawns, the king's lines, "
+    "moves to castle; docs/shuffler.md) in --lang, to text, json and html.":
+        "Añade la ficha de la posición (peones débiles, diagonales hacia los peones del rey "
+        "enrocado, las líneas del rey, jugadas para enrocar; docs/shuffler.md) en el idioma de "
+        "--lang, a text, json y html.",
+    "Number of a start FEN or a back rank (e.g. RNBQKBNR, or TCADRACT with --lang es).":
+        "Número de un FEN inicial o de una primera fila (p. ej. RNBQKBNR, o TCADRACT con "
+        "--lang es).",
+    "The number of a start FEN or back rank.":
+        "El número de un FEN inicial o de una primera fila.",
+    "Default: from the board size (8x8 Chess960, 9x9 MRC).":
+        "Por omisión: según el tamaño del tablero (8x8 Chess960, 9x9 MRC).",
+    "Before the event: make a secret salt and print the commitment to publish.":
+        "Antes del torneo: crea una sal secreta e imprime el compromiso que se publica.",
+    "The event's name, exactly as committed.":
+        "El nombre del torneo, exactamente como se comprometió.",
+    "Where to write the secret salt (default: EVENT-NAME.salt); never overwritten.":
+        "Dónde escribir la sal secreta (por omisión: NOMBRE-DEL-TORNEO.salt); nunca se "
+        "sobrescribe.",
+    "During the event: the setups of a round, derived from the committed salt.":
+        "Durante el torneo: las posiciones de una ronda, obtenidas de la sal comprometida.",
+    "The salt file written by 'draw commit'.": "El fichero de sal que escribió 'draw commit'.",
+    "Round number, or a list such as 1-9 or 1,3,5-6.":
+        "Número de ronda, o una lista como 1-9 o 1,3,5-6.",
+    "Boards in the round.": "Mesas de la ronda.",
+    "Give every board its own setup (default: one setup per round for all boards).":
+        "Da a cada mesa su propia posición (por omisión: una por ronda para todas las mesas).",
+    "After the event: check the salt against the commitment and reproduce the setups.":
+        "Tras el torneo: comprueba la sal frente al compromiso y reproduce las posiciones.",
+    "Exits 0 and prints the setups when the commitment matches; exits 1 when it does not.":
+        "Termina con 0 e imprime las posiciones si el compromiso coincide; con 1 si no.",
+    "The salt revealed after the event (64 hex digits).":
+        "La sal revelada tras el torneo (64 cifras hexadecimales).",
+    "A round revealed in the hall and the digits drawn there (repeatable; docs/shuffler.md "
+    "§6).":
+        "Una ronda revelada en la sala y las cifras sorteadas allí (se puede repetir; "
+        "docs/shuffler.md §6).",
+    "The published commitment.": "El compromiso publicado.",
 }
 
 _SPACE = re.compile(r"\s+")

@@ -79,7 +79,7 @@ class RoundOpener:
     def __init__(self, app: FastAPI, store: TournamentStore) -> None:
         self.app, self.store = app, store
         self._timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[bool]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def arm_soon(self, event_id: str, rnd: int, due_at: int) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -19,6 +20,7 @@ from sqlalchemy import func, select
 from randomchess.db import make_engine, now_ms, schema
 from randomchess.tournament import openings
 from server_support import client, database
+from test_server_crash import Server
 
 MINUTE_MS = 400  # a window of 5 "minutes" lasts 2 s
 
@@ -188,3 +190,41 @@ def test_online_rated_needs_a_clock_and_nothing_changes(db_url: str) -> None:
                    json={"input": "123456", "online": True, "rated": True}, headers=auth)
         assert r.status_code == 422 and r.json()["code"] == "tournament.rated_needs_clock"
         assert c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["awaits_reveal"]
+
+
+def test_kill_9_during_the_countdown_loses_no_opening(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real server process killed with SIGKILL during the countdown: the request to open
+    the round, acknowledged with the reveal, survives, and the started-again server opens
+    the games."""
+    monkeypatch.setenv("RANDOMCHESS_PREP_MINUTE_MS", "3000")  # a window of 15 s
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path)
+    try:
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=10)
+        r = http.post("/api/tournaments", json={
+            "name": "Kill Open", "rounds": 1, "setup_source": "hall", "prep_minutes": 5,
+            "time_control": "300+2"})
+        eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+        for name in ("Ann", "Bob"):
+            http.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+        http.post(f"/api/tournaments/{eid}/start", headers=auth)
+        http.post(f"/api/tournaments/{eid}/pair", headers=auth)
+        r = http.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                      json={"input": "352614", "online": True}, headers=auth)
+        assert r.status_code == 200, r.text
+        ends = r.json()["round_list"][0]["opens_at"]
+        server.kill9()
+        assert now_ms() < ends, "killed after the countdown: nothing tested"
+        server.start()
+
+        def opened() -> bool:
+            board = http.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]
+            return board["game_id"] is not None
+
+        _until(opened, timeout=60)
+        assert now_ms() >= ends
+        links = http.get(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()
+        assert len(links["games"]) == 1
+    finally:
+        server.cleanup()

@@ -10,6 +10,7 @@ changes only when a committed record is applied with :meth:`LiveGame.sync`.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -22,6 +23,7 @@ from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
+from randomchess.server.games import preview
 from randomchess.server.games.contract import (
     TERMINATION_NAMES,
     ClockDict,
@@ -132,6 +134,10 @@ class LiveGame:
             self._set_control(record)
         self.record = record
         self._public = None
+
+    def trying(self) -> contextlib.AbstractContextManager[Game]:
+        """The game to try an ending on (server/games/preview.py), put back afterwards."""
+        return self._trying()
 
     @contextmanager
     def _trying(self) -> Iterator[Game]:
@@ -253,13 +259,16 @@ class LiveGame:
                 "check": pos.is_check(), "ply": len(self.moves), "opponent": r.opponent,
                 "level": r.level, "players": players, "invite_open": r.invite_hash is not None,
                 "draw_offer": r.draw_offer, "takeback_offer": r.takeback_offer,
-                "claimable": self.claimable(), "version": r.version,
+                "claimable": self.claimable(), "version": r.version, "preview": None,
             }
         return self._public
 
     def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
         public = self._public_state()
+        countdown = preview.shown(self.record, now)
+        if countdown is not None:
+            public = {**public, "preview": countdown}
         clocks = self.clocks_at(now)
         if clocks is None:
             return public
@@ -350,6 +359,7 @@ class LiveGame:
         self._live()
         if not colors:
             raise ApiError(403, "seat.wrong_token")
+        preview.refuse_during(self.record, now)  # the board is locked in the preview
         us = self.turn
         if us not in colors:
             raise ApiError(409, "turn.not_yours", color=COLOR_WORDS[COLOR_NAMES[us]])

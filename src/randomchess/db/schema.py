@@ -128,8 +128,6 @@ game_terms = Table(
     Column("speed", String(16), nullable=False),
     # every rematch of a game from a fresh-setup seek draws a new setup (0006)
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
-    # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
-    Column("preview_s", Integer),
 )
 ratings = Table(
     "ratings", metadata,
@@ -172,6 +170,8 @@ seeks = Table(
     Column("days", Integer),  # days per move of a correspondence seek (0006)
     # every game from the seek (and its rematches) draws a new setup (0006)
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+    # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
+    Column("preview_s", Integer),
 )
 
 # ------------------------------------------------------------------ setup evaluations (0005)

@@ -10,7 +10,6 @@ changes only when a committed record is applied with :meth:`LiveGame.sync`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import json
@@ -134,10 +133,6 @@ class LiveGame:
             self._set_control(record)
         self.record = record
         self._public = None
-
-    def trying(self) -> contextlib.AbstractContextManager[Game]:
-        """The game to try an ending on (server/games/preview.py), put back afterwards."""
-        return self._trying()
 
     @contextmanager
     def _trying(self) -> Iterator[Game]:
@@ -474,6 +469,24 @@ class LiveGame:
                 "termination": TerminationName.ABORTED, "draw_offer": None,
                 "takeback_offer": None, "clock_started_at": None, "invite_hash": None,
                 "updated_at": now}
+
+    def leave_changes(self, colors: set[Color], now: int, rated: bool) -> GameChanges:
+        """The abort button: a rated game whose setup both players have seen is resigned
+        (the rule against setup-shopping, docs/rules.md D-32); any other game is aborted
+        without a result while a side has not moved."""
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        if rated and preview.revealed(self.record) and not self.ended and len(self.moves) < 2:
+            return self.resign_changes(colors, now)
+        return self.abort_changes(now)
+
+    def no_first_move_changes(self, now: int, rated: bool) -> GameChanges:
+        """A side let its first-move time run out: in a rated game after the reveal it loses
+        on time (White as well as Black, D-32); else the game is aborted, as on lichess."""
+        if rated and preview.revealed(self.record) and not self.ended:
+            with self._trying() as game:
+                return self.ending_changes(game.flag(), now)
+        return self.abort_changes(now)
 
     def takeback_changes(self, requester: Color, now: int) -> GameChanges:
         """Undo ``requester``'s last move (and the reply to it, if any)."""

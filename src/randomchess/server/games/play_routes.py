@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
 from randomchess.pieces import Color
-from randomchess.server.games import preview
 from randomchess.server.games.contract import (
     STATE_ROUTE,
     RematchOffer,
@@ -76,7 +75,7 @@ def abort_changes(g: LiveGame, colors: set[Color], now: int,
                   rated: bool = False) -> GameChanges:
     """End the game without a result while a side has not moved yet; in a rated game whose
     setup both players have seen, a resignation (docs/rules.md D-32)."""
-    return preview.abort_changes(g, colors, now, rated)
+    return g.leave_changes(colors, now, rated)
 
 
 @router.post("/api/games/{game_id}/abort", **STATE_ROUTE)

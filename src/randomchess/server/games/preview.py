@@ -17,16 +17,11 @@ Pure functions of a record and the time: nothing here touches the database or th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from randomchess.accounts.ratings import RatingError, speed_class
 from randomchess.pieces import Color
 from randomchess.server.games.contract import GameStatus, PreviewDict
 from randomchess.server.games.store import GameChanges, GameRecord
 from randomchess.server.http.errors import ApiError
-
-if TYPE_CHECKING:
-    from randomchess.server.games.live import LiveGame
 
 # The countdown per speed class (seconds), and the bounds a seek or a game may ask for.
 PREVIEW_DEFAULT_S = {"ultrabullet": 20, "bullet": 20, "blitz": 20, "rapid": 60,
@@ -118,22 +113,3 @@ def first_move_from(record: GameRecord) -> int:
     """When the side to move's first-move time began: its last change, or the countdown's
     end if later."""
     return max(record.updated_at, record.preview_until or 0)
-
-
-def abort_changes(live: LiveGame, colors: set[Color], now: int, rated: bool) -> GameChanges:
-    """The abort button: a rated game whose setup was shown to both is resigned (the rule
-    against setup-shopping, D-32); any other game is aborted without a result."""
-    if not colors:
-        raise ApiError(403, "seat.wrong_token")
-    if rated and revealed(live.record) and not live.ended and len(live.moves) < 2:
-        return live.resign_changes(colors, now)
-    return live.abort_changes(now)
-
-
-def no_first_move_changes(live: LiveGame, now: int, rated: bool) -> GameChanges:
-    """A side let its first-move time run out: in a rated game after the reveal it loses on
-    time (White as well as Black, D-32), else the game is aborted as lichess does."""
-    if rated and revealed(live.record) and not live.ended:
-        with live.trying() as game:
-            return live.ending_changes(game.flag(), now)
-    return live.abort_changes(now)

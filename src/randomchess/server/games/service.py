@@ -231,7 +231,7 @@ class GameService:
             rated = await self.is_rated(game_id)
             with contextlib.suppress(ApiError):
                 await self.act(game_id,
-                               lambda g, now: preview.no_first_move_changes(g, now, rated))
+                               lambda g, now: g.no_first_move_changes(now, rated))
             return
         if live.computer == live.turn:
             self._schedule(live)  # a no-op if this process is thinking already

@@ -148,7 +148,7 @@ export default {
   'err.noTakeback': 'There is no move of yours to take back.',
   'err.noClaim': 'There is no draw to claim now.',
   'err.noOffer': 'That offer is no longer open.',
-  'err.previewRunning': 'The setup preview is still on: the board unlocks when the countdown ends or both players are ready.',
+  'err.previewRunning': 'Setup preview: the board unlocks at the countdown or when both are ready.',
   'err.previewOver': 'The setup preview is over.',
   'err.alreadyReady': 'You have already said you are ready.',
   'preview.title': 'Setup preview',

@@ -148,7 +148,7 @@ export default {
   'err.noTakeback': 'No tienes ninguna jugada que deshacer.',
   'err.noClaim': 'Ahora no hay tablas que reclamar.',
   'err.noOffer': 'Esa oferta ya no está abierta.',
-  'err.previewRunning': 'La vista previa de la posición sigue en curso: el tablero se desbloquea al acabar la cuenta atrás o cuando los dos jugadores estén listos.',
+  'err.previewRunning': 'Vista previa: el tablero se abre al acabar la cuenta o si ambos están listos.',
   'err.previewOver': 'La vista previa de la posición ha terminado.',
   'err.alreadyReady': 'Ya has dicho que estás listo.',
   'preview.title': 'Vista previa de la posición',

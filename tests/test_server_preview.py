@@ -1,6 +1,6 @@
 """The setup preview and the rule against setup-shopping (issue 32; docs/server.md "Setup
-preview", docs/rules.md D-32), with a fake clock driving the server: no waiting for the
-countdowns.
+preview", docs/rules.md "no setup-shopping"), with a fake clock driving the server: no
+waiting for the countdowns.
 
 - a timed game between people starts with a shared countdown once its second seat is taken
   (20 s bullet/blitz, 60 s rapid, 180 s classical by default; asked per game or seek): the

@@ -380,7 +380,7 @@ async function start(root, go, state) {
     h('div.row-form', h('label.stack.wide', tr('challengeName'), challenge),
       h('label.choice', rated, ` ${tr('rated')}`)),
     h('div.row-form', h('label.stack', t('preview.seconds'), preview)),
-    // The rule against setup-shopping, where the seek is made (docs/rules.md D-32).
+    // The rule against setup-shopping, where the seek is made (docs/rules.md, "no setup-shopping").
     h('p.hint', { 'data-testid': 'seek-rule' }, t('preview.seekRule')),
     h('div.actions', h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')),
       h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },

@@ -1161,7 +1161,7 @@
  * @property {boolean} provisional
  * @property {(number|null)} rating_min
  * @property {(number|null)} rating_max
- * @property {number} preview - the setup preview's countdown, seconds (0: none); in a rated game, aborting or not moving after it is a loss (docs/rules.md D-32)
+ * @property {number} preview - the setup preview's countdown, seconds (0: none); in a rated game, aborting or not moving after it is a loss (docs/rules.md, no setup-shopping)
  * @property {boolean} challenge - addressed to one player (this account, or by it)
  * @property {number} expires_in_ms - how long the seek stays open from this frame
  */

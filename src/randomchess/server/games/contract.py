@@ -369,7 +369,7 @@ class SeekOut(BaseModel):
     rating_max: int | None
     preview: int = Field(description="the setup preview's countdown, seconds (0: none); in "
                                      "a rated game, aborting or not moving after it is a loss "
-                                     "(docs/rules.md D-32)")
+                                     "(docs/rules.md, no setup-shopping)")
     challenge: bool = Field(description="addressed to one player (this account, or by it)")
     expires_in_ms: int = Field(description="how long the seek stays open from this frame")
 

@@ -472,7 +472,7 @@ class LiveGame:
 
     def leave_changes(self, colors: set[Color], now: int, rated: bool) -> GameChanges:
         """The abort button: a rated game whose setup both players have seen is resigned
-        (the rule against setup-shopping, docs/rules.md D-32); any other game is aborted
+        (docs/rules.md, "no setup-shopping"); any other game is aborted
         without a result while a side has not moved."""
         if not colors:
             raise ApiError(403, "seat.wrong_token")
@@ -482,7 +482,7 @@ class LiveGame:
 
     def no_first_move_changes(self, now: int, rated: bool) -> GameChanges:
         """A side let its first-move time run out: in a rated game after the reveal it loses
-        on time (White as well as Black, D-32); else the game is aborted, as on lichess."""
+        on time (White as well as Black, docs/rules.md); else the game is aborted, as on lichess."""
         if rated and preview.revealed(self.record) and not self.ended:
             with self._trying() as game:
                 return self.ending_changes(game.flag(), now)

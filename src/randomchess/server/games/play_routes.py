@@ -74,14 +74,15 @@ def _public(offer: Offer | None) -> RematchOffer | None:
 def abort_changes(g: LiveGame, colors: set[Color], now: int,
                   rated: bool = False) -> GameChanges:
     """End the game without a result while a side has not moved yet; in a rated game whose
-    setup both players have seen, a resignation (docs/rules.md D-32)."""
+    setup both players have seen, a resignation (docs/rules.md, "no setup-shopping")."""
     return g.leave_changes(colors, now, rated)
 
 
 @router.post("/api/games/{game_id}/abort", **STATE_ROUTE)
 async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
     """Abort (no result) while a side has not moved; 409 afterwards.  In a rated game
-    after the setup was shown to both players it counts as a resignation (D-32)."""
+    after the setup was shown to both players it counts as a resignation (docs/rules.md,
+    "no setup-shopping")."""
     service = _service(request)
     rated = await service.is_rated(game_id)
     live = await service.act(

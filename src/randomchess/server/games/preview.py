@@ -1,5 +1,5 @@
 """The setup preview and the rule against setup-shopping (issue 32; docs/server.md, "Setup
-preview"; docs/rules.md D-32).
+preview"; docs/rules.md, "no setup-shopping").
 
 A timed game between people (and, when asked, one against the computer) does not start when
 its second seat is taken: both players first see the setup for a shared countdown, the board
@@ -104,7 +104,7 @@ def ready_changes(record: GameRecord, colors: set[Color], now: int) -> GameChang
 
 def revealed(record: GameRecord) -> bool:
     """The setup has been shown to both players: a game between people whose second seat is
-    taken (rated games may no longer be left for free, docs/rules.md D-32)."""
+    taken (rated games may no longer be left for free, docs/rules.md, "no setup-shopping")."""
     return (record.opponent == "friend" and record.invite_hash is None
             and record.white_token is not None and record.black_token is not None)
 

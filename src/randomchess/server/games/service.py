@@ -227,7 +227,7 @@ class GameService:
                 and r.clock_initial_ms is not None
                 and now_ms() - preview.first_move_from(r) >= self.settings.first_move_s * 1000):
             # A side never made its first move: aborted, as the abort button would, or in a
-            # rated game after the setup was shown, lost on time (docs/rules.md D-32).
+            # rated game after the setup was shown, lost on time (docs/rules.md).
             rated = await self.is_rated(game_id)
             with contextlib.suppress(ApiError):
                 await self.act(game_id,

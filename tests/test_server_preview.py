@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -27,6 +28,7 @@ import randomchess.server.games.routes as game_routes
 import randomchess.server.games.service as game_service
 from server_support import client
 from test_accounts import Browser, user
+from test_server_crash import Server
 
 START = 1_800_000_000_000
 BLITZ = {"minutes": 3, "increment": 2}
@@ -292,3 +294,36 @@ def test_a_restart_keeps_the_end_of_the_preview(tmp_path: Path, fake: Fake) -> N
         assert move(c, g, "white", "e2e4").status_code == 409
         fake.advance(35_000)
         assert move(c, g, "white", "e2e4").status_code == 200
+
+
+def test_kill9_during_the_preview_keeps_its_end(tmp_path: Path) -> None:
+    """A real server process killed with SIGKILL during a preview: the one started again on
+    the same database keeps the countdown's end (re-armed from it, not restarted)."""
+    server = Server(f"sqlite:///{tmp_path / 'kill.sqlite3'}", tmp_path)
+    try:
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=10)
+        r = http.post("/api/games", json={"variant": "chess", "opponent": "friend",
+                                          "color": "white", "clock": BLITZ, "preview": 120})
+        g = r.json()
+        invite = g["invite_url"].rsplit("/", 1)[1]
+        black = http.post(f"/api/games/{g['id']}/join", json={"invite": invite}).json()
+        tokens = {"white": g["seat"]["token"], "black": black["seat"]["token"]}
+        before = http.get(f"/api/games/{g['id']}").json()["preview"]
+        assert before is not None and before["length"] == 120_000
+        server.kill9()
+        server.start()
+        after = http.get(f"/api/games/{g['id']}").json()
+        assert after["preview"]["until"] == before["until"]  # neither restarted nor moved
+        assert after["clocks"]["white"] == after["clocks"]["black"] == 180_000
+        refused = http.post(f"/api/games/{g['id']}/moves",
+                            json={"move": "e2e4", "token": tokens["white"]})
+        assert refused.status_code == 409 and refused.json()["code"] == "preview.running"
+        for color in ("white", "black"):
+            ready = http.post(f"/api/games/{g['id']}/ready", json={"token": tokens[color]})
+            assert ready.status_code == 200, ready.text
+        played = http.post(f"/api/games/{g['id']}/moves",
+                           json={"move": "e2e4", "token": tokens["white"]})
+        assert played.status_code == 200, played.text
+    finally:
+        server.cleanup()

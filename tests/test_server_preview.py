@@ -207,6 +207,35 @@ def test_both_ready_starts_at_once_and_a_ready_acts_once(c: TestClient, fake: Fa
     assert wrong.status_code == 403
 
 
+def test_lobby_seeks_and_challenges_carry_their_countdown(c: TestClient, fake: Fake) -> None:
+    a, b = user(c, "alice"), user(c, "bob")
+    plain = a.post("/api/lobby/seeks", json={"variant": "chess960", "clock": BLITZ}).json()
+    rapid = a.post("/api/lobby/seeks", json={"variant": "chess960", "preview": 90,
+                                             "clock": {"minutes": 10, "increment": 0}}).json()
+    corr = a.post("/api/lobby/seeks", json={"variant": "chess960", "clock": {"days": 2}}).json()
+    challenge = a.post("/api/lobby/challenges", json={"variant": "chess960", "name": "bob",
+                                                      "clock": BLITZ, "preview": 0}).json()
+    bad = a.post("/api/lobby/seeks", json={"variant": "chess960", "clock": BLITZ,
+                                           "preview": 601})
+    assert bad.status_code == 422
+    shown = {s["id"]: s["preview"] for s in b.get("/api/lobby/seeks").json()["seeks"]}
+    assert shown == {plain["id"]: 20, rapid["id"]: 90, corr["id"]: 0, challenge["id"]: 0}
+    for sid, left in ((plain["id"], 20_000), (rapid["id"], 90_000)):
+        game = b.post(f"/api/lobby/seeks/{sid}/accept").json()
+        assert state(c, game["id"])["preview"]["left"] == left
+    game = b.post(f"/api/lobby/seeks/{challenge['id']}/accept").json()
+    assert state(c, game["id"])["preview"] is None  # asked for none
+
+
+def test_a_rematch_keeps_the_countdown(c: TestClient) -> None:
+    g = friends(c, preview=45)
+    assert act(c, g, "white", "abort").json()["termination"] == "aborted"  # casual: free
+    offer = c.post(f"/api/games/{g['id']}/rematch", json={"token": g["white"]}).json()
+    taken = c.post(f"/api/games/{g['id']}/rematch-accept", json={"token": g["black"]})
+    assert taken.status_code == 200 and taken.json()["id"] == offer["id"]
+    assert state(c, offer["id"])["preview"]["length"] == 45_000
+
+
 # ------------------------------------------------------------------------------ no shopping
 def rated(c: TestClient, a: Browser, b: Browser, is_rated: bool = True) -> dict[str, Any]:
     r = a.post("/api/account/games", json={

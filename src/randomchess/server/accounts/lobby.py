@@ -67,18 +67,21 @@ class QuickIn(BaseModel):
 
 
 def _preview_s(asked: int | None, initial_ms: int, increment_ms: int,
-               days: int | None) -> int:
+               days: int | None, default_on: bool) -> int:
     """The countdown a game from this seek will have (seconds; server/games/preview.py)."""
     if days is not None:
         return 0
-    return asked if asked is not None else default_preview_s(initial_ms, increment_ms)
+    if asked is not None:
+        return asked
+    return default_preview_s(initial_ms, increment_ms) if default_on else 0
 
 
 class Lobby:
     """The seeks table behind blocking methods, and the lobby's sockets in this process."""
 
-    def __init__(self, accounts: Accounts) -> None:
+    def __init__(self, accounts: Accounts, preview: bool = True) -> None:
         self.accounts = accounts
+        self.preview = preview  # the server's ``preview`` setting: a default countdown
         self.sockets: dict[WebSocket, int | None] = {}
         # Changes that reach a socket before its first (whole-lobby) frame is sent wait
         # here and follow that frame, so none is lost between the read and the send.
@@ -155,7 +158,7 @@ class Lobby:
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
                         "preview": _preview_s(r.preview_s, r.initial_ms, r.increment_ms,
-                                              r.days),
+                                              r.days, self.preview),
                         "created_at": r.created_at})
         return out
 

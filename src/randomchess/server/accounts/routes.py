@@ -407,7 +407,7 @@ def install_accounts(app: FastAPI) -> None:
     service.close_hooks.append(close_passwords)
     app.include_router(router)
     app.include_router(brief_router)
-    lobby = Lobby(players.accounts)
+    lobby = Lobby(players.accounts, service.settings.preview)
     app.state.lobby = lobby
     service.hub.add(LOBBY, lobby)  # type: ignore[arg-type]  # it has the one method used
     games_resync = service.hub.resync

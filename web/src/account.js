@@ -310,6 +310,9 @@ async function start(root, go, state) {
     h('option', { value: 'new-per-game' }, tr('setupPerGame')),
     h('option', { value: 'number' }, tr('setupByNumber')));
   const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
+  // The setup preview's countdown (issue 32): empty for the speed's default.
+  const preview = h('input', { type: 'number', min: '0', max: '600', step: '1', placeholder: '20–180',
+    'data-testid': 'seek-preview' });
   const list = h('tbody');
   const table = h('table.seeks', { 'data-testid': 'seeks' },
     h('thead', h('tr', ['colPlayer', 'colRating', 'colVariant', 'colSetup', 'colClock', 'colMode']
@@ -358,6 +361,7 @@ async function start(root, go, state) {
           const setup = setupKind.value === 'number' || number.value !== ''
             ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
           const body = { variant: variant.value, rated: rated.checked, setup, clock: clock() };
+          if (preview.value !== '' && !days.value) body.preview = Number(preview.value);
           const name = challenge.value.trim();
           const res = name
             ? await call('POST', '/api/lobby/challenges', { ...body, name })
@@ -375,6 +379,9 @@ async function start(root, go, state) {
       h('label.stack', tr('setupNumber'), number)),
     h('div.row-form', h('label.stack.wide', tr('challengeName'), challenge),
       h('label.choice', rated, ` ${tr('rated')}`)),
+    h('div.row-form', h('label.stack', t('preview.seconds'), preview)),
+    // The rule against setup-shopping, where the seek is made (docs/rules.md, "no setup-shopping").
+    h('p.hint', { 'data-testid': 'seek-rule' }, t('preview.seekRule')),
     h('div.actions', h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')),
       h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },
         tr('quick')))),
@@ -416,7 +423,10 @@ async function start(root, go, state) {
           h('a', { href: `/#/players/${encodeURIComponent(s.player)}`, title: tr('profile') }, s.player)),
         h('td.num', `${s.rating}${s.provisional ? '?' : ''}`),
         h('td', variantName(s.variant)), h('td', setupText), h('td.num', clockText),
-        h('td', s.rated ? tr('rated') : tr('casual')), h('td.seek-actions', act, decline)));
+        h('td', { 'data-testid': 'seek-mode', title: s.rated ? t('preview.seekRule') : '' },
+          s.rated ? tr('rated') : tr('casual'),
+          s.preview ? h('span.small', ` · ${t('preview.short', { n: s.preview })}`) : ''),
+        h('td.seek-actions', act, decline)));
     }
   };
   // Paint the open seeks, and again when the next one lapses.

@@ -34,6 +34,7 @@
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
+ * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
  * @property {boolean} [rated]
  */
 
@@ -243,6 +244,7 @@
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
+ * @property {(number|null)} [preview]
  * @property {string} name
  */
 
@@ -255,7 +257,7 @@
 /**
  * What a client sends: an action for a seat (``token``; ``move`` for ``move`` and a ``draw-claim`` with a move), ``state`` (send me the state) or ``ping``.
  * @typedef {object} ClientFrame
- * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'state'|'ping')} type
+ * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'ready'|'state'|'ping')} type
  * @property {(string|null)} [token]
  * @property {(string|null)} [move]
  * @property {number} [lag] - with a move: the network lag (ms) the client measured (lag compensation, docs/server.md)
@@ -305,6 +307,7 @@
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
+ * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
  */
 
 /**
@@ -569,6 +572,7 @@
  * @property {('white'|'black'|null)} takeback_offer
  * @property {Array<TerminationName>} claimable - draws the side to move may claim now without naming a move
  * @property {number} version - grows with every change; older states are stale
+ * @property {(PreviewState|null)} preview - the setup preview while its countdown runs; none otherwise
  */
 
 /**
@@ -931,6 +935,15 @@
  */
 
 /**
+ * The setup preview's countdown while it runs (issue 32, docs/server.md): the board is locked and both clocks stopped until ``until``.
+ * @typedef {object} PreviewState
+ * @property {number} until - epoch ms the countdown ends (stored: a restart keeps it)
+ * @property {number} left - ms left at the moment the state was sent
+ * @property {number} length - the whole countdown, ms
+ * @property {Array<'white'|'black'>} ready - the sides that declared ready; both ready ends the countdown at once
+ */
+
+/**
  * @typedef {object} QuickIn
  * @property {string} [variant]
  * @property {ClockIn} clock
@@ -1134,6 +1147,7 @@
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
+ * @property {(number|null)} [preview]
  */
 
 /**
@@ -1150,6 +1164,7 @@
  * @property {boolean} provisional
  * @property {(number|null)} rating_min
  * @property {(number|null)} rating_max
+ * @property {number} preview - the setup preview's countdown, seconds (0: none); in a rated game, aborting or not moving after it is a loss (docs/rules.md, no setup-shopping)
  * @property {boolean} challenge - addressed to one player (this account, or by it)
  * @property {number} expires_in_ms - how long the seek stays open from this frame
  */

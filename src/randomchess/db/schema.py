@@ -65,6 +65,12 @@ games = Table(
     # The control in randomchess.clock's notation (PGN TimeControl, "30/1500:300+5",
     # "300+3d"); NULL: the simple initial + increment above, or the days per move (0008).
     Column("time_control", String(200)),
+    # The setup preview (issue 32, 0015): its length (ms; NULL or 0: none), the epoch ms it
+    # ends (set once both seats are taken; NULL before) and who declared ready
+    # (white | black | both).
+    Column("preview_ms", Integer),
+    Column("preview_until", BigInteger),
+    Column("preview_ready", String(5)),
     Index("ix_games_status", "status"),
 )
 
@@ -164,6 +170,8 @@ seeks = Table(
     Column("days", Integer),  # days per move of a correspondence seek (0006)
     # every game from the seek (and its rematches) draws a new setup (0006)
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+    # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
+    Column("preview_s", Integer),
 )
 
 # ------------------------------------------------------------------ setup evaluations (0005)

@@ -12,6 +12,7 @@ import { createControls } from './controls.js';
 import { pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
+import { briefBox } from '../setup_brief.js';
 
 const colourName = c => t(`colour.${c}`);
 const CLOCK_TICK_MS = 200;
@@ -54,6 +55,19 @@ export function createGameView(root, ctrl, links) {
   const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
     t('disconnected'));
   const room = h('div.invite', { 'data-testid': 'waiting-room', hidden: true });
+  // The setup preview (issue 32): the countdown, Ready and the rule in a bar (kept on a
+  // phone's screen, style.css), the setup's facts below it.
+  const previewCount = h('strong.preview-count', { 'data-testid': 'setup-preview-countdown' });
+  const previewReady = h('button.primary', { type: 'button', 'data-testid': 'setup-preview-ready',
+    onclick: () => ctrl.action('ready') }, t('preview.ready'));
+  const previewWho = h('span.preview-who', { 'data-testid': 'setup-preview-who' });
+  const previewRule = h('p.preview-rule', { 'data-testid': 'setup-preview-rule' });
+  const previewFacts = h('div.preview-facts', { 'data-testid': 'setup-preview-facts' });
+  const previewBox = h('section.preview-box', { 'data-testid': 'setup-preview', hidden: true },
+    h('div.preview-bar', h('h3', t('preview.title')), previewCount,
+      h('div.actions', previewReady, previewWho), previewRule),
+    previewFacts);
+  let previewKey = null;
   const hint = h('div.hint-box', { 'data-testid': 'hint', hidden: true });
   const castleBar = h('div.controls.castle', { 'data-testid': 'castle-controls' });
   const adjustBar = h('div.controls.adjust', { 'data-testid': 'adjust-controls' });
@@ -83,7 +97,7 @@ export function createGameView(root, ctrl, links) {
 
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, ratingsBox, connection, seatLine, eventLine, status, room, hint, castleBar, adjustBar,
+    h('aside.side', banner, ratingsBox, connection, seatLine, eventLine, previewBox, status, room, hint, castleBar, adjustBar,
       moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
@@ -167,6 +181,40 @@ export function createGameView(root, ctrl, links) {
     }
   }
 
+  function drawPreview(p) {
+    previewBox.hidden = !p;
+    page.classList.toggle('previewing', !!p);
+    if (!p) {
+      previewKey = null;
+      return;
+    }
+    previewReady.hidden = !p.canReady;
+    previewWho.textContent = p.mineReady ? t('preview.waitingOpponent')
+      : p.opponentReady ? t('preview.opponentReady') : '';
+    previewRule.textContent = p.rated === null ? '' : t(p.rated ? 'preview.ruleRated' : 'preview.ruleCasual');
+    const key = `${p.variant}/${p.number}`;
+    if (previewKey === key) return;
+    previewKey = key;
+    clear(previewFacts);
+    if (p.number !== null) {
+      previewFacts.append(h('p', { 'data-testid': 'setup-preview-number' },
+        t('preview.number', { number: numberLabel(p.variant, p.number) })));
+    }
+    if (p.castling && p.castling.length) {
+      previewFacts.append(h('p', { 'data-testid': 'setup-preview-castling' }, t('preview.castling'), ' ',
+        p.castling.map(c => `${c.san}: ${localizeLetters('K')}${c.king} ${localizeLetters('R')}${c.rook}`).join(' · ')));
+    }
+    if (p.numbered) previewFacts.append(briefBox(p.variant, p.number));
+  }
+
+  function drawCountdown() {
+    const left = ctrl.previewCountdown();
+    if (previewBox.hidden) return;
+    const seconds = Math.ceil(left / 1000);
+    previewCount.textContent = t('preview.countdown', { n: seconds });
+    previewCount.dataset.seconds = String(seconds);
+  }
+
   function drawRoom(r) {
     room.hidden = !r;
     if (!r || room.firstChild) return;
@@ -237,6 +285,7 @@ export function createGameView(root, ctrl, links) {
   }
 
   function tick() {
+    if (!torn) drawCountdown();
     const c = ctrl.clocks();
     if (!c || torn) return;
     for (const el of page.querySelectorAll('.clock')) {
@@ -285,6 +334,7 @@ export function createGameView(root, ctrl, links) {
       clear(eventLine).append(h('a', { href: v.event.href, 'data-testid': 'event-board' }, v.event.text));
     }
     drawRoom(v.room);
+    drawPreview(v.preview);
     drawBars(v);
     drawHint(v.hint);
     moveList.update(v.moves.san, v.moves.shown);

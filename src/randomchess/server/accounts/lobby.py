@@ -28,6 +28,7 @@ from randomchess.server.accounts.answers import (
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
+from randomchess.server.games.preview import PREVIEW_MAX_S, default_preview_s
 from randomchess.server.games.routes import ClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
@@ -50,6 +51,8 @@ class SeekIn(BaseModel):
     rated: bool = False
     rating_min: int | None = Field(None, ge=0, le=4000)
     rating_max: int | None = Field(None, ge=0, le=4000)
+    # the setup preview's countdown in seconds (None: the speed's default; 0: none)
+    preview: int | None = Field(None, ge=0, le=PREVIEW_MAX_S)
 
 
 class ChallengeIn(SeekIn):
@@ -63,11 +66,22 @@ class QuickIn(BaseModel):
     rated: bool = True
 
 
+def _preview_s(asked: int | None, initial_ms: int, increment_ms: int,
+               days: int | None, default_on: bool) -> int:
+    """The countdown a game from this seek will have (seconds; server/games/preview.py)."""
+    if days is not None:
+        return 0
+    if asked is not None:
+        return asked
+    return default_preview_s(initial_ms, increment_ms) if default_on else 0
+
+
 class Lobby:
     """The seeks table behind blocking methods, and the lobby's sockets in this process."""
 
-    def __init__(self, accounts: Accounts) -> None:
+    def __init__(self, accounts: Accounts, preview: bool = True) -> None:
         self.accounts = accounts
+        self.preview = preview  # the server's ``preview`` setting: a default countdown
         self.sockets: dict[WebSocket, int | None] = {}
         # Changes that reach a socket before its first (whole-lobby) frame is sent wait
         # here and follow that frame, so none is lost between the read and the send.
@@ -103,7 +117,8 @@ class Lobby:
                 number=body.setup if isinstance(body.setup, int) else None,
                 fresh_setup=body.setup == "new-per-game", initial_ms=initial,
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
-                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
+                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms(),
+                preview_s=body.preview))
         return sid
 
     def all(self) -> list[dict[str, Any]]:
@@ -142,6 +157,8 @@ class Lobby:
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
+                        "preview": _preview_s(r.preview_s, r.initial_ms, r.increment_ms,
+                                              r.days, self.preview),
                         "created_at": r.created_at})
         return out
 
@@ -294,7 +311,8 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     service = request.app.state.service
     new = await service.create(row["variant"], row["number"] if row["number"] is not None
                                else "random", "friend", None, "random",
-                               (row["initial_ms"], row["increment_ms"]), days=row["days"])
+                               (row["initial_ms"], row["increment_ms"]), days=row["days"],
+                               preview_s=row["preview_s"])
     gid = new.game.record.id
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
@@ -325,7 +343,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
         except ApiError:
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
-                  rating_min=None, rating_max=None)
+                  rating_min=None, rating_max=None, preview=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request, added=sid)
     return QuickOut(paired=False, seek=sid)

@@ -28,6 +28,7 @@ from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
 from randomchess.server.engines.service import EngineService, create_engine_service
+from randomchess.server.games import preview
 from randomchess.server.games.contract import (
     GAME_ACTIONS,
     GameAction,
@@ -97,6 +98,8 @@ class GameService:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # The setup previews' ends (server/games/preview.py), armed from the stored end.
+        self._previews: dict[str, asyncio.TimerHandle] = {}
         self._thinking: set[tuple[str, int]] = set()
         self._swept: dict[str, int] = {}  # game id -> version the last sweep examined
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -110,6 +113,9 @@ class GameService:
         # Run in the background from start to stop (the routers' own sweeps, e.g. the
         # review of over-the-board games stored by other processes).
         self.background_hooks: list[Callable[[], Awaitable[None]]] = []
+        # Whether a game is rated (the accounts set it; without them no game is): the rule
+        # against setup-shopping depends on it (server/games/preview.py).
+        self.rated_of: Callable[[str], Awaitable[bool]] | None = None
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -146,9 +152,10 @@ class GameService:
 
     async def stop(self) -> None:
         self._started = False
-        for handle in self._timers.values():
-            handle.cancel()
-        self._timers.clear()
+        for timers in (self._timers, self._previews):
+            for handle in timers.values():
+                handle.cancel()
+            timers.clear()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -227,10 +234,13 @@ class GameService:
         r = live.record
         if (r.opponent == "friend" and len(live.moves) < 2 and r.days_per_move is None
                 and r.clock_initial_ms is not None
-                and now_ms() - r.updated_at >= self.settings.first_move_s * 1000):
-            # A side never made its first move: aborted, as the abort button would.
+                and now_ms() - preview.first_move_from(r) >= self.settings.first_move_s * 1000):
+            # A side never made its first move: aborted, as the abort button would, or in a
+            # rated game after the setup was shown, lost on time (docs/rules.md).
+            rated = await self.is_rated(game_id)
             with contextlib.suppress(ApiError):
-                await self.act(game_id, lambda g, now: g.abort_changes(now))
+                await self.act(game_id,
+                               lambda g, now: g.no_first_move_changes(now, rated))
             return
         if live.computer == live.turn:
             self._schedule(live)  # a no-op if this process is thinking already
@@ -249,6 +259,9 @@ class GameService:
             except ApiError:  # not a game (the lobby's key), or the database is down
                 continue
             await self.hub.deliver_local(key, state_frame(live.state(now_ms())))
+
+    async def is_rated(self, game_id: str) -> bool:
+        return False if self.rated_of is None else await self.rated_of(game_id)
 
     async def ping(self) -> None:
         await self._db(self.store.ping)
@@ -363,20 +376,35 @@ class GameService:
         if not self._started:
             return
         gid = live.record.id
-        old = self._timers.pop(gid, None)
-        if old is not None:
-            old.cancel()
+        for timers in (self._timers, self._previews):
+            old = timers.pop(gid, None)
+            if old is not None:
+                old.cancel()
         due = live.flag_at()
+        loop = asyncio.get_running_loop()
         if due is not None:
-            loop = asyncio.get_running_loop()
             delay = max(0.0, (due - now_ms()) / 1000) + 0.005
             self._timers[gid] = loop.call_later(
                 delay, lambda: self._spawn(self._flag(gid)))
+        if preview.running(live.record, now_ms()) and live.record.preview_until is not None:
+            # Armed from the stored end (after a restart too): the countdown's end is
+            # pushed to the watchers, and the computer may then move.
+            delay = max(0.0, (live.record.preview_until - now_ms()) / 1000) + 0.005
+            self._previews[gid] = loop.call_later(
+                delay, lambda: self._spawn(self._preview_over(gid)))
+            return
         if not live.ended and live.computer == live.turn:
             key = (gid, live.record.version)
             if key not in self._thinking:
                 self._thinking.add(key)
                 self._spawn(self._computer_move(live, key))
+
+    async def _preview_over(self, game_id: str) -> None:
+        self._previews.pop(game_id, None)
+        with contextlib.suppress(ApiError):
+            live = await self.load(game_id)
+            self._schedule(live)
+            await self.hub.publish(game_id, live.state(now_ms()))
 
     async def _flag(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
@@ -427,10 +455,13 @@ class GameService:
     # ----------------------------------------------------------------- creating
     async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
                      color: str, clock: tuple[int, int] | None,
-                     days: int | None = None, control: TimeControl | None = None) -> NewGame:
+                     days: int | None = None, control: TimeControl | None = None,
+                     preview_s: int | None = None) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
         in ms, and its deadline runs from the start, or from the friend's join).  A
-        ``control`` (multi-period, delay) replaces ``clock``."""
+        ``control`` (multi-period, delay) replaces ``clock``.  ``preview_s``: the setup
+        preview's length (None: the speed's default for a game between people, none
+        against the computer; 0: none)."""
         if control is not None:
             clock, stored = _clock_columns(control)
         else:
@@ -458,6 +489,8 @@ class GameService:
             else:
                 invite = secrets.token_urlsafe(16)  # 128 bits
         now = now_ms()
+        preview_ms = preview.preview_length_ms(opponent, clock, days, preview_s,
+                                               self.settings.preview)
         record = GameRecord(
             id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
             fen=start_fen, moves="", san="", clock_log="",
@@ -473,6 +506,10 @@ class GameService:
             clock_started_at=now if days is not None and invite is None else None,
             draw_offer=None, takeback_offer=None, version=0,
             created_at=now, updated_at=now, days_per_move=days, time_control=stored,
+            preview_ms=preview_ms,
+            # Against the computer the countdown starts now, the computer ready.
+            preview_until=now + preview_ms if preview_ms and computer else None,
+            preview_ready=computer if preview_ms and computer else None,
         )
         live = self._live(record)
         if live.game.outcome is not None:  # a start position that is already dead
@@ -522,6 +559,8 @@ class GameService:
                 changes["white_token"] = hash_secret(token)
             if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
                 changes["clock_started_at"] = now  # a correspondence deadline starts now
+            if not g.ended:
+                changes.update(preview.start_changes(r, now))  # the setup preview begins
             return changes
 
         await self.act(game_id, decide)
@@ -564,6 +603,7 @@ _SIMPLE_ACTIONS: dict[GameAction, Callable[[LiveGame, set[Color], int], GameChan
     "takeback-offer": LiveGame.takeback_offer_changes,
     "takeback-accept": LiveGame.takeback_accept_changes,
     "takeback-decline": LiveGame.takeback_decline_changes,
+    "ready": lambda g, colors, now: preview.ready_changes(g.record, colors, now),
 }
 ACTIONS: tuple[GameAction, ...] = GAME_ACTIONS
 assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}

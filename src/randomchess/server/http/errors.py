@@ -81,7 +81,7 @@ ErrorCode = Literal[
     "takeback.already_asked",
     "takeback.no_offer", "takeback.own_offer",
     "rematch.already_offered", "rematch.fixed_setup", "rematch.no_offer",
-    "rematch.own_offer",
+    "rematch.own_offer", "preview.running", "preview.none", "preview.already_ready",
     "rate.too_many_games", "rate.too_many_events", "rate.too_many_attempts",
     "level.out_of_range", "level.no_computer", "level.needs_engine",
     "setup.ascii_digits", "setup.no_legal_move", "setup.invalid", "setup.bad_number",
@@ -149,6 +149,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "game.too_late_to_abort": (
         "too late to abort: both sides have moved (resign or offer a draw)",
         "demasiado tarde para anular: los dos bandos han jugado (abandona u ofrece tablas)"),
+    "preview.running": (
+        "the setup preview is still on: the board unlocks in {seconds} s (or when both "
+        "players are ready)",
+        "la vista previa de la posición sigue en curso: el tablero se desbloquea en "
+        "{seconds} s (o cuando los dos jugadores estén listos)"),
+    "preview.none": ("there is no setup preview running to be ready for",
+                     "no hay ninguna vista previa de la posición en curso"),
+    "preview.already_ready": ("you have already said you are ready",
+                              "ya has dicho que estás listo"),
     "game.rated_needs_two_players": ("only games between two players can be rated",
                                      "solo se puntúan las partidas entre dos jugadores"),
     "clock.invalid": ("{reason}", "{reason}"),

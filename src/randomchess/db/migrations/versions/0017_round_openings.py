@@ -3,7 +3,7 @@
 server process, and only one, open the games (``waiting`` -> ``opening`` -> ``opened``).
 
 Revision ID: 0017
-Revises: 0014
+Revises: 0015
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels = None
 depends_on = None
 

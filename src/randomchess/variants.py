@@ -117,6 +117,9 @@ class Variant:
     # What players are told about the variant beyond its name, (English, Spanish): the
     # rules a player could not guess, such as inferred castling squares (D-18).
     description: tuple[str, str] = ("", "")
+    # The name shown to players, (English, Spanish); empty: the PGN name (the browser's own
+    # catalogue names the built-in variants; a variants file names its own, docs/variants.md).
+    display_name: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
         if _CHECKED.get():

@@ -1391,6 +1391,7 @@
  * @property {string} default_fen
  * @property {boolean} engine
  * @property {Description} description
+ * @property {Description} display_name
  */
 
 /**

@@ -4,7 +4,7 @@
 // notation letter is drawn from it, so a variant registered on the server needs no change here.
 
 import { getVariants } from './api.js';
-import { hasText, setPieceLetters, t } from './i18n.js';
+import { hasText, lang, setPieceLetters, t } from './i18n.js';
 
 const FILES = 'abcdefghijklmnop';
 let loading = null;
@@ -30,13 +30,16 @@ export const variantInfo = key => table.get(key) || null;
 
 /**
  * The name of variant `key` in the page's language: the catalogue's variant.<key>, else the
- * server's name for it (a variant registered on the server without a text here), else the key.
+ * server's display name in this language (a variants file's display_name), else in English,
+ * else the server's PGN name for it, else the key.
  * `lookup` is the metadata source (the game controller passes its own for the unit tests).
  */
 export function variantName(key, lookup = variantInfo) {
   if (hasText(`variant.${key}`)) return t(`variant.${key}`);
   const meta = lookup(key);
-  return meta && meta.name ? meta.name : key;
+  if (!meta) return key;
+  const shown = meta.display_name || {};
+  return shown[lang()] || shown.en || meta.name || key;
 }
 
 /** Every variant in the server's order. */

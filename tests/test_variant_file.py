@@ -141,7 +141,8 @@ def test_display_names_and_descriptions_by_language(tmp_path: Path) -> None:
     assert found[(33, "variant.empty.display_name.es")].startswith("an empty name")
     assert found[(34, "variant.empty.description.es")].startswith(
         "a description has no control characters")
-    assert str(caught.value).splitlines()[0].startswith(f"{bad}:21: variant.bad-names.display_name.es")
+    first = str(caught.value).splitlines()[0]
+    assert first.startswith(f"{bad}:21: variant.bad-names.display_name.es")
 
 
 @pytest.mark.usefixtures("registry")

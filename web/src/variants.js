@@ -82,12 +82,20 @@ function placement(info, rank, black) {
     row(pawns.toUpperCase()), row(rank), ...edge].join('/');
 }
 
+// The pair numberings: the one-array scheme per side, its count, and whether Black's array
+// is read from Black's side (variants.py PAIR_NUMBERINGS).
+export const PAIRS = {
+  'double-scharnagl': { scheme: 'scharnagl', count: 960, fromBlackSide: false },
+  'double-mrc': { scheme: 'mrc', count: 15120, fromBlackSide: true },
+};
+
 /** A setup number as players write it: `518`, or `518/123` (White's Scharnagl number, then
  * Black's) in Double Fischer Random, whose served number is 960 x White's + Black's. */
 export function numberLabel(key, number, lookup = variantInfo) {
   const meta = lookup(key);
-  if (meta && meta.setup && meta.setup.numbering === 'double-scharnagl') {
-    return `${Math.floor(number / 960)}/${number % 960}`;
+  const pair = meta && meta.setup ? PAIRS[meta.setup.numbering] : null;
+  if (pair) {
+    return `${Math.floor(number / pair.count)}/${number % pair.count}`;
   }
   return String(number);
 }

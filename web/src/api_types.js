@@ -1409,6 +1409,7 @@
  * @property {string} default_fen
  * @property {boolean} engine
  * @property {Description} description
+ * @property {Description} display_name
  */
 
 /**

@@ -7,7 +7,7 @@
 // (GET /api/variants, `info` below, issue 12); only the two numbering schemes themselves are
 // written here, keyed by the metadata's `setup.numbering`.
 
-import { setupPlacement } from './variants.js';
+import { PAIRS, setupPlacement } from './variants.js';
 
 function pairs(n) {
   const out = [];
@@ -71,7 +71,14 @@ const SCHEMES = {
   'double-scharnagl'(number) {
     return `${SCHEMES.scharnagl(Math.floor(number / 960))}/${SCHEMES.scharnagl(number % 960)}`;
   },
+  // Double MRC: 15,120 x White's MRC-Id + Black's, Black's array read from Black's side
+  // (8226/8226 is Modern Chess); written WHITE/BLACK, both a-file first
+  'double-mrc'(number) {
+    const black = [...SCHEMES.mrc(number % 15120)].reverse().join('');
+    return `${SCHEMES.mrc(Math.floor(number / 15120))}/${black}`;
+  },
 };
+
 
 const notNumbered = info => Object.assign(
   new Error(`${info ? info.key : 'this variant'} setups are not numbered`), { key: 'err.notNumbered' });
@@ -101,12 +108,14 @@ export function rankOf(info, number) {
 /** The number of back rank `rank` in `info`'s numbering (by search), or null. */
 export function numberOf(info, rank) {
   if (!isNumbered(info)) return null;
-  if (info.setup.numbering === 'double-scharnagl') {
+  const pair = PAIRS[info.setup.numbering];
+  if (pair) {
     const [white, black, ...rest] = rank.split('/');
-    const one = text => { for (let n = 0; n < 960; n++) if (SCHEMES.scharnagl(n) === text) return n; return null; };
+    const one = text => { for (let n = 0; n < pair.count; n++) if (SCHEMES[pair.scheme](n) === text) return n; return null; };
     const w = one(white);
-    const b = black === undefined || rest.length ? null : one(black);
-    return w === null || b === null ? null : 960 * w + b;
+    const theirs = black !== undefined && pair.fromBlackSide ? [...black].reverse().join('') : black;
+    const b = black === undefined || rest.length ? null : one(theirs);
+    return w === null || b === null ? null : pair.count * w + b;
   }
   const scheme = SCHEMES[info.setup.numbering];
   for (let n = 0; n < info.setup.count; n++) if (scheme(n) === rank) return n;
@@ -123,6 +132,18 @@ export function bishopsSameColour(rank) {
 export const setupFen = (info, rank) => setupPlacement(info, rank);
 
 // ------------------------------------------------------------------- pools and draws
+/** 0..count-1 without `excluded` (-1: none), read as an array is (length, at, includes)
+ * without listing it; the i-th number steps over the excluded one (startpos.NumbersBelow). */
+function numbersBelow(count, excluded) {
+  const gone = excluded >= 0 && excluded < count ? excluded : -1;
+  const length = gone >= 0 ? count - 1 : count;
+  return {
+    length,
+    at: i => (i < 0 || i >= length ? undefined : gone >= 0 && i >= gone ? i + 1 : i),
+    includes: n => Number.isInteger(n) && n >= 0 && n < count && n !== gone,
+  };
+}
+
 export class SetupPool {
   // `also`: more excluded numbers (an event's own list, the setups a no-repeat event has
   // used); `only`: a shortlist, named in the tag (docs/shuffler.md §2).
@@ -136,17 +157,22 @@ export class SetupPool {
     this.excludeStandard = excludeStandard;
     const standard = excludeStandard && info.setup.standard_number !== null ? [info.setup.standard_number] : [];
     const excluded = [...new Set([...standard, ...also])].sort((a, b) => a - b);
-    const out = new Set(excluded);
     const keep = only === null ? null : new Set(only);
-    this.numbers = [];
-    for (let n = 0; n < info.setup.count; n++) {
-      if (out.has(n) || (keep && !keep.has(n))) continue;
-      if (bishops !== 'any') {
-        const table = BISHOP_PAIRS[info.setup.numbering];
-        const [i, j] = table[n % table.length];
-        if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
+    if (bishops === 'any' && excluded.length <= 1 && keep === null) {
+      // Not listed (Double MRC has 228 million): 0..count-1 without the excluded number.
+      this.numbers = numbersBelow(info.setup.count, excluded.length ? excluded[0] : -1);
+    } else {
+      const out = new Set(excluded);
+      this.numbers = [];
+      for (let n = 0; n < info.setup.count; n++) {
+        if (out.has(n) || (keep && !keep.has(n))) continue;
+        if (bishops !== 'any') {
+          const table = BISHOP_PAIRS[info.setup.numbering];
+          const [i, j] = table[n % table.length];
+          if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
+        }
+        this.numbers.push(n);
       }
-      this.numbers.push(n);
     }
     this.tag = `${info.key}:${bishops}:${excluded.length ? excluded.join(',') : '-'}`;
     if (keep) this.tag += `:only=${[...keep].sort((a, b) => a - b).join(',')}`;
@@ -203,14 +229,14 @@ export function drawRandom(pool) {
   const buf = new Uint32Array(1);
   do crypto.getRandomValues(buf);
   while (buf[0] >= limit);
-  return pool.numbers[buf[0] % n];
+  return pool.numbers.at(buf[0] % n);
 }
 
 export async function drawSeeded(pool, seed, count) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const msg = concat('randomchess-seed-v1', pool.tag, String(i));
-    out.push(pool.numbers[await uniformBelow(pool.numbers.length, enc.encode(seed), msg)]);
+    out.push(pool.numbers.at(await uniformBelow(pool.numbers.length, enc.encode(seed), msg)));
   }
   return out;
 }
@@ -227,7 +253,7 @@ export async function roundSetups(salt, event, round, boards, pool, perBoard) {
   if (!ev.trim()) throw Object.assign(new Error('the event name must not be empty'), { key: 'err.noEvent' });
   const derive = async board => {
     const msg = concat('randomchess-draw-v1', pool.tag, ev, String(round), String(board));
-    return pool.numbers[await uniformBelow(pool.numbers.length, salt, msg)];
+    return pool.numbers.at(await uniformBelow(pool.numbers.length, salt, msg));
   };
   if (!perBoard) return Array(boards).fill(await derive(0));
   const out = [];
@@ -289,7 +315,7 @@ export async function hallRoundKey(salt, event, round, input, eventTag) {
 /** A setup drawn with a round key: pool[uniform(key, "randomchess-hall-draw-v1" 0 tag 0 b)]. */
 export async function hallDraw(key, pool, board = 0) {
   if (!pool.numbers.length) throw Object.assign(new Error('cannot draw from an empty pool'), { key: 'err.emptyPool' });
-  return pool.numbers[await uniformBelow(pool.numbers.length, key, concat('randomchess-hall-draw-v1', pool.tag, String(board)))];
+  return pool.numbers.at(await uniformBelow(pool.numbers.length, key, concat('randomchess-hall-draw-v1', pool.tag, String(board))));
 }
 
 /** The setups of a round revealed in the hall: `pool` is the event's pool before any setup

@@ -83,7 +83,7 @@ EngineName = Field("randomchess", max_length=200,
 class AnalysisIn(_Strict):
     variant: str = Field("chess", max_length=40)
     fen: str | None = Field(None, max_length=200, description="start position (FEN)")
-    setup: int | None = Field(None, ge=0, le=10_000_000, description="or a setup number")
+    setup: int | None = Field(None, ge=0, le=1_000_000_000, description="or a setup number")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES,
                              description="UCI moves played from the start position")
     engine: str = EngineName
@@ -95,7 +95,7 @@ class AnalysisIn(_Strict):
 class PositionIn(_Strict):
     variant: str = Field("chess", max_length=40)
     fen: str | None = Field(None, max_length=200)
-    setup: int | None = Field(None, ge=0, le=10_000_000)
+    setup: int | None = Field(None, ge=0, le=1_000_000_000)
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
 
 

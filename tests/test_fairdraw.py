@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,6 @@ def test_malformed_server_seeds_are_refused(bad: str) -> None:
 def test_the_sketch_of_docs_shuffler_md_gives_the_vectors() -> None:
     import re
     from pathlib import Path
-    from typing import Any
 
     docs = Path(__file__).resolve().parents[1] / "docs" / "shuffler.md"
     text = docs.read_text(encoding="utf-8")
@@ -120,3 +120,31 @@ def test_the_sketch_of_docs_shuffler_md_gives_the_vectors() -> None:
         numbers, tag = scope["pool"](variant) if variant != "crc" else (
             list(range(len(SetupPool("crc")))), "crc:any:-")
         assert scope["game_number"](SEED, client, numbers, tag) == number
+
+
+def _cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    return CliRunner().invoke(main, ["draw", "verify-game", *args])
+
+
+def test_cli_verify_game() -> None:
+    r = _cli("--server-seed", SEED.hex(), "--client-value", CLIENT, "--commitment", COMMIT)
+    assert r.exit_code == 0, r.output
+    assert "879 QRKRNNBB" in r.output and "commitment matches" in r.output
+    r = _cli("--server-seed", SEED.hex(), "--variant", "mrc")  # no client value sent
+    assert r.exit_code == 0 and "7653 MRQBBNKNR" in r.output
+    assert _cli("--server-seed", SEED.hex(), "--client-value", "-", "--variant", "mrc",
+                "--format", "json").exit_code == 0
+
+
+def test_cli_verify_game_refusals() -> None:
+    altered = "7" + COMMIT[1:]
+    r = _cli("--server-seed", SEED.hex(), "--client-value", CLIENT, "--commitment", altered)
+    assert r.exit_code == 1 and "commitment mismatch" in r.output
+    r = _cli("--server-seed", SEED.hex()[:-2], "--client-value", CLIENT)
+    assert r.exit_code == 2 and "--server-seed" in r.output
+    r = _cli("--server-seed", SEED.hex(), "--client-value", "XYZ")
+    assert r.exit_code == 2 and "--client-value" in r.output

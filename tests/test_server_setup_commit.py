@@ -156,9 +156,11 @@ def test_late_twice_and_replayed_values_refused(c: TestClient) -> None:
 def test_games_without_a_committed_draw(c: TestClient) -> None:
     r = c.post("/api/games", json={"variant": "chess960", "opponent": "friend"})
     gid = r.json()["id"]
-    r = c.get(f"/api/games/{gid}/setup-draw", headers={"Accept-Language": "es"})
-    assert r.status_code == 404 and r.json()["code"] == "fairdraw.none"
+    r = c.get(f"/api/games/{gid}/setup-draw")
+    assert r.status_code == 200 and r.json()["committed"] is False
+    assert r.json()["server_seed"] is None
     assert "SetupCommit" not in c.get(f"/api/games/{gid}/pgn").text
+    assert c.get("/api/games/AAAAAAAAAAAA/setup-draw").status_code == 404
     assert c.get("/api/games/no such game/setup-draw").status_code == 404
 
 

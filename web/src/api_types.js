@@ -1197,15 +1197,16 @@
  */
 
 /**
- * A started game's verifiable setup draw: recompute with docs/shuffler.md §10.
+ * A started game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so).
  * @typedef {object} SetupDrawOut
- * @property {string} recipe
- * @property {string} variant
- * @property {number} number
- * @property {string} commitment
- * @property {string} server_seed
- * @property {(string|null)} client_value
- * @property {string} pool
+ * @property {boolean} committed
+ * @property {(string|null)} [recipe]
+ * @property {(string|null)} [variant]
+ * @property {(number|null)} [number]
+ * @property {(string|null)} [commitment]
+ * @property {(string|null)} [server_seed]
+ * @property {(string|null)} [client_value]
+ * @property {(string|null)} [pool]
  */
 
 /**

@@ -68,7 +68,7 @@ function route() {
   const { path, query } = parse();
   const m = /^\/game\/([^/]+)$/.exec(path);
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
-  else if (path === '/shuffler') renderShuffler(main);
+  else if (path === '/shuffler') renderShuffler(main, query);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
   else if (/^\/stats\/[^/]+\/[^/]+$/.test(path)) {

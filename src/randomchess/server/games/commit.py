@@ -44,15 +44,17 @@ class AcceptIn(BaseModel):
 
 
 class SetupDrawOut(BaseModel):
-    """A started game's verifiable setup draw: recompute with docs/shuffler.md §10."""
+    """A started game's verifiable setup draw: recompute with docs/shuffler.md §10
+    (``committed`` false and the rest null: the game's setup was not drawn so)."""
 
-    recipe: str
-    variant: str
-    number: int
-    commitment: str
-    server_seed: str
-    client_value: str | None
-    pool: str
+    committed: bool
+    recipe: str | None = None
+    variant: str | None = None
+    number: int | None = None
+    commitment: str | None = None
+    server_seed: str | None = None
+    client_value: str | None = None
+    pool: str | None = None
 
 
 def committed(variant: str, setup: object) -> bool:
@@ -146,7 +148,7 @@ def draw_of_game(accounts: Any, game_id: str) -> dict[str, Any] | None:
         return None
     client = row.client_value or ""
     setup = game_setup(bytes.fromhex(row.server_seed), client, row.variant)
-    return {"recipe": GAME_DOMAIN.decode(), "variant": row.variant, "number": setup.number,
+    return {"committed": True, "recipe": GAME_DOMAIN.decode(), "variant": row.variant, "number": setup.number,
             "commitment": row.commitment, "server_seed": row.server_seed,
             "client_value": row.client_value, "pool": f"{row.variant}:any:-"}
 
@@ -165,12 +167,10 @@ router = APIRouter()
 @router.get("/api/games/{game_id}/setup-draw")
 async def setup_draw(game_id: str, request: Request) -> SetupDrawOut:
     """A started game's setup draw: the commitment shown with the seek, the revealed
-    server seed and the joiner's client value (docs/shuffler.md §10)."""
-    from randomchess.server.http.guards import check_game_id
-
-    check_game_id(game_id)
+    server seed and the joiner's client value (docs/shuffler.md §10); ``committed`` false
+    for a game whose setup was not drawn so (every game page asks: no 404 in its console)."""
+    service = request.app.state.service
+    await service.load(game_id)  # 404 for an unknown game
     draw = await database(request).run(draw_of_game, request.app.state.lobby.accounts,
                                        game_id)
-    if draw is None:
-        raise ApiError(404, "fairdraw.none")
-    return SetupDrawOut.model_validate(draw)
+    return SetupDrawOut.model_validate(draw or {"committed": False})

@@ -97,7 +97,7 @@ ErrorCode = Literal[
     "account.wrong_password", "account.busy", "player.not_found", "player.not_found_to_challenge",
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
     "seek.no_fresh_setup", "seek.too_many",
-    "fairdraw.client_malformed", "fairdraw.revealed", "fairdraw.replayed", "fairdraw.none",
+    "fairdraw.client_malformed", "fairdraw.revealed", "fairdraw.replayed",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
@@ -340,9 +340,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "fairdraw.replayed": (
         "this client value was already used for another game: send a fresh random one",
         "este valor del cliente ya se usó en otra partida: envía uno aleatorio nuevo"),
-    "fairdraw.none": (
-        "this game's setup was not drawn from a commitment",
-        "la posición inicial de esta partida no se sorteó con un compromiso"),
     # -- tournaments (``reason``: the tournament layer's English text)
     "tournament.invalid": ("{reason}", "petición de torneo no válida: {reason}"),
     "tournament.unknown_event": ("{reason}", "torneo desconocido: {reason}"),

@@ -1,4 +1,5 @@
-// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
+// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler[?seed=&client=&variant=&commit=],
+// #/analysis[?game=<id>],
 // #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 

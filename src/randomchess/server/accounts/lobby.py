@@ -290,7 +290,9 @@ async def _accept(request: Request, s: Session, sid: str, client: str = "") -> d
     lobby = _lobby(request)
     seek = await database(request).run(lobby.one, sid)
     if seek is None:
-        if client and await database(request).run(commit.was_claimed, lobby.accounts, sid):
+        claimed = bool(client) and await database(request).run(
+            commit.was_claimed, lobby.accounts, sid)
+        if claimed:
             raise ApiError(409, "fairdraw.revealed")  # a value for a setup already shown
         raise ApiError(404, "seek.gone")
     if seek["user_id"] == s.user_id:

@@ -10,7 +10,7 @@ malformed, late and replayed values are refused and change nothing), the game st
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,9 @@ from randomchess.fairdraw import (
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError
 from randomchess.variants import get_variant, numbered_variant_keys
+
+if TYPE_CHECKING:
+    from randomchess.server.accounts.store import Accounts
 
 COMMITMENTS = schema.setup_commitments
 
@@ -83,7 +86,7 @@ def check_client_value(value: str | None) -> str:
         raise ApiError(422, "fairdraw.client_malformed") from None
 
 
-def claim(accounts: Any, seek_id: str, client: str) -> dict[str, Any] | None:
+def claim(accounts: Accounts, seek_id: str, client: str) -> dict[str, Any] | None:
     """Fix the client value of seek ``seek_id``'s draw, once: the row (server seed,
     variant), or None when the seek has no commitment.  409 ``fairdraw.revealed`` when a
     value was already fixed, 409 ``fairdraw.replayed`` when another draw used ``client``."""
@@ -109,7 +112,7 @@ def claim(accounts: Any, seek_id: str, client: str) -> dict[str, Any] | None:
     return dict(row._mapping)
 
 
-def unclaim(accounts: Any, seek_id: str) -> None:
+def unclaim(accounts: Accounts, seek_id: str) -> None:
     """Undo :func:`claim` when the seek was gone after all (cancelled or lapsed meanwhile)."""
     with accounts._write() as conn:
         conn.execute(update(COMMITMENTS).where(
@@ -117,7 +120,7 @@ def unclaim(accounts: Any, seek_id: str) -> None:
             .values(claimed_at=None, client_value=None))
 
 
-def was_claimed(accounts: Any, seek_id: str) -> bool:
+def was_claimed(accounts: Accounts, seek_id: str) -> bool:
     """Whether seek ``seek_id``'s draw has been made (its game started)."""
     with accounts.engine.connect() as conn:
         return conn.execute(select(COMMITMENTS.c.seek_id).where(
@@ -132,14 +135,14 @@ def drawn_number(row: dict[str, Any], client: str) -> int:
     return number
 
 
-def bind_game(accounts: Any, seek_id: str, game_id: str) -> None:
+def bind_game(accounts: Accounts, seek_id: str, game_id: str) -> None:
     """Record the game the draw of seek ``seek_id`` started: its values are public now."""
     with accounts._write() as conn:
         conn.execute(update(COMMITMENTS).where(COMMITMENTS.c.seek_id == seek_id)
                      .values(game_id=game_id))
 
 
-def draw_of_game(accounts: Any, game_id: str) -> dict[str, Any] | None:
+def draw_of_game(accounts: Accounts, game_id: str) -> dict[str, Any] | None:
     """The revealed draw of game ``game_id`` as ``GET .../setup-draw`` answers it."""
     with accounts.engine.connect() as conn:
         row = conn.execute(select(COMMITMENTS).where(
@@ -148,8 +151,8 @@ def draw_of_game(accounts: Any, game_id: str) -> dict[str, Any] | None:
         return None
     client = row.client_value or ""
     setup = game_setup(bytes.fromhex(row.server_seed), client, row.variant)
-    return {"committed": True, "recipe": GAME_DOMAIN.decode(), "variant": row.variant, "number": setup.number,
-            "commitment": row.commitment, "server_seed": row.server_seed,
+    return {"committed": True, "recipe": GAME_DOMAIN.decode(), "variant": row.variant,
+            "number": setup.number, "commitment": row.commitment, "server_seed": row.server_seed,
             "client_value": row.client_value, "pool": f"{row.variant}:any:-"}
 
 

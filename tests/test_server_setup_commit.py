@@ -183,3 +183,14 @@ def test_the_commitment_survives_a_restart(kind: str, tmp_path: Path) -> None:
             assert draw["commitment"] == commit
             assert hashlib.sha256(bytes.fromhex(draw["server_seed"])).hexdigest() == commit
             assert draw["number"] == recompute(draw["server_seed"], value, "chess960")
+            # The recorded values themselves (the database's row) give the game's setup.
+            from sqlalchemy import select
+
+            from randomchess.db import schema
+            engine = c2.app.state.lobby.accounts.engine  # type: ignore[attr-defined]
+            with engine.connect() as conn:
+                row = conn.execute(select(schema.setup_commitments).where(
+                    schema.setup_commitments.c.game_id == r.json()["id"])).one()
+            assert (row.seek_id, row.commitment, row.client_value) == (sid, commit, value)
+            state = c2.get(f"/api/games/{r.json()['id']}").json()
+            assert state["number"] == recompute(row.server_seed, row.client_value, "chess960")

@@ -19,6 +19,7 @@ import pytest
 
 from test_lobby_browser import PASSWORD
 from web_support import (
+    SLOW,
     BrowserSession,
     launched_browser,
     running_server,
@@ -52,7 +53,7 @@ def sign_up(page: Page, name: str) -> None:
     page.fill("[data-testid=signup-password]", PASSWORD)
     page.fill("[data-testid=password-again]", PASSWORD)
     page.click("[data-testid=signup]")
-    expect(page.locator("[data-testid=logged-in]")).to_contain_text(name)
+    expect(page.locator("[data-testid=logged-in]")).to_contain_text(name, timeout=SLOW)
 
 
 def recompute(seed: str, client: str) -> int:
@@ -88,7 +89,7 @@ def test_a_seek_taken_in_the_browser_is_verifiable(browser: Browser, server: str
         alice.click("[data-testid=seek-post]")
         offer = bob.locator("[data-testid=seek]", has_text=f"alice{lang}")
         shown = offer.locator("[data-testid=seek-commit]")
-        expect(shown).to_be_visible()
+        expect(shown).to_be_visible(timeout=SLOW)
         commit = str(shown.get_attribute("data-commit"))
         assert HEX64.match(commit)
         shot(bob, f"setup-commit-lobby-{lang}")
@@ -102,9 +103,9 @@ def test_a_seek_taken_in_the_browser_is_verifiable(browser: Browser, server: str
         for page in (alice, bob):
             wait_board(page)
             box = page.locator("[data-testid=setup-draw]")
-            expect(box.locator("summary")).to_have_text(box_title)
+            expect(box.locator("summary")).to_have_text(box_title, timeout=SLOW)
             box.locator("summary").click()
-            expect(page.locator("[data-testid=sd-commit]")).to_have_text(commit)
+            expect(page.locator("[data-testid=sd-commit]")).to_have_text(commit, timeout=SLOW)
             values[page is bob] = (page.locator("[data-testid=sd-seed]").inner_text(),
                                    page.locator("[data-testid=sd-client]").inner_text())
         assert values[True] == values[False]  # both players see the same values
@@ -116,10 +117,10 @@ def test_a_seek_taken_in_the_browser_is_verifiable(browser: Browser, server: str
         # The game page's link opens the shuffler page's check, filled in and recomputed.
         bob.click("[data-testid=sd-verify]")
         form = bob.locator("[data-testid=verify-game]")
-        expect(form.locator("summary")).to_have_text(verify_title)
-        expect(bob.locator("[data-testid=vg-check]")).to_contain_text(matches)
+        expect(form.locator("summary")).to_have_text(verify_title, timeout=SLOW)
+        expect(bob.locator("[data-testid=vg-check]")).to_contain_text(matches, timeout=SLOW)
         assert bob.locator("[data-testid=vg-check]").get_attribute("data-match") == "yes"
-        expect(bob.locator("[data-testid=card-number]")).to_have_text(str(number))
+        expect(bob.locator("[data-testid=card-number]")).to_have_text(str(number), timeout=SLOW)
         shot(bob, f"setup-commit-verify-{lang}")
         # By hand on a fresh shuffler page: an altered commitment is said not to match.
         page = s.page(lang)
@@ -129,12 +130,13 @@ def test_a_seek_taken_in_the_browser_is_verifiable(browser: Browser, server: str
         page.fill("[data-testid=vg-client]", client)
         page.fill("[data-testid=vg-commit]", ("0" if commit[0] != "0" else "1") + commit[1:])
         page.click("[data-testid=vg-verify]")
-        expect(page.locator("[data-testid=vg-check]")).to_have_attribute("data-match", "no")
-        expect(page.locator("[data-testid=card-number]")).to_have_text(str(number))
+        expect(page.locator("[data-testid=vg-check]")).to_have_attribute("data-match", "no",
+                                                                         timeout=SLOW)
+        expect(page.locator("[data-testid=card-number]")).to_have_text(str(number), timeout=SLOW)
         page.fill("[data-testid=vg-client]", "XYZ")
         page.click("[data-testid=vg-verify]")
         expect(page.locator("p.error")).to_contain_text(
-            "hexadecimal" if lang == "en" else "hexadecimales")
+            "hexadecimal" if lang == "en" else "hexadecimales", timeout=SLOW)
         assert s.errors == []
         assert [c for c in s.console if c.startswith("error")] == []
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
+import json
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -194,3 +195,21 @@ def test_the_commitment_survives_a_restart(kind: str, tmp_path: Path) -> None:
             assert (row.seek_id, row.commitment, row.client_value) == (sid, commit, value)
             state = c2.get(f"/api/games/{r.json()['id']}").json()
             assert state["number"] == recompute(row.server_seed, row.client_value, "chess960")
+
+
+def test_the_lobby_socket_shows_the_commitment(c: TestClient) -> None:
+    import httpx
+
+    a, b = user(c, "alice"), user(c, "bob")
+    c.cookies = httpx.Cookies(b.cookies)
+    with c.websocket_connect("/ws/lobby") as ws:
+        c.cookies = httpx.Cookies()
+        assert ws.receive_json()["seeks"] == []
+        sid = seek(a, variant="mrc")
+        [added] = ws.receive_json()["added"]
+        assert added["id"] == sid and added["setup_commit"] == shown(b, sid)["setup_commit"]
+        before = json.dumps(added) + json.dumps(b.get("/api/lobby/seeks").json())
+        r = accept(b, sid, secrets.token_hex(16))
+        assert ws.receive_json()["started"] == {"seek": sid, "game": r.json()["id"]}
+    seed = c.get(f"/api/games/{r.json()['id']}/setup-draw").json()["server_seed"]
+    assert seed not in before  # the seed stayed secret until the game had started

@@ -65,6 +65,7 @@ def test_seek_commits_and_the_game_recomputes(c: TestClient) -> None:
     assert len(commit) == 64 and int(commit, 16) >= 0
     assert shown(a, sid)["setup_commit"] == commit and shown(Browser(c), sid)["setup_commit"]
     assert shown(a, seek(a, setup=518))["setup_commit"] is None  # a fixed setup: no draw
+    assert shown(a, seek(a, variant="caparandom"))["setup_commit"] is None  # not numbered
     value = secrets.token_hex(16)
     r = accept(b, sid, value)
     assert r.status_code == 200, r.text

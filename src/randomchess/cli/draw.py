@@ -299,6 +299,7 @@ def draw_group(
     randomchess draw --number 518 --brief          (what to know before move 1)
     randomchess draw identify FEN_OR_BACK_RANK
     randomchess draw commit|round|verify ...       (verifiable draws for events)
+    randomchess draw verify-game ...               (an online game's setup, from its seeds)
     """
     if ctx.invoked_subcommand is not None:
         given = [

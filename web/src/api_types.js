@@ -1042,6 +1042,8 @@
 /**
  * @typedef {object} RevealIn
  * @property {string} input - the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces ignored
+ * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are then for the staff at GET .../rounds/{rnd}/online
+ * @property {boolean} [rated] - those games rated (as OnlineIn.rated)
  */
 
 /**
@@ -1080,6 +1082,7 @@
  * @property {Array<BoardOut>} boards
  * @property {boolean} [awaits_reveal] - a hall round whose setup is not revealed yet
  * @property {(RevealOut|null)} [reveal]
+ * @property {(number|null)} [opens_at] - when the server opens the round's online games by itself (the end of the preparation window, ms since the epoch); none when it is not to, or has
  */
 
 /**

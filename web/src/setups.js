@@ -124,7 +124,9 @@ export const setupFen = (info, rank) => setupPlacement(info, rank);
 
 // ------------------------------------------------------------------- pools and draws
 export class SetupPool {
-  constructor(info, bishops = 'any', excludeStandard = false) {
+  // `also`: more excluded numbers (an event's own list, the setups a no-repeat event has
+  // used); `only`: a shortlist, named in the tag (docs/shuffler.md §2).
+  constructor(info, bishops = 'any', excludeStandard = false, also = [], only = null) {
     if (!isNumbered(info)) throw notNumbered(info);
     if (bishops !== 'any' && !info.setup.bishop_filter) throw Object.assign(new Error(`the bishop filter does not apply to ${info.key}`), { key: 'err.bishopFilter' });
     if (bishops !== 'any' && !BISHOP_PAIRS[info.setup.numbering]) throw Object.assign(new Error('the bishop filter needs the MRC or CRC numbering'), { key: 'err.bishopFilter' });
@@ -132,10 +134,13 @@ export class SetupPool {
     this.info = info;
     this.bishops = bishops;
     this.excludeStandard = excludeStandard;
-    const excluded = excludeStandard && info.setup.standard_number !== null ? info.setup.standard_number : -1;
+    const standard = excludeStandard && info.setup.standard_number !== null ? [info.setup.standard_number] : [];
+    const excluded = [...new Set([...standard, ...also])].sort((a, b) => a - b);
+    const out = new Set(excluded);
+    const keep = only === null ? null : new Set(only);
     this.numbers = [];
     for (let n = 0; n < info.setup.count; n++) {
-      if (n === excluded) continue;
+      if (out.has(n) || (keep && !keep.has(n))) continue;
       if (bishops !== 'any') {
         const table = BISHOP_PAIRS[info.setup.numbering];
         const [i, j] = table[n % table.length];
@@ -143,7 +148,9 @@ export class SetupPool {
       }
       this.numbers.push(n);
     }
-    this.tag = `${info.key}:${bishops}:${excluded >= 0 ? excluded : '-'}`;
+    this.tag = `${info.key}:${bishops}:${excluded.length ? excluded.join(',') : '-'}`;
+    if (keep) this.tag += `:only=${[...keep].sort((a, b) => a - b).join(',')}`;
+    this.options = { bishops, excludeStandard, also: excluded, only };
   }
 }
 
@@ -230,6 +237,80 @@ export async function roundSetups(salt, event, round, boards, pool, perBoard) {
 
 export function newSalt() {
   return crypto.getRandomValues(new Uint8Array(32));
+}
+
+// ------------------------------------------------------- setups revealed in the hall (§6)
+const HALL_MIN = 6;
+const HALL_MAX = 64;
+
+/** The hall input as it enters the derivation (docs/shuffler.md §6): the digits typed,
+ * spaces removed, 6-64 of 0-9; else an error with the page's reason key. */
+export function hallInput(text) {
+  const digits = String(text).replace(/ /g, '');
+  const fail = (key, msg) => Object.assign(new Error(msg), { key });
+  if (!digits) throw fail('err.hallEmpty', 'the hall input is empty');
+  if (!/^[0-9]*$/.test(digits)) throw fail('err.hallAlphabet', 'the hall input may hold only the digits 0-9');
+  if (digits.length < HALL_MIN) throw fail('err.hallShort', `at least ${HALL_MIN} digits`);
+  if (digits.length > HALL_MAX) throw fail('err.hallLong', `at most ${HALL_MAX} digits`);
+  return digits;
+}
+
+/** The numbers of a typed list ("standard, 7 959"): the word standard is the variant's
+ * standard array and its mirror image (Chess960 518 and 534), as the server reads it. */
+export function setupList(info, text) {
+  const out = new Set();
+  for (const word of String(text).replace(/,/g, ' ').split(/\s+/).filter(Boolean)) {
+    if (word.toLowerCase() === 'standard' && isNumbered(info) && info.setup.standard_number !== null) {
+      const std = info.setup.standard_number;
+      out.add(std);
+      const mirror = numberOf(info, [...rankOf(info, std)].reverse().join(''));
+      if (mirror !== null) out.add(mirror);
+    } else if (/^[0-9]{1,6}$/.test(word)) {
+      out.add(Number(word));
+    } else {
+      throw Object.assign(new Error(`${word} is not a setup number`), { key: 'err.setupList' });
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+async function hmac(key, message) {
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', k, message));
+}
+
+/** round_key(R) = HMAC-SHA256(salt, "randomchess-hall-v1" 0 event_tag 0 NAME 0 R 0 INPUT). */
+export async function hallRoundKey(salt, event, round, input, eventTag) {
+  const ev = event.normalize('NFC');
+  if (!ev.trim()) throw Object.assign(new Error('the event name must not be empty'), { key: 'err.noEvent' });
+  return hmac(salt, concat('randomchess-hall-v1', eventTag, ev, String(round), hallInput(input)));
+}
+
+/** A setup drawn with a round key: pool[uniform(key, "randomchess-hall-draw-v1" 0 tag 0 b)]. */
+export async function hallDraw(key, pool, board = 0) {
+  if (!pool.numbers.length) throw Object.assign(new Error('cannot draw from an empty pool'), { key: 'err.emptyPool' });
+  return pool.numbers[await uniformBelow(pool.numbers.length, key, concat('randomchess-hall-draw-v1', pool.tag, String(board)))];
+}
+
+/** The setups of a round revealed in the hall: `pool` is the event's pool before any setup
+ * is used (its tag is the round key's event_tag); with `noRepeat`, `used` (the setups of the
+ * earlier rounds) and the round's earlier boards leave the pool.  {key (hex), numbers}. */
+export async function hallRoundSetups(salt, event, round, input, boards, pool, { perBoard = false, noRepeat = false, used = [] } = {}) {
+  if (!Number.isInteger(round) || round < 1) throw Object.assign(new Error('rounds are numbered from 1'), { key: 'err.badRound' });
+  if (!Number.isInteger(boards) || boards < 1) throw Object.assign(new Error('a round has at least one board'), { key: 'err.badBoards' });
+  const key = await hallRoundKey(salt, event, round, input, pool.tag);
+  const { bishops, excludeStandard, also, only } = pool.options;
+  const poolWith = taken => (noRepeat && taken.length
+    ? new SetupPool(pool.info, bishops, excludeStandard, [...also, ...taken], only) : pool);
+  if (!perBoard) return { key: toHex(key), numbers: Array(boards).fill(await hallDraw(key, poolWith(used), 0)) };
+  const taken = [...used];
+  const numbers = [];
+  for (let b = 1; b <= boards; b++) {
+    const n = await hallDraw(key, poolWith(taken), b);
+    numbers.push(n);
+    taken.push(n);
+  }
+  return { key: toHex(key), numbers };
 }
 
 // ---------------------------------------------------------------- online games (issue 32)

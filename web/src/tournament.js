@@ -449,15 +449,19 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
     const digits = draft(ui, 'reveal-digits', { inputmode: 'numeric', 'aria-label': tt('revealDigits'),
       placeholder: tt('revealDigits'), size: 24, 'data-testid': 't-reveal-input' });
     const reveal = h('button.primary', { type: 'button', 'data-testid': 't-reveal' }, tt('reveal'));
+    // Issue 30: the server opens the round's games itself when the preparation ends.
+    const online = h('input', { type: 'checkbox', 'data-testid': 't-reveal-online', checked: ui.drafts['reveal-online'] === true });
+    online.addEventListener('change', () => { ui.drafts['reveal-online'] = online.checked; });
     reveal.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
-      { input: digits.value }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
-    panel.append(h('p', digits, ' ', reveal));
+      { input: digits.value, online: online.checked }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
+    panel.append(h('p', digits, ' ', reveal, ' ', h('label', online, ` ${tt('revealOnline')}`)));
   }
   if (ev.status === 'running') {
     if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', step('pair'));
     const last = ev.round_list[ev.round_list.length - 1];
     // Online play only while a game of the round is still to be played (issue 37).
-    const open = last && !last.awaits_reveal && last.boards.some(x => !x.bye && x.black && !x.result);
+    // Not while the server is to open them itself, nor once every game is open (issue 30).
+    const open = last && !last.awaits_reveal && !last.opens_at && last.boards.some(x => !x.bye && x.black && !x.result && !x.game_id);
     if (ev.paired_rounds > 0 && open) {
       // Rated (issue 18): each game is rated once both players claim their seats with accounts.
       const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
@@ -493,12 +497,13 @@ function secretEntry(ev, ui, useSecret) {
 
 function linksList(ev, links) {
   const origin = location.origin;
+  const full = link => (link.startsWith('/') ? origin + link : link);
   return h('section.links', { 'data-testid': 't-links' }, h('h3', `${tt('round')} ${ev.paired_rounds}: ${tt('links')}`),
     h('ul', links.flatMap(g => [
       h('li', `${tt('board')} ${g.board}, ${tt('white')} ${playerName(ev, g.white.number)}: `,
-        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, origin + g.white.link)),
+        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, full(g.white.link))),
       h('li', `${tt('board')} ${g.board}, ${tt('black')} ${playerName(ev, g.black.number)}: `,
-        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, g.black.link)),
+        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, full(g.black.link))),
     ])));
 }
 
@@ -525,6 +530,8 @@ function eventView(ev, rights, staff, ui, extra) {
     ev.excluded && ev.excluded.length ? h('p', tt('excludedShown', { list: ev.excluded.join(', ') })) : null,
     ev.shortlist ? h('p', tt('shortlistShown', { list: ev.shortlist.join(', ') })) : null,
     last && last.reveal ? h('p', { 'data-testid': 't-revealed' }, revealedText(last.reveal)) : null,
+    // The server opens the round's games itself when the preparation ends (issue 30).
+    last && last.opens_at ? h('p.opens', { 'data-testid': 't-opens', 'data-ends': String(last.opens_at) }) : null,
     ui.flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, ui.flash) : null,
     // Nothing is left to organise once the event is closed (issue 37): no empty box.
     rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
@@ -573,6 +580,7 @@ function renderEvent(main, id) {
   // that started before the organiser's step) must not draw the state before the step.
   let started = 0;
   let drawn = 0;
+  let opening = null;
   const refresh = async (out, auto = false) => {
     const mine = ++started;
     if (out && out.links) { links = out.links; linksRound = out.round; }
@@ -596,10 +604,23 @@ function renderEvent(main, id) {
     if (auto && main.querySelector('select:focus, textarea:focus')) return;
     drawn = mine;
     const rights = { can: !!staff.you, role: staff.you, secret };
+    // A round the server opened by itself: its players' links, for the staff (issue 30).
+    const current = ev.round_list[ev.round_list.length - 1];
+    if (rights.can && current && linksRound !== ev.paired_rounds && current.boards.some(b => b.game_id)) {
+      const out = await call('GET', `${api(id)}/rounds/${ev.paired_rounds}/online`, undefined, secret).catch(() => null);
+      if (out && out.games.length) { links = out.games; linksRound = out.round; }
+    }
+    if (mine < drawn) return;
+    // Draw again just after the games open, not up to 5 s later.
+    clearTimeout(opening);
+    if (current && current.opens_at) {
+      opening = setTimeout(() => refresh(undefined, true), Math.max(0, current.opens_at - Date.now()) + 400);
+    }
     const focus = focusOf(main);
     clear(main).append(...eventView(ev, rights, staff, ui, {
       refresh, useSecret, bracket, links: links && linksRound === ev.paired_rounds ? links : null }));
     giveFocusBack(main, focus);
+    tickOpens(main);
     ui.refreshes += 1;
     main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it
     drawLive(main, id);
@@ -607,8 +628,8 @@ function renderEvent(main, id) {
   refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(undefined, true); }, 5000);
   // The round's boards as moves arrive (issue 31): every half second, this section only.
-  const live = setInterval(() => { if (!document.hidden) drawLive(main, id); }, 500);
-  return { destroy: () => { clearInterval(timer); clearInterval(live); } };
+  const live = setInterval(() => { if (!document.hidden) drawLive(main, id); tickOpens(main); }, 500);
+  return { destroy: () => { clearInterval(timer); clearInterval(live); clearTimeout(opening); } };
 }
 
 /** Fill the page's live section from GET .../rounds/{r}/live (the moves entered or relayed). */
@@ -643,6 +664,14 @@ function hallRound(ev, round) {
       Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,
     round.reveal ? h('p', revealedText(round.reveal)) : null,
     ends ? h('p.hall-countdown', { 'data-testid': 't-countdown', 'data-ends': String(ends) }) : null);
+}
+
+/** The event page's line "the games open in m:ss" (issue 30), from its data-ends. */
+function tickOpens(main) {
+  const el = main.querySelector('[data-testid="t-opens"]');
+  if (!el) return;
+  const left = Number(el.dataset.ends) - Date.now();
+  el.textContent = left > 0 ? tt('opensIn', { time: clockText(left) }) : tt('opening');
 }
 
 /** The countdown line of the hall view, from its data-ends (ms since the epoch). */

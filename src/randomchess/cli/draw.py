@@ -21,6 +21,7 @@ import click
 from click.core import ParameterSource
 
 from randomchess.brief import brief_lines, setup_brief
+from randomchess.cli import click_es
 from randomchess.diagram import Card, Section, sheet_html, svg_diagram
 from randomchess.errors import RandomChessError
 from randomchess.startpos import (
@@ -143,6 +144,8 @@ def _lang_option(f: F) -> F:
         type=click.Choice(["en", "es"]),
         default="en",
         show_default=True,
+        is_eager=True,  # before --help: `draw --lang es verify --help` is in Spanish
+        callback=click_es.language_option,
         help="Piece letters: English (K Q R B N M) or Spanish (R D T A C M).",
     )(f)
 
@@ -249,6 +252,7 @@ def _emit_setups(
 
 @click.group(
     "draw",
+    cls=click_es.LangGroup,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -308,8 +312,11 @@ def draw_group(
             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
         ]
         if given:
+            sub = ctx.invoked_subcommand
             raise click.UsageError(
-                f"{', '.join(given)} cannot be combined with 'draw {ctx.invoked_subcommand}'; "
+                f"{', '.join(given)} no se puede combinar con 'draw {sub}'; dé las opciones "
+                "de una orden tras su nombre" if lang == "es" else
+                f"{', '.join(given)} cannot be combined with 'draw {sub}'; "
                 "give a sub-command's options after its name"
             )
         return

@@ -194,6 +194,7 @@ def _table(*headers: str, title: str | None = None) -> Table:
 @click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
               help="SQLAlchemy URL of the database (default: the server's SQLite file).")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              is_eager=True, callback=click_es.language_option,
               help="Language of tables and messages.")
 @click.pass_context
 def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:

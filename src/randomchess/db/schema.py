@@ -334,6 +334,21 @@ tournament_staff = Table(
     Index("ix_tournament_staff_user", "user_id"),
 )
 
+# A hall round whose online games the server opens itself when the preparation window ends
+# (0017): ``state`` is the lock (waiting -> opening -> opened; a compare-and-set on it makes
+# one process open them); ``links`` the players' personal links (JSON), for the event's staff.
+tournament_openings = Table(
+    "tournament_openings", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("state", String(8), nullable=False),  # waiting | opening | opened
+    Column("due_at", BigInteger, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("claimed_at", BigInteger),
+    Column("opened_at", BigInteger),
+    Column("links", Text),
+)
+
 # ------------------------------------------------------------------ over-the-board games (0012)
 # A board's game typed from its scoresheet or imported from a PGN file (issue 31), checked
 # move by move before it is stored; unfinished games keep the result ``*``.

@@ -103,6 +103,8 @@ class GameService:
         self._started = False
         # Awaited (in the background) once per game, by the process that committed its end.
         self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
+        # Awaited at the end of start (e.g. the tournament rounds' opening timers, issue 30).
+        self.start_hooks: list[Callable[[], Awaitable[None]]] = []
         # Awaited at stop (the routers' own connections, e.g. the account rate limits').
         self.close_hooks: list[Callable[[], Awaitable[None]]] = []
 
@@ -127,6 +129,8 @@ class GameService:
                 log.exception("game %s cannot be replayed; left as it is", record.id)
                 continue
             self._schedule(live)
+        for hook in self.start_hooks:
+            await hook()
         # What exists now (modules, the app, the games just resumed) lives as long as the
         # process: keep it out of the collector's full passes, which under load paused the
         # event loop for up to 300 ms (bench/server_load.py).  The games in memory hold

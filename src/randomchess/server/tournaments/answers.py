@@ -117,6 +117,9 @@ class RoundOut(_Out):
     awaits_reveal: bool = Field(False, description="a hall round whose setup is not "
                                                    "revealed yet")
     reveal: RevealOut | None = None
+    opens_at: int | None = Field(None, description=(
+        "when the server opens the round's online games by itself (the end of the "
+        "preparation window, ms since the epoch); none when it is not to, or has"))
 
 
 class TiebreakValue(_Out):

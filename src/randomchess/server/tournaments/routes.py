@@ -20,7 +20,6 @@ from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
 from randomchess.server.accounts.deps import current_session
@@ -52,8 +51,9 @@ from randomchess.server.tournaments.answers import (
     VerifyOut,
     WithdrawnOut,
 )
+from randomchess.server.tournaments.openings import RoundOpener, clock_of, open_games
 from randomchess.startpos import setup_from_number
-from randomchess.tournament import errors
+from randomchess.tournament import errors, openings
 from randomchess.tournament.bulletin import bulletin_html
 from randomchess.tournament.export import (
     CROSSTABLE_CSP,
@@ -141,6 +141,11 @@ class RevealIn(_Strict):
     input: str = Field(max_length=200, description=(
         "the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces "
         "ignored"))
+    online: bool = Field(False, description=(
+        "the server opens the round's online games itself when the preparation window "
+        "ends (at once without a window); the players' links are then for the staff at "
+        "GET .../rounds/{rnd}/online"))
+    rated: bool = Field(False, description="those games rated (as OnlineIn.rated)")
 
 
 class ResultIn(_Strict):
@@ -217,8 +222,18 @@ def _frac(x: Fraction) -> float:
     return float(x)
 
 
-def event_out(t: Tournament) -> EventOut:
-    return EventOut.model_validate(event_json(t))
+def event_out(t: Tournament, opens: dict[int, int] | None = None) -> EventOut:
+    """The event's answer; ``opens``: when the server opens each round's online games
+    (rounds still to open)."""
+    out = event_json(t)
+    for r in out["round_list"]:
+        r["opens_at"] = (opens or {}).get(r["round"])
+    return EventOut.model_validate(out)
+
+
+def _opens(store: TournamentStore, event_id: str) -> dict[int, int]:
+    return {r: o.due_at for r, o in openings.of_event(store.engine, event_id).items()
+            if o.state in ("waiting", "opening")}
 
 
 def _reveal_json(t: Tournament, rnd: int) -> dict[str, Any] | None:
@@ -409,7 +424,9 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
 def get_event(event_id: EventId, request: Request) -> EventOut:
     # Read only (issue 28): the games that ended are shown as they ended; the server
     # records them when they end (install_tournaments).
-    return event_out(_call(_store(request).load_live, event_id))
+    store = _store(request)
+    t = _call(store.load_live, event_id)
+    return event_out(t, _opens(store, event_id))
 
 
 @router.get("/{event_id}/rounds/{rnd}/setup.svg", response_class=Response, responses=SVG)
@@ -529,8 +546,16 @@ def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
     """Reveal a hall round's setup from the salt and the digits drawn in the hall.  The
     answer comes once the reveal is committed; a second reveal of the round is refused."""
     store = _organiser(request, event_id, x_organiser_secret)
-    _call(store.reveal, event_id, rnd, body.input)
-    return event_out(store.load(event_id))
+    t: Tournament = _call(store.load, event_id)
+    if body.online and body.rated and (clock_of(t.event.time_control) is None
+                                       or getattr(request.app.state, "players", None) is None):
+        raise ApiError(422, "tournament.rated_needs_clock")
+    _call(store.reveal, event_id, rnd, body.input, body.online, body.rated)
+    if body.online:  # this process's timer; the others' (and a restart's) read the row
+        o = openings.of_event(store.engine, event_id)[rnd]
+        opener: RoundOpener = request.app.state.round_opener
+        opener.arm_soon(event_id, rnd, o.due_at)
+    return event_out(store.load_live(event_id), _opens(store, event_id))
 
 
 @router.post("/{event_id}/results", **ANSWER)
@@ -602,13 +627,6 @@ def close(event_id: EventId, request: Request, body: CloseIn | None = None,
     return event_out(_call(store.close, event_id, None if body is None else body.early))
 
 
-def _clock(time_control: str) -> tuple[int, int] | None:
-    m = _SECONDS_PLUS.fullmatch(time_control)
-    if not m:
-        return None
-    return int(m[1]) * 1000, int(m[2] or 0) * 1000
-
-
 class OnlineIn(_Strict):
     # Rated in the event's variant and the speed class of its time control (docs/accounts.md):
     # a game is rated when both players have claimed their seats with their accounts.
@@ -626,29 +644,30 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     if not 1 <= rnd <= t.paired_rounds:
         raise ApiError(404, "tournament.no_round", round=rnd)
     _call(check_playable, t, rnd, now_ms())  # revealed, preparation window over
-    service: GameService = request.app.state.service
-    clock = _clock(t.event.time_control)
     rated = body is not None and body.rated
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
-    if rated and (clock is None or players is None):
+    if rated and (clock_of(t.event.time_control) is None or players is None):
         raise ApiError(422, "tournament.rated_needs_clock")
-    links = []
-    for b in t.round_boards(rnd):
-        if b.is_bye or b.result is not None or b.game_id is not None:
-            continue
-        setup: int | str = b.setup if b.setup is not None else b.fen
-        new = await service.create(t.event.variant, setup, "friend", None, "white", clock)
-        game_id = new.game.record.id
-        assert new.invite is not None
-        if rated and clock is not None and players is not None:
-            await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
-        await db.run(_call, store.link_game, event_id, rnd, b.board, game_id)
-        white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
-        black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))
-        links.append({"board": b.board, "game_id": game_id,
-                      "white": {"number": b.white, "link": white},
-                      "black": {"number": b.black, "link": black}})
+
+    def invite(game_id: str, code: str) -> str:
+        return str(request.url_for("open_invite", game_id=game_id, invite=code))
+
+    links = await open_games(request.app, store, t, rnd, rated, invite)
     return OnlineOut.model_validate({"round": rnd, "games": links})
+
+
+@router.get("/{event_id}/rounds/{rnd}/online", **ANSWER)
+@through_db
+def online_links(event_id: EventId, rnd: Ordinal, request: Request,
+                 x_organiser_secret: str | None = Header(None)) -> OnlineOut:
+    """The players' links of a round the server opened by itself when its preparation window
+    ended (issue 30), for the event's organiser and co-arbiters; empty before."""
+    store = _store(request)
+    _call(store.load, event_id)  # 404 first
+    if _role(request, event_id, x_organiser_secret, changing=False) is None:
+        raise ApiError(403, "tournament.organiser_only")
+    o = openings.of_event(store.engine, event_id).get(rnd)
+    return OnlineOut.model_validate({"round": rnd, "games": list(o.links) if o else []})
 
 
 def install_tournaments(app: FastAPI) -> None:
@@ -669,6 +688,11 @@ def install_tournaments(app: FastAPI) -> None:
             log.exception("recording the result of game %s in its event failed", game_id)
 
     service.end_hooks.append(record_online_result)
+    # Rounds the server opens itself when their preparation window ends (issue 30): armed
+    # from the database at the start, so a restart during a countdown loses nothing.
+    opener = app.state.round_opener = RoundOpener(app, store)
+    service.start_hooks.append(opener.start)
+    service.close_hooks.append(opener.stop)
     app.include_router(knockout.router)  # before /{event_id}: POST /knockout is its own path
     app.include_router(router)
     app.include_router(others)

@@ -1,7 +1,7 @@
 """Committed server seeds of lobby seeks: setups both players can verify (issue 32).
 
 Revision ID: 0016
-Revises: 0014 (the lead re-chains the migrations when merging)
+Revises: 0017 (main had 0017 when this branch merged it; the lead re-chains at merge)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0017"
 branch_labels = None
 depends_on = None
 

@@ -237,7 +237,7 @@ _VERBATIM = re.compile(
     r"(?m)^Uso: .*? (?:tournament|draw)(?: [a-z-]+)?|^  [a-z][a-z-]+(?=\s)|--[\w-]+|\[[\w|-]+\]|"
     r"\b(?:BH|SB|PS|DE|WIN|WON)\b(?:-\w+)?|[\w/]+\.md|fixed:\S+|bid:\S+|'all'|'standard'|"
     r"\[por defecto: [\w.]+\]|randomchess [a-z ]+|\b(?:salt|hall):|etiqueta Board|"
-    r"commit\|round\|verify")
+    r"commit\|round\|verify|verify-game")
 
 
 def test_spanish_help_pages_have_no_english() -> None:

@@ -8,6 +8,7 @@ import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { applyLobbyFrame, openSeeks } from './lobby_seeks.js';
+import { newClientValue } from './setups.js';
 import { myEvents } from './tournament/list.js';
 
 /** The account, lobby and profile pages' texts (the catalogue's account.* keys). */
@@ -335,7 +336,7 @@ async function start(root, go, state) {
     }
     try {
       const res = await call('POST', '/api/lobby/quick',
-        { variant: variant.value, clock: clock(), rated: rated.checked });
+        { variant: variant.value, clock: clock(), rated: rated.checked, client_value: newClientValue() });
       if (res.paired) {
         saveSeat(res.id, { ...res.seat, opponent: 'friend' });
         go(`/game/${encodeURIComponent(res.id)}`);
@@ -404,7 +405,9 @@ async function start(root, go, state) {
           'data-testid': 'seek-accept',
           onclick: async () => {
             try {
-              const res = await call('POST', `/api/lobby/seeks/${encodeURIComponent(s.id)}/accept`);
+              // This browser's share of the setup draw both players can verify (issue 32).
+              const res = await call('POST', `/api/lobby/seeks/${encodeURIComponent(s.id)}/accept`,
+                { client_value: newClientValue() });
               saveSeat(res.id, { ...res.seat, opponent: 'friend' });
               go(`/game/${encodeURIComponent(res.id)}`);
             } catch (e) {
@@ -422,7 +425,11 @@ async function start(root, go, state) {
         h('td', s.challenge ? `${tr('challenge')}: ` : '',
           h('a', { href: `/#/players/${encodeURIComponent(s.player)}`, title: tr('profile') }, s.player)),
         h('td.num', `${s.rating}${s.provisional ? '?' : ''}`),
-        h('td', variantName(s.variant)), h('td', setupText), h('td.num', clockText),
+        h('td', variantName(s.variant)), h('td', setupText, s.setup_commit
+          ? h('span.small', ' · ', h('abbr', { 'data-testid': 'seek-commit', 'data-commit': s.setup_commit,
+            title: `${tr('setupCommit')}: ${s.setup_commit}` }, `${tr('commitShort')} ${s.setup_commit.slice(0, 8)}…`))
+          : ''),
+        h('td.num', clockText),
         h('td', { 'data-testid': 'seek-mode', title: s.rated ? t('preview.seekRule') : '' },
           s.rated ? tr('rated') : tr('casual'),
           s.preview ? h('span.small', ` · ${t('preview.short', { n: s.preview })}`) : ''),

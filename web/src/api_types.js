@@ -4,6 +4,12 @@
 // `import('./api_types.js').GameState` in a JSDoc type.
 
 /**
+ * The body of an acceptance (optional): the joiner's share of the setup draw.
+ * @typedef {object} AcceptIn
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
  * The accepted seek's game: the accepting account's seat.
  * @typedef {object} AcceptOut
  * @property {string} id
@@ -948,6 +954,7 @@
  * @property {string} [variant]
  * @property {ClockIn} clock
  * @property {boolean} [rated]
+ * @property {(string|null)} [client_value] - the joiner's share of a verifiable setup draw, when an open seek is accepted (docs/shuffler.md §10)
  */
 
 /**
@@ -1167,6 +1174,7 @@
  * @property {number} preview - the setup preview's countdown, seconds (0: none); in a rated game, aborting or not moving after it is a loss (docs/rules.md, no setup-shopping)
  * @property {boolean} challenge - addressed to one player (this account, or by it)
  * @property {number} expires_in_ms - how long the seek stays open from this frame
+ * @property {(string|null)} [setup_commit] - SHA-256 (hex) of the server seed of the setup draw both players can verify (docs/shuffler.md §10); null: no committed draw
  */
 
 /**
@@ -1204,6 +1212,19 @@
  * @property {BriefSide} black
  * @property {(BriefEvaluation|null)} evaluation - none: no evaluation shipped
  * @property {SetupStatsOut} stats
+ */
+
+/**
+ * A started game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so).
+ * @typedef {object} SetupDrawOut
+ * @property {boolean} committed
+ * @property {(string|null)} [recipe]
+ * @property {(string|null)} [variant]
+ * @property {(number|null)} [number]
+ * @property {(string|null)} [commitment]
+ * @property {(string|null)} [server_seed]
+ * @property {(string|null)} [client_value]
+ * @property {(string|null)} [pool]
  */
 
 /**

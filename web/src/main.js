@@ -1,4 +1,5 @@
-// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
+// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler[?seed=&client=&variant=&commit=],
+// #/analysis[?game=<id>],
 // #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
@@ -68,7 +69,7 @@ function route() {
   const { path, query } = parse();
   const m = /^\/game\/([^/]+)$/.exec(path);
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
-  else if (path === '/shuffler') renderShuffler(main);
+  else if (path === '/shuffler') renderShuffler(main, query);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
   else if (/^\/stats\/[^/]+\/[^/]+$/.test(path)) {

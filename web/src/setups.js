@@ -338,3 +338,27 @@ export async function hallRoundSetups(salt, event, round, input, boards, pool, {
   }
   return { key: toHex(key), numbers };
 }
+
+// ---------------------------------------------------------------- online games (issue 32)
+// The setup both players can verify (docs/shuffler.md §10): the server's committed seed and
+// the joiner's client value.
+
+/** The joiner's share: 16 random bytes as 32 lower-case hex digits. */
+export function newClientValue() {
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** hex(SHA-256(server seed)). */
+export async function gameCommitment(seed) {
+  return toHex(await crypto.subtle.digest('SHA-256', seed));
+}
+
+/** The game's setup number: pool[uniform(seed, "randomchess-game-v1" 0 tag 0 client)];
+ * `pool` is every numbered setup of the variant, `client` 32-64 lower-case hex digits or ''. */
+export async function gameSetup(seed, client, pool) {
+  if (client !== '' && !/^[0-9a-f]{32,64}$/.test(client)) {
+    throw Object.assign(new Error('a client value is 32-64 lower-case hex digits'), { key: 'err.badClientValue' });
+  }
+  const msg = concat('randomchess-game-v1', pool.tag, client);
+  return pool.numbers.at(await uniformBelow(pool.numbers.length, seed, msg));
+}

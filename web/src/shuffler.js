@@ -5,8 +5,8 @@ import { h, clear } from './dom.js';
 import { errorKey } from './game/messages.js';
 import { t, localizeLetters } from './i18n.js';
 import {
-  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, hallRoundSetups, isNumbered,
-  newSalt, rankOf, roundSetups, setupFen, setupList, toHex,
+  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, gameCommitment, gameSetup,
+  hallRoundSetups, isNumbered, newSalt, rankOf, roundSetups, setupFen, setupList, toHex,
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
@@ -41,7 +41,62 @@ function card(info, number, label) {
       t('setupStats'))));
 }
 
-export function renderShuffler(root) {
+/** "Verify a game's setup" (issue 32, docs/shuffler.md §10): the server seed, the client
+ * value and the variant give the setup, computed here in the browser; the seed's SHA-256 is
+ * checked against the commitment the seek showed. `query` may prefill it (the game page's
+ * link: seed, client, variant, commit). */
+function verifyGameBox(numbered, out, err, query) {
+  const variant = h('select', { 'data-testid': 'vg-variant' },
+    numbered.map(v => h('option', { value: v.key }, variantName(v.key))));
+  const seed = h('input', { type: 'text', size: '66', 'data-testid': 'vg-seed', spellcheck: 'false',
+    autocomplete: 'off' });
+  const client = h('input', { type: 'text', size: '66', 'data-testid': 'vg-client', spellcheck: 'false',
+    autocomplete: 'off' });
+  const commit = h('input', { type: 'text', size: '66', 'data-testid': 'vg-commit', spellcheck: 'false',
+    autocomplete: 'off' });
+  const check = h('output.check', { 'data-testid': 'vg-check' });
+  const box = h('details.round', { 'data-testid': 'verify-game' }, h('summary', t('verifyGameTitle')),
+    h('p.hint', t('verifyGameHelp')),
+    h('div.form-row', h('label.field', t('variant'), ' ', variant)),
+    h('div.form-row', h('label.field', t('serverSeed'), ' ', seed)),
+    h('div.form-row', h('label.field', t('clientValue'), ' ', client)),
+    h('div.form-row', h('label.field', t('setupCommit'), ' ', commit)),
+    h('button.primary', { type: 'button', 'data-testid': 'vg-verify', onclick: verify }, t('verifyGameBtn')),
+    ' ', check);
+  async function verify() {
+    err.textContent = '';
+    check.textContent = '';
+    delete check.dataset.match;
+    clear(out);
+    try {
+      const info = variantInfo(variant.value);
+      const key = fromHex(seed.value.trim());
+      const value = client.value.trim() === '-' ? '' : client.value.trim();
+      const number = await gameSetup(key, value, new SetupPool(info));
+      const want = commit.value.trim().toLowerCase();
+      if (want) {
+        const same = want === await gameCommitment(key);
+        check.dataset.match = same ? 'yes' : 'no';
+        check.textContent = same ? t('gameCommitMatches') : t('gameCommitDiffers');
+        check.className = same ? 'check note' : 'check error';
+      }
+      out.append(card(info, number, t('verifyGameCard')));
+    } catch (e) {
+      err.textContent = t(e.key === 'err.badSalt' ? 'err.badServerSeed' : e.key || errorKey(e));
+    }
+  }
+  if (query && query.get('seed')) {
+    if (numbered.some(v => v.key === query.get('variant'))) variant.value = query.get('variant');
+    seed.value = query.get('seed') || '';
+    client.value = query.get('client') || '';
+    commit.value = query.get('commit') || '';
+    box.open = true;
+    verify();
+  }
+  return box;
+}
+
+export function renderShuffler(root, query = null) {
   // The numbered variants the server serves (GET /api/variants).
   const numbered = allVariants().filter(isNumbered);
   const variantSel = h('select', { 'data-testid': 'sh-variant' },
@@ -224,6 +279,7 @@ export function renderShuffler(root) {
           h('label.field', t('hallUsed'), ' ', used)),
         h('p', t('hallKey'), ': ', hallKey),
         h('button.primary', { type: 'button', 'data-testid': 'sh-hall-derive', onclick: deriveHall }, t('drawHall')))),
+    verifyGameBox(numbered, out, err, query),
     err,
     h('button.secondary.noprint', { type: 'button', onclick: () => window.print() }, t('print')),
     out, balance));

@@ -12,7 +12,8 @@ globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
 
 const {
-  SetupPool, drawSeeded, isNumbered, numberOf, rankOf, setupCount, setupFen,
+  SetupPool, drawSeeded, fromHex, gameCommitment, gameSetup, isNumbered, newClientValue, numberOf, rankOf,
+  setupCount, setupFen,
 } = await import('../src/setups.js');
 
 const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.url)));
@@ -113,4 +114,19 @@ test('Double MRC: a pair of MRC-Ids, Black\'s read from its side, drawn without 
   const drawn = await drawSeeded(pool, 'issue 35', 2);
   // The same draws as startpos.draw_seeded(SetupPool('double-mrc', exclude_standard=True), ...).
   assert.deepEqual(drawn, [150520810, 105632850]);
+});
+
+test("an online game's verifiable setup: docs/shuffler.md §10's vectors (issue 32)", async () => {
+  const seed = fromHex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+  assert.equal(await gameCommitment(seed), '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
+  const v = '00112233445566778899aabbccddeeff';
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('chess960'))), 879);
+  assert.equal(await gameSetup(seed, 'ffeeddccbbaa99887766554433221100', new SetupPool(info('chess960'))), 275);
+  assert.equal(await gameSetup(seed, '', new SetupPool(info('chess960'))), 658);
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('mrc'))), 11820);
+  assert.equal(await gameSetup(seed, '', new SetupPool(info('mrc'))), 7653);
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('crc'))), 1638);
+  await assert.rejects(gameSetup(seed, 'ABC', new SetupPool(info('chess960'))), e => e.key === 'err.badClientValue');
+  assert.match(newClientValue(), /^[0-9a-f]{32}$/);
+  assert.notEqual(newClientValue(), newClientValue());
 });

@@ -183,13 +183,16 @@ SPANISH_HELP: dict[str, str] = {
     "\b randomchess draw --variant mrc --count 3 randomchess draw --number 518 --lang es -> "
     "518 TCADRACT randomchess draw --number 518 --brief (what to know before move 1) "
     "randomchess draw identify FEN_OR_BACK_RANK randomchess draw commit|round|verify ... "
-    "(verifiable draws for events)":
+    "(verifiable draws for events) randomchess draw verify-game ... (an online game's setup, "
+    "from its seeds)":
         "\b\nrandomchess draw --variant mrc --count 3\n"
         "randomchess draw --number 518 --lang es        -> 518 TCADRACT\n"
         "randomchess draw --number 518 --brief          (lo que conviene saber antes de "
         "la 1.ª jugada)\n"
         "randomchess draw identify FEN_O_FILA\n"
-        "randomchess draw commit|round|verify ...       (sorteos verificables para torneos)",
+        "randomchess draw commit|round|verify ...       (sorteos verificables para torneos)\n"
+        "randomchess draw verify-game ...               (la posición de una partida en línea, "
+        "a partir de sus semillas)",
     "Chess960 (Scharnagl numbers 0-959), MRC (MRC-Id 0-15119), CRC (CRC-Id 0-1679) or "
     "double960 (a Scharnagl number per side, e.g. 518/123).":
         "Chess960 (números de Scharnagl 0-959), MRC (MRC-Id 0-15119), CRC (CRC-Id 0-1679) o "
@@ -255,6 +258,26 @@ SPANISH_HELP: dict[str, str] = {
         "Una ronda revelada en la sala y las cifras sorteadas allí (se puede repetir; "
         "docs/shuffler.md §6).",
     "The published commitment.": "El compromiso publicado.",
+    # draw verify-game (issue 32, docs/shuffler.md §10)
+    "Recompute an online game's setup (server seed, client value).":
+        "Recalcula la posición de una partida en línea (semilla del servidor, valor del "
+        "cliente).",
+    "An online game's setup from its two values (docs/shuffler.md §10).":
+        "La posición de una partida en línea a partir de sus dos valores (docs/shuffler.md "
+        "§10).",
+    "Exits 0 and prints the setup (and whether the commitment matches); 1 when the seed does "
+    "not give the commitment; 2 for a malformed value.":
+        "Termina con 0 e imprime la posición (y si el compromiso coincide); con 1 si la "
+        "semilla no da el compromiso; con 2 si un valor está mal formado.",
+    "The game's revealed server seed (64 hex digits; PGN tag SetupServerSeed).":
+        "La semilla del servidor revelada de la partida (64 cifras hexadecimales; etiqueta PGN "
+        "SetupServerSeed).",
+    "The joiner's client value (PGN tag SetupClientValue; omit or '-' for none).":
+        "El valor del cliente de quien se unió (etiqueta PGN SetupClientValue; omítelo o usa "
+        "'-' si no hubo).",
+    "The commitment shown with the seek (PGN tag SetupCommit): checked when given.":
+        "El compromiso que mostraba la búsqueda (etiqueta PGN SetupCommit): se comprueba si "
+        "se da.",
 }
 
 _SPACE = re.compile(r"\s+")

@@ -173,6 +173,21 @@ seeks = Table(
     # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
     Column("preview_s", Integer),
 )
+# A seek's committed server seed for the setup both players can verify (issue 32, 0016,
+# docs/shuffler.md §10): made with the seek, shown only as its SHA-256 until the game has
+# started.  ``claimed_at`` is set once, by the one acceptance whose client value counts;
+# ``client_value`` is NULL when the joiner sent none, and no value is used twice.
+setup_commitments = Table(
+    "setup_commitments", metadata,
+    Column("seek_id", String(16), primary_key=True),
+    Column("variant", String(16), nullable=False),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("claimed_at", BigInteger),
+    Column("client_value", String(64), unique=True),
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"), unique=True),
+)
 
 # ------------------------------------------------------------------ setup evaluations (0005)
 # One committed row per evaluated setup, so an interrupted batch resumes where it stopped.

@@ -27,6 +27,7 @@ from randomchess.server.accounts.answers import (
 )
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
+from randomchess.server.games import commit
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.preview import PREVIEW_MAX_S, default_preview_s
 from randomchess.server.games.routes import ClockIn
@@ -64,6 +65,9 @@ class QuickIn(BaseModel):
     variant: Line = Field("chess960", max_length=40)
     clock: ClockIn
     rated: bool = True
+    client_value: str | None = Field(
+        None, max_length=200, description="the joiner's share of a verifiable setup draw, "
+                                          "when an open seek is accepted (docs/shuffler.md §10)")
 
 
 def _preview_s(asked: int | None, initial_ms: int, increment_ms: int,
@@ -119,6 +123,8 @@ class Lobby:
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms(),
                 preview_s=body.preview))
+            if commit.committed(variant, body.setup):  # a setup both can verify (issue 32)
+                commit.open_commitment(conn, sid, variant)
         return sid
 
     def all(self) -> list[dict[str, Any]]:
@@ -137,8 +143,10 @@ class Lobby:
         with self.accounts.engine.connect() as conn:
             rows = conn.execute(
                 select(SEEKS, USERS.c.name, RATINGS.c.rating, RATINGS.c.rd,
-                       RATINGS.c.volatility, RATINGS.c.games.label("rated_games"))
+                       RATINGS.c.volatility, RATINGS.c.games.label("rated_games"),
+                       commit.COMMITMENTS.c.commitment)
                 .join(USERS, USERS.c.id == SEEKS.c.user_id)
+                .outerjoin(commit.COMMITMENTS, commit.COMMITMENTS.c.seek_id == SEEKS.c.id)
                 .outerjoin(RATINGS, and_(RATINGS.c.user_id == SEEKS.c.user_id,
                                          RATINGS.c.variant == SEEKS.c.variant,
                                          RATINGS.c.speed == SEEKS.c.speed))
@@ -159,7 +167,7 @@ class Lobby:
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
                         "preview": _preview_s(r.preview_s, r.initial_ms, r.increment_ms,
                                               r.days, self.preview),
-                        "created_at": r.created_at})
+                        "setup_commit": r.commitment, "created_at": r.created_at})
         return out
 
     def take(self, sid: str) -> dict[str, Any] | None:
@@ -286,15 +294,23 @@ async def cancel_seek(sid: SeekId, request: Request) -> None:
 
 
 @router.post("/api/lobby/seeks/{sid}/accept", **ANSWER)
-async def accept(sid: SeekId, request: Request) -> AcceptOut:
+async def accept(sid: SeekId, request: Request,
+                 body: commit.AcceptIn | None = None) -> AcceptOut:
+    """Accept a seek or challenge; ``client_value`` is the joiner's share of a verifiable
+    setup draw (docs/shuffler.md §10)."""
     s = await changing_session(request)
-    return AcceptOut.model_validate(await _accept(request, s, sid))
+    client = commit.check_client_value(body.client_value if body else None)
+    return AcceptOut.model_validate(await _accept(request, s, sid, client))
 
 
-async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
+async def _accept(request: Request, s: Session, sid: str, client: str = "") -> dict[str, Any]:
     lobby = _lobby(request)
     seek = await database(request).run(lobby.one, sid)
     if seek is None:
+        claimed = bool(client) and await database(request).run(
+            commit.was_claimed, lobby.accounts, sid)
+        if claimed:
+            raise ApiError(409, "fairdraw.revealed")  # a value for a setup already shown
         raise ApiError(404, "seek.gone")
     if seek["user_id"] == s.user_id:
         raise ApiError(409, "seek.own")
@@ -305,15 +321,23 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
             (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
         raise ApiError(403, "seek.rating_outside")
+    # The client value is fixed (once) before the seek is taken: a refusal changes nothing.
+    draw = await database(request).run(commit.claim, lobby.accounts, sid, client)
     row = await database(request).run(lobby.take, sid)
     if row is None:
+        if draw is not None:
+            await database(request).run(commit.unclaim, lobby.accounts, sid)
         raise ApiError(404, "seek.gone")
+    setup: int | str = row["number"] if row["number"] is not None else "random"
+    if draw is not None:
+        setup = commit.drawn_number(draw, client)
     service = request.app.state.service
-    new = await service.create(row["variant"], row["number"] if row["number"] is not None
-                               else "random", "friend", None, "random",
+    new = await service.create(row["variant"], setup, "friend", None, "random",
                                (row["initial_ms"], row["increment_ms"]), days=row["days"],
                                preview_s=row["preview_s"])
     gid = new.game.record.id
+    if draw is not None:
+        await database(request).run(commit.bind_game, lobby.accounts, sid, gid)
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
     await database(request).run(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
@@ -331,6 +355,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
     speed class and rated/casual, whatever its exact clock; else open one."""
     s = await changing_session(request)
     lobby = _lobby(request)
+    client = commit.check_client_value(body.client_value)
     try:
         speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
     except RatingError as e:
@@ -339,8 +364,10 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
                                               speed, body.rated):
         try:
             return QuickOut.model_validate({"paired": True,
-                                            **await _accept(request, s, sid)})
-        except ApiError:
+                                            **await _accept(request, s, sid, client)})
+        except ApiError as e:
+            if e.code == "fairdraw.replayed":
+                raise  # the client value itself is refused: so it would be everywhere
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None, preview=None)

@@ -372,6 +372,9 @@ class SeekOut(BaseModel):
                                      "(docs/rules.md, no setup-shopping)")
     challenge: bool = Field(description="addressed to one player (this account, or by it)")
     expires_in_ms: int = Field(description="how long the seek stays open from this frame")
+    setup_commit: str | None = Field(
+        None, description="SHA-256 (hex) of the server seed of the setup draw both players "
+                          "can verify (docs/shuffler.md §10); null: no committed draw")
 
 
 class SeekStarted(BaseModel):

@@ -286,9 +286,12 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
     """The game's PGN; once it has a computer review (issue 14), with the review's
     ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
     from randomchess.server.engines.routes import engine_help_allowed, reviewed_pgn
+    from randomchess.server.games.commit import draw_of_game, pgn_tags
+    from randomchess.server.http.deps import database
 
     service = _service(request)
-    text = await service.pgn(game_id, request.url.netloc)
+    draw = await database(request).run(draw_of_game, request.app.state.lobby.accounts, game_id)
+    text = await service.pgn(game_id, request.url.netloc, pgn_tags(draw))  # issue 32
     live = await service.load(game_id)
     if review and engine_help_allowed(live):  # no evaluations of a live game between people
         text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text

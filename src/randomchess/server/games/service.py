@@ -305,10 +305,10 @@ class GameService:
     async def state(self, game_id: str) -> GameStateDict:
         return (await self.current(game_id)).state(now_ms())
 
-    async def pgn(self, game_id: str, site: str) -> str:
+    async def pgn(self, game_id: str, site: str, tags: dict[str, str] | None = None) -> str:
         from randomchess.server.games.pgn_export import export_pgn
 
-        return export_pgn(await self.load(game_id), site)
+        return export_pgn(await self.load(game_id), site, tags)
 
     # ----------------------------------------------------------------- writing
     async def act(self, game_id: str, decide: Decide) -> LiveGame:

@@ -97,6 +97,7 @@ ErrorCode = Literal[
     "account.wrong_password", "account.busy", "player.not_found", "player.not_found_to_challenge",
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
     "seek.no_fresh_setup", "seek.too_many",
+    "fairdraw.client_malformed", "fairdraw.revealed", "fairdraw.replayed",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
@@ -335,6 +336,19 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "seek.no_fresh_setup": ("bad seek: {variant} has one setup: no new random setup per game",
                             "búsqueda no válida: {variant} tiene una sola posición inicial: "
                             "no hay posición aleatoria nueva en cada partida"),
+    # -- the setup both players can verify (issue 32, docs/shuffler.md §10)
+    "fairdraw.client_malformed": (
+        "bad client value: it is 32-64 lower-case hexadecimal digits (0-9, a-f)",
+        "valor del cliente no válido: son de 32 a 64 dígitos hexadecimales en minúscula "
+        "(0-9, a-f)"),
+    "fairdraw.revealed": (
+        "this seek's setup has already been drawn and revealed: a client value now comes "
+        "too late",
+        "la posición inicial de esta búsqueda ya se sorteó y se reveló: un valor del cliente "
+        "llega ahora demasiado tarde"),
+    "fairdraw.replayed": (
+        "this client value was already used for another game: send a fresh random one",
+        "este valor del cliente ya se usó en otra partida: envía uno aleatorio nuevo"),
     # -- tournaments (``reason``: the tournament layer's English text)
     "tournament.invalid": ("{reason}", "petición de torneo no válida: {reason}"),
     "tournament.unknown_event": ("{reason}", "torneo desconocido: {reason}"),

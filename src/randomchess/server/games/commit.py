@@ -10,11 +10,12 @@ malformed, late and replayed values are refused and change nothing), the game st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from randomchess.db import now_ms, schema
@@ -30,8 +31,14 @@ from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError
 from randomchess.variants import get_variant, numbered_variant_keys
 
-if TYPE_CHECKING:
-    from randomchess.server.accounts.store import Accounts
+
+class Accounts(Protocol):
+    """What these functions need of the accounts' store (server/accounts/store.py, a wing
+    above this one): its engine and its one writer."""
+
+    engine: Engine
+
+    def _write(self) -> AbstractContextManager[Connection]: ...
 
 COMMITMENTS = schema.setup_commitments
 

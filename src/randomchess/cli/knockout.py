@@ -32,6 +32,8 @@ KO_MSG = {
         "seeds": "Registration closed; seeds ({how}):",
         "rating": "by rating", "entered": "in the order of entry",
         "not_knockout": "this event is not a knock-out: see `tournament show`",
+        "qualified": "Qualified (seeds by place, then by group; start draws the bracket):",
+        "seed": "{n}. {name} ({event}, place {place})",
         "derivation": "setups: unit U of match M in round R is the draw setup(R, 100*M+U) "
                       "(docs/shuffler.md, knock-out matches)",
     },
@@ -50,6 +52,9 @@ KO_MSG = {
         "seeds": "Inscripción cerrada; cabezas de serie ({how}):",
         "rating": "por Elo", "entered": "por orden de inscripción",
         "not_knockout": "este torneo no es una eliminatoria: vea `tournament show`",
+        "qualified": "Clasificados (cabezas de serie por puesto y luego por grupo; start "
+                     "forma el cuadro):",
+        "seed": "{n}. {name} ({event}, puesto {place})",
         "derivation": "posiciones: la unidad U del match M de la ronda R es el sorteo "
                       "setup(R, 100*M+U) (docs/shuffler.md, matches de eliminatoria)",
     },

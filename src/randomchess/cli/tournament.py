@@ -309,6 +309,51 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str,
     _print_created(ctx, created)
 
 
+@tournament_group.command("knockout-from")
+@_argument("name")
+@click.option("--group", "groups", multiple=True, required=True, metavar="EVENT",
+              help="A closed Swiss or round-robin event whose top places qualify; repeat "
+                   "for more groups (seeds by place, then by group in this order).")
+@click.option("--top", type=int, required=True, help="The places of each group that qualify.")
+@click.option("--games", type=int, default=2, show_default=True,
+              help="The games of each match.")
+@click.option("--tiebreak", "stages", multiple=True, metavar="GAMES:CONTROL",
+              help="A tie-break stage, in order (2:600+5); repeat for more.")
+@click.option("--armageddon", default=None, metavar="SPEC",
+              help="fixed:WHITE,BLACK (fixed:300,240) or bid:BASE (bid:300+2).")
+@click.option("--match-setups", type=click.Choice(["match", "pair"]), default="match",
+              show_default=True, help="One setup per match stage, or per pair of games.")
+@click.option("--variant", default=None, help="Default: the first group's variant.")
+@click.option("--time-control", default="", help="The match games' clock (PGN TimeControl).")
+@click.option("--exclude-standard", is_flag=True, help="Never draw SP 518 (or Maura's 8226).")
+@click.option("--no-repeat", is_flag=True, help="No setup twice in the event.")
+@click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
+              show_default=True, help="The better seed's colour in game 1.")
+@click.option("--web", is_flag=True, help="Also print an organiser secret.")
+@click.pass_context
+def knockout_from_command(ctx: click.Context, name: str, groups: tuple[str, ...], top: int,
+                          games: int, stages: tuple[str, ...], armageddon: str | None,
+                          match_setups: str, variant: str | None, time_control: str,
+                          exclude_standard: bool, no_repeat: bool, initial_colour: str,
+                          web: bool) -> None:
+    """Group stage -> knock-out: a knock-out event seeded by the top places of closed Swiss
+    or round-robin events, by their standings and tiebreaks (docs/tournaments.md)."""
+    store = _store(ctx)
+    options: dict[str, Any] = {"time_control": time_control,
+                               "exclude_standard": exclude_standard, "no_repeat": no_repeat,
+                               "initial_colour": initial_colour, "organiser": web}
+    if variant is not None:
+        options["variant"] = variant
+    created, seeds = _run(lambda: KnockoutStore(store).from_groups(
+        groups, top, name, games, stages, armageddon, match_setups, **options))
+    _print_created(ctx, created)
+    msg = KO_MSG[_lang(ctx)]
+    click.echo(msg["qualified"])
+    for number, q in enumerate(seeds, 1):
+        click.echo("  " + msg["seed"].format(n=number, name=q.player.name, event=q.event,
+                                              place=q.place))
+
+
 def _print_created(ctx: click.Context, created: Created) -> None:
     e = created.event
     m = _MSG[_lang(ctx)]

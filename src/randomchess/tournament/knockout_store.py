@@ -43,6 +43,7 @@ from randomchess.tournament.knockout import (
     rounds_needed,
     used_before,
 )
+from randomchess.tournament.knockout_groups import Qualifier, qualifiers
 from randomchess.tournament.model import Event, Tournament, parse_result
 from randomchess.tournament.store import Created, TournamentStore, Verification
 
@@ -134,6 +135,38 @@ class KnockoutStore:
         initial_colour, organiser, salt, eval_band)."""
         fmt = make_format(games, "", tiebreaks, armageddon, setups, seeding)
         return self.store.create(name, knockout=fmt, **options)  # type: ignore[arg-type]
+
+    def from_groups(self, groups: Sequence[str], top: int, name: str, games: int,
+                    tiebreaks: Sequence[str] = (), armageddon: str | None = None,
+                    setups: str = "match", **options: object
+                    ) -> tuple[Created, list[Qualifier]]:
+        """A knock-out event seeded by the top ``top`` places of each closed Swiss or
+        round-robin event of ``groups`` (ids or names), by their standings and tiebreaks
+        (:func:`randomchess.tournament.knockout_groups.qualifiers`): its players entered in
+        seed order (seeding ``entered``), the groups and places logged.  The event is left in
+        registration, as any new event: ``start`` draws the bracket.  The variant is the
+        first group's unless ``options`` give one."""
+        sources = [self.store.load(self.store.resolve(g)) for g in groups]
+        seeds = qualifiers(sources, top)
+        make_format(games, "", tiebreaks, armageddon, setups, "entered")  # checked first
+        if sources:
+            options.setdefault("variant", sources[0].event.variant)
+        created = self.create(name, games, tiebreaks, armageddon, setups, "entered",
+                              **options)
+        eid = created.event.id
+
+        def step(conn: Connection, t: Tournament) -> None:
+            for number, q in enumerate(seeds, 1):
+                p = q.player
+                conn.execute(insert(players_t).values(
+                    tournament_id=eid, number=number, name=p.name, rating=p.rating,
+                    fide_id=p.fide_id, federation=p.federation, joined_round=1,
+                    withdrawn_round=None))
+                self.store._log(conn, eid, "qualified", new=f"{number} {p.name}"[:64],
+                                reason=f"{q.event} place {q.place} ({sources[q.group].event.id})")
+
+        self.store._step(eid, step)
+        return created, seeds
 
     def load(self, event_id: str, reveal: bool = False) -> KnockoutEvent:
         with self.store.engine.connect() as conn:

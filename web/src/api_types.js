@@ -491,6 +491,23 @@
  */
 
 /**
+ * A knock-out seeded by the top places of closed Swiss or round-robin events.
+ * @typedef {object} FromGroupsIn
+ * @property {string} name
+ * @property {Array<string>} groups - the groups' event ids (or exact names), in order: seeds go by place, then by group
+ * @property {number} top - the places of each group that qualify
+ * @property {(string|null)} [variant] - default: the first group's
+ * @property {string} [time_control] - the match games' clock text
+ * @property {number} [games] - the games of each match
+ * @property {Array<string>} [tiebreaks] - tie-break stages in order, GAMES:TIME_CONTROL
+ * @property {string} armageddon - bid:BASE or fixed:WHITE,BLACK
+ * @property {'match'|'pair'} [match_setups]
+ * @property {boolean} [exclude_standard]
+ * @property {boolean} [no_repeat]
+ * @property {'white'|'black'} [initial_colour]
+ */
+
+/**
  * A game's clock: as :class:`ClockIn`, or any ``control`` a player or arbiter uses, written as PGN ``TimeControl`` (docs/server.md, clocks): periods of moves in time, then the rest of the game, each with a Fischer increment (``+5``), a simple delay (``+5d``) or a Bronstein delay (``+5b``).
  * @typedef {object} GameClockIn
  * @property {(number|null)} [minutes] - initial time per side
@@ -645,6 +662,7 @@
  * @property {string} fen
  * @property {string} time_control
  * @property {(string|null)} black_time_control - an Armageddon's Black clock
+ * @property {(string|null)} [game_id] - the server game it is played as, once opened online (/#/game/ID to watch)
  */
 
 /**
@@ -808,7 +826,8 @@
 
 /**
  * @typedef {object} OnlineBoard
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} game_id
  * @property {SeatLink} white
  * @property {SeatLink} black

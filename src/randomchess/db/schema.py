@@ -65,6 +65,8 @@ games = Table(
     # The control in randomchess.clock's notation (PGN TimeControl, "30/1500:300+5",
     # "300+3d"); NULL: the simple initial + increment above, or the days per move (0008).
     Column("time_control", String(200)),
+    # Black's initial time when it is not clock_initial_ms: an Armageddon's (0020).
+    Column("black_initial_ms", BigInteger),
     Index("ix_games_status", "status"),
 )
 

@@ -44,7 +44,7 @@ from randomchess.tournament.knockout import (
     used_before,
 )
 from randomchess.tournament.knockout_groups import Qualifier, qualifiers
-from randomchess.tournament.model import Event, Tournament, parse_result
+from randomchess.tournament.model import GAME_RESULTS, Event, Tournament, parse_result
 from randomchess.tournament.store import Created, TournamentStore, Verification
 
 formats_t = schema.knockout_formats
@@ -294,6 +294,74 @@ class KnockoutStore:
             return Bid(rnd, match, player, seconds)
 
         return self.store._step(event_id, step)
+
+    # --- online games (issue 34): a match's games played on the server -----------------------
+
+    def link_game(self, event_id: str, rnd: int, match: int, game: int, game_id: str) -> None:
+        """Attach the server game ``game_id`` to a written game without a result (the match's
+        next game)."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            ko = read(conn, t)
+            _check_open(ko, rnd)
+            g = next((g for g in ko.games if (g.round, g.match, g.game) == (rnd, match, game)),
+                     None)
+            if g is None or g.result is not None or g.game_id is not None:
+                raise KnockoutError(f"round {rnd} match {match} game {game} cannot start an "
+                                    "online game",
+                                    es=f"la partida {game} del match {match} de la ronda {rnd} "
+                                       "no puede empezar en línea")
+            conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                         .values(game_id=game_id))
+            self.store._log(conn, event_id, "online", rnd, match, None,
+                            f"{game} {game_id}"[:64])
+
+        self.store._step(event_id, step)
+
+    @staticmethod
+    def _ended_online(conn: Connection, event_id: str) -> list[tuple[int, int, int, str, str]]:
+        """(round, match, game, game id, the server game's result) of the games whose online
+        game has ended and whose result is not recorded yet."""
+        server = schema.games
+        rows = conn.execute(
+            select(games_t.c.round, games_t.c.match, games_t.c.game, games_t.c.game_id,
+                   server.c.result)
+            .join(server, server.c.id == games_t.c.game_id)
+            .where(games_t.c.tournament_id == event_id, games_t.c.result.is_(None),
+                   server.c.status == "ended")
+            .order_by(games_t.c.round, games_t.c.match, games_t.c.game)).all()
+        return [(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4] or "*")) for r in rows]
+
+    def sync_online(self, event_id: str) -> int:
+        """Games whose online game has ended take its result, final, and the match goes on
+        (its next game written when due, a decided match's winner in the next round); a
+        game whose online game was aborted is freed, to be opened online again.  One step;
+        the number of games changed.  Writes nothing when there is nothing to record."""
+        with self.store.engine.connect() as conn:
+            if not self._ended_online(conn, event_id):
+                return 0
+
+        def step(conn: Connection, t: Tournament) -> int:
+            ended = self._ended_online(conn, event_id)
+            for rnd, match, game, game_id, result in ended:
+                if result in GAME_RESULTS:
+                    conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                                 .values(result=result))
+                    self.store._log(conn, event_id, "online-result", rnd, match, None,
+                                    f"{game} {result}", f"game {game_id}")
+                    ko = read(conn, t)
+                    self._schedule(conn, ko, ko.bracket.match(rnd, match))
+                else:
+                    conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                                 .values(game_id=None))
+                    self.store._log(conn, event_id, "online-aborted", rnd, match, game_id,
+                                    None, f"game {game_id} ended without a result")
+            return len(ended)
+
+        try:
+            return self.store._step(event_id, step)
+        except EventClosedError:
+            return 0
 
     def close(self, event_id: str) -> KnockoutEvent:
         """Close the event once the final is decided, and reveal the salt."""

@@ -61,6 +61,7 @@ class GameRecord:
     updated_at: int
     days_per_move: int | None = None  # a correspondence game's days per move (0006)
     time_control: str | None = None  # randomchess.clock notation; NULL: the columns (0008)
+    black_initial_ms: int | None = None  # Black's own initial time (an Armageddon; 0020)
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -110,6 +111,7 @@ class GameChanges(TypedDict, total=False):
     updated_at: int
     days_per_move: int | None
     time_control: str | None
+    black_initial_ms: int | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))

@@ -254,7 +254,8 @@ class SeatLink(_Out):
 
 
 class OnlineBoard(_Out):
-    board: int
+    board: int = Field(description="the board; in a knock-out, the match")
+    game: int | None = Field(None, description="a knock-out match's game number")
     game_id: str
     white: SeatLink
     black: SeatLink

@@ -1,0 +1,25 @@
+"""A game's own initial time for Black, when it differs from White's: a knock-out's
+Armageddon played online (issue 34; White 5 minutes, Black 4, or Black the winning bid).
+
+Revision ID: 0020
+Revises: 0014
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0020"
+down_revision: str | None = "0014"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("games", sa.Column("black_initial_ms", sa.BigInteger))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("black_initial_ms")

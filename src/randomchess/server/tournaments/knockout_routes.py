@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.accounts.ratings import speed_class
@@ -32,6 +32,7 @@ from randomchess.tournament import errors
 from randomchess.tournament.knockout import BidError, FormatError, Game, KnockoutError, Match
 from randomchess.tournament.knockout_export import bracket_html, pgn
 from randomchess.tournament.knockout_store import KnockoutEvent, KnockoutStore, verify
+from randomchess.tournament.knockout_trf import write_knockout_trf
 from randomchess.tournament.store import TournamentStore
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -385,6 +386,8 @@ def export(store: TournamentStore, event_id: str, fmt: str, lang: Literal["en", 
                         media_type="application/x-chess-pgn")
     if fmt == "html":
         return Response(call(lambda: bracket_html(ko, lang)), media_type="text/html")
+    if fmt == "trf":
+        return PlainTextResponse(write_knockout_trf(ko))
     raise ApiError(404, "tournament.no_format", format=fmt)
 
 

@@ -222,6 +222,10 @@ def _check_trf(cli: Cli, ko: KnockoutEvent) -> None:
     assert "### randomchess-bid round=3 match=1 player=1 seconds=150" in text
     assert "### randomchess-match round=3 match=1 top=1 bottom=7 winner=1" in text
     assert text.count("### randomchess-knockout-game ") == len(ko.games)
+    path = Path(cli.db.removeprefix("sqlite:///")).with_name("ko.trf")
+    path.write_text(text, encoding="utf-8")
+    out = cli("verify", "--trf", str(path), ok=False, lang="es")
+    assert "no se lee como torneo" in out
     assert "092 Knock-out, chess960" in text and f"### randomchess-salt {ko.event.salt.hex()}" \
         in text  # type: ignore[union-attr]
 

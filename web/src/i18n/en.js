@@ -576,6 +576,7 @@ export default {
   'tournament.armageddon': 'Armageddon',
   'tournament.koGames': { one: '{n} game per match', other: '{n} games per match' },
   'tournament.koTiebreak': 'tie-break',
+  'tournament.koOnline': "Play the round's next games online",
   'tournament.koBye': 'bye',
   'tournament.koWinner': 'decided',
   'tournament.koUnopened': 'round not open yet',

@@ -576,6 +576,7 @@ export default {
   'tournament.armageddon': 'Armagedón',
   'tournament.koGames': { one: '{n} partida por match', other: '{n} partidas por match' },
   'tournament.koTiebreak': 'desempate',
+  'tournament.koOnline': 'Jugar en línea las siguientes partidas de la ronda',
   'tournament.koBye': 'exento',
   'tournament.koWinner': 'decidido',
   'tournament.koUnopened': 'ronda aún no abierta',

@@ -239,7 +239,7 @@
  * @typedef {object} ChallengeIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
@@ -1146,7 +1146,7 @@
  * @typedef {object} SeekIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
@@ -1159,7 +1159,7 @@
  * @property {string} player
  * @property {string} variant
  * @property {(number|'random'|'new-per-game')} setup
- * @property {Object<string, number>} clock - {minutes, increment} or {days}
+ * @property {Object<string, (number|string)>} clock - {minutes, increment} or {days}; a control that minutes and increment do not say (multi-period, delay) adds its PGN text as control
  * @property {string} speed
  * @property {boolean} rated
  * @property {number} rating

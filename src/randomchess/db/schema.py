@@ -166,6 +166,9 @@ seeks = Table(
     Column("days", Integer),  # days per move of a correspondence seek (0006)
     # every game from the seek (and its rematches) draws a new setup (0006)
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+    # a seek's control in randomchess.clock's notation when minutes + increment do not say
+    # it (multi-period, delay, Bronstein); NULL otherwise (0020)
+    Column("time_control", String(200)),
 )
 
 # ------------------------------------------------------------------ setup evaluations (0005)

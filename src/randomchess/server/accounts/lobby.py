@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, delete, func, insert, or_, select, true
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
+from randomchess.clock import TimeControl
 from randomchess.db import now_ms
 from randomchess.server.accounts.answers import (
     ANSWER,
@@ -28,7 +29,7 @@ from randomchess.server.accounts.answers import (
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
-from randomchess.server.games.routes import ClockIn
+from randomchess.server.games.routes import ClockIn, GameClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.http.guards import Line, SeekId
@@ -46,7 +47,7 @@ class SeekIn(BaseModel):
     # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
     # and every rematch of the game draws a new one too (the arbiter's way); or a number.
     setup: Literal["random", "new-per-game"] | int = "random"
-    clock: ClockIn
+    clock: GameClockIn  # minutes + increment, days, or any control (multi-period, delay)
     rated: bool = False
     rating_min: int | None = Field(None, ge=0, le=4000)
     rating_max: int | None = Field(None, ge=0, le=4000)
@@ -74,7 +75,9 @@ class Lobby:
         self.pending: dict[WebSocket, list[dict[str, Any]]] = {}
 
     def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
-        (initial, increment), days = body.clock.terms()
+        clock, days, control = body.clock.game_terms()
+        assert clock is not None
+        initial, increment = clock  # a control's first period gives the speed class
         try:
             speed = speed_class(initial, increment, days)
         except RatingError as e:
@@ -103,6 +106,7 @@ class Lobby:
                 number=body.setup if isinstance(body.setup, int) else None,
                 fresh_setup=body.setup == "new-per-game", initial_ms=initial,
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
+                time_control=None if control is None or control.simple else control.pgn(),
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
         return sid
 
@@ -138,7 +142,8 @@ class Lobby:
                         "setup": r.number if r.number is not None else
                         "new-per-game" if r.fresh_setup else "random",
                         "clock": {"days": r.days} if r.days is not None else
-                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
+                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000,
+                         **({"control": r.time_control} if r.time_control else {})},
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
@@ -294,7 +299,9 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     service = request.app.state.service
     new = await service.create(row["variant"], row["number"] if row["number"] is not None
                                else "random", "friend", None, "random",
-                               (row["initial_ms"], row["increment_ms"]), days=row["days"])
+                               (row["initial_ms"], row["increment_ms"]), days=row["days"],
+                               control=TimeControl.parse(row["time_control"])
+                               if row.get("time_control") else None)
     gid = new.game.record.id
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
@@ -324,7 +331,8 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
                                             **await _accept(request, s, sid)})
         except ApiError:
             continue  # taken meanwhile, or out of its range
-    seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
+    seek = SeekIn(variant=body.variant, setup="random",
+                  clock=GameClockIn.model_validate(body.clock.model_dump()), rated=body.rated,
                   rating_min=None, rating_max=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request, added=sid)

@@ -6,6 +6,7 @@ verify) are the event's routes in routes.py, which come here for a knock-out eve
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, Literal, TypeVar
@@ -338,8 +339,8 @@ async def open_online(request: Request, store: TournamentStore, event_id: str, r
         assert new.invite is not None
         if rated and clock is not None and players is not None:
             await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
-        await db.run(call, lambda g=g, game_id=game_id:  # type: ignore[misc]
-                     kos.link_game(event_id, rnd, g.match, g.game, game_id))
+        await db.run(call, functools.partial(kos.link_game, event_id, rnd, g.match, g.game,
+                                             game_id))
         white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
         black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))
         links.append({"board": g.match, "game": g.game, "game_id": game_id,

@@ -230,6 +230,9 @@ def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> 
               join=False)
         _seat(players[black], o.get_attribute("[data-testid=t-link-1-black]", "href") or "",
               join=True)
+        for pg in players.values():  # the game page names the event, match and game
+            pg.wait_for_selector(f"[data-testid=event-board] >> text=match 1, game {game}",
+                                 timeout=SLOW)
         if game == 2:  # the Armageddon's clocks: White 5:00, Black 4:00
             for pg in players.values():
                 pg.wait_for_function(

@@ -113,8 +113,8 @@ def test_a_match_played_online_to_its_armageddon(c: TestClient) -> None:
     assert state["fen"] == first["fen"] and state["clocks"]["control"] == "20/600:300+5"
     assert (state["clocks"]["white"], state["clocks"]["black"]) == (600_000, 600_000)
     event = c.get(f"/api/games/{link['game_id']}/event").json()["board"]
-    assert (event["round"], event["board"], event["white"], event["black"]) == \
-        (1, 1, "Ann", "Bob")
+    assert (event["round"], event["board"], event["game"], event["white"], event["black"]) == \
+        (1, 1, 1, "Ann", "Bob")
     # opening again opens nothing more: game 1 is online, game 2 not due yet
     _open(c, eid, auth, [])
     _first_move(seats)

@@ -405,7 +405,8 @@
  * @property {string} event_id
  * @property {string} event
  * @property {number} round
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} white
  * @property {string} black
  */

@@ -556,6 +556,7 @@ export default {
   'tournament.role.organiser': 'organiser',
   'tournament.role.arbiter': 'co-arbiter',
   'tournament.boardOf': '{event}, round {round}, board {board}',
+  'tournament.matchGameOf': '{event}, round {round}, match {board}, game {game}',
   'tournament.koGamesField': 'Games per match',
   'tournament.koStagesField': 'Tie-break stages (games:control; ...)',
   'tournament.koArmageddonField': 'Armageddon (bid:300+2 or fixed:300,240)',

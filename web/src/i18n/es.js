@@ -556,6 +556,7 @@ export default {
   'tournament.role.organiser': 'organizador',
   'tournament.role.arbiter': 'coárbitro',
   'tournament.boardOf': '{event}, ronda {round}, tablero {board}',
+  'tournament.matchGameOf': '{event}, ronda {round}, match {board}, partida {game}',
   'tournament.koGamesField': 'Partidas por match',
   'tournament.koStagesField': 'Desempates (partidas:ritmo; ...)',
   'tournament.koArmageddonField': 'Armagedón (bid:300+2 o fixed:300,240)',

@@ -349,12 +349,13 @@ async def open_online(request: Request, store: TournamentStore, event_id: str, r
     return links
 
 
-def game_of(store: TournamentStore, event_id: str, game_id: str) -> tuple[int, int, str, str]:
-    """(round, match, White's name, Black's name) of the knock-out game played online as
-    ``game_id``."""
+def game_of(store: TournamentStore, event_id: str, game_id: str
+            ) -> tuple[int, int, int, str, str]:
+    """(round, match, game, White's name, Black's name) of the knock-out game played online
+    as ``game_id``."""
     ko = call(lambda: KnockoutStore(store).load(event_id))
     g = next(g for g in ko.games if g.game_id == game_id)
-    return g.round, g.match, ko.name(g.white), ko.name(g.black)
+    return g.round, g.match, g.game, ko.name(g.white), ko.name(g.black)
 
 
 def sync(store: TournamentStore, event_id: str) -> None:

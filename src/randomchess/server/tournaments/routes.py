@@ -398,10 +398,10 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
         return GameEventOut(board=None)
     t: Tournament = _call(store.load, event_id)
     if t.event.system == "knockout":  # the board is the match
-        rnd, match, white, black = knockout.game_of(store, event_id, game_id)
+        rnd, match, game, white, black = knockout.game_of(store, event_id, game_id)
         return GameEventOut(board=EventBoardOut(event_id=event_id, event=t.event.name,
-                                                round=rnd, board=match, white=white,
-                                                black=black))
+                                                round=rnd, board=match, game=game,
+                                                white=white, black=black))
     b = next(b for b in t.boards if b.game_id == game_id)
     names = {p.number: p.name for p in t.players}
     return GameEventOut(board=EventBoardOut(

@@ -111,3 +111,33 @@ def test_bad_groups_are_refused_and_create_nothing(db: str) -> None:
     assert len(store.events()) == before + 1  # only "A KO"
     del running, level
     store.dispose()
+
+
+def test_a_swiss_seeds_the_knockout_by_its_standings_and_tiebreaks(db: str) -> None:
+    """One Swiss as the group: its top 4 by the standings (points, then its tiebreaks) are
+    seeds 1-4, in that order."""
+    from randomchess.tournament.tiebreaks import Calculator
+
+    store = TournamentStore(db)
+    store.migrate()
+    eid = store.create("Open", rounds=3).event.id
+    for i in range(8):
+        store.add_player(eid, f"P{i + 1}", 2400 - 50 * i)
+    store.start(eid)
+    for rnd in range(1, 4):
+        for b in store.pair(eid):
+            if b.black is not None:  # the better seed wins, but board 2 of round 3 is drawn
+                draw = rnd == 3 and b.board == 2
+                store.set_result(eid, rnd, b.board, "1/2" if draw else
+                                 "1-0" if b.white < b.black else "0-1")
+    store.close(eid)
+    order = [s.number for s in Calculator(store.load(eid)).standings()]
+    created, seeds = KnockoutStore(store).from_groups(["Open"], 4, "Open KO", 2,
+                                                      armageddon="bid:300")
+    t = store.load(eid)
+    assert [q.player.name for q in seeds] == [t.player(n).name for n in order[:4]]
+    assert [q.place for q in seeds] == [1, 2, 3, 4]
+    ko = KnockoutStore(store).start(created.event.id)
+    assert [p.name for p in sorted(ko.tournament.players, key=lambda p: p.number)] == \
+        [q.player.name for q in seeds]  # seeding "entered": the order of qualification
+    store.dispose()

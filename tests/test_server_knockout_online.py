@@ -213,3 +213,37 @@ def test_group_stage_to_knockout_through_the_api(c: TestClient, tmp_path: Path) 
     assert [p["name"] for p in state["players"]] == ["Ann", "Eli", "Bea", "Fin"]
     r = c.post("/api/tournaments/knockout/from-groups", json={**body, "groups": ["nope"]})
     assert r.status_code == 404
+
+
+def test_an_ended_game_is_recorded_before_any_organiser_step_even_without_the_hook(
+        tmp_path: Path) -> None:
+    """The end hook is a task of its own; with it held back, the organiser's result route
+    and the command line (on the server's database) record the ended game first, so a typed
+    result cannot overwrite it."""
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    url = f"sqlite:///{tmp_path / 'hook.sqlite3'}"
+    with client(url) as c:
+        eid, auth = _event(c, ["Ann", "Bob"], name="Hook race KO", games=2,
+                           time_control="300+2", armageddon="bid:300")
+        service = c.app.state.service  # type: ignore[attr-defined]
+        hooks, service.end_hooks = service.end_hooks, []
+        try:
+            seats = Seats(c, _open(c, eid, auth, [(1, 1)])[0])
+            _first_move(seats)
+            seats.act("resign", "black")
+            out = CliRunner().invoke(main, ["tournament", "--db", url, "bracket", eid])
+            assert out.exit_code == 0, out.output
+            assert "1-0" in out.output and _match(c, eid)["games"][0]["result"] == "1-0"
+            seats = Seats(c, _open(c, eid, auth, [(1, 2)])[0])
+            _first_move(seats)
+            seats.act("resign", "white")  # Bob, White in game 2, resigns: 0-1
+            r = c.post(f"/api/tournaments/{eid}/games", headers=auth,
+                       json={"round": 1, "match": 1, "game": 2, "result": "1-0"})
+            assert r.status_code == 409, r.text
+        finally:
+            service.end_hooks = hooks
+        m = _match(c, eid)
+        assert [g["result"] for g in m["games"]] == ["1-0", "0-1"] and m["winner"] == 1

@@ -533,6 +533,7 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
     eid = _event_id(ctx, event)
     store = _store(ctx)
     if _knockout(ctx, eid) is not None:
+        KnockoutStore(store).sync_online(eid)  # games that ended on the server
         rnd: int = _run(lambda: KnockoutStore(store).open_round(eid))
         ko = KnockoutStore(store).load(eid)
         lang = _lang(ctx)
@@ -1029,6 +1030,8 @@ def bracket_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
     """A knock-out event's bracket: matches, scores, games, setups and clocks."""
     eid = _event_id(ctx, event)
     lang = _lang(ctx)
+    if _knockout(ctx, eid) is not None:
+        KnockoutStore(_store(ctx)).sync_online(eid)  # games that ended on the server
     ko = _knockout(ctx, eid)
     if ko is None:
         raise click.ClickException(KO_MSG[lang]["not_knockout"])
@@ -1053,6 +1056,7 @@ def game_result_command(ctx: click.Context, event: str, rnd: int, match: int, ga
     """Knock-out: the result of a match's next game (1-0, 0-1, 1/2; forfeits +- -+ --)."""
     eid = _event_id(ctx, event)
     kos = KnockoutStore(_store(ctx))
+    kos.sync_online(eid)  # a game that ended on the server is final: recorded first
     m = _run(lambda: kos.set_result(eid, rnd, match, game, result))
     lang = _lang(ctx)
     played = next(g for g in m.games if g.game == game)

@@ -106,6 +106,8 @@ def test_bad_groups_are_refused_and_create_nothing(db: str) -> None:
     ko = KnockoutStore(store).create("A KO", 2, armageddon="bid:300")
     with pytest.raises(GroupsError, match="is a knock-out"):
         qualifiers([store.load(ko.event.id)], 2)
+    with pytest.raises(GroupsError, match="at most 256 players"):
+        qualifiers([store.load(a)] * 3, 100)
     with pytest.raises(GroupsError, match="named twice"):
         qualifiers([store.load(a), store.load(a)], 1)
     assert len(store.events()) == before + 1  # only "A KO"

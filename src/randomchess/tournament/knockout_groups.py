@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from randomchess.tournament.errors import TournamentError
+from randomchess.tournament.knockout import MAX_PLAYERS
 from randomchess.tournament.model import Player, Tournament
 from randomchess.tournament.tiebreaks import Calculator, Standing
 
@@ -73,6 +74,11 @@ def qualifiers(groups: Sequence[Tournament], top: int) -> list[Qualifier]:
     if not 1 <= len(groups) <= MAX_GROUPS:
         raise GroupsError(f"1-{MAX_GROUPS} groups, not {len(groups)}",
                           es=f"de 1 a {MAX_GROUPS} grupos, no {len(groups)}")
+    if top * len(groups) > MAX_PLAYERS:
+        raise GroupsError(f"a knock-out has at most {MAX_PLAYERS} players, not {top} from "
+                          f"each of {len(groups)} groups",
+                          es=f"una eliminatoria tiene como máximo {MAX_PLAYERS} jugadores, no "
+                             f"{top} de cada uno de {len(groups)} grupos")
     ids = [t.event.id for t in groups]
     if len(set(ids)) != len(ids):
         raise GroupsError("a group is named twice", es="un grupo aparece dos veces")

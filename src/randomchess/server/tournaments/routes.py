@@ -405,7 +405,7 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
     b = next(b for b in t.boards if b.game_id == game_id)
     names = {p.number: p.name for p in t.players}
     return GameEventOut(board=EventBoardOut(
-        event_id=event_id, event=t.event.name, round=b.round, board=b.board,
+        event_id=event_id, event=t.event.name, round=b.round, board=b.board, game=None,
         white=names[b.white], black=names[b.black] if b.black is not None else ""))
 
 

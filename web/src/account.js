@@ -397,7 +397,7 @@ async function start(root, go, state) {
       const setupText = s.setup === 'random' ? tr('random')
         : s.setup === 'new-per-game' ? tr('perGame') : `#${s.setup}`;
       const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
-        : `${s.clock.minutes}+${s.clock.increment}`;
+        : s.clock.control || `${s.clock.minutes}+${s.clock.increment}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
           .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)

@@ -246,7 +246,7 @@
  * @typedef {object} ChallengeIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
@@ -414,7 +414,8 @@
  * @property {string} event_id
  * @property {string} event
  * @property {number} round
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} white
  * @property {string} black
  */
@@ -497,6 +498,23 @@
  * @typedef {object} FirstMove
  * @property {string} san
  * @property {number} games
+ */
+
+/**
+ * A knock-out seeded by the top places of closed Swiss or round-robin events.
+ * @typedef {object} FromGroupsIn
+ * @property {string} name
+ * @property {Array<string>} groups - the groups' event ids (or exact names), in order: seeds go by place, then by group
+ * @property {number} top - the places of each group that qualify
+ * @property {(string|null)} [variant] - default: the first group's
+ * @property {string} [time_control] - the match games' clock text
+ * @property {number} [games] - the games of each match
+ * @property {Array<string>} [tiebreaks] - tie-break stages in order, GAMES:TIME_CONTROL
+ * @property {string} armageddon - bid:BASE or fixed:WHITE,BLACK
+ * @property {'match'|'pair'} [match_setups]
+ * @property {boolean} [exclude_standard]
+ * @property {boolean} [no_repeat]
+ * @property {'white'|'black'} [initial_colour]
  */
 
 /**
@@ -655,6 +673,7 @@
  * @property {string} fen
  * @property {string} time_control
  * @property {(string|null)} black_time_control - an Armageddon's Black clock
+ * @property {(string|null)} [game_id] - the server game it is played as, once opened online (/#/game/ID to watch)
  */
 
 /**
@@ -818,7 +837,8 @@
 
 /**
  * @typedef {object} OnlineBoard
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} game_id
  * @property {SeatLink} white
  * @property {SeatLink} black
@@ -1150,7 +1170,7 @@
  * @typedef {object} SeekIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
@@ -1164,7 +1184,7 @@
  * @property {string} player
  * @property {string} variant
  * @property {(number|'random'|'new-per-game')} setup
- * @property {Object<string, number>} clock - {minutes, increment} or {days}
+ * @property {Object<string, (number|string)>} clock - {minutes, increment} or {days}; a control that minutes and increment do not say (multi-period, delay) adds its PGN text as control
  * @property {string} speed
  * @property {boolean} rated
  * @property {number} rating

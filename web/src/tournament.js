@@ -539,7 +539,10 @@ function eventView(ev, rights, staff, ui, extra) {
     !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
     extra.links ? linksList(ev, extra.links) : null,
     bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
-      (path, body) => act(ui, () => call('POST', `${api(id)}/${path}`, body, rights.secret), extra.refresh)) : null,
+      (path, body) => act(ui, async () => {
+        const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);
+        return out && out.games ? { links: out.games, round: out.round } : out; // online: the links
+      }, extra.refresh)) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
       : bracket ? null : h('p', tt('noRound')),
@@ -550,7 +553,7 @@ function eventView(ev, rights, staff, ui, extra) {
       h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
     ev.round_list.length > 1 ? section(ui, 'earlier', `${tt('round')} 1–${ev.round_list.length - 1}`,
       ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, rights, ui, extra.refresh))) : null,
-    h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
+    h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'trf', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
       h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' ']),
       h('a', { href: `${api(id)}/export.bulletin?lang=${lang()}`, download: `${id}-bulletin.html`, 'data-testid': 't-bulletin' }, tt('bulletin'))),
     ev.status === 'closed' ? h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/verify`, 'data-testid': 't-verify' }, tt('verify'))) : null,

@@ -71,6 +71,8 @@ games = Table(
     Column("preview_ms", Integer),
     Column("preview_until", BigInteger),
     Column("preview_ready", String(5)),
+    # Black's initial time when it is not clock_initial_ms: an Armageddon's (0020).
+    Column("black_initial_ms", BigInteger),
     Index("ix_games_status", "status"),
 )
 
@@ -172,6 +174,9 @@ seeks = Table(
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
     # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
     Column("preview_s", Integer),
+    # a seek's control in randomchess.clock's notation when minutes + increment do not say
+    # it (multi-period, delay, Bronstein); NULL otherwise (0020)
+    Column("time_control", String(200)),
 )
 # A seek's committed server seed for the setup both players can verify (issue 32, 0016,
 # docs/shuffler.md §10): made with the seek, shown only as its SHA-256 until the game has

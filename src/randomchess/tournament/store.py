@@ -921,10 +921,14 @@ class TournamentStore:
             return None
 
     def event_of_game(self, game_id: str) -> str | None:
-        """The event whose board plays the online game ``game_id``, if any."""
+        """The event whose board (or knock-out game) plays the online game ``game_id``, if
+        any."""
+        ko_games = schema.knockout_games
         with self.engine.connect() as conn:
             return conn.execute(select(boards_t.c.tournament_id)
-                                .where(boards_t.c.game_id == game_id)).scalar()
+                                .where(boards_t.c.game_id == game_id)).scalar() or \
+                conn.execute(select(ko_games.c.tournament_id)
+                             .where(ko_games.c.game_id == game_id)).scalar()
 
     def online_moves(self, game_id: str) -> tuple[str, list[str]] | None:
         """The start FEN and UCI moves of a server game (for the PGN export)."""

@@ -386,7 +386,8 @@ export function createGameCtrl({
       preview: previewView(s, number),
       controls: controlsView(s, total, over, playing),
       event: eventBoard ? { href: `#/tournament/${encodeURIComponent(eventBoard.event_id)}`,
-        text: t('tournament.boardOf', { event: eventBoard.event, round: eventBoard.round, board: eventBoard.board }) } : null,
+        text: t(eventBoard.game ? 'tournament.matchGameOf' : 'tournament.boardOf', { event: eventBoard.event,
+          round: eventBoard.round, board: eventBoard.board, game: eventBoard.game }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
         rating: seatRatings[color]

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, delete, func, insert, or_, select, true
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
+from randomchess.clock import TimeControl
 from randomchess.db import now_ms
 from randomchess.server.accounts.answers import (
     ANSWER,
@@ -30,7 +31,7 @@ from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, S
 from randomchess.server.games import commit
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.preview import PREVIEW_MAX_S, default_preview_s
-from randomchess.server.games.routes import ClockIn
+from randomchess.server.games.routes import ClockIn, GameClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.http.guards import Line, SeekId
@@ -48,7 +49,7 @@ class SeekIn(BaseModel):
     # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
     # and every rematch of the game draws a new one too (the arbiter's way); or a number.
     setup: Literal["random", "new-per-game"] | int = "random"
-    clock: ClockIn
+    clock: GameClockIn  # minutes + increment, days, or any control (multi-period, delay)
     rated: bool = False
     rating_min: int | None = Field(None, ge=0, le=4000)
     rating_max: int | None = Field(None, ge=0, le=4000)
@@ -92,7 +93,9 @@ class Lobby:
         self.pending: dict[WebSocket, list[dict[str, Any]]] = {}
 
     def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
-        (initial, increment), days = body.clock.terms()
+        clock, days, control = body.clock.game_terms()
+        assert clock is not None
+        initial, increment = clock  # a control's first period gives the speed class
         try:
             speed = speed_class(initial, increment, days)
         except RatingError as e:
@@ -121,6 +124,7 @@ class Lobby:
                 number=body.setup if isinstance(body.setup, int) else None,
                 fresh_setup=body.setup == "new-per-game", initial_ms=initial,
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
+                time_control=None if control is None or control.simple else control.pgn(),
                 rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms(),
                 preview_s=body.preview))
             if commit.committed(variant, body.setup):  # a setup both can verify (issue 32)
@@ -161,7 +165,8 @@ class Lobby:
                         "setup": r.number if r.number is not None else
                         "new-per-game" if r.fresh_setup else "random",
                         "clock": {"days": r.days} if r.days is not None else
-                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
+                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000,
+                         **({"control": r.time_control} if r.time_control else {})},
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
@@ -334,6 +339,8 @@ async def _accept(request: Request, s: Session, sid: str, client: str = "") -> d
     service = request.app.state.service
     new = await service.create(row["variant"], setup, "friend", None, "random",
                                (row["initial_ms"], row["increment_ms"]), days=row["days"],
+                               control=TimeControl.parse(row["time_control"])
+                               if row.get("time_control") else None,
                                preview_s=row["preview_s"])
     gid = new.game.record.id
     if draw is not None:
@@ -369,7 +376,8 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
             if e.code == "fairdraw.replayed":
                 raise  # the client value itself is refused: so it would be everywhere
             continue  # taken meanwhile, or out of its range
-    seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
+    seek = SeekIn(variant=body.variant, setup="random",
+                  clock=GameClockIn.model_validate(body.clock.model_dump()), rated=body.rated,
                   rating_min=None, rating_max=None, preview=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request, added=sid)

@@ -360,7 +360,9 @@ class SeekOut(BaseModel):
     player: str
     variant: str
     setup: int | Literal["random", "new-per-game"]
-    clock: dict[str, int | float] = Field(description="{minutes, increment} or {days}")
+    clock: dict[str, int | float | str] = Field(
+        description="{minutes, increment} or {days}; a control that minutes and increment do "
+                    "not say (multi-period, delay) adds its PGN text as control")
     speed: str
     rated: bool
     rating: int

@@ -529,7 +529,7 @@ class LiveGame:
         its last move before it (the ``clock_log``), or the initial time.  A takeback puts
         them back there, as lichess does, so taken-back moves cannot farm increments."""
         initial = self.record.clock_initial_ms or 0
-        left = [initial, initial]
+        left = [initial, self.record.black_initial_ms or initial]
         n = len(self.moves)
         for i in range(min(ply, len(log))):
             mover = self.turn ^ ((n - i) % 2)

@@ -456,12 +456,14 @@ class GameService:
     async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
                      color: str, clock: tuple[int, int] | None,
                      days: int | None = None, control: TimeControl | None = None,
-                     preview_s: int | None = None) -> NewGame:
+                     preview_s: int | None = None,
+                     black_initial_ms: int | None = None) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
         in ms, and its deadline runs from the start, or from the friend's join).  A
         ``control`` (multi-period, delay) replaces ``clock``.  ``preview_s``: the setup
         preview's length (None: the speed's default for a game between people, none
-        against the computer; 0: none)."""
+        against the computer; 0: none).  ``black_initial_ms``: Black's own first period (an
+        Armageddon's odds), the rest of the control as White's."""
         if control is not None:
             clock, stored = _clock_columns(control)
         else:
@@ -502,7 +504,8 @@ class GameService:
             invite_hash=hash_secret(invite) if invite else None,
             clock_initial_ms=clock[0] if clock else None,
             clock_increment_ms=clock[1] if clock else None,
-            white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
+            white_ms=clock[0] if clock else None,
+            black_ms=(black_initial_ms or clock[0]) if clock else None,
             clock_started_at=now if days is not None and invite is None else None,
             draw_offer=None, takeback_offer=None, version=0,
             created_at=now, updated_at=now, days_per_move=days, time_control=stored,
@@ -510,6 +513,7 @@ class GameService:
             # Against the computer the countdown starts now, the computer ready.
             preview_until=now + preview_ms if preview_ms and computer else None,
             preview_ready=computer if preview_ms and computer else None,
+            black_initial_ms=black_initial_ms if clock and days is None else None,
         )
         live = self._live(record)
         if live.game.outcome is not None:  # a start position that is already dead

@@ -66,6 +66,7 @@ class GameRecord:
     preview_ms: int | None = None
     preview_until: int | None = None
     preview_ready: str | None = None
+    black_initial_ms: int | None = None  # Black's own initial time (an Armageddon; 0020)
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -118,6 +119,7 @@ class GameChanges(TypedDict, total=False):
     preview_ms: int | None
     preview_until: int | None
     preview_ready: str | None
+    black_initial_ms: int | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))

@@ -105,7 +105,7 @@ ErrorCode = Literal[
     "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
     "tournament.not_revealed", "tournament.owner_only", "tournament.staff",
-    "tournament.game_entry", "tournament.game_exists",
+    "tournament.game_entry", "tournament.game_exists", "tournament.armageddon_clock",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -386,6 +386,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "
                                      "torneo como segundos+incremento (p. ej. 180+2)"),
+    "tournament.armageddon_clock": (
+        "this Armageddon cannot be played online: Black's clock {black} may differ from "
+        "White's {white} only in the first period's time",
+        "este Armagedón no puede jugarse en línea: el reloj de las negras {black} solo puede "
+        "diferir del de las blancas {white} en el tiempo del primer periodo"),
     # a game typed from its scoresheet (issue 31): the reason names game, ply and token
     "tournament.game_entry": ("{reason}", "{reason}"),
     "tournament.game_exists": ("{reason}", "{reason}"),

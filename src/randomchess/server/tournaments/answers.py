@@ -68,7 +68,8 @@ class EventBoardOut(_Out):
     event_id: str
     event: str
     round: int
-    board: int
+    board: int = Field(description="the board; in a knock-out, the match")
+    game: int | None = Field(None, description="a knock-out match's game number")
     white: str
     black: str
 
@@ -257,7 +258,8 @@ class SeatLink(_Out):
 
 
 class OnlineBoard(_Out):
-    board: int
+    board: int = Field(description="the board; in a knock-out, the match")
+    game: int | None = Field(None, description="a knock-out match's game number")
     game_id: str
     white: SeatLink
     black: SeatLink

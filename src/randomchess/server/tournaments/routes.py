@@ -414,10 +414,15 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
     if event_id is None:
         return GameEventOut(board=None)
     t: Tournament = _call(store.load, event_id)
+    if t.event.system == "knockout":  # the board is the match
+        rnd, match, game, white, black = knockout.game_of(store, event_id, game_id)
+        return GameEventOut(board=EventBoardOut(event_id=event_id, event=t.event.name,
+                                                round=rnd, board=match, game=game,
+                                                white=white, black=black))
     b = next(b for b in t.boards if b.game_id == game_id)
     names = {p.number: p.name for p in t.players}
     return GameEventOut(board=EventBoardOut(
-        event_id=event_id, event=t.event.name, round=b.round, board=b.board,
+        event_id=event_id, event=t.event.name, round=b.round, board=b.board, game=None,
         white=names[b.white], black=names[b.black] if b.black is not None else ""))
 
 
@@ -635,6 +640,10 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     db = database(request)
     store = await db.run(_organiser, request, event_id, x_organiser_secret)
     t: Tournament = await db.run(_call, store.load, event_id)
+    if t.event.system == "knockout":  # the round's due games: each match's next game
+        games = await knockout.open_online(request, store, event_id, rnd,
+                                           body is not None and body.rated)
+        return OnlineOut.model_validate({"round": rnd, "games": games})
     if not 1 <= rnd <= t.paired_rounds:
         raise ApiError(404, "tournament.no_round", round=rnd)
     _call(check_playable, t, rnd, now_ms())  # revealed, preparation window over
@@ -676,7 +685,10 @@ def install_tournaments(app: FastAPI) -> None:
         game_id = live.record.id
         try:
             event_id = await service.db.run(store.event_of_game, game_id, bounded=False)
-            if event_id is not None:
+            if event_id is not None and await service.db.run(knockout.is_knockout, store,
+                                                             event_id, bounded=False):
+                await service.db.run(knockout.sync, store, event_id, bounded=False)
+            elif event_id is not None:
                 await service.db.run(store.sync_online, event_id, bounded=False)
         except Exception:  # the next organiser step (pair, close) records it then
             log.exception("recording the result of game %s in its event failed", game_id)

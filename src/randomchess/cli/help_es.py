@@ -177,6 +177,30 @@ SPANISH_HELP: dict[str, str] = {
     "Knock-out: a player's Armageddon bid, the time (240 or 4:00) accepted to take Black.":
         "Eliminatoria: la puja de Armagedón de un jugador, el tiempo (240 o 4:00) que acepta "
         "para llevar las negras.",
+    # knockout-from (group stage -> knock-out)
+    "Group stage -> knock-out: a knock-out event seeded by the top places of closed Swiss or "
+    "round-robin events, by their standings and tiebreaks (docs/tournaments.md).":
+        "Fase de grupos -> eliminatoria: una eliminatoria cuyos cabezas de serie son los "
+        "primeros puestos de suizos o liguillas cerrados, según su clasificación y desempates "
+        "(docs/tournaments.md).",
+    "A closed Swiss or round-robin event whose top places qualify; repeat for more groups "
+    "(seeds by place, then by group in this order).":
+        "Un suizo o liguilla cerrado cuyos primeros puestos se clasifican; repítase para más "
+        "grupos (cabezas de serie por puesto y después por grupo, en este orden).",
+    "The places of each group that qualify.": "Los puestos de cada grupo que se clasifican.",
+    "The games of each match.": "Las partidas de cada encuentro.",
+    "A tie-break stage, in order (2:600+5); repeat for more.":
+        "Una fase de desempate, en orden (2:600+5); repítase para más.",
+    "fixed:WHITE,BLACK (fixed:300,240) or bid:BASE (bid:300+2).":
+        "fixed:BLANCAS,NEGRAS (fixed:300,240) o bid:BASE (bid:300+2).",
+    "One setup per match stage, or per pair of games.":
+        "Una posición inicial por fase del encuentro, o por cada par de partidas.",
+    "Default: the first group's variant.": "Por omisión: la variante del primer grupo.",
+    "The match games' clock (PGN TimeControl).":
+        "El reloj de las partidas del encuentro (TimeControl de PGN).",
+    "The better seed's colour in game 1.":
+        "El color del mejor cabeza de serie en la partida 1.",
+    "Also print an organiser secret.": "Imprime además un secreto de organizador.",
     # draw (the shuffler)
     "Draw Chess960 or MRC start positions, uniformly at random.":
         "Sortea posiciones iniciales de Chess960 o MRC, con igual probabilidad.",

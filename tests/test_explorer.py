@@ -277,7 +277,9 @@ def test_an_mrc_collection_matches_a_count_without_the_pgn_reader(engine: Engine
                 expected[key][0] += 1
                 expected[key][1 + ["1-0", "1/2-1/2", "0-1"].index(result)] += 1
             pos.push_uci(uci)
-    for (number, key, uci), c in expected.items():
+    for (number, fen, uci), c in expected.items():
+        fields = fen.split(" ")
+        key = position_key(Position(" ".join([*fields[:4], "0", "1", *fields[4:]]), "mrc"))
         got = {m["move"]: [m["games"], m["white_wins"], m["draws"], m["black_wins"]]
                for m in store.moves("mrc", number, key)}
         assert got[uci] == c

@@ -180,21 +180,27 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ opening explorer (0014)
-# One row per (setup, position, source, move): the games that played the move there and
-# their results (randomchess/explorer).  The primary key's order serves the query of one
-# position, all sources or some.  ``position`` is the FEN without its move counters.
+# ------------------------------------------------------------ opening explorer (0014, 0018)
+# One row per (setup, position, source, speed class, rating band, move): the games that
+# played the move there, their results and the sum of their players' mean ratings
+# (randomchess/explorer).  The primary key's order serves the query of one position, all
+# sources or some.  ``position`` is the position's 64-bit key in hex (explorer/counts.py);
+# ``speed`` is "" and ``band`` -1 for a game whose speed or ratings are not known.
 explorer_moves = Table(
     "explorer_moves", metadata,
     Column("variant", String(16), primary_key=True),
     Column("number", Integer, primary_key=True),
-    Column("position", String(160), primary_key=True),
+    Column("position", String(16), primary_key=True),
     Column("source", String(40), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("band", Integer, primary_key=True),
     Column("move", String(12), primary_key=True),
     Column("games", Integer, nullable=False),
     Column("white_wins", Integer, nullable=False),
     Column("draws", Integer, nullable=False),
     Column("black_wins", Integer, nullable=False),
+    Column("rating_sum", BigInteger, nullable=False),
+    Column("rated", Integer, nullable=False),
 )
 
 # An import of a PGN file: how many of its games are counted (committed with their counts,

@@ -362,3 +362,68 @@ def test_the_import_command_in_spanish(engine: Engine, tmp_path: Path) -> None:
     bad = CliRunner().invoke(main, ["explorer", "import", str(pgn), "--db", str(engine.url),
                                     "--source", ""])
     assert bad.exit_code == 2 and "1-40" in bad.output
+
+
+_FILTERED = """[Event "a"]
+[Variant "Chess960"]
+[Result "1-0"]
+[TimeControl "180+2"]
+[WhiteElo "1500"]
+[BlackElo "1700"]
+
+1. e4 e5 1-0
+
+[Event "b"]
+[Variant "Chess960"]
+[Result "0-1"]
+[TimeControl "600+0"]
+[WhiteElo "2100"]
+[BlackElo "2300"]
+
+1. e4 {a comment} c5 (1... e5) $1 0-1
+
+[Event "c"]
+[Variant "Chess960"]
+[Result "1/2-1/2"]
+
+1. d4 1/2-1/2
+"""
+
+
+def test_filters_by_source_speed_and_rating_range(client_url: str, tmp_path: Path) -> None:
+    from server_support import client
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED, encoding="utf-8")
+        engine = create_engine(client_url)
+        assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+        engine.dispose()
+        url = "/api/explorer/chess960/518"
+
+        def moves(**params: object) -> dict[str, tuple[int, object]]:
+            answer = c.get(url, params=params).json()
+            return {m["san"]: (m["games"], m["average_rating"]) for m in answer["moves"]}
+
+        # the second game's players average 2200, the first's 1600
+        assert moves() == {"e4": (2, 1900), "d4": (1, None)}
+        assert moves(speed="blitz") == {"e4": (1, 1600)}
+        assert moves(speed=["blitz", "rapid"]) == {"e4": (2, 1900)}
+        assert moves(min_rating=2000) == {"e4": (1, 2200)}
+        assert moves(min_rating=1000, max_rating=1799) == {"e4": (1, 1600)}
+        assert moves(source="club") == moves() and moves(source="server") == {}
+        answer = c.get(url, params={"source": "server"}).json()
+        assert answer["available"] == ["club"] and answer["sources"] == ["server"]
+        start = setup_from_number("chess960", 518).fen
+        after = c.get("/api/explorer/chess960", params={
+            "start_fen": start,
+            "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}).json()
+        assert {m["san"]: m["games"] for m in after["moves"]} == {"e5": 1, "c5": 1}
+        assert after["number"] == 518
+        bad = c.get(url, params={"speed": "lightning"})
+        assert bad.status_code == 422 and bad.json()["code"] == "input.invalid"
+        bad = c.get(url, params={"min_rating": 2000, "max_rating": 1000})
+        assert bad.status_code == 422 and bad.json()["code"] == "input.invalid"
+        odd = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        bad = c.get("/api/explorer/chess960", params={"start_fen": odd})
+        assert bad.status_code == 422 and bad.json()["code"] == "setup.invalid"

@@ -472,6 +472,7 @@
  * @property {number} white_wins
  * @property {number} draws
  * @property {number} black_wins
+ * @property {(number|null)} average_rating - mean of its rated games' players' mean ratings; null when none is rated
  */
 
 /**
@@ -480,6 +481,10 @@
  * @property {number} number
  * @property {string} fen
  * @property {Array<string>} sources - the sources summed (all those with games here)
+ * @property {Array<string>} available - every source with games from this setup
+ * @property {Array<string>} speeds - the speed classes summed (empty: all)
+ * @property {(number|null)} min_rating
+ * @property {(number|null)} max_rating
  * @property {number} games - games that played a move from this position
  * @property {Array<ExplorerMove>} moves - most played first
  */

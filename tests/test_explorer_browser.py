@@ -1,0 +1,164 @@
+"""The opening explorer in a real browser (issue 33): its panel on the analysis board follows
+the moves played, a click on a move plays it, the source, speed and rating filters change the
+counts, in English and Spanish, and its own page (#/explorer) on a phone.  Playwright with
+Debian's chromium against ``randomchess serve``; screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+
+from randomchess.explorer.importer import import_pgn
+from randomchess.explorer.store import ExplorerStore
+from web_support import ARTIFACTS, launched_browser, running_server, sized_page, \
+    skip_without_browser
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, Page, expect
+
+pytestmark = skip_without_browser
+
+
+def _game(moves: str, result: str, tc: str | None = None, elo: int | None = None) -> str:
+    tags = ['[Variant "Chess960"]', f'[Result "{result}"]']
+    if tc:
+        tags.append(f'[TimeControl "{tc}"]')
+    if elo:
+        tags += [f'[WhiteElo "{elo}"]', f'[BlackElo "{elo}"]']
+    return "\n".join(tags) + f"\n\n{moves} {result}\n\n"
+
+
+CLUB = "".join([
+    _game("1. e4 e5 2. Nf3", "1-0", "180+2", 1600),
+    _game("1. e4 e5 2. Bc4", "1-0", "180+2", 1600),
+    _game("1. e4 c5", "0-1", "600+0", 2200),
+    _game("1. d4 d5", "1/2-1/2"),
+])
+MASTERS = _game("1. c4 e5", "1-0")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("explorer-web")
+    with running_server(tmp) as url:
+        port = url.rsplit(":", 1)[1]
+        engine = create_engine(f"sqlite:///{tmp / f'games-{port}.sqlite3'}")
+        store = ExplorerStore(engine)
+        for name, text in (("club", CLUB), ("masters", MASTERS)):
+            pgn = tmp / f"{name}.pgn"
+            pgn.write_text(text, encoding="utf-8")
+            assert import_pgn(store, pgn, name).counted == text.count("[Variant")
+        engine.dispose()
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
+
+@pytest.fixture
+def pages(browser: Browser, server: str) -> Iterator[list[Page]]:
+    made: list[Page] = []
+    errors: list[str] = []
+    yield made
+    for pg in made:
+        pg.context.close()
+    assert not errors, errors
+
+
+def _open(pages: list[Page], browser: Browser, server: str, size: str, lang: str,
+          path: str) -> Page:
+    pg = sized_page(browser, server, size, lang)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pages.append(pg)
+    pg.goto(path)
+    return pg
+
+
+def _games(pg: Page, uci: str) -> str | None:
+    row = pg.locator(f"[data-testid=explorer-move-{uci}]")
+    return row.get_attribute("data-games") if row.count() else None
+
+
+def _wait_total(pg: Page, total: int) -> None:
+    expect(pg.locator("[data-testid=explorer]")).to_have_attribute("data-games", str(total))
+    expect(pg.locator("[data-testid=explorer]")).to_have_attribute("data-ready", "yes")
+
+
+def test_the_panel_follows_the_board_and_a_click_plays_the_move(
+        pages: list[Page], browser: Browser, server: str) -> None:
+    pg = _open(pages, browser, server, "desktop", "en", "/#/analysis?variant=chess960&setup=518")
+    _wait_total(pg, 5)
+    assert _games(pg, "e2e4") == "3" and _games(pg, "d2d4") == "1" and _games(pg, "c2c4") == "1"
+    expect(pg.locator("[data-testid=explorer] h3")).to_have_text("Opening explorer")
+    expect(pg.locator("[data-testid=explorer-move-e2e4] td").nth(1)).to_contain_text("3 games")
+    # a click on e4 plays it on the board, and the panel moves on with it
+    pg.click("[data-testid=explorer-play-e2e4]")
+    expect(pg.locator("[data-testid=analysis-board]")).to_have_attribute("data-ply", "1")
+    _wait_total(pg, 3)
+    assert _games(pg, "e7e5") == "2" and _games(pg, "c7c5") == "1"
+    assert _games(pg, "e2e4") is None
+    # a move played on the board (here through the page's controller) moves it on too
+    pg.evaluate("window.rcAnalysis.play('e7e5')")
+    _wait_total(pg, 2)
+    assert _games(pg, "g1f3") == "1" and _games(pg, "f1c4") == "1"
+    expect(pg.locator("[data-testid=explorer-move-g1f3] button")).to_have_text("Nf3")
+    bar = pg.locator("[data-testid=explorer-bar-g1f3] .w")
+    assert bar.get_attribute("data-value") == "100"
+    pg.screenshot(path=str(ARTIFACTS / "explorer-panel-en.png"), full_page=True)
+
+
+def test_the_filters_change_the_counts(pages: list[Page], browser: Browser,
+                                       server: str) -> None:
+    pg = _open(pages, browser, server, "desktop", "en", "/#/analysis?variant=chess960&setup=518")
+    _wait_total(pg, 5)
+    pg.select_option("[data-testid=explorer-source]", "club")
+    _wait_total(pg, 4)
+    assert _games(pg, "c2c4") is None and _games(pg, "e2e4") == "3"
+    pg.select_option("[data-testid=explorer-speed]", "blitz")
+    _wait_total(pg, 2)
+    assert _games(pg, "e2e4") == "2" and _games(pg, "d2d4") is None
+    pg.select_option("[data-testid=explorer-speed]", "")
+    pg.fill("[data-testid=explorer-min]", "2000")
+    pg.press("[data-testid=explorer-min]", "Enter")
+    _wait_total(pg, 1)
+    expect(pg.locator("[data-testid=explorer-move-e2e4] td").nth(3)).to_have_text("2200")
+    pg.fill("[data-testid=explorer-min]", "")
+    pg.press("[data-testid=explorer-min]", "Enter")
+    pg.select_option("[data-testid=explorer-source]", "masters")
+    _wait_total(pg, 1)
+    assert _games(pg, "c2c4") == "1" and _games(pg, "e2e4") is None
+    pg.select_option("[data-testid=explorer-source]", "server")
+    _wait_total(pg, 0)
+    expect(pg.locator("[data-testid=explorer-status]")).to_contain_text("No game has reached")
+
+
+def test_in_spanish_on_its_own_page_on_a_phone(pages: list[Page], browser: Browser,
+                                              server: str) -> None:
+    pg = _open(pages, browser, server, "phone", "es", "/#/explorer?variant=chess960&setup=518")
+    _wait_total(pg, 5)
+    expect(pg.locator("aside h2")).to_contain_text("Explorador de aperturas")
+    expect(pg.locator("[data-testid=explorer] h3")).to_have_count(0)  # the page's title says it
+    expect(pg.locator("[data-testid=explorer-status]")).to_have_text(
+        "5 partidas llegaron a esta posición")
+    expect(pg.locator("[data-testid=explorer-source] option").first).to_have_text(
+        "Todos los orígenes")
+    pg.locator("[data-testid=explorer-play-e2e4]").tap()
+    _wait_total(pg, 3)
+    pg.evaluate("window.rcAnalysis.play('e7e5')")
+    _wait_total(pg, 2)
+    expect(pg.locator("[data-testid=explorer-move-g1f3] button")).to_have_text("Cf3")
+    # nothing wider than the phone's screen
+    width = pg.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    box = pg.locator("[data-testid=explorer-moves]").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    pg.screenshot(path=str(ARTIFACTS / "explorer-phone-es.png"), full_page=True)
+    assert Path(ARTIFACTS / "explorer-phone-es.png").exists()

@@ -135,8 +135,23 @@ class QuickReader:
         result = tag_result if tag_result in RESULTS else last
         if result not in RESULTS:
             return None
-        variant, number, start_pos = start
-        pos = start_pos.copy(stack=False)
+        variant, number, pos = start
+        # The start position is shared by every game from this setup: each game's moves are
+        # taken back at the end (cheaper than a copy of the position).
+        try:
+            pairs = self._pairs(variant, pos, tokens)
+        finally:
+            for _ in range(len(pos.move_stack)):
+                pos.pop()
+        if pairs is None:
+            return None
+        return QuickGame(variant, number, pairs, result, speed_of(headers.get("TimeControl")),
+                         elo(headers.get("WhiteElo")), elo(headers.get("BlackElo")))
+
+    def _pairs(self, variant: str, pos: Position,
+               tokens: list[str]) -> list[tuple[int, str]] | None:
+        """The (position, move) pairs of the moves ``tokens`` played on ``pos`` (left played:
+        the caller takes them back), or None if a token is not a legal English SAN move."""
         cache = self._moves
         pairs: list[tuple[int, str]] = []
         seen: set[tuple[int, str]] = set()
@@ -173,5 +188,4 @@ class QuickReader:
                 pairs.append(pair)
             pos.push(hit[0])
             ply += 1
-        return QuickGame(variant, number, pairs, result, speed_of(headers.get("TimeControl")),
-                         elo(headers.get("WhiteElo")), elo(headers.get("BlackElo")))
+        return pairs

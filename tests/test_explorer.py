@@ -16,6 +16,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
@@ -427,3 +428,43 @@ def test_filters_by_source_speed_and_rating_range(client_url: str, tmp_path: Pat
         odd = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         bad = c.get("/api/explorer/chess960", params={"start_fen": odd})
         assert bad.status_code == 422 and bad.json()["code"] == "setup.invalid"
+
+
+def test_the_games_behind_a_move(client_url: str, tmp_path: Path) -> None:
+    from server_support import client, new_game, play
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED.replace('[Event "a"]', '[Event "a"]\n[White "Ann"]\n'
+                                         '[Black "Bob"]\n[Date "2026.11.02"]'),
+                       encoding="utf-8")
+        engine = create_engine(client_url)
+        assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+        engine.dispose()
+        game = new_game(c, variant="chess960", setup=518)
+        play(c, game, "e2e4", "e7e5")
+        c.post(f"/api/games/{game['id']}/resign", json={"token": game["seat"]["token"]})
+        url = "/api/explorer/chess960/518/games"
+        deadline = time.monotonic() + 20
+        answer: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            answer = c.get(url, params={"move": "e2e4"}).json()
+            if len(answer["games"]) == 3:
+                break
+            time.sleep(0.05)
+        games = answer["games"]
+        assert [g["source"] for g in games] == ["server", "club", "club"]  # latest first
+        assert games[0]["game_id"] == game["id"] and games[0]["result"] == "0-1"
+        assert games[2]["white"] == "Ann" and games[2]["black"] == "Bob"
+        assert games[2]["date"] == "2026.11.02" and games[2]["white_elo"] == 1500
+        assert games[2]["speed"] == "blitz" and games[2]["game_id"] is None
+        e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        after = c.get(url, params={"move": "c7c5", "fen": e4}).json()["games"]
+        assert [g["event"] for g in after] == ["b"]
+        assert c.get(url, params={"move": "e2e4", "min_rating": 2000}).json()["games"][0][
+            "event"] == "b"
+        assert len(c.get(url, params={"move": "e2e4", "source": "club"}).json()["games"]) == 2
+        assert c.get(url, params={"move": "e2e4", "speed": "blitz"}).json()["games"][0][
+            "event"] == "a"
+        bad = c.get(url, params={"move": "e2e5"})
+        assert bad.status_code == 422

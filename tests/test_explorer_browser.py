@@ -14,8 +14,13 @@ from sqlalchemy import create_engine
 
 from randomchess.explorer.importer import import_pgn
 from randomchess.explorer.store import ExplorerStore
-from web_support import ARTIFACTS, launched_browser, running_server, sized_page, \
-    skip_without_browser
+from web_support import (
+    ARTIFACTS,
+    launched_browser,
+    running_server,
+    sized_page,
+    skip_without_browser,
+)
 
 with contextlib.suppress(ImportError):  # skipped below without it
     from playwright.sync_api import Browser, Page, expect

@@ -465,6 +465,29 @@
  */
 
 /**
+ * @typedef {object} ExplorerGame
+ * @property {string} source
+ * @property {string} white
+ * @property {string} black
+ * @property {(number|null)} white_elo
+ * @property {(number|null)} black_elo
+ * @property {string} result
+ * @property {string} date - YYYY.MM.DD as the PGN gave it; empty when unknown
+ * @property {string} event
+ * @property {string} speed - the speed class; empty when unknown
+ * @property {(string|null)} game_id - this server's game, for a link to its page
+ */
+
+/**
+ * @typedef {object} ExplorerGamesOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {string} uci
+ * @property {Array<ExplorerGame>} games - the latest counted first
+ */
+
+/**
  * @typedef {object} ExplorerMove
  * @property {string} uci
  * @property {string} san

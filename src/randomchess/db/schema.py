@@ -203,6 +203,35 @@ explorer_moves = Table(
     Column("rated", Integer, nullable=False),
 )
 
+# The games behind the counts (0018): one row per counted game, and one link per (position,
+# move) it counted, for the list of games behind a move.  ``game_id`` is this server's game.
+explorer_games = Table(
+    "explorer_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(40), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("white", String(100), nullable=False),
+    Column("black", String(100), nullable=False),
+    Column("white_elo", Integer),
+    Column("black_elo", Integer),
+    Column("result", String(8), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("event", String(100), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("band", Integer, nullable=False),
+    Column("game_id", String(24)),
+)
+explorer_links = Table(
+    "explorer_links", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("move", String(12), primary_key=True),
+    Column("game", Integer, ForeignKey("explorer_games.id", ondelete="CASCADE"),
+           primary_key=True),
+)
+
 # An import of a PGN file: how many of its games are counted (committed with their counts,
 # so that an interrupted import resumes after the last committed game).
 explorer_imports = Table(

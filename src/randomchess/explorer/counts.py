@@ -120,6 +120,26 @@ def elo(text: str | None) -> int | None:
     return int(text) if text.isdigit() and 0 < int(text) < 5000 else None
 
 
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the list of games behind a move shows of a game (PGN tags, or this server's)."""
+
+    white: str = "?"
+    black: str = "?"
+    date: str = ""
+    event: str = ""
+    game_id: str | None = None  # this server's game
+
+    @classmethod
+    def from_headers(cls, headers: dict[str, str]) -> GameInfo:
+        def tag(name: str, size: int) -> str:
+            return (headers.get(name) or "?").strip()[:size] or "?"
+
+        date = (headers.get("Date") or headers.get("UTCDate") or "").strip()[:10]
+        return cls(tag("White", 100), tag("Black", 100), "" if "?" in date[:4] else date,
+                   (headers.get("Event") or "").strip()[:100])
+
+
 # (variant, number, position, move, speed, band)
 CountKey = tuple[str, int, int, str, str, int]
 # games, White wins, draws, Black wins, sum of the games' mean ratings, games with ratings
@@ -133,13 +153,21 @@ class Tally:
 
     counts: dict[CountKey, list[int]] = field(default_factory=dict)
     games: int = 0
+    # each game, for the list behind a move: its row of explorer_games (but its id) and pairs
+    rows: list[tuple[dict[str, object], list[tuple[int, str]]]] = field(default_factory=list)
 
     def add_pairs(self, variant: str, number: int, pairs: Iterable[tuple[int, str]],
                   result: str, speed: str = NO_SPEED, white: int | None = None,
-                  black: int | None = None) -> None:
+                  black: int | None = None, info: GameInfo | None = None) -> None:
         """Add one game given by its (position, move) pairs, each pair once."""
         column = 1 + RESULTS.index(result)
         band = band_of(white, black)
+        pairs = list(pairs)
+        i = info or GameInfo()
+        self.rows.append(({"variant": variant, "number": number, "white": i.white,
+                           "black": i.black, "white_elo": white, "black_elo": black,
+                           "result": result, "date": i.date, "event": i.event,
+                           "speed": speed, "band": band, "game_id": i.game_id}, pairs))
         rating, rated = ((white + black) // 2, 1) if band != NO_BAND and white and black \
             else (0, 0)
         counts = self.counts
@@ -155,11 +183,13 @@ class Tally:
 
     def add_game(self, variant: str, number: int, start: Position, moves: Iterable[Move],
                  result: str, speed: str = NO_SPEED, white: int | None = None,
-                 black: int | None = None) -> None:
+                 black: int | None = None, info: GameInfo | None = None) -> None:
         if result not in RESULTS:
             raise ExplorerError(f"the game has no result ({result!r})")
-        self.add_pairs(variant, number, game_pairs(start, moves), result, speed, white, black)
+        self.add_pairs(variant, number, game_pairs(start, moves), result, speed, white, black,
+                       info)
 
     def clear(self) -> None:
         self.counts.clear()
+        self.rows.clear()
         self.games = 0

@@ -21,6 +21,7 @@ from typing import IO, Any, Literal
 from randomchess.explorer.counts import (
     RESULTS,
     ExplorerError,
+    GameInfo,
     Tally,
     elo,
     game_pairs,
@@ -134,7 +135,7 @@ def _take(tally: Tally, game: PgnGame) -> tuple[SkipReason, str] | None:
     h = game.headers
     tally.add_pairs(game.variant.key, number, game_pairs(game.start_position(), game.mainline()),
                     result, speed_of(h.get("TimeControl")), elo(h.get("WhiteElo")),
-                    elo(h.get("BlackElo")))
+                    elo(h.get("BlackElo")), GameInfo.from_headers(h))
     return None
 
 
@@ -174,7 +175,7 @@ def import_pgn(store: ExplorerStore, path: str | os.PathLike[str], source: str =
                 read = quick.read(lines)
                 if read is not None:
                     state["tally"].add_pairs(read.variant, read.number, read.pairs, read.result,
-                                             read.speed, read.white, read.black)
+                                             read.speed, read.white, read.black, read.info)
                     why = None
                 else:
                     why = _take(state["tally"], parse_chunk(lines, number, first_line, offset,

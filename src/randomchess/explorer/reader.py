@@ -24,6 +24,7 @@ from randomchess.explorer.counts import (
     MAX_PLIES,
     RESULTS,
     ExplorerError,
+    GameInfo,
     elo,
     position_int,
     setup_number,
@@ -52,6 +53,7 @@ class QuickGame:
     speed: str
     white: int | None
     black: int | None
+    info: GameInfo
 
 
 class QuickReader:
@@ -146,7 +148,8 @@ class QuickReader:
         if pairs is None:
             return None
         return QuickGame(variant, number, pairs, result, speed_of(headers.get("TimeControl")),
-                         elo(headers.get("WhiteElo")), elo(headers.get("BlackElo")))
+                         elo(headers.get("WhiteElo")), elo(headers.get("BlackElo")),
+                         GameInfo.from_headers(headers))
 
     def _pairs(self, variant: str, pos: Position,
                tokens: list[str]) -> list[tuple[int, str]] | None:

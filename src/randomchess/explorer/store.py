@@ -16,6 +16,8 @@ from randomchess.explorer.counts import BAND, COLUMNS, NO_BAND, Tally, key_text
 
 MOVES = schema.explorer_moves
 IMPORTS = schema.explorer_imports
+GAMES = schema.explorer_games
+LINKS = schema.explorer_links
 _KEYS = ("variant", "number", "position", "source", "speed", "band", "move")
 _COUNTS = COLUMNS
 _RESULTS = ("games", "white_wins", "draws", "black_wins")
@@ -38,6 +40,16 @@ class ExplorerStore:
                f"ON CONFLICT ({', '.join(_KEYS)}) DO UPDATE SET "
                + ", ".join(f"{c} = {MOVES.name}.{c} + excluded.{c}" for c in _COUNTS))
         conn.exec_driver_sql(sql, rows)
+        if tally.rows:
+            ids = conn.execute(GAMES.insert().returning(GAMES.c.id, sort_by_parameter_order=True),
+                               [dict(row, source=source) for row, _ in tally.rows]).scalars().all()
+            links = [(row["variant"], row["number"], key_text(key), uci, game_id)
+                     for (row, pairs), game_id in zip(tally.rows, ids, strict=True)
+                     for key, uci in pairs]
+            if links:
+                conn.exec_driver_sql(
+                    f"INSERT INTO {LINKS.name} (variant, number, position, move, game) "
+                    f"VALUES ({', '.join([marks] * 5)})", links)
 
     def add(self, source: str, tally: Tally) -> None:
         """Add ``tally``'s counts under ``source`` in one transaction."""
@@ -112,6 +124,32 @@ class ExplorerStore:
                         "average_rating": round(int(r["rating_sum"]) / rated) if rated
                         else None})
         return sorted(out, key=lambda m: (-m["games"], m["move"]))
+
+    def games(self, variant: str, number: int, position: str, move: str,
+              sources: Sequence[str] | None = None, speeds: Sequence[str] | None = None,
+              min_rating: int | None = None, max_rating: int | None = None,
+              limit: int = 20) -> list[dict[str, Any]]:
+        """The games that played ``move`` (UCI) from ``position``, with the filters of
+        :meth:`moves`, the latest counted first, at most ``limit``."""
+        ln, g = LINKS.c, GAMES.c
+        where = [ln.variant == variant, ln.number == number, ln.position == position,
+                 ln.move == move]
+        if sources is not None:
+            where.append(g.source.in_(list(sources)))
+        if speeds is not None:
+            where.append(g.speed.in_(list(speeds)))
+        if min_rating is not None or max_rating is not None:
+            where.append(g.band > NO_BAND)
+        if min_rating is not None:
+            where.append(g.band >= min_rating // BAND * BAND)
+        if max_rating is not None:
+            where.append(g.band <= max_rating // BAND * BAND)
+        query = (select(g.source, g.white, g.black, g.white_elo, g.black_elo, g.result, g.date,
+                        g.event, g.speed, g.game_id)
+                 .select_from(LINKS.join(GAMES, ln.game == g.id))
+                 .where(and_(*where)).order_by(g.id.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(query).mappings().all()]
 
     def sources(self, variant: str, number: int) -> list[str]:
         t = MOVES.c

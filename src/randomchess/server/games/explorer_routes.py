@@ -12,6 +12,7 @@ with its speed class (no rating band: the players' ratings at the start are not 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Path, Query
@@ -19,7 +20,14 @@ from pydantic import Field
 from sqlalchemy import select
 
 from randomchess.db import schema
-from randomchess.explorer.counts import NO_SPEED, RESULTS, SPEEDS, Tally, position_key
+from randomchess.explorer.counts import (
+    NO_SPEED,
+    RESULTS,
+    SPEEDS,
+    GameInfo,
+    Tally,
+    position_key,
+)
 from randomchess.explorer.store import ExplorerStore
 from randomchess.position import Position
 from randomchess.san import san
@@ -97,9 +105,8 @@ def _answer(setup: NumberedSetup, pos: Position, rows: list[dict[str, Any]],
         "games": sum(int(r["games"]) for r in rows), "moves": moves})
 
 
-async def _explore(db: DB, setup: NumberedSetup, fen: str | None, source: list[str] | None,
-                   speed: list[str] | None, min_rating: int | None,
-                   max_rating: int | None) -> ExplorerOut:
+def _check(source: list[str] | None, speed: list[str] | None, min_rating: int | None,
+           max_rating: int | None) -> None:
     if source is not None and len(source) > 20:
         raise ApiError(422, "input.invalid", reason="at most 20 sources")
     for s in speed or ():
@@ -108,6 +115,12 @@ async def _explore(db: DB, setup: NumberedSetup, fen: str | None, source: list[s
                            reason=f"speed {s[:20]!r} is not one of {', '.join(SPEEDS)}")
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise ApiError(422, "input.invalid", reason="min_rating is above max_rating")
+
+
+async def _explore(db: DB, setup: NumberedSetup, fen: str | None, source: list[str] | None,
+                   speed: list[str] | None, min_rating: int | None,
+                   max_rating: int | None) -> ExplorerOut:
+    _check(source, speed, min_rating, max_rating)
     try:
         pos = Position(fen if fen is not None else setup.fen, setup.variant)
     except ValueError as e:
@@ -155,6 +168,53 @@ async def explore_from(variant: Annotated[Line, Path(max_length=40)], db: DB,
     return await _explore(db, found, fen, source, speed, min_rating, max_rating)
 
 
+class ExplorerGame(_Out):
+    source: str
+    white: str
+    black: str
+    white_elo: int | None
+    black_elo: int | None
+    result: str
+    date: str = Field(description="YYYY.MM.DD as the PGN gave it; empty when unknown")
+    event: str
+    speed: str = Field(description="the speed class; empty when unknown")
+    game_id: str | None = Field(description="this server's game, for a link to its page")
+
+
+class ExplorerGamesOut(_Out):
+    variant: str
+    number: int
+    fen: str
+    uci: str
+    games: list[ExplorerGame] = Field(description="the latest counted first")
+
+
+@router.get("/api/explorer/{variant}/{number}/games", **ANSWER)
+async def explore_games(variant: Annotated[Line, Path(max_length=40)], number: Int32, db: DB,
+                        move: Annotated[Line, Query(max_length=12)],
+                        fen: Fen = None, source: Sources = None, speed: Speeds = None,
+                        min_rating: Rating | None = None, max_rating: Rating | None = None,
+                        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+                        ) -> ExplorerGamesOut:
+    """The games behind ``move`` (UCI) from ``fen`` (default: the start), latest first."""
+    setup = _setup(variant[:40], number)
+    _check(source, speed, min_rating, max_rating)
+    try:
+        pos = Position(fen if fen is not None else setup.fen, setup.variant)
+    except ValueError as e:
+        raise ApiError.wrap(422, e) from None
+    try:
+        uci = pos.uci(pos.parse_uci(move))
+    except ValueError as e:
+        raise ApiError.wrap(422, e) from None
+    rows = await db.run(ExplorerStore(db.engine).games, setup.variant.key, setup.number,
+                        position_key(pos), uci, source, speed or None, min_rating, max_rating,
+                        limit)
+    return ExplorerGamesOut.model_validate({"variant": setup.variant.key,
+                                            "number": setup.number, "fen": pos.fen(),
+                                            "uci": uci, "games": rows})
+
+
 def count_game(store: ExplorerStore, live: LiveGame) -> None:
     """Add an ended game with a result, from a numbered setup, under ``server``."""
     r = live.record
@@ -165,12 +225,18 @@ def count_game(store: ExplorerStore, live: LiveGame) -> None:
     moves = []
     for uci in r.moves.split():
         moves.append(pos.push_uci(uci))
-    terms = schema.game_terms
+    terms, seats, users = schema.game_terms, schema.game_seats, schema.users
     with store.engine.connect() as conn:
         speed = conn.execute(select(terms.c.speed).where(terms.c.game_id == r.id)).scalar()
+        names = {str(color): str(name) for color, name in conn.execute(
+            select(seats.c.color, users.c.name)
+            .select_from(seats.join(users, seats.c.user_id == users.c.id))
+            .where(seats.c.game_id == r.id)).all()}
     tally = Tally()
+    date = time.strftime("%Y.%m.%d", time.gmtime(r.created_at / 1000))
+    info = GameInfo(names.get("white", "?"), names.get("black", "?"), date, "", r.id)
     tally.add_game(start.variant.key, r.number, start, moves, r.result,
-                   speed if speed in SPEEDS else NO_SPEED)
+                   speed if speed in SPEEDS else NO_SPEED, info=info)
     store.add(SERVER_SOURCE, tally)
 
 

@@ -3,7 +3,9 @@
 ``explorer_moves.position`` becomes the position's 64-bit key in hex (explorer/counts.py)
 instead of its FEN, which the import spent half its time writing; every count is kept apart
 by the game's speed class and rating band (filters), with the sum of the players' mean
-ratings (the average rating of a move).  The rows of 0014 are carried over, their keys
+ratings (the average rating of a move).  ``explorer_games`` and ``explorer_links`` keep the
+games behind the counts (players, result, date; a link per position and move), for the list
+of games behind a move.  The rows of 0014 are carried over, their keys
 recomputed from their FENs, with no speed ("") and no band (-1).  A downgrade cannot turn a
 hash back into a FEN: it empties the counts and marks every import as not started.
 
@@ -72,9 +74,37 @@ def upgrade() -> None:
         bind.execute(new.insert(), rows)
     op.drop_table("explorer_moves")
     op.rename_table("explorer_moves_0018", "explorer_moves")
+    op.create_table(
+        "explorer_games",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("source", sa.String(40), nullable=False),
+        sa.Column("variant", sa.String(16), nullable=False),
+        sa.Column("number", sa.Integer, nullable=False),
+        sa.Column("white", sa.String(100), nullable=False),
+        sa.Column("black", sa.String(100), nullable=False),
+        sa.Column("white_elo", sa.Integer),
+        sa.Column("black_elo", sa.Integer),
+        sa.Column("result", sa.String(8), nullable=False),
+        sa.Column("date", sa.String(10), nullable=False),
+        sa.Column("event", sa.String(100), nullable=False),
+        sa.Column("speed", sa.String(16), nullable=False),
+        sa.Column("band", sa.Integer, nullable=False),
+        sa.Column("game_id", sa.String(24)),
+    )
+    op.create_table(
+        "explorer_links",
+        sa.Column("variant", sa.String(16), primary_key=True),
+        sa.Column("number", sa.Integer, primary_key=True),
+        sa.Column("position", sa.String(16), primary_key=True),
+        sa.Column("move", sa.String(12), primary_key=True),
+        sa.Column("game", sa.Integer, sa.ForeignKey("explorer_games.id", ondelete="CASCADE"),
+                  primary_key=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("explorer_links")
+    op.drop_table("explorer_games")
     op.drop_table("explorer_moves")
     op.create_table(
         "explorer_moves",

@@ -6,8 +6,13 @@ Debian's chromium against ``randomchess serve``; screenshots go to test-artifact
 from __future__ import annotations
 
 import contextlib
+import json
+import re
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine
@@ -29,7 +34,8 @@ pytestmark = skip_without_browser
 
 
 def _game(moves: str, result: str, tc: str | None = None, elo: int | None = None) -> str:
-    tags = ['[Variant "Chess960"]', f'[Result "{result}"]']
+    tags = ['[Variant "Chess960"]', f'[Result "{result}"]', f'[White "W {moves[3:6]}"]',
+            '[Black "Bee"]', '[Date "2026.10.01"]']
     if tc:
         tags.append(f'[TimeControl "{tc}"]')
     if elo:
@@ -58,7 +64,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             pgn.write_text(text, encoding="utf-8")
             assert import_pgn(store, pgn, name).counted == text.count("[Variant")
         engine.dispose()
+        # and one game of this server's, counted as it ends: 1. e4 e5, then White resigns
+        game = _post(url, "/api/games", {"variant": "chess960", "setup": 518,
+                                          "opponent": "hotseat"})
+        token = game["seat"]["token"]
+        for move in ("e2e4", "e7e5"):
+            _post(url, f"/api/games/{game['id']}/moves", {"move": move, "token": token})
+        _post(url, f"/api/games/{game['id']}/resign", {"token": token})
+        deadline = time.monotonic() + 30
+        while _get(url, "/api/explorer/chess960/518?source=server")["games"] != 1:
+            assert time.monotonic() < deadline, "the server game was not counted"
+            time.sleep(0.1)
         yield url
+
+
+def _post(url: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(url + path, method="POST", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def _get(url: str, path: str) -> Any:
+    with urllib.request.urlopen(url + path, timeout=60) as r:
+        return json.loads(r.read())
 
 
 @pytest.fixture(scope="module")
@@ -100,21 +129,31 @@ def _wait_total(pg: Page, total: int) -> None:
 def test_the_panel_follows_the_board_and_a_click_plays_the_move(
         pages: list[Page], browser: Browser, server: str) -> None:
     pg = _open(pages, browser, server, "desktop", "en", "/#/analysis?variant=chess960&setup=518")
-    _wait_total(pg, 5)
-    assert _games(pg, "e2e4") == "3" and _games(pg, "d2d4") == "1" and _games(pg, "c2c4") == "1"
+    _wait_total(pg, 6)
+    assert _games(pg, "e2e4") == "4" and _games(pg, "d2d4") == "1" and _games(pg, "c2c4") == "1"
     expect(pg.locator("[data-testid=explorer] h3")).to_have_text("Opening explorer")
-    expect(pg.locator("[data-testid=explorer-move-e2e4] td").nth(1)).to_contain_text("3 games")
+    expect(pg.locator("[data-testid=explorer-move-e2e4] td").nth(1)).to_contain_text("4 games")
+    # the games behind e4: the server's game first (the latest), with a link to its page
+    pg.click("[data-testid=explorer-games-e2e4]")
+    items = pg.locator("[data-testid=explorer-game]")
+    expect(items).to_have_count(4)
+    expect(items.first).to_contain_text("Games on this server")
+    expect(items.first.locator("[data-testid=explorer-game-link]")).to_have_attribute(
+        "href", re.compile(r"^#/game/[0-9a-zA-Z_-]+$"))
+    expect(items.nth(1)).to_contain_text("W e4 (2200) \u2013 Bee (2200) · 0-1 · 2026.10.01 · club")
+    assert items.nth(1).locator("a").count() == 0  # an imported game has no page here
     # a click on e4 plays it on the board, and the panel moves on with it
     pg.click("[data-testid=explorer-play-e2e4]")
     expect(pg.locator("[data-testid=analysis-board]")).to_have_attribute("data-ply", "1")
-    _wait_total(pg, 3)
-    assert _games(pg, "e7e5") == "2" and _games(pg, "c7c5") == "1"
+    _wait_total(pg, 4)
+    expect(items).to_have_count(0)
+    assert _games(pg, "e7e5") == "3" and _games(pg, "c7c5") == "1"
     assert _games(pg, "e2e4") is None
     # a move played on the board (here through the page's controller) moves it on too
     pg.evaluate("window.rcAnalysis.play('e7e5')")
     _wait_total(pg, 2)
     assert _games(pg, "g1f3") == "1" and _games(pg, "f1c4") == "1"
-    expect(pg.locator("[data-testid=explorer-move-g1f3] button")).to_have_text("Nf3")
+    expect(pg.locator("[data-testid=explorer-play-g1f3]")).to_have_text("Nf3")
     bar = pg.locator("[data-testid=explorer-bar-g1f3] .w")
     assert bar.get_attribute("data-value") == "100"
     pg.screenshot(path=str(ARTIFACTS / "explorer-panel-en.png"), full_page=True)
@@ -123,7 +162,7 @@ def test_the_panel_follows_the_board_and_a_click_plays_the_move(
 def test_the_filters_change_the_counts(pages: list[Page], browser: Browser,
                                        server: str) -> None:
     pg = _open(pages, browser, server, "desktop", "en", "/#/analysis?variant=chess960&setup=518")
-    _wait_total(pg, 5)
+    _wait_total(pg, 6)
     pg.select_option("[data-testid=explorer-source]", "club")
     _wait_total(pg, 4)
     assert _games(pg, "c2c4") is None and _games(pg, "e2e4") == "3"
@@ -141,6 +180,10 @@ def test_the_filters_change_the_counts(pages: list[Page], browser: Browser,
     _wait_total(pg, 1)
     assert _games(pg, "c2c4") == "1" and _games(pg, "e2e4") is None
     pg.select_option("[data-testid=explorer-source]", "server")
+    _wait_total(pg, 1)
+    assert _games(pg, "e2e4") == "1"
+    pg.fill("[data-testid=explorer-min]", "3000")
+    pg.press("[data-testid=explorer-min]", "Enter")
     _wait_total(pg, 0)
     expect(pg.locator("[data-testid=explorer-status]")).to_contain_text("No game has reached")
 
@@ -148,18 +191,18 @@ def test_the_filters_change_the_counts(pages: list[Page], browser: Browser,
 def test_in_spanish_on_its_own_page_on_a_phone(pages: list[Page], browser: Browser,
                                               server: str) -> None:
     pg = _open(pages, browser, server, "phone", "es", "/#/explorer?variant=chess960&setup=518")
-    _wait_total(pg, 5)
+    _wait_total(pg, 6)
     expect(pg.locator("aside h2")).to_contain_text("Explorador de aperturas")
     expect(pg.locator("[data-testid=explorer] h3")).to_have_count(0)  # the page's title says it
     expect(pg.locator("[data-testid=explorer-status]")).to_have_text(
-        "5 partidas llegaron a esta posición")
+        "6 partidas llegaron a esta posición")
     expect(pg.locator("[data-testid=explorer-source] option").first).to_have_text(
         "Todos los orígenes")
     pg.locator("[data-testid=explorer-play-e2e4]").tap()
-    _wait_total(pg, 3)
+    _wait_total(pg, 4)
     pg.evaluate("window.rcAnalysis.play('e7e5')")
     _wait_total(pg, 2)
-    expect(pg.locator("[data-testid=explorer-move-g1f3] button")).to_have_text("Cf3")
+    expect(pg.locator("[data-testid=explorer-play-g1f3]")).to_have_text("Cf3")
     # nothing wider than the phone's screen
     width = pg.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width

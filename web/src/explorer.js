@@ -1,7 +1,8 @@
 // The opening explorer's panel (issue 33): for the position on the analysis board, reached
 // from a numbered start setup, the moves played there before, from GET /api/explorer/{variant}
 // ?start_fen=…&fen=… — each with its number of games, a White/draw/Black bar and the average
-// rating of its rated games — filtered by source (this server's games, imported collections
+// rating of its rated games, and the games behind a move (players, result, date, a link to
+// a game of this server) — filtered by source (this server's games, imported collections
 // by name), speed class and rating range. A click on a move plays it on the board
 // (onPlay(uci)). Used in the analysis board's side panel and, first, on its own page
 // (#/explorer?variant=…&setup=…).
@@ -55,9 +56,11 @@ export function explorerPanel({ onPlay, heading = true }) {
   const table = h('table.explorer-moves', { 'data-testid': 'explorer-moves' },
     h('thead', h('tr', h('th', tx('move')), h('th.num', tx('games')), h('th', tx('results')),
       h('th.num', tx('rating')))), body);
+  const gamesBox = h('div.explorer-games', { 'data-testid': 'explorer-games' });
   const el = h('section.explorer', { 'data-testid': 'explorer', 'aria-label': tx('title') },
     heading ? h('h3', tx('title')) : '',
-    h('div.explorer-filters', sourceSel, speedSel, minIn, maxIn), status, table);
+    h('div.explorer-filters', sourceSel, speedSel, minIn, maxIn), status, table, gamesBox);
+  let answered = null;
 
   function sources(available) {
     const have = [...sourceSel.options].map(o => o.value).slice(1);
@@ -68,7 +71,42 @@ export function explorerPanel({ onPlay, heading = true }) {
       ...wanted.map(s => h('option', { value: s, selected: s === filters.source }, sourceName(s))));
   }
 
+  function filterParams(q) {
+    if (filters.source) q.append('source', filters.source);
+    if (filters.speed) q.append('speed', filters.speed);
+    if (filters.min) q.append('min_rating', filters.min);
+    if (filters.max) q.append('max_rating', filters.max);
+    return q;
+  }
+
+  const elo = n => (n ? ` (${n})` : '');
+
+  /** The games behind move `m` of the answer shown, latest first. */
+  async function listGames(m) {
+    if (!answered) return;
+    const mine = asked;
+    const q = filterParams(new URLSearchParams({ move: m.uci, fen: answered.fen }));
+    gamesBox.dataset.ready = 'no';
+    try {
+      const a = await request('GET', `/api/explorer/${encodeURIComponent(answered.variant)}/${answered.number}/games?${q}`);
+      if (mine !== asked) return;
+      clear(gamesBox).append(h('h4', tx('gamesWith', { san: localizeLetters(m.san) })),
+        h('ul', a.games.map(g => {
+          const players = `${g.white}${elo(g.white_elo)} – ${g.black}${elo(g.black_elo)}`;
+          const rest = [g.result, g.date, sourceName(g.source), g.event].filter(Boolean).join(' · ');
+          return h('li', { 'data-testid': 'explorer-game' },
+            g.game_id ? h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`, 'data-testid': 'explorer-game-link' }, players) : players,
+            ` · ${rest}`);
+        })));
+    } catch (e) {
+      clear(gamesBox).append(h('p.small', errorMessage(e, t)));
+    }
+    gamesBox.dataset.ready = 'yes';
+  }
+
   function draw(answer) {
+    answered = answer;
+    clear(gamesBox);
     clear(body);
     sources(answer.available);
     el.dataset.games = String(answer.games);
@@ -79,7 +117,9 @@ export function explorerPanel({ onPlay, heading = true }) {
         'data-games': String(m.games) },
       h('td', h('button.link', { type: 'button', 'data-testid': `explorer-play-${m.uci}`,
         title: tx('playIt'), onclick: () => onPlay(m.uci) }, localizeLetters(m.san))),
-      h('td.num', `${t('explorer.count', { n: m.games })} · ${percent(m.games, answer.games)}%`),
+      h('td.num', h('button.link.count', { type: 'button', 'data-testid': `explorer-games-${m.uci}`,
+        title: tx('showGames'), onclick: () => listGames(m) },
+      `${t('explorer.count', { n: m.games })} · ${percent(m.games, answer.games)}%`)),
       h('td', bar(m)),
       h('td.num', m.average_rating === null ? '–' : String(m.average_rating))));
     }
@@ -88,11 +128,7 @@ export function explorerPanel({ onPlay, heading = true }) {
   async function ask() {
     if (!shown) return;
     const mine = ++asked;
-    const q = new URLSearchParams({ start_fen: shown.startFen, fen: shown.fen });
-    if (filters.source) q.append('source', filters.source);
-    if (filters.speed) q.append('speed', filters.speed);
-    if (filters.min) q.append('min_rating', filters.min);
-    if (filters.max) q.append('max_rating', filters.max);
+    const q = filterParams(new URLSearchParams({ start_fen: shown.startFen, fen: shown.fen }));
     el.dataset.ready = 'no';
     try {
       const answer = await request('GET', `/api/explorer/${encodeURIComponent(shown.variant)}?${q}`);
@@ -100,7 +136,9 @@ export function explorerPanel({ onPlay, heading = true }) {
       draw(answer);
     } catch (e) {
       if (mine !== asked) return;
+      answered = null;
       clear(body);
+      clear(gamesBox);
       el.dataset.games = '0';
       status.textContent = e && (e.code === 'setup.invalid' || e.code === 'variant.unknown')
         ? tx('notNumbered') : errorMessage(e, t);

@@ -648,4 +648,6 @@ export default {
   'explorer.black': 'Black won {n}%',
   'explorer.barLabel': 'White {w}%, draws {d}%, Black {b}%',
   'explorer.open': 'Open the explorer',
+  'explorer.showGames': 'Show the games',
+  'explorer.gamesWith': 'Games with {san}',
 };

@@ -648,4 +648,6 @@ export default {
   'explorer.black': 'Ganaron las negras: {n} %',
   'explorer.barLabel': 'Blancas {w} %, tablas {d} %, negras {b} %',
   'explorer.open': 'Abrir el explorador',
+  'explorer.showGames': 'Ver las partidas',
+  'explorer.gamesWith': 'Partidas con {san}',
 };

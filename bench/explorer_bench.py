@@ -9,7 +9,7 @@ included, which must be empty of these sources).  Times are CPU seconds of this 
 (SQLite runs in it; with PostgreSQL the server's share is not counted, and the wall clock is
 printed too).  python-chess only reads the text (no counting, no database).  Queries:
 --queries positions drawn from those the imported games met, p50/p99 of ExplorerStore.moves,
-plus the start position.
+the same for the list of games behind a move (ExplorerStore.games), plus a start position.
 
 Usage: python bench/explorer_bench.py [--games 2000] [--games9 1000] [--plies 80] [--db URL]
        python bench/explorer_bench.py --db URL --query-only      (a database already imported,
@@ -62,6 +62,19 @@ def queries(engine: Engine, store: ExplorerStore, count: int, seed: int) -> None
     q = statistics.quantiles(latencies, n=100)
     print(f"query at a node ({len(keys):,} positions stored): p50 {q[49]:.2f} ms, "
           f"p99 {q[98]:.2f} ms over {len(latencies)} random positions")
+    links = schema.explorer_links.c
+    with engine.connect() as conn:
+        pairs = conn.execute(select(links.variant, links.number, links.position, links.move)
+                             .distinct().limit(200_000)).all()
+    behind = []
+    for variant, number, position, move in rng.sample(pairs, min(count, len(pairs))):
+        t0 = time.perf_counter()
+        store.games(variant, number, position, move)
+        behind.append((time.perf_counter() - t0) * 1000)
+    if len(behind) > 1:
+        q = statistics.quantiles(behind, n=100)
+        print(f"games behind a move (20 at most): p50 {q[49]:.2f} ms, p99 {q[98]:.2f} ms "
+              f"over {len(behind)} random moves")
     variant, number = sample[0][0], sample[0][1]
     start = Position(setup_from_number(variant, number).fen, variant)
     starts = []

@@ -55,7 +55,8 @@ def explorer_group() -> None:
               help="Name the games are kept apart under (filterable in the explorer).")
 @click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
               help="SQLAlchemy URL of the database (default: the server's SQLite file).")
-@click.option("--batch", type=click.IntRange(1, 100_000), default=500, show_default=True,
+# --batch: the default is importer.BATCH (not imported here: the command starts fast)
+@click.option("--batch", type=click.IntRange(1, 100_000), default=2000, show_default=True,
               help="Games per transaction (an interrupted import loses at most one batch).")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
               help="Language of messages.")

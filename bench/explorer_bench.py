@@ -13,7 +13,7 @@ the same for the list of games behind a move (ExplorerStore.games), plus a start
 
 Usage: python bench/explorer_bench.py [--games 2000] [--games9 1000] [--plies 80] [--db URL]
        python bench/explorer_bench.py --db URL --query-only      (a database already imported,
-                                         e.g. the 1,000,000 games of docs/explorer.md)
+                                         e.g. the 1,000,000 games of docs/analysis.md)
 """
 
 from __future__ import annotations

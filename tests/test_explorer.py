@@ -468,3 +468,46 @@ def test_the_games_behind_a_move(client_url: str, tmp_path: Path) -> None:
             "event"] == "a"
         bad = c.get(url, params={"move": "e2e5"})
         assert bad.status_code == 422
+
+
+def test_the_quick_reader_hands_over_what_it_does_not_follow(engine: Engine,
+                                                            tmp_path: Path) -> None:
+    from randomchess.explorer.reader import QuickReader
+    from randomchess.pgn import read_chunks
+
+    spanish = '[Variant "Chess960"]\n[Result "1-0"]\n\n1. e4 e5 2. Cf3 Cc6 1-0\n\n'
+    tagged = '[Variant "Chess960"]\n[Language "es"]\n[Result "0-1"]\n\n1. e4 e5 2. Ab5 0-1\n\n'
+    rng = random.Random(5)
+    sans: list[str] = []
+    first = ""
+    while len(sans) < MAX_PLIES:
+        board = chess.Board.from_chess960_pos(518)
+        board.chess960 = True
+        sans = []
+        while len(sans) < MAX_PLIES and not board.is_game_over():
+            move = rng.choice(list(board.legal_moves))
+            if not sans:
+                first = move.uci()
+            sans.append(board.san(move))
+            board.push(move)
+    # 60 legal plies, then a move that is not: counted, as docs/analysis.md says (the plies
+    # after the counted ones are not read)
+    long = '[Variant "Chess960"]\n[Result "1/2-1/2"]\n\n' + " ".join(sans) + " Qz9 1/2-1/2\n\n"
+    pgn = tmp_path / "mixed.pgn"
+    pgn.write_text(spanish + tagged + long, encoding="utf-8")
+    with open(pgn, encoding="utf-8") as handle:
+        quick = [QuickReader().read(lines) for lines, *_ in read_chunks(handle)]
+    assert quick[0] is None and quick[1] is None and quick[2] is not None
+    assert len(quick[2].pairs) <= MAX_PLIES
+    store = ExplorerStore(engine)
+    report = import_pgn(store, pgn, "mixed")
+    assert (report.counted, report.skipped) == (3, 0)
+    start = Position(setup_from_number("chess960", 518).fen, "chess960")
+    expected = Counter({"e2e4": 2})
+    expected[first] += 1
+    assert {m["move"]: m["games"] for m in store.moves("chess960", 518, position_key(start))} \
+        == dict(expected)
+    after_e5 = Position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                        "chess960")
+    got = {m["move"]: m["games"] for m in store.moves("chess960", 518, position_key(after_e5))}
+    assert got["g1f3"] == 1 and got["f1b5"] == 1

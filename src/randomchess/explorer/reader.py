@@ -161,7 +161,7 @@ class QuickReader:
         ply = 0
         for token in tokens:
             if ply >= MAX_PLIES:
-                break  # the moves after the counted plies are not read (docs/explorer.md)
+                break  # the moves after the counted plies are not read (docs/analysis.md)
             if token[0].isdigit():
                 m = _NUMBER.match(token)
                 if m is not None:

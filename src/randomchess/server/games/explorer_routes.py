@@ -3,7 +3,7 @@
 ``GET /api/explorer/{variant}/{number}?fen=...&source=...&speed=...&min_rating=...&max_rating=...``:
 the moves played from a position reached from setup ``number`` (the start position when
 ``fen`` is left out), with their counts, results and average rating, summed over the chosen
-sources and speed classes (all when none is given) and the rating range (docs/explorer.md).
+sources and speed classes (all when none is given) and the rating range (docs/analysis.md).
 ``GET /api/explorer/{variant}?start_fen=...&fen=...`` is the same with the setup given by its
 start position (the analysis board knows the FEN it started from, not always its number).
 Every game that ends here with a result is counted under the source ``server`` as it ends,

@@ -210,3 +210,8 @@ def test_in_spanish_on_its_own_page_on_a_phone(pages: list[Page], browser: Brows
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     pg.screenshot(path=str(ARTIFACTS / "explorer-phone-es.png"), full_page=True)
     assert Path(ARTIFACTS / "explorer-phone-es.png").exists()
+    # the setup's statistics page leads here
+    pg.goto("/#/stats/chess960/518")
+    pg.locator("[data-testid=stats-explorer]").tap()
+    _wait_total(pg, 6)
+    assert "/#/explorer?variant=chess960&setup=518" in pg.url

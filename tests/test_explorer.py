@@ -511,3 +511,54 @@ def test_the_quick_reader_hands_over_what_it_does_not_follow(engine: Engine,
                         "chess960")
     got = {m["move"]: m["games"] for m in store.moves("chess960", 518, position_key(after_e5))}
     assert got["g1f3"] == 1 and got["f1b5"] == 1
+
+
+def test_evaluations_walk_the_tree_and_show_beside_the_moves(client_url: str,
+                                                             tmp_path: Path) -> None:
+    from randomchess.analysis.own import OwnEngine
+    from randomchess.explorer.evaluate import evaluate_tree
+    from server_support import client
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED, encoding="utf-8")
+        engine = create_engine(client_url)
+        store = ExplorerStore(engine)
+        assert import_pgn(store, pgn, "club").counted == 3
+        url = "/api/explorer/chess960/518"
+        assert all(m["evaluation"] is None for m in c.get(url).json()["moves"])
+        # the start, the positions after e4 and d4, and after e4 e5 / e4 c5 (min_games 1)
+        assert evaluate_tree(store, OwnEngine(hash_mb=4), "chess960", 518, depth=2,
+                             plies=2) == 5
+        assert evaluate_tree(store, OwnEngine(hash_mb=4), "chess960", 518, depth=2,
+                             plies=2) == 0  # already as deep
+        engine.dispose()
+        moves = {m["uci"]: m["evaluation"] for m in c.get(url).json()["moves"]}
+        assert set(moves) == {"e2e4", "d2d4"}
+        for ev in moves.values():
+            assert ev["depth"] == 2 and ev["mate"] is None and abs(ev["cp"]) < 300
+        e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        after = {m["uci"]: m["evaluation"] for m in c.get(url, params={"fen": e4}).json()[
+            "moves"]}
+        assert after["e7e5"] is not None and after["c7c5"] is not None
+
+
+def test_the_evaluate_command(engine: Engine, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    pgn = tmp_path / "club.pgn"
+    pgn.write_text(_FILTERED, encoding="utf-8")
+    assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+    args = ["explorer", "evaluate", "--db", str(engine.url), "--depth", "1", "--plies", "1"]
+    result = CliRunner().invoke(main, [*args, "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    # every setup with games: here 518, its start and the positions after e4 and d4
+    assert "3 posiciones evaluadas (chess960, 1 posiciones iniciales, profundidad 1)" in \
+        result.stdout
+    again = CliRunner().invoke(main, args)
+    assert "0 positions evaluated (chess960, 1 setups, depth 1)" in again.stdout
+    start = Position(setup_from_number("chess960", 518).fen, "chess960")
+    assert set(ExplorerStore(engine).evals("chess960", 518, [position_key(start)])) == {
+        position_key(start)}

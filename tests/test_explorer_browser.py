@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine
 
+from randomchess.analysis.own import OwnEngine
+from randomchess.explorer.evaluate import evaluate_tree
 from randomchess.explorer.importer import import_pgn
 from randomchess.explorer.store import ExplorerStore
 from web_support import (
@@ -75,6 +77,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         while _get(url, "/api/explorer/chess960/518?source=server")["games"] != 1:
             assert time.monotonic() < deadline, "the server game was not counted"
             time.sleep(0.1)
+        # the engine's evaluations of the start's children (randomchess explorer evaluate)
+        engine = create_engine(f"sqlite:///{tmp / f'games-{port}.sqlite3'}")
+        assert evaluate_tree(ExplorerStore(engine), OwnEngine(hash_mb=4), "chess960", 518,
+                             depth=1, plies=1) == 4  # the start, after e4, d4, c4
+        engine.dispose()
         yield url
 
 
@@ -133,6 +140,10 @@ def test_the_panel_follows_the_board_and_a_click_plays_the_move(
     assert _games(pg, "e2e4") == "4" and _games(pg, "d2d4") == "1" and _games(pg, "c2c4") == "1"
     expect(pg.locator("[data-testid=explorer] h3")).to_have_text("Opening explorer")
     expect(pg.locator("[data-testid=explorer-move-e2e4] td").nth(1)).to_contain_text("4 games")
+    ev = _get(server, "/api/explorer/chess960/518")["moves"][0]["evaluation"]
+    cell = pg.locator("[data-testid=explorer-eval-e2e4]")
+    expect(cell).to_have_text(re.compile(r"^[+-]?\d+\.\d$"))  # pawns, White's view
+    assert abs(float(cell.text_content() or "") - ev["cp"] / 100) <= 0.051
     # the games behind e4: the server's game first (the latest), with a link to its page
     pg.click("[data-testid=explorer-games-e2e4]")
     items = pg.locator("[data-testid=explorer-game]")

@@ -465,6 +465,13 @@
  */
 
 /**
+ * @typedef {object} ExplorerEval
+ * @property {(number|null)} cp - centipawns, White's point of view
+ * @property {(number|null)} mate - moves to mate: positive White mates
+ * @property {number} depth
+ */
+
+/**
  * @typedef {object} ExplorerGame
  * @property {string} source
  * @property {string} white
@@ -496,6 +503,7 @@
  * @property {number} draws
  * @property {number} black_wins
  * @property {(number|null)} average_rating - mean of its rated games' players' mean ratings; null when none is rated
+ * @property {(ExplorerEval|null)} evaluation - the engine's evaluation of the position after the move, if known
  */
 
 /**

@@ -1,7 +1,7 @@
 // The opening explorer's panel (issue 33): for the position on the analysis board, reached
 // from a numbered start setup, the moves played there before, from GET /api/explorer/{variant}
 // ?start_fen=…&fen=… — each with its number of games, a White/draw/Black bar and the average
-// rating of its rated games, and the games behind a move (players, result, date, a link to
+// rating of its rated games, the engine's evaluation after it where known, and the games behind a move (players, result, date, a link to
 // a game of this server) — filtered by source (this server's games, imported collections
 // by name), speed class and rating range. A click on a move plays it on the board
 // (onPlay(uci)). Used in the analysis board's side panel and, first, on its own page
@@ -14,6 +14,14 @@ import { errorMessage } from './game/messages.js';
 
 const tx = (key, vars = {}) => t(`explorer.${key}`, vars);
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+/** The engine's evaluation after a move, White's point of view: "+0.4", "#3", "#-2". */
+function evalText(e) {
+  if (!e) return '';
+  if (e.mate !== null && e.mate !== undefined) return `#${e.mate}`;
+  const pawns = e.cp / 100;
+  return `${pawns > 0 ? '+' : ''}${pawns.toFixed(1)}`;
+}
 
 const percent = (n, total) => (total ? Math.round((1000 * n) / total) / 10 : 0);
 
@@ -55,7 +63,7 @@ export function explorerPanel({ onPlay, heading = true }) {
   const body = h('tbody');
   const table = h('table.explorer-moves', { 'data-testid': 'explorer-moves' },
     h('thead', h('tr', h('th', tx('move')), h('th.num', tx('games')), h('th', tx('results')),
-      h('th.num', tx('rating')))), body);
+      h('th.num', tx('rating')), h('th.num', { title: tx('evalHelp') }, tx('eval')))), body);
   const gamesBox = h('div.explorer-games', { 'data-testid': 'explorer-games' });
   const el = h('section.explorer', { 'data-testid': 'explorer', 'aria-label': tx('title') },
     heading ? h('h3', tx('title')) : '',
@@ -121,7 +129,8 @@ export function explorerPanel({ onPlay, heading = true }) {
         title: tx('showGames'), onclick: () => listGames(m) },
       `${t('explorer.count', { n: m.games })} · ${percent(m.games, answer.games)}%`)),
       h('td', bar(m)),
-      h('td.num', m.average_rating === null ? '–' : String(m.average_rating))));
+      h('td.num', m.average_rating === null ? '–' : String(m.average_rating)),
+      h('td.num', { 'data-testid': `explorer-eval-${m.uci}` }, evalText(m.evaluation))));
     }
   }
 

@@ -232,6 +232,20 @@ explorer_links = Table(
            primary_key=True),
 )
 
+# Engine evaluations of explorer positions (0018), White's point of view: centipawns or
+# moves to mate; written by ``randomchess explorer evaluate`` (explorer/evaluate.py).
+explorer_evals = Table(
+    "explorer_evals", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("cp", Integer),
+    Column("mate", Integer),
+    Column("depth", Integer, nullable=False),
+    Column("engine", String(40), nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
 # An import of a PGN file: how many of its games are counted (committed with their counts,
 # so that an interrupted import resumes after the last committed game).
 explorer_imports = Table(

@@ -18,6 +18,7 @@ MOVES = schema.explorer_moves
 IMPORTS = schema.explorer_imports
 GAMES = schema.explorer_games
 LINKS = schema.explorer_links
+EVALS = schema.explorer_evals
 _KEYS = ("variant", "number", "position", "source", "speed", "band", "move")
 _COUNTS = COLUMNS
 _RESULTS = ("games", "white_wins", "draws", "black_wins")
@@ -150,6 +151,36 @@ class ExplorerStore:
                  .where(and_(*where)).order_by(g.id.desc()).limit(limit))
         with self.engine.connect() as conn:
             return [dict(r) for r in conn.execute(query).mappings().all()]
+
+    # ------------------------------------------------------------------ evaluations
+    def set_eval(self, variant: str, number: int, position: str, cp: int | None,
+                 mate: int | None, depth: int, engine: str) -> None:
+        """Keep an evaluation of ``position`` (a key), replacing a shallower one."""
+        t = EVALS.c
+        with self.engine.begin() as conn:
+            old = conn.execute(select(t.depth).where(and_(
+                t.variant == variant, t.number == number, t.position == position))).scalar()
+            values = {"cp": cp, "mate": mate, "depth": depth, "engine": engine,
+                      "updated_at": now_ms()}
+            if old is None:
+                conn.execute(EVALS.insert().values(variant=variant, number=number,
+                                                   position=position, **values))
+            elif old <= depth:
+                conn.execute(update(EVALS).where(and_(
+                    t.variant == variant, t.number == number, t.position == position))
+                    .values(**values))
+
+    def evals(self, variant: str, number: int,
+              positions: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The evaluations known of ``positions`` (keys): key -> {cp, mate, depth}."""
+        if not positions:
+            return {}
+        t = EVALS.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.position, t.cp, t.mate, t.depth).where(and_(
+                t.variant == variant, t.number == number,
+                t.position.in_(list(positions))))).all()
+        return {r.position: {"cp": r.cp, "mate": r.mate, "depth": r.depth} for r in rows}
 
     def sources(self, variant: str, number: int) -> list[str]:
         t = MOVES.c

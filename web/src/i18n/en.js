@@ -650,4 +650,6 @@ export default {
   'explorer.open': 'Open the explorer',
   'explorer.showGames': 'Show the games',
   'explorer.gamesWith': 'Games with {san}',
+  'explorer.eval': 'Eval',
+  'explorer.evalHelp': "Our engine's evaluation after the move, for White (pawns; # mate)",
 };

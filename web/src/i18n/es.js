@@ -650,4 +650,6 @@ export default {
   'explorer.open': 'Abrir el explorador',
   'explorer.showGames': 'Ver las partidas',
   'explorer.gamesWith': 'Partidas con {san}',
+  'explorer.eval': 'Eval.',
+  'explorer.evalHelp': 'Evaluación de nuestro motor tras la jugada, para las blancas (peones; # mate)',
 };

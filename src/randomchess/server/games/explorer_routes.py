@@ -50,6 +50,12 @@ router = APIRouter()
 SERVER_SOURCE = "server"
 
 
+class ExplorerEval(_Out):
+    cp: int | None = Field(description="centipawns, White's point of view")
+    mate: int | None = Field(description="moves to mate: positive White mates")
+    depth: int
+
+
 class ExplorerMove(_Out):
     uci: str
     san: str
@@ -59,6 +65,8 @@ class ExplorerMove(_Out):
     black_wins: int
     average_rating: int | None = Field(
         description="mean of its rated games' players' mean ratings; null when none is rated")
+    evaluation: ExplorerEval | None = Field(
+        description="the engine's evaluation of the position after the move, if known")
 
 
 class ExplorerOut(_Out):
@@ -89,15 +97,27 @@ Source = Annotated[str, Field(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Rating = Annotated[int, Field(ge=0, le=4000)]
 
 
+def _after(pos: Position, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """The key of the position after each move of ``rows``: UCI -> key."""
+    out = {}
+    for r in rows:
+        child = pos.copy(stack=False)
+        child.push(child.parse_uci(str(r["move"])))
+        out[str(r["move"])] = position_key(child)
+    return out
+
+
 def _answer(setup: NumberedSetup, pos: Position, rows: list[dict[str, Any]],
             sources: list[str], available: list[str], speeds: list[str],
-            min_rating: int | None, max_rating: int | None) -> ExplorerOut:
+            min_rating: int | None, max_rating: int | None,
+            evals: dict[str, dict[str, Any]]) -> ExplorerOut:
     moves = []
     for r in rows:
         move = pos.parse_uci(str(r["move"]))
         moves.append({"uci": r["move"], "san": san(pos, move),
                       **{k: r[k] for k in ("games", "white_wins", "draws", "black_wins",
-                                           "average_rating")}})
+                                           "average_rating")},
+                      "evaluation": evals.get(str(r["move"]))})
     return ExplorerOut.model_validate({
         "variant": setup.variant.key, "number": setup.number, "fen": pos.fen(),
         "sources": sources, "available": available, "speeds": speeds,
@@ -131,8 +151,11 @@ async def _explore(db: DB, setup: NumberedSetup, fen: str | None, source: list[s
                         speed or None, min_rating, max_rating)
     available = await db.run(store.sources, setup.variant.key, setup.number)
     chosen = source if source is not None else available
+    after = _after(pos, rows)
+    known = await db.run(store.evals, setup.variant.key, setup.number, list(after.values()))
+    evals = {uci: known[key] for uci, key in after.items() if key in known}
     return _answer(setup, pos, rows, sorted(set(chosen)), available, sorted(set(speed or ())),
-                   min_rating, max_rating)
+                   min_rating, max_rating, evals)
 
 
 Sources = Annotated[list[Source] | None, Query(max_length=20)]

@@ -5,7 +5,8 @@ instead of its FEN, which the import spent half its time writing; every count is
 by the game's speed class and rating band (filters), with the sum of the players' mean
 ratings (the average rating of a move).  ``explorer_games`` and ``explorer_links`` keep the
 games behind the counts (players, result, date; a link per position and move), for the list
-of games behind a move.  The rows of 0014 are carried over, their keys
+of games behind a move; ``explorer_evals`` the engine's evaluations of positions.  The rows
+of 0014 are carried over, their keys
 recomputed from their FENs, with no speed ("") and no band (-1).  A downgrade cannot turn a
 hash back into a FEN: it empties the counts and marks every import as not started.
 
@@ -100,9 +101,21 @@ def upgrade() -> None:
         sa.Column("game", sa.Integer, sa.ForeignKey("explorer_games.id", ondelete="CASCADE"),
                   primary_key=True),
     )
+    op.create_table(
+        "explorer_evals",
+        sa.Column("variant", sa.String(16), primary_key=True),
+        sa.Column("number", sa.Integer, primary_key=True),
+        sa.Column("position", sa.String(16), primary_key=True),
+        sa.Column("cp", sa.Integer),
+        sa.Column("mate", sa.Integer),
+        sa.Column("depth", sa.Integer, nullable=False),
+        sa.Column("engine", sa.String(40), nullable=False),
+        sa.Column("updated_at", sa.BigInteger, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("explorer_evals")
     op.drop_table("explorer_links")
     op.drop_table("explorer_games")
     op.drop_table("explorer_moves")

@@ -6,8 +6,11 @@ the moves played from a position reached from setup ``number`` (the start positi
 sources and speed classes (all when none is given) and the rating range (docs/analysis.md).
 ``GET /api/explorer/{variant}?start_fen=...&fen=...`` is the same with the setup given by its
 start position (the analysis board knows the FEN it started from, not always its number).
-Every game that ends here with a result is counted under the source ``server`` as it ends,
-with its speed class (no rating band: the players' ratings at the start are not kept)."""
+``GET /api/explorer/{variant}/{number}/games?move=...&fen=...`` lists the games behind a move,
+latest first, with the same filters.  Each move carries the engine's evaluation of the
+position it leads to when ``randomchess explorer evaluate`` has made one.  Every game that
+ends here with a result is counted under the source ``server`` as it ends, with its speed
+class (no rating band: the players' ratings at the start are not kept)."""
 
 from __future__ import annotations
 

@@ -475,6 +475,36 @@
  */
 
 /**
+ * @typedef {object} ExplorerEval
+ * @property {(number|null)} cp - centipawns, White's point of view
+ * @property {(number|null)} mate - moves to mate: positive White mates
+ * @property {number} depth
+ */
+
+/**
+ * @typedef {object} ExplorerGame
+ * @property {string} source
+ * @property {string} white
+ * @property {string} black
+ * @property {(number|null)} white_elo
+ * @property {(number|null)} black_elo
+ * @property {string} result
+ * @property {string} date - YYYY.MM.DD as the PGN gave it; empty when unknown
+ * @property {string} event
+ * @property {string} speed - the speed class; empty when unknown
+ * @property {(string|null)} game_id - this server's game, for a link to its page
+ */
+
+/**
+ * @typedef {object} ExplorerGamesOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {string} uci
+ * @property {Array<ExplorerGame>} games - the latest counted first
+ */
+
+/**
  * @typedef {object} ExplorerMove
  * @property {string} uci
  * @property {string} san
@@ -482,6 +512,8 @@
  * @property {number} white_wins
  * @property {number} draws
  * @property {number} black_wins
+ * @property {(number|null)} average_rating - mean of its rated games' players' mean ratings; null when none is rated
+ * @property {(ExplorerEval|null)} evaluation - the engine's evaluation of the position after the move, if known
  */
 
 /**
@@ -490,6 +522,10 @@
  * @property {number} number
  * @property {string} fen
  * @property {Array<string>} sources - the sources summed (all those with games here)
+ * @property {Array<string>} available - every source with games from this setup
+ * @property {Array<string>} speeds - the speed classes summed (empty: all)
+ * @property {(number|null)} min_rating
+ * @property {(number|null)} max_rating
  * @property {number} games - games that played a move from this position
  * @property {Array<ExplorerMove>} moves - most played first
  */

@@ -22,6 +22,7 @@ import { renderVerify } from './tournament/verify.js';
 import { followLive } from './tournament/live.js';
 import { bracketView } from './bracket.js';
 import { diagram } from './diagram.js';
+import { briefBox } from './setup_brief.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -661,7 +662,7 @@ function clockText(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-function hallRound(ev, round) {
+function hallRound(ev, round, briefFor) {
   const l = lang();
   if (round.awaits_reveal) return h('p.hall-waiting', { 'data-testid': 't-hall-waiting' }, tt('awaitsReveal', { round: round.round }));
   const b = round.boards.find(x => !x.bye);
@@ -672,6 +673,7 @@ function hallRound(ev, round) {
     b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null,
     b.castling ? h('p.hall-castling', { 'data-testid': 't-hall-castling' },
       Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,
+    b.setup != null ? briefFor(ev.variant, b.setup) : null, // issue 33
     round.reveal ? h('p', revealedText(round.reveal)) : null,
     ends ? h('p.hall-countdown', { 'data-testid': 't-countdown', 'data-ends': String(ends) }) : null);
 }
@@ -694,6 +696,13 @@ function tick(main) {
 
 function renderHall(main, id) {
   let timer = null;
+  // The setup brief (issue 33): asked once per setup, the same box shown at every refresh.
+  const briefs = new Map();
+  const briefFor = (variant, number) => {
+    const key = `${variant}/${number}`;
+    if (!briefs.has(key)) briefs.set(key, briefBox(variant, number));
+    return briefs.get(key);
+  };
   const draw = async () => {
     let ev;
     try {
@@ -708,7 +717,7 @@ function renderHall(main, id) {
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(h('section.hall', { 'data-testid': 't-hall' },
       h('h1', `${ev.name} · ${tt('round')} ${last ? last.round : '-'}`),
-      last ? hallRound(ev, last) : h('p', tt('noRound'))));
+      last ? hallRound(ev, last, briefFor) : h('p', tt('noRound'))));
     tick(main);
   };
   timer = setInterval(draw, 10000);

@@ -208,21 +208,70 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ opening explorer (0014)
-# One row per (setup, position, source, move): the games that played the move there and
-# their results (randomchess/explorer).  The primary key's order serves the query of one
-# position, all sources or some.  ``position`` is the FEN without its move counters.
+# ------------------------------------------------------------ opening explorer (0014, 0018)
+# One row per (setup, position, source, speed class, rating band, move): the games that
+# played the move there, their results and the sum of their players' mean ratings
+# (randomchess/explorer).  The primary key's order serves the query of one position, all
+# sources or some.  ``position`` is the position's 64-bit key in hex (explorer/counts.py);
+# ``speed`` is "" and ``band`` -1 for a game whose speed or ratings are not known.
 explorer_moves = Table(
     "explorer_moves", metadata,
     Column("variant", String(16), primary_key=True),
     Column("number", Integer, primary_key=True),
-    Column("position", String(160), primary_key=True),
+    Column("position", String(16), primary_key=True),
     Column("source", String(40), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("band", Integer, primary_key=True),
     Column("move", String(12), primary_key=True),
     Column("games", Integer, nullable=False),
     Column("white_wins", Integer, nullable=False),
     Column("draws", Integer, nullable=False),
     Column("black_wins", Integer, nullable=False),
+    Column("rating_sum", BigInteger, nullable=False),
+    Column("rated", Integer, nullable=False),
+)
+
+# The games behind the counts (0018): one row per counted game, and one link per (position,
+# move) it counted, for the list of games behind a move.  ``game_id`` is this server's game.
+explorer_games = Table(
+    "explorer_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(40), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("white", String(100), nullable=False),
+    Column("black", String(100), nullable=False),
+    Column("white_elo", Integer),
+    Column("black_elo", Integer),
+    Column("result", String(8), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("event", String(100), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("band", Integer, nullable=False),
+    Column("game_id", String(24)),
+)
+explorer_links = Table(
+    "explorer_links", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("move", String(12), primary_key=True),
+    Column("game", Integer, ForeignKey("explorer_games.id", ondelete="CASCADE"),
+           primary_key=True),
+)
+
+# Engine evaluations of explorer positions (0018), White's point of view: centipawns or
+# moves to mate; written by ``randomchess explorer evaluate`` (explorer/evaluate.py).
+explorer_evals = Table(
+    "explorer_evals", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("cp", Integer),
+    Column("mate", Integer),
+    Column("depth", Integer, nullable=False),
+    Column("engine", String(40), nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
 )
 
 # An import of a PGN file: how many of its games are counted (committed with their counts,

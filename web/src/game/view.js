@@ -95,9 +95,13 @@ export function createGameView(root, ctrl, links) {
   const claimButton = h('button.secondary', { type: 'button', 'data-testid': 'claim-seat',
     onclick: () => ctrl.claimSeat() }, t('claimSeat'));
 
+  // The setup brief (issue 33), folded, while no move has been played.
+  const briefEl = h('details.game-brief', { 'data-testid': 'game-brief', hidden: true },
+    h('summary', t('brief.title')));
+  let briefOf = '';
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, ratingsBox, connection, seatLine, eventLine, previewBox, status, room, hint, castleBar, adjustBar,
+    h('aside.side', banner, ratingsBox, connection, seatLine, briefEl, eventLine, previewBox, status, room, hint, castleBar, adjustBar,
       moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
@@ -165,6 +169,18 @@ export function createGameView(root, ctrl, links) {
     claimButton.disabled = c.busy;
     if (c.button && !claimButton.isConnected) controls.tools.append(claimButton);
     if (!c.button && claimButton.isConnected) claimButton.remove();
+  }
+
+  function drawBrief(v) {
+    const st = v.seat;
+    const show = st.numbered && v.board.total === 0;
+    briefEl.hidden = !show;
+    const key = show ? `${st.variant}/${st.number}` : briefOf;
+    if (show && key !== briefOf) {
+      briefOf = key;
+      briefEl.querySelector('section.brief')?.remove();
+      briefEl.append(briefBox(st.variant, st.number));
+    }
   }
 
   function drawSeat(v) {
@@ -323,6 +339,7 @@ export function createGameView(root, ctrl, links) {
       ground.setAutoShapes(v.shapes);
     }
     drawSeat(v);
+    drawBrief(v);
     analyseLink.hidden = v.state.opponent === 'friend' && v.state.status !== 'ended';
     banner.hidden = v.banner === null;
     banner.textContent = v.banner || '';

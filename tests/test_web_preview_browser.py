@@ -112,7 +112,8 @@ def test_both_players_see_the_same_preview_press_ready_and_play(
         expect(pg.locator("[data-testid=setup-preview-number]")).to_have_text(words["number"])
         # Chess960 #518 is the classical array: O-O puts the king on g1, the rook on f1.
         expect(pg.locator("[data-testid=setup-preview-castling]")).to_contain_text("g1")
-        expect(pg.locator("[data-testid=card-brief]")).to_have_attribute("data-ready", "yes")
+        expect(box.locator("[data-testid=card-brief]")).to_have_attribute("data-ready", "yes")
+        expect(pg.get_by_test_id("game-brief")).to_be_hidden()  # the folded one waits
         expect(pg.locator("[data-testid=setup-preview-rule]")).to_contain_text(words["casual"])
         assert pg.locator("[data-testid=san-input]").is_hidden()  # nothing to type yet
         # The countdown and Ready stay on screen, on a phone too.

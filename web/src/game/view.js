@@ -173,7 +173,8 @@ export function createGameView(root, ctrl, links) {
 
   function drawBrief(v) {
     const st = v.seat;
-    const show = st.numbered && v.board.total === 0;
+    // Folded until move 1; during the setup preview its box shows the brief instead.
+    const show = st.numbered && v.board.total === 0 && !v.preview;
     briefEl.hidden = !show;
     const key = show ? `${st.variant}/${st.number}` : briefOf;
     if (show && key !== briefOf) {

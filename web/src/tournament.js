@@ -542,7 +542,8 @@ function eventView(ev, rights, staff, ui, extra) {
     bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
       (path, body) => act(ui, async () => {
         const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);
-        return out && out.games ? { links: out.games, round: out.round } : out; // online: the links
+        // online: the players' links (other steps' answers may carry games too)
+        return path.endsWith('/online') && out && out.games ? { links: out.games, round: out.round } : out;
       }, extra.refresh)) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))

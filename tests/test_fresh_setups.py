@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from randomchess import startpos
+from randomchess.fairdraw import game_setup
 from randomchess.server.games import service as service_module
 from server_support import client, database, play
 from test_accounts import Browser, user, wait_rated
@@ -63,7 +64,12 @@ def test_per_game_seek_and_its_rematches_draw_new_setups(c: TestClient) -> None:
     assert a.request("DELETE", f"/api/lobby/seeks/{shown['id']}").status_code == 204
     game = accept(a, b, setup="new-per-game")
     first = c.get(f"/api/games/{game['id']}").json()
-    assert first["number"] == c.drawn[-1]  # type: ignore[attr-defined]
+    # The seek's own game: the setup both players can verify (issue 32, docs/shuffler.md §10),
+    # recomputed from its two values; its rematches draw as before.
+    draw = c.get(f"/api/games/{game['id']}/setup-draw").json()
+    assert draw["committed"] is True
+    assert first["number"] == game_setup(bytes.fromhex(draw["server_seed"]),
+                                         draw["client_value"] or "", "chess960").number
     terms = c.get(f"/api/games/{game['id']}/ratings").json()
     assert terms["fresh_setup"] is True and terms["rated"] is True
     finish(c, game["id"], game["tokens"])

@@ -290,9 +290,9 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
     from randomchess.server.http.deps import database
 
     service = _service(request)
+    live = await service.load(game_id)  # a malformed or unknown id: 404 before any query
     draw = await database(request).run(draw_of_game, request.app.state.lobby.accounts, game_id)
     text = await service.pgn(game_id, request.url.netloc, pgn_tags(draw))  # issue 32
-    live = await service.load(game_id)
     if review and engine_help_allowed(live):  # no evaluations of a live game between people
         text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text
     return PlainTextResponse(

@@ -48,11 +48,12 @@ def is_fork(after: Position, to: int) -> bool:
     us = after.color_at(to)
     assert us is not None
     them = us ^ 1
-    if after.is_attacked(to, them) and not after.is_check():
-        # the forker can simply be taken (a check must be answered first)
+    if after.is_attacked(to, them):
+        # the forker can simply be taken (by a piece; the king only if it is undefended)
         defenders = [s for s in range(after.geometry.size) if after.color_at(s) == them
                      and to in attacked_by_piece(after, s)]
-        if any(after.piece_type_at(s) != KING for s in defenders):
+        if any(after.piece_type_at(s) != KING for s in defenders) or \
+                not after.is_attacked(to, us):
             return False
     mine = value(after, kind)
     hits = 0

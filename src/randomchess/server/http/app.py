@@ -28,6 +28,7 @@ from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
 from randomchess.server.games.setups_routes import router as setups_router
 from randomchess.server.games.variants_routes import router as variants_router
+from randomchess.server.puzzles.routes import install_puzzles
 from randomchess.server.http.assets import FrontEndAssets
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.http.guards import MAX_JSON_DEPTH, too_deep
@@ -239,6 +240,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     install_tournaments(app)  # routes, and online results recorded as games end
     app.include_router(setups_router)  # setup evaluations (issue 17)
     install_explorer(app)  # the opening explorer, and its count of games as they end
+    install_puzzles(app)  # puzzles (issue 33)
     install_accounts(app)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,

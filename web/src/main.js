@@ -1,5 +1,5 @@
 // Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
-// #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
+// #/puzzles[?variant=&theme=&id=] (issue 33), #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
 import 'chessgroundx/assets/chessground.base.css';
@@ -12,6 +12,7 @@ import { numberLabel, variantName } from './variants.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
+import { renderPuzzles } from './puzzles.js';
 import { renderTournament } from './tournament.js';
 import { renderAccount, renderLobby } from './account.js';
 import { renderPlayer } from './players.js';
@@ -46,6 +47,7 @@ function header() {
     h('a.brand', { href: '/#/' }, 'randomchess'),
     h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler')),
       h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis')),
+      h('a', { href: '/#/puzzles', 'data-testid': 'nav-puzzles' }, t('navPuzzles')),
       h('a', { href: '/#/lobby', 'data-testid': 'nav-lobby' }, t('navLobby')),
       h('a', { href: '/#/tournaments', 'data-testid': 'nav-events' }, t('navEvents')),
       h('a', { href: '/#/account', 'data-testid': 'nav-account' }, t('navAccount'))),
@@ -70,6 +72,7 @@ function route() {
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
   else if (path === '/shuffler') renderShuffler(main);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
+  else if (path === '/puzzles') page = renderPuzzles(main, go, query);
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
   else if (/^\/stats\/[^/]+\/[^/]+$/.test(path)) {
     const [, , v, n] = path.split('/');

@@ -6,7 +6,7 @@
 // and the account's puzzle rating (Glicko-2) beside the board.
 
 import { h, clear } from './dom.js';
-import { t } from './i18n.js';
+import { localizeLetters, t } from './i18n.js';
 import { request } from './api.js';
 import { createBoard } from './game/board.js';
 import { errorMessage } from './game/messages.js';
@@ -43,7 +43,7 @@ export function renderPuzzles(root, go, query) {
   const themesEl = h('ul.puzzle-themes', { 'data-testid': 'puzzle-themes' });
   const infoEl = h('p.puzzle-info', { 'data-testid': 'puzzle-info' });
   const ratingEl = h('p.puzzle-rating', { 'data-testid': 'puzzle-rating' });
-  const solutionEl = h('ol.puzzle-solution', { 'data-testid': 'puzzle-solution' });
+  const solutionEl = h('p.puzzle-solution', { 'data-testid': 'puzzle-solution' });
   const promoEl = h('div.puzzle-promotion', { 'data-testid': 'puzzle-promotion', hidden: true });
   const btn = (id, label, fn, cls = 'button.secondary') =>
     h(cls, { type: 'button', 'data-testid': id, onclick: fn }, label);
@@ -128,7 +128,17 @@ export function renderPuzzles(root, go, query) {
     solutionBtn.disabled = !(s.status === 'play' || s.status === 'wrong');
     clear(solutionEl);
     if (s.result && s.result.solution_san && (s.status !== 'play')) {
-      s.result.solution_san.forEach((m, i) => solutionEl.append(h('li', { 'data-ply': String(i) }, m)));
+      // Numbered from the puzzle's FEN: "31. Qc1#", "23… Rd1+ 24. Kxd1 Qd2#".
+      const fields = s.puzzle.fen.split(' ');
+      let number = Number(fields[5]) || 1;
+      let black = fields[1] === 'b';
+      s.result.solution_san.forEach((m, i) => {
+        if (!black) solutionEl.append(`${number}. `);
+        else if (i === 0) solutionEl.append(`${number}… `);
+        solutionEl.append(h('span.san', { 'data-ply': String(i) }, localizeLetters(m)), ' ');
+        if (black) number += 1;
+        black = !black;
+      });
     }
   }
 

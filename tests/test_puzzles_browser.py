@@ -93,7 +93,7 @@ def _open(page: Page, p: Puzzle) -> None:
     page.wait_for_function(
         "(() => { const b = document.querySelector('[data-testid=board]');"
         " const g = b && b.querySelector('cg-board');"
-        f" return b && b.dataset.fen && b.dataset.status === 'play' && b.dataset.ply === '0'"
+        " return b && b.dataset.fen && b.dataset.status === 'play' && b.dataset.ply === '0'"
         " && g && g.getBoundingClientRect().width > 0; })()")
 
 
@@ -183,7 +183,7 @@ def test_fail_retry_hint_and_solution(lang_page: tuple[str, Page]) -> None:
 
 
 def test_next_puzzle_and_the_header_link(lang_page: tuple[str, Page]) -> None:
-    lang, page = lang_page
+    _, page = lang_page
     page.goto("/#/")
     page.get_by_test_id("nav-puzzles").click()
     page.wait_for_function("window.rcPuzzle && window.rcPuzzle.puzzle")

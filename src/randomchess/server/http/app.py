@@ -28,11 +28,11 @@ from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
 from randomchess.server.games.setups_routes import router as setups_router
 from randomchess.server.games.variants_routes import router as variants_router
-from randomchess.server.puzzles.routes import install_puzzles
 from randomchess.server.http.assets import FrontEndAssets
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.http.guards import MAX_JSON_DEPTH, too_deep
 from randomchess.server.http.settings import Settings
+from randomchess.server.puzzles.routes import install_puzzles
 from randomchess.server.tournaments.routes import install_tournaments
 
 log = logging.getLogger("randomchess.server")

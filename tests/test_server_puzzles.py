@@ -4,15 +4,20 @@ account and puzzle."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
+from randomchess.db import schema
 from randomchess.puzzles.model import Puzzle, shipped_puzzles
+from randomchess.server.engines.jobs import puzzles_job
+from randomchess.server.puzzles import routes
 from randomchess.server.puzzles.store import PuzzleStore
-from server_support import client, database
+from server_support import client, database, new_game, play
 from test_accounts import user
 
 MATE2 = Puzzle(variant="chess960", fen="r5k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1",
@@ -125,3 +130,32 @@ def test_a_signed_in_attempt_needs_the_csrf_token(c: TestClient) -> None:
                  csrf=False)
     assert r.status_code == 403 and r.json()["code"] == "account.csrf"
     assert not ann.get(f"/api/puzzles/{MATE2.id}").json()["tried"]
+
+
+def test_ended_games_are_mined_on_the_engine_workers(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``puzzles_from_games``, a Chess960 game that ends here goes to a ``puzzles``
+    job; the mate the loser allowed becomes a puzzle under the source ``server``."""
+    monkeypatch.setattr(routes, "MINE_FROM_PLY", 6)
+    with database("sqlite", tmp_path) as url, client(url, puzzles_from_games=True) as c:
+        store: PuzzleStore = c.app.state.puzzles  # type: ignore[attr-defined]
+        game = new_game(c, variant="chess960", setup=518)
+        state = play(c, game, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+        assert state["status"] == "ended"
+        deadline = time.monotonic() + 180
+        found: list[Puzzle] = []
+        while time.monotonic() < deadline and not found:
+            with store.engine.connect() as conn:
+                rows = conn.execute(select(schema.puzzles).where(
+                    schema.puzzles.c.source == "server")).all()
+            found = [Puzzle(variant=r.variant, fen=r.fen, moves=r.moves.split(),
+                            themes=r.themes.split(), id=r.id) for r in rows]
+            time.sleep(0.2)
+        assert [p.moves for p in found] == [["h5f7"]]
+        assert found[0].fen.startswith("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/")
+        assert {"mate", "mateIn1"} <= set(found[0].themes)
+
+
+def test_the_puzzles_job_refuses_other_variants() -> None:
+    out = puzzles_job("chess", 1, 0, None, [])
+    assert out["code"] == "input.invalid" and "chess960" in out["error"]

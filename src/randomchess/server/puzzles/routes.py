@@ -11,6 +11,7 @@ the piece to move next."""
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, FastAPI, Path, Query, Request
@@ -19,16 +20,24 @@ from pydantic import Field
 from randomchess.accounts.ratings import PROVISIONAL_RD, Rating
 from randomchess.errors import RandomChessError
 from randomchess.pieces import WHITE
-from randomchess.puzzles.model import PUZZLE_VARIANTS, THEMES, PuzzleError, check_attempt
+from randomchess.puzzles.model import (
+    PUZZLE_VARIANTS,
+    THEMES,
+    Puzzle,
+    PuzzleError,
+    check_attempt,
+)
 from randomchess.san import san
 from randomchess.server.accounts.deps import CSRF_HEADER, current_session
 from randomchess.server.accounts.store import Session, same_secret
 from randomchess.server.games.answers import ANSWER, _Out
+from randomchess.server.games.live import LiveGame
 from randomchess.server.games.service import GameService
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import Line
 from randomchess.server.puzzles.store import PuzzleStore, StoredPuzzle
 
+log = logging.getLogger("randomchess.server.puzzles")
 router = APIRouter()
 Uci = Annotated[str, Field(max_length=12)]
 
@@ -260,9 +269,41 @@ async def hint(request: Request, puzzle_id: Annotated[str, Path(max_length=16)],
     return HintOut(square=move.geometry.name(nxt.from_square))
 
 
+MINE_FROM_PLY = 20  # shorter games are not mined
+MINE_PER_GAME = 3
+MINE_TIMEOUT_S = 900.0
+
+
+async def mine_game(service: GameService, store: PuzzleStore, live: LiveGame) -> int:
+    """Puzzles from a game that has just ended, found by a ``puzzles`` job on the engine
+    workers and stored under the source ``server``; how many were new."""
+    r = live.record
+    moves = r.moves.split()
+    if r.variant not in PUZZLE_VARIANTS or len(moves) < MINE_FROM_PLY or service.engine is None:
+        return 0
+    result = await service.engine.run_job("puzzles", r.variant, MINE_PER_GAME, 0, r.start_fen,
+                                          moves, key=f"puzzles-{r.id}",
+                                          timeout_s=MINE_TIMEOUT_S)
+    if not isinstance(result, dict) or "puzzles" not in result:
+        log.warning("mining game %s for puzzles: %s", r.id, result)
+        return 0
+    found = [Puzzle.from_dict(p) for p in result["puzzles"]]
+    new: int = await service.db.run(store.add, found, bounded=False)
+    return new
+
+
 def install_puzzles(app: FastAPI) -> None:
-    """The puzzle routes and their store (one line in app.py)."""
+    """The puzzle routes and their store (one line in app.py); with the setting
+    ``puzzles_from_games``, every Chess960 and MRC game that ends here is mined."""
     service: GameService = app.state.service
-    app.state.puzzles = PuzzleStore(service.store.engine,
-                                    getattr(service.store, "_write_lock", None))
+    store = app.state.puzzles = PuzzleStore(service.store.engine,
+                                            getattr(service.store, "_write_lock", None))
+    if service.settings.puzzles_from_games:
+        async def on_end(live: LiveGame) -> None:
+            try:
+                await mine_game(service, store, live)
+            except Exception:
+                log.exception("mining game %s for puzzles failed", live.record.id)
+
+        service.end_hooks.append(on_end)
     app.include_router(router)

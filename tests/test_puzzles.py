@@ -229,3 +229,15 @@ def test_shipped_set_holds_at_a_deeper_search(variant: str) -> None:
     finally:
         engine.close()
     assert not failures, f"{len(failures)} puzzles fail a deeper search: {failures[:20]}"
+
+
+def test_a_bishop_adjustment_is_tagged() -> None:
+    from randomchess.puzzles.themes import tag
+    from randomchess.startpos import setup_from_number
+
+    pos = Position(setup_from_number("mrc", 291).fen, "mrc")  # bishops on the same colour
+    adjustments = [m for m in pos.legal_moves() if pos.is_adjustment(m)]
+    assert adjustments
+    assert "adjustment" in tag(pos, [adjustments[0]], mate=False)
+    ordinary = next(m for m in pos.legal_moves() if not pos.is_adjustment(m))
+    assert "adjustment" not in tag(pos, [ordinary], mate=False)

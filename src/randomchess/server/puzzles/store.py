@@ -87,7 +87,11 @@ class PuzzleStore:
         if self._loaded:
             return
         for variant in PUZZLE_VARIANTS:
-            self.add(shipped_puzzles(variant))
+            puzzles = shipped_puzzles(variant)
+            try:
+                self.add(puzzles)
+            except IntegrityError:  # another server process loaded them at the same time
+                self.add(puzzles)
         self._loaded = True
 
     def get(self, puzzle_id: str) -> StoredPuzzle | None:

@@ -195,3 +195,20 @@ def test_next_puzzle_and_the_header_link(lang_page: tuple[str, Page]) -> None:
     page.wait_for_function("window.rcPuzzle.puzzle && window.rcPuzzle.puzzle.variant === 'mrc'"
                            " && window.rcPuzzle.status === 'play'")
     assert page.get_attribute("[data-testid=board]", "data-fen").count("/") == 8
+
+
+def test_a_signed_in_solver_sees_the_puzzle_rating_move(lang_page: tuple[str, Page]) -> None:
+    lang, page = lang_page
+    page.goto("/#/")
+    csrf = page.request.get("/api/account/csrf").json()["csrf"]
+    r = page.request.post("/api/account/signup", headers={"X-CSRF-Token": csrf},
+                          data={"name": f"solver_{lang}", "password": "correct horse battery"})
+    assert r.status == 201, r.text()
+    p = _pick("mrc")
+    _open(page, p)
+    mine = "Your puzzle rating: 1500?" if lang == "en" else "Tu puntuación en problemas: 1500?"
+    expect(page.get_by_test_id("puzzle-rating")).to_have_text(mine)
+    _solve(page, p)
+    text = page.get_by_test_id("puzzle-rating").inner_text()
+    rating = int(text.split(":")[1].split("?")[0])
+    assert rating > 1500 and f"(+{rating - 1500})" in text

@@ -224,7 +224,13 @@ def test_shipped_set_holds_at_a_deeper_search(variant: str) -> None:
         for p in shipped_puzzles(variant):
             engine.new_game()
             again = f.solution(p.position(), deeper.verify_depth, p.last_move)
-            if again is None or again[0][0] != p.position().parse_uci(p.moves[0]):
+            if again is None:
+                failures.append(p.id)
+                continue
+            moves, mate = again
+            # the same first move; in a mate in one, any mate (as on the page)
+            if moves[0] != p.position().parse_uci(p.moves[0]) and \
+                    not (p.mate == 1 and mate and len(moves) == 1):
                 failures.append(p.id)
     finally:
         engine.close()

@@ -167,6 +167,9 @@ def test_fail_retry_hint_and_solution(lang_page: tuple[str, Page]) -> None:
     _play(page, p, wrong)
     _wait(page, 1, "wrong")
     expect(page.get_by_test_id("puzzle-message")).to_contain_text(words["wrong"])
+    # the answer is not given away: no solution and no mate theme until solved or shown
+    expect(page.locator("[data-testid=puzzle-solution] span.san")).to_have_count(0)
+    expect(page.locator("[data-testid=puzzle-themes] li[data-theme^=mate]")).to_have_count(0)
     page.screenshot(path=str(ARTIFACTS / f"puzzle-wrong-{lang}.png"), full_page=True)
     # retry: back to the start, and this time solved
     page.get_by_test_id("puzzle-retry").click()

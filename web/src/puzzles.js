@@ -105,9 +105,10 @@ export function renderPuzzles(root, go, query) {
     if (p) {
       infoEl.textContent = t('puzzle.info', { variant: variantName(p.variant), rating: p.rating, n: p.plays });
       clear(themesEl);
-      const shown = s.status === 'play' ? p.themes.filter(k => !k.startsWith('mate') && k !== 'advantage') : p.themes;
+      const over = s.status === 'solved' || s.status === 'shown';
+      const shown = over ? p.themes : p.themes.filter(k => !k.startsWith('mate') && k !== 'advantage');
       for (const k of shown) themesEl.append(h('li', { 'data-theme': k }, t(`theme.${k}`)));
-      if (s.status === 'play' && shown.length < p.themes.length) themesEl.append(h('li.hidden-themes', t('puzzle.moreThemes')));
+      if (!over && shown.length < p.themes.length) themesEl.append(h('li.hidden-themes', t('puzzle.moreThemes')));
       const mine = (s.result && s.result.my_rating) || p.my_rating;
       ratingEl.textContent = mine
         ? t('puzzle.myRating', { rating: mine.rating, provisional: mine.provisional ? '?' : '' }) +
@@ -127,7 +128,7 @@ export function renderPuzzles(root, go, query) {
     retryBtn.disabled = !(s.status === 'wrong' || s.status === 'shown' || s.status === 'solved');
     solutionBtn.disabled = !(s.status === 'play' || s.status === 'wrong');
     clear(solutionEl);
-    if (s.result && s.result.solution_san && (s.status !== 'play')) {
+    if (s.result && s.result.solution_san && (s.status === 'solved' || s.status === 'shown')) {
       // Numbered from the puzzle's FEN: "31. Qc1#", "23… Rd1+ 24. Kxd1 Qd2#".
       const fields = s.puzzle.fen.split(' ');
       let number = Number(fields[5]) || 1;

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from randomchess.cli import main
-from randomchess.puzzles.model import read_jsonl
+from randomchess.puzzles.model import Puzzle, read_jsonl
 
 SCHOLAR = """[Event "test"]
 [Variant "Chess960"]
@@ -64,3 +64,20 @@ def test_generate_from_pgn(tmp_path: Path) -> None:
     (p,) = read_jsonl(out.read_text().splitlines())
     assert p.moves == ["h5f7"] and p.source == "pgn" and p.last_move == "g8f6"
     assert "mateIn1" in p.themes
+
+
+def test_verify_keeps_what_a_deeper_search_finds_again(tmp_path: Path) -> None:
+    good = Puzzle(variant="chess960", fen="r5k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1",
+                  moves=["e2e8", "a8e8", "e1e8"], themes=["mate", "mateIn2", "short"])
+    # not a puzzle at all: the queen takes either hanging rook
+    bad = Puzzle(variant="chess960", fen="6k1/5pp1/7p/7r/r7/7P/5PP1/3Q2K1 w - - 0 1",
+                 moves=["d1a4"], themes=["advantage", "hangingPiece", "oneMove"])
+    src = tmp_path / "in.jsonl"
+    src.write_text(good.to_json() + "\n" + bad.to_json() + "\n")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["puzzles", "verify", "--variant", "chess960", "--in",
+                                  str(src), "--out", str(out), "--plies", "2", "--quiet"])
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.output.split())
+    assert f"fails the deeper search: {bad.id}" in said and "1 of 2 puzzles hold" in said
+    assert [p.id for p in read_jsonl(out.read_text().splitlines())] == [good.id]

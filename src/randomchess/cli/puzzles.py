@@ -23,6 +23,9 @@ _TEXT = {
                 "examined).",
         "skip": "{file}: game {n} skipped ({reason})",
         "wrong_variant": "not {variant}",
+        "verify": "{variant}: re-verifying ({engine}, {depth} plies)",
+        "verified": "{kept} of {total} puzzles hold at the deeper search; written to {out}.",
+        "failed": "fails the deeper search: {id}",
     },
     "es": {
         "generate": "{variant}: problemas ({engine})",
@@ -30,6 +33,10 @@ _TEXT = {
                 "candidatas examinadas).",
         "skip": "{file}: partida {n} omitida ({reason})",
         "wrong_variant": "no es {variant}",
+        "verify": "{variant}: nueva verificación ({engine}, {depth} medias jugadas)",
+        "verified": "{kept} de {total} problemas resisten la búsqueda más profunda; escritos "
+                    "en {out}.",
+        "failed": "no resiste la búsqueda más profunda: {id}",
     },
 }
 
@@ -108,6 +115,55 @@ def generate_command(variant: str, count: int, out: Path, pgn_files: tuple[Path,
     finally:
         engine.close()
     console.print(text["done"].format(found=found, out=out, examined=examined))
+
+
+@puzzles_group.command("verify")
+@click.option("--variant", type=click.Choice(PUZZLE_VARIANTS), required=True)
+@click.option("--in", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help="Puzzles (JSON lines) to re-verify.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where the puzzles that hold are written (replaced).")
+@click.option("--plies", type=click.IntRange(1, 20), default=4, show_default=True,
+              help="How much deeper than the generation's search.")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def verify_command(variant: str, source: Path, out: Path, plies: int, lang: str,
+                   quiet: bool) -> None:
+    """Keep the puzzles a deeper search finds again (what the shipped set went through)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from randomchess.analysis.engines import EngineUnavailableError
+    from randomchess.puzzles.generator import CRITERIA, PuzzleFinder, deeper, holds, open_engine
+    from randomchess.puzzles.model import read_jsonl
+
+    text = _TEXT[lang]
+    console = Console(stderr=True)
+    puzzles = [p for p in read_jsonl(source.read_text(encoding="utf-8").splitlines())
+               if p.variant == variant]
+    try:
+        engine = open_engine(variant)
+    except EngineUnavailableError as exc:
+        raise click.ClickException(exc.message(lang)) from None
+    criteria = deeper(CRITERIA[variant], plies)
+    finder = PuzzleFinder(engine, criteria)
+    kept = []
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      console=console, disable=quiet) as bar:
+            task = bar.add_task(text["verify"].format(variant=variant, engine=engine.name,
+                                                      depth=criteria.verify_depth),
+                                total=len(puzzles))
+            for puzzle in puzzles:
+                if holds(finder, puzzle):
+                    kept.append(puzzle)
+                else:
+                    console.print(text["failed"].format(id=puzzle.id))
+                bar.update(task, advance=1)
+    finally:
+        engine.close()
+    out.write_text("".join(p.to_json() + "\n" for p in kept), encoding="utf-8")
+    console.print(text["verified"].format(kept=len(kept), total=len(puzzles), out=out))
 
 
 def _pgn_stream(analyser: Analyser, variant: str, files: tuple[Path, ...],

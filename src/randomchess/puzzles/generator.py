@@ -53,6 +53,13 @@ CRITERIA = {
 }
 
 
+def deeper(criteria: Criteria, plies: int = 4) -> Criteria:
+    """The re-verification's criteria: searches ``plies`` deeper than ``criteria`` decide."""
+    return Criteria(scan_depth=criteria.verify_depth, verify_depth=criteria.verify_depth + plies,
+                    play_depth=criteria.play_depth, win_min=criteria.win_min, gap=criteria.gap,
+                    max_mate=criteria.max_mate, max_steps=criteria.max_steps)
+
+
 def mover_win(pos: Position, score: Score) -> float:
     """Winning chances of the side to move in ``pos``."""
     return (score if pos.turn == WHITE else score.negated()).win_percent()
@@ -175,6 +182,21 @@ class PuzzleFinder:
         if mate and not board.is_checkmate():
             return None
         return moves, mate
+
+
+def holds(finder: PuzzleFinder, puzzle: Puzzle) -> bool:
+    """Whether ``finder`` (a deeper one, :func:`deeper`) finds ``puzzle`` again: a single
+    winning line from its position with the same first move (in a mate in one, any mate,
+    as the page accepts)."""
+    pos = puzzle.position()
+    finder.analyser.new_game()
+    again = finder.solution(pos, finder.criteria.verify_depth, puzzle.last_move)
+    if again is None:
+        return False
+    moves, mate = again
+    if moves[0] == pos.parse_uci(puzzle.moves[0]):
+        return True
+    return puzzle.mate == 1 and mate and len(moves) == 1
 
 
 def _plain_recapture(pos: Position, move: Move, last_move: str | None) -> bool:

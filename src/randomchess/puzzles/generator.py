@@ -88,7 +88,7 @@ class PuzzleFinder:
     def find(self, pos: Position, *, last_move: str | None = None,
              source: str = "selfplay") -> Puzzle | None:
         """The puzzle in ``pos`` (the solver to move), or None."""
-        if pos.is_check() is False and not pos.legal_moves():
+        if not pos.legal_moves():
             return None
         quick = self.solution(pos, self.criteria.scan_depth, last_move)
         if quick is None:
@@ -282,7 +282,7 @@ def game_candidates(analyser: Analyser, start: Position, moves: Sequence[Move],
         if not lines:
             return
         now = mover_win(pos, lines[0].score)
-        if before is not None and now - (100.0 - before) >= 25 and len(pos.move_stack) >= 0:
+        if before is not None and now - (100.0 - before) >= 25:
             yield pos.copy(stack=False), text
         before = now
 

@@ -262,11 +262,10 @@ async def hint(request: Request, puzzle_id: Annotated[str, Path(max_length=16)],
     if not correct or solved or index >= len(stored.puzzle.moves):
         raise ApiError(422, "input.invalid", reason="no move left to hint at")
     pos = stored.puzzle.position()
-    move = pos.copy(stack=False)
     for text in stored.puzzle.moves[:index]:
-        move.push_uci(text)
-    nxt = move.parse_uci(stored.puzzle.moves[index])
-    return HintOut(square=move.geometry.name(nxt.from_square))
+        pos.push_uci(text)
+    nxt = pos.parse_uci(stored.puzzle.moves[index])
+    return HintOut(square=pos.geometry.name(nxt.from_square))
 
 
 MINE_FROM_PLY = 20  # shorter games are not mined

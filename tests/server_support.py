@@ -73,6 +73,9 @@ def client(db_url: str, **settings: Any) -> Iterator[TestClient]:
     settings.setdefault("engine_movetime_ms", 150)
     settings.setdefault("create_burst", 1000)
     settings.setdefault("create_per_minute", 60_000)
+    # The setup preview (issue 32) is on by default for timed games between people; the
+    # suites that do not test it play at once (tests/test_server_preview.py turns it on).
+    settings.setdefault("preview", False)
     app = create_app(db_url=db_url, **settings)
     with TestClient(app) as c:
         yield c
@@ -255,7 +258,8 @@ def running_server(tmp: Path, *args: str, **env: str) -> Iterator[str]:
     db = tmp / f"games-{port}.sqlite3"
     log_path = tmp / f"server-{port}.log"
     full = {**os.environ, "RANDOMCHESS_ENGINE_MOVETIME_MS": "200",
-            "RANDOMCHESS_CREATE_BURST": "1000", "RANDOMCHESS_CREATE_PER_MINUTE": "6000", **env}
+            "RANDOMCHESS_CREATE_BURST": "1000", "RANDOMCHESS_CREATE_PER_MINUTE": "6000",
+            "RANDOMCHESS_PREVIEW": "false", **env}
     log = open(log_path, "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "randomchess", "serve", "--port", str(port),

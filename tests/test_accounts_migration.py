@@ -48,10 +48,10 @@ def _alembic(store: Store, action: str, revision: str) -> None:
 
 
 def insert_old(store: Store, rec: GameRecord) -> None:
-    """Insert a game with the columns of the schema before 0006 (no ``days_per_move``, nor
-    0008's ``time_control``)."""
-    later = {"days_per_move", "time_control"}
-    values = {f.name: getattr(rec, f.name) for f in fields(rec) if f.name not in later}
+    """Insert a game with the columns the database has now (those of 0001: no
+    ``days_per_move`` of 0006, nor the columns later migrations add)."""
+    have = {c["name"] for c in inspect(store.engine).get_columns("games")}
+    values = {f.name: getattr(rec, f.name) for f in fields(rec) if f.name in have}
     with store.engine.begin() as conn:
         conn.execute(text(f"INSERT INTO games ({', '.join(values)}) "
                           f"VALUES ({', '.join(':' + k for k in values)})"), values)

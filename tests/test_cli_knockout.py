@@ -192,8 +192,42 @@ def _check_pgn(cli: Cli, ko: KnockoutEvent) -> None:
         ("Gus", "Ann", "300+2", "150+2", "170", "150")
     assert by_round[("3.3", "1")].headers["TimeControl"] == "600+5"
     assert by_round[("3.1", "1")].headers["TimeControl"] == "900+10"
-    out = cli("export", NAME, "--format", "trf", ok=False)
-    assert "TRF and CSV describe Swiss and round-robin events only" in out
+    out = cli("export", NAME, "--format", "csv", ok=False)
+    assert "the crosstable CSV and the bulletin describe Swiss and round-robin" in out
+    _check_trf(cli, ko)
+
+
+def _check_trf(cli: Cli, ko: KnockoutEvent) -> None:
+    """TRF: each game a column (bracket round by bracket round), the game points, the
+    knock-out's places; what TRF cannot say in ### comments."""
+    from fractions import Fraction
+
+    from randomchess.tournament.model import GAME_RESULTS
+    from randomchess.tournament.trf import parse_trf
+
+    text = cli("export", NAME, "--format", "trf")
+    trf = parse_trf(text)
+    columns = [c for c in trf.comments if c.startswith("### randomchess-column ")]
+    assert trf.rounds == len(columns) == 15  # 5 game slots in each of the 3 rounds
+    assert columns[5] == "### randomchess-column 6 round=2 game=1"
+    games = [b for b in trf.boards() if b.black is not None]  # every opponent lists back
+    assert len(games) == len(ko.games)
+    for p in trf.players:
+        points = sum((GAME_RESULTS[g.result][0 if g.white == p.number else 1]
+                      for g in ko.games if p.number in (g.white, g.black)), Fraction(0))
+        assert p.points == points, p
+    place = {p.name: p.rank for p in trf.players}
+    assert place["Ann"] == 1 and place["Gus"] == 2
+    assert sorted(place.values()) == [1, 2, 3, 3, 5, 5, 5, 5]
+    assert "### randomchess-bid round=3 match=1 player=1 seconds=150" in text
+    assert "### randomchess-match round=3 match=1 top=1 bottom=7 winner=1" in text
+    assert text.count("### randomchess-knockout-game ") == len(ko.games)
+    path = Path(cli.db.removeprefix("sqlite:///")).with_name("ko.trf")
+    path.write_text(text, encoding="utf-8")
+    out = cli("verify", "--trf", str(path), ok=False, lang="es")
+    assert "no se lee como torneo" in out
+    assert "092 Knock-out, chess960" in text and f"### randomchess-salt {ko.event.salt.hex()}" \
+        in text  # type: ignore[union-attr]
 
 
 def test_steps_of_other_formats_are_refused(tmp_path: Path) -> None:

@@ -187,3 +187,76 @@ def test_click_speaks_english_again_after_a_spanish_run(tmp_path: Path) -> None:
     assert "Falta el argumento 'EVENTO'" in es.output
     en = runner.invoke(main, ["tournament", "--db", db, "pair"])
     assert "Missing argument 'EVENT'" in en.output and "Uso" not in en.output
+
+
+def _spanish_pages() -> list[list[str]]:
+    """The command lines of every Spanish ``--help`` page of the arbiter's commands: the
+    tournament group and each of its commands, the shuffler's ``draw`` and each of its
+    commands that takes ``--lang`` (``draw commit`` prints no piece letter and has none)."""
+    from randomchess.cli.draw import draw_group
+    from randomchess.cli.tournament import tournament_group
+
+    pages = [["tournament", "--lang", "es", "--help"], ["draw", "--lang", "es", "--help"]]
+    pages += [["tournament", "--lang", "es", name, "--help"]
+              for name in sorted(tournament_group.commands)]
+    pages += [["draw", name, "--lang", "es", "--help"] for name, command in
+              sorted(draw_group.commands.items()) if any(p.name == "lang" for p in
+                                                         command.params)]
+    return pages
+
+
+def _help_texts() -> list[str]:
+    """Every docstring paragraph and option help of those commands."""
+    import click
+
+    from randomchess.cli.draw import draw_group
+    from randomchess.cli.tournament import tournament_group
+
+    texts = []
+    for group in (tournament_group, draw_group):
+        for command in [group, *group.commands.values()]:
+            if command.name == "commit":
+                continue
+            texts += [*(command.help or "").split("\n\n"), command.short_help or ""]
+            texts += [p.help or "" for p in command.params if isinstance(p, click.Option)]
+    return [t for t in texts if t.strip()]
+
+
+def test_every_help_text_of_the_arbiters_cli_has_its_spanish() -> None:
+    from randomchess.cli.help_es import spanish_help
+
+    texts = _help_texts()
+    assert len(texts) > 60
+    assert [t for t in texts if spanish_help(t) is None] == []
+
+
+# What a Spanish --help page may show verbatim: the command names typed (in the usage line
+# and the list of commands), option names, choices and defaults, tie-break codes, commands
+# quoted, tag names and file names.
+_VERBATIM = re.compile(
+    r"(?m)^Uso: .*? (?:tournament|draw)(?: [a-z-]+)?|^  [a-z][a-z-]+(?=\s)|--[\w-]+|\[[\w|-]+\]|"
+    r"\b(?:BH|SB|PS|DE|WIN|WON)\b(?:-\w+)?|[\w/]+\.md|fixed:\S+|bid:\S+|'all'|'standard'|"
+    r"\[por defecto: [\w.]+\]|randomchess [a-z ]+|\b(?:salt|hall):|etiqueta Board|"
+    r"commit\|round\|verify|verify-game")
+
+
+def test_spanish_help_pages_have_no_english() -> None:
+    """Issue 29: ``--help`` of the groups and of every command, under ``--lang es``, is
+    Spanish: the command's text, the option help, the argument names and click's own
+    words."""
+    runner = CliRunner()
+    found = {}
+    pages = _spanish_pages()
+    assert len(pages) > 25
+    for args in pages:
+        name = " ".join(a for a in args if not a.startswith("-") and a != "es")
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert "Uso:" in result.output and "Opciones:" in result.output
+        english = {m.group(0) for m in ENGLISH.finditer(_VERBATIM.sub(" ", result.output))}
+        if english:
+            found[name] = sorted(english)
+    assert found == {}
+    # and English stays English
+    result = runner.invoke(main, ["tournament", "reveal", "--help"])
+    assert "Reveal a paired round's setup" in result.output and "Options:" in result.output

@@ -16,6 +16,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.pgn
@@ -277,7 +278,9 @@ def test_an_mrc_collection_matches_a_count_without_the_pgn_reader(engine: Engine
                 expected[key][0] += 1
                 expected[key][1 + ["1-0", "1/2-1/2", "0-1"].index(result)] += 1
             pos.push_uci(uci)
-    for (number, key, uci), c in expected.items():
+    for (number, fen, uci), c in expected.items():
+        fields = fen.split(" ")
+        key = position_key(Position(" ".join([*fields[:4], "0", "1", *fields[4:]]), "mrc"))
         got = {m["move"]: [m["games"], m["white_wins"], m["draws"], m["black_wins"]]
                for m in store.moves("mrc", number, key)}
         assert got[uci] == c
@@ -360,3 +363,202 @@ def test_the_import_command_in_spanish(engine: Engine, tmp_path: Path) -> None:
     bad = CliRunner().invoke(main, ["explorer", "import", str(pgn), "--db", str(engine.url),
                                     "--source", ""])
     assert bad.exit_code == 2 and "1-40" in bad.output
+
+
+_FILTERED = """[Event "a"]
+[Variant "Chess960"]
+[Result "1-0"]
+[TimeControl "180+2"]
+[WhiteElo "1500"]
+[BlackElo "1700"]
+
+1. e4 e5 1-0
+
+[Event "b"]
+[Variant "Chess960"]
+[Result "0-1"]
+[TimeControl "600+0"]
+[WhiteElo "2100"]
+[BlackElo "2300"]
+
+1. e4 {a comment} c5 (1... e5) $1 0-1
+
+[Event "c"]
+[Variant "Chess960"]
+[Result "1/2-1/2"]
+
+1. d4 1/2-1/2
+"""
+
+
+def test_filters_by_source_speed_and_rating_range(client_url: str, tmp_path: Path) -> None:
+    from server_support import client
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED, encoding="utf-8")
+        engine = create_engine(client_url)
+        assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+        engine.dispose()
+        url = "/api/explorer/chess960/518"
+
+        def moves(**params: object) -> dict[str, tuple[int, object]]:
+            answer = c.get(url, params=params).json()
+            return {m["san"]: (m["games"], m["average_rating"]) for m in answer["moves"]}
+
+        # the second game's players average 2200, the first's 1600
+        assert moves() == {"e4": (2, 1900), "d4": (1, None)}
+        assert moves(speed="blitz") == {"e4": (1, 1600)}
+        assert moves(speed=["blitz", "rapid"]) == {"e4": (2, 1900)}
+        assert moves(min_rating=2000) == {"e4": (1, 2200)}
+        assert moves(min_rating=1000, max_rating=1799) == {"e4": (1, 1600)}
+        assert moves(source="club") == moves() and moves(source="server") == {}
+        answer = c.get(url, params={"source": "server"}).json()
+        assert answer["available"] == ["club"] and answer["sources"] == ["server"]
+        start = setup_from_number("chess960", 518).fen
+        after = c.get("/api/explorer/chess960", params={
+            "start_fen": start,
+            "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}).json()
+        assert {m["san"]: m["games"] for m in after["moves"]} == {"e5": 1, "c5": 1}
+        assert after["number"] == 518
+        bad = c.get(url, params={"speed": "lightning"})
+        assert bad.status_code == 422 and bad.json()["code"] == "input.invalid"
+        bad = c.get(url, params={"min_rating": 2000, "max_rating": 1000})
+        assert bad.status_code == 422 and bad.json()["code"] == "input.invalid"
+        odd = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        bad = c.get("/api/explorer/chess960", params={"start_fen": odd})
+        assert bad.status_code == 422 and bad.json()["code"] == "setup.invalid"
+
+
+def test_the_games_behind_a_move(client_url: str, tmp_path: Path) -> None:
+    from server_support import client, new_game, play
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED.replace('[Event "a"]', '[Event "a"]\n[White "Ann"]\n'
+                                         '[Black "Bob"]\n[Date "2026.11.02"]'),
+                       encoding="utf-8")
+        engine = create_engine(client_url)
+        assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+        engine.dispose()
+        game = new_game(c, variant="chess960", setup=518)
+        play(c, game, "e2e4", "e7e5")
+        c.post(f"/api/games/{game['id']}/resign", json={"token": game["seat"]["token"]})
+        url = "/api/explorer/chess960/518/games"
+        deadline = time.monotonic() + 20
+        answer: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            answer = c.get(url, params={"move": "e2e4"}).json()
+            if len(answer["games"]) == 3:
+                break
+            time.sleep(0.05)
+        games = answer["games"]
+        assert [g["source"] for g in games] == ["server", "club", "club"]  # latest first
+        assert games[0]["game_id"] == game["id"] and games[0]["result"] == "0-1"
+        assert games[2]["white"] == "Ann" and games[2]["black"] == "Bob"
+        assert games[2]["date"] == "2026.11.02" and games[2]["white_elo"] == 1500
+        assert games[2]["speed"] == "blitz" and games[2]["game_id"] is None
+        e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        after = c.get(url, params={"move": "c7c5", "fen": e4}).json()["games"]
+        assert [g["event"] for g in after] == ["b"]
+        assert c.get(url, params={"move": "e2e4", "min_rating": 2000}).json()["games"][0][
+            "event"] == "b"
+        assert len(c.get(url, params={"move": "e2e4", "source": "club"}).json()["games"]) == 2
+        assert c.get(url, params={"move": "e2e4", "speed": "blitz"}).json()["games"][0][
+            "event"] == "a"
+        bad = c.get(url, params={"move": "e2e5"})
+        assert bad.status_code == 422
+
+
+def test_the_quick_reader_hands_over_what_it_does_not_follow(engine: Engine,
+                                                            tmp_path: Path) -> None:
+    from randomchess.explorer.reader import QuickReader
+    from randomchess.pgn import read_chunks
+
+    spanish = '[Variant "Chess960"]\n[Result "1-0"]\n\n1. e4 e5 2. Cf3 Cc6 1-0\n\n'
+    tagged = '[Variant "Chess960"]\n[Language "es"]\n[Result "0-1"]\n\n1. e4 e5 2. Ab5 0-1\n\n'
+    rng = random.Random(5)
+    sans: list[str] = []
+    first = ""
+    while len(sans) < MAX_PLIES:
+        board = chess.Board.from_chess960_pos(518)
+        board.chess960 = True
+        sans = []
+        while len(sans) < MAX_PLIES and not board.is_game_over():
+            move = rng.choice(list(board.legal_moves))
+            if not sans:
+                first = move.uci()
+            sans.append(board.san(move))
+            board.push(move)
+    # 60 legal plies, then a move that is not: counted, as docs/analysis.md says (the plies
+    # after the counted ones are not read)
+    long = '[Variant "Chess960"]\n[Result "1/2-1/2"]\n\n' + " ".join(sans) + " Qz9 1/2-1/2\n\n"
+    pgn = tmp_path / "mixed.pgn"
+    pgn.write_text(spanish + tagged + long, encoding="utf-8")
+    with open(pgn, encoding="utf-8") as handle:
+        quick = [QuickReader().read(lines) for lines, *_ in read_chunks(handle)]
+    assert quick[0] is None and quick[1] is None and quick[2] is not None
+    assert len(quick[2].pairs) <= MAX_PLIES
+    store = ExplorerStore(engine)
+    report = import_pgn(store, pgn, "mixed")
+    assert (report.counted, report.skipped) == (3, 0)
+    start = Position(setup_from_number("chess960", 518).fen, "chess960")
+    expected = Counter({"e2e4": 2})
+    expected[first] += 1
+    assert {m["move"]: m["games"] for m in store.moves("chess960", 518, position_key(start))} \
+        == dict(expected)
+    after_e5 = Position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                        "chess960")
+    got = {m["move"]: m["games"] for m in store.moves("chess960", 518, position_key(after_e5))}
+    assert got["g1f3"] == 1 and got["f1b5"] == 1
+
+
+def test_evaluations_walk_the_tree_and_show_beside_the_moves(client_url: str,
+                                                             tmp_path: Path) -> None:
+    from randomchess.analysis.own import OwnEngine
+    from randomchess.explorer.evaluate import evaluate_tree
+    from server_support import client
+
+    with client(client_url) as c:
+        pgn = tmp_path / "club.pgn"
+        pgn.write_text(_FILTERED, encoding="utf-8")
+        engine = create_engine(client_url)
+        store = ExplorerStore(engine)
+        assert import_pgn(store, pgn, "club").counted == 3
+        url = "/api/explorer/chess960/518"
+        assert all(m["evaluation"] is None for m in c.get(url).json()["moves"])
+        # the start, the positions after e4 and d4, and after e4 e5 / e4 c5 (min_games 1)
+        assert evaluate_tree(store, OwnEngine(hash_mb=4), "chess960", 518, depth=2,
+                             plies=2) == 5
+        assert evaluate_tree(store, OwnEngine(hash_mb=4), "chess960", 518, depth=2,
+                             plies=2) == 0  # already as deep
+        engine.dispose()
+        moves = {m["uci"]: m["evaluation"] for m in c.get(url).json()["moves"]}
+        assert set(moves) == {"e2e4", "d2d4"}
+        for ev in moves.values():
+            assert ev["depth"] == 2 and ev["mate"] is None and abs(ev["cp"]) < 300
+        e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        after = {m["uci"]: m["evaluation"] for m in c.get(url, params={"fen": e4}).json()[
+            "moves"]}
+        assert after["e7e5"] is not None and after["c7c5"] is not None
+
+
+def test_the_evaluate_command(engine: Engine, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    pgn = tmp_path / "club.pgn"
+    pgn.write_text(_FILTERED, encoding="utf-8")
+    assert import_pgn(ExplorerStore(engine), pgn, "club").counted == 3
+    args = ["explorer", "evaluate", "--db", str(engine.url), "--depth", "1", "--plies", "1"]
+    result = CliRunner().invoke(main, [*args, "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    # every setup with games: here 518, its start and the positions after e4 and d4
+    assert "3 posiciones evaluadas (chess960, 1 posiciones iniciales, profundidad 1)" in \
+        result.stdout
+    again = CliRunner().invoke(main, args)
+    assert "0 positions evaluated (chess960, 1 setups, depth 1)" in again.stdout
+    start = Position(setup_from_number("chess960", 518).fen, "chess960")
+    assert set(ExplorerStore(engine).evals("chess960", 518, [position_key(start)])) == {
+        position_key(start)}

@@ -30,7 +30,7 @@ LAYERS: dict[str, int] = {
     "variant_file": 4,
     # PGN reads whole games, so it sits above the game record it builds.
     "san": 6, "game": 7, "pgn": 8, "scoresheet": 8, "startpos": 9, "diagram": 9,
-    "brief": 9, "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11,
+    "brief": 9, "fairdraw": 9, "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11,
     "tournament": 12, "puzzles": 12,
     "server": 13, "cli": 14, "__main__": 15,
 }

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from web_support import SLOW, launched_browser, running_server, skip_without_browser
+from web_support import ARTIFACTS, SLOW, launched_browser, running_server, skip_without_browser
 
 with contextlib.suppress(ImportError):  # skipped below without it
     from playwright.sync_api import Browser, Page, expect
@@ -170,3 +170,82 @@ def test_a_knockout_created_from_the_form(browser: Browser, server: str) -> None
         assert "KO malo" not in names
     finally:
         ctx.close()
+
+
+def _seat(page: Page, link: str, join: bool) -> None:
+    page.goto(link)
+    if join:
+        page.click("[data-testid=join]")  # the invitation asks before taking the seat
+    page.wait_for_url(re.compile(r"#/game/"), timeout=SLOW)
+    page.wait_for_selector("[data-testid=board]", timeout=SLOW)
+
+
+def _draw_by_agreement(white: Page, black: Page) -> None:
+    """Two moves each way (before them a game can only be aborted), then a draw agreed."""
+    for pg, san, ply in ((white, "e4", 1), (black, "e5", 2), (white, "d4", 3), (black, "d5", 4)):
+        pg.fill("[data-testid=san-input]", san)
+        pg.press("[data-testid=san-input]", "Enter")
+        pg.wait_for_function("p => document.querySelector('[data-testid=board]')?.dataset.ply "
+                             "=== String(p)", arg=ply, timeout=SLOW)
+    white.click("[data-testid=draw-offer]")
+    black.wait_for_selector("[data-testid=draw-accept]", timeout=SLOW)
+    black.click("[data-testid=draw-accept]")
+
+
+def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> None:
+    """The organiser opens the match's games online from the bracket; two players play them in
+    their own browsers: the first game drawn, then the Armageddon (White 5 min, Black 4, as
+    the clocks show), drawn: Black wins the match, and the organiser's bracket shows it."""
+    # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids.
+    org = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
+    o = org.new_page()
+    errors: list[str] = []
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto("/")
+    r = o.request.post("/api/tournaments/knockout", data={
+        "name": "Online match", "games": 1, "time_control": "300+2",
+        "armageddon": "fixed:300+2,240+2"})
+    assert r.status == 201
+    eid, secret = r.json()["id"], r.json()["organiser_secret"]
+    auth = {"X-Organiser-Secret": secret}
+    for i, name in enumerate(["Ann", "Bob"]):
+        assert o.request.post(f"/api/tournaments/{eid}/players",
+                              data={"name": name, "rating": 2500 - i}, headers=auth).status == 201
+    assert o.request.post(f"/api/tournaments/{eid}/start", headers=auth).status == 200
+    assert o.request.post(f"/api/tournaments/{eid}/pair", headers=auth).status == 200
+    o.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
+    o.goto(f"/#/tournament/{eid}")
+    players = {n: browser.new_context(base_url=server, bypass_csp=True).new_page()
+               for n in ("Ann", "Bob")}
+    for game, (white, black) in ((1, ("Ann", "Bob")), (2, ("Bob", "Ann"))):
+        _click(o, "[data-testid=t-ko-online-1]")
+        o.wait_for_selector("[data-testid=t-links]", timeout=SLOW)
+        o.wait_for_function(
+            "([id, g]) => fetch(`/api/tournaments/${id}/bracket`).then(x => x.json())"
+            ".then(b => !!b.rounds[0].matches[0].games[g - 1].game_id)", arg=[eid, game],
+            timeout=SLOW)
+        o.wait_for_selector(f"[data-testid=t-ko-watch-1-1-{game}]", timeout=SLOW)
+        _seat(players[white], o.get_attribute("[data-testid=t-link-1-white]", "href") or "",
+              join=False)
+        _seat(players[black], o.get_attribute("[data-testid=t-link-1-black]", "href") or "",
+              join=True)
+        for pg in players.values():  # the game page names the event, match and game
+            pg.wait_for_selector(f"[data-testid=event-board] >> text=match 1, game {game}",
+                                 timeout=SLOW)
+        if game == 2:  # the Armageddon's clocks: White 5:00, Black 4:00
+            for pg in players.values():
+                pg.wait_for_function(
+                    "(document.querySelector('[data-testid=clock-white]')?.textContent || '')"
+                    ".includes('5:00') && (document.querySelector("
+                    "'[data-testid=clock-black]')?.textContent || '').includes('4:00')",
+                    timeout=SLOW)
+            players[black].screenshot(path=str(ARTIFACTS / "knockout-armageddon-online.png"))
+        _draw_by_agreement(players[white], players[black])
+        o.wait_for_selector(f"[data-testid=t-ko-game-1-1-{game}] >> text=/ 1\\/2-1\\/2 /",
+                            timeout=SLOW)
+    o.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
+    assert "Ann" in (o.text_content("[data-testid=t-champion]") or "")  # Black's draw odds
+    o.screenshot(path=str(ARTIFACTS / "knockout-online-bracket.png"))
+    assert _bracket(o, eid)["rounds"][0]["matches"][0]["winner"] == 1
+    assert errors == []

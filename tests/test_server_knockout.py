@@ -125,7 +125,9 @@ def _check_exports(c: TestClient, eid: str, auth: dict[str, str]) -> None:
     assert games[4].headers["BlackClock"] == "150" and games[4].headers["WhiteBid"] == "200"
     page = c.get(f"/api/tournaments/{eid}/export.html?lang=es").text
     assert "Campeón: <strong>Ann</strong>" in page
-    assert c.get(f"/api/tournaments/{eid}/export.trf").status_code == 404
+    trf = c.get(f"/api/tournaments/{eid}/export.trf")
+    assert trf.status_code == 200 and "XXR 7\n" in trf.text  # round 1: 5 slots, the final 2
+    assert c.get(f"/api/tournaments/{eid}/export.csv").status_code == 404
     r = c.post(f"/api/tournaments/{eid}/games", headers=auth,
                json={"round": 2, "match": 1, "game": 3, "result": "1-0"})
     assert r.status_code == 409

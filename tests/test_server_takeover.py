@@ -80,3 +80,32 @@ def test_a_computer_move_the_dead_process_owed_is_made(tmp_path: Path) -> None:
         _kill(a)  # A was thinking about Black's answer
         took = _wait(lambda: _row(db, g["id"])[2] == 2, 20.0)
         assert took is not None, f"the computer's move was never made: {_row(db, g['id'])}"
+
+
+def test_a_computer_move_the_dead_process_owed_is_made_in_queue_mode(tmp_path: Path) -> None:
+    """The same take-over when the engine runs in `randomchess worker` processes behind the
+    Redis queue (``--engine-workers 0``): A's job for Black's answer is still running in a
+    worker when A dies, so nobody would apply its answer; B re-asks the queue and applies its
+    own, once (A's late answer would be dropped as stale)."""
+    import secrets
+
+    from test_engine_queue import REDIS, _need_redis, workers
+
+    _need_redis()
+    db = tmp_path / "shared.sqlite3"
+    queue = f"takeover-{secrets.token_hex(4)}"
+    common = ("--no-web", "--db", f"sqlite:///{db}", "--engine-workers", "0", "--redis", REDIS)
+    with ExitStack() as stack:
+        stack.enter_context(workers(2, queue, tmp_path))  # one busy with A's long think
+        a = stack.enter_context(running_server(tmp_path, *common, RANDOMCHESS_ENGINE_QUEUE=queue,
+                                               RANDOMCHESS_ENGINE_MOVETIME_MS="30000"))
+        stack.enter_context(running_server(tmp_path, *common, RANDOMCHESS_ENGINE_QUEUE=queue,
+                                           RANDOMCHESS_ENGINE_MOVETIME_MS="300"))
+        g = post_json(f"{a}/api/games", {"variant": "chess960", "opponent": "computer",
+                                     "color": "white", "level": 8})
+        post_json(f"{a}/api/games/{g['id']}/moves", {"move": "e2e4", "token": g["seat"]["token"]})
+        _kill(a)  # A's job is in a worker's hands; A would have applied its answer
+        took = _wait(lambda: _row(db, g["id"])[2] >= 2, 30.0)
+        assert took is not None, f"the computer's move was never made: {_row(db, g['id'])}"
+        assert _row(db, g["id"])[2] == 2  # applied once: no second answer on top
+        assert _row(db, g["id"])[0] == "playing"

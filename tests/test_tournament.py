@@ -259,20 +259,24 @@ _TBS_CODES = {"BH": "BH", "BH/C1": "BH-C1", "BH/M1": "BH-M1", "SB": "SB", "PS": 
               "WIN": "WIN", "WON": "WON"}
 
 
-def test_tiebreaks_agree_with_fides_tiebreakserver() -> None:
+@pytest.mark.parametrize(("edition", "reference_file"), [
+    ("2023", "tiebreakserver.json"), ("2026", "tiebreakserver_2026.json")])
+def test_tiebreaks_agree_with_fides_tiebreakserver(edition: str, reference_file: str) -> None:
     """Every BH, BH-C1, BH-M1, SB, PS, WIN and WON value, and the order direct encounter
     gives among players tied on points (Article 6: 6.1 when all have met, 6.2's "cannot be
     caught" rule when some have not, again within every part still tied), equal those of the
     FIDE Technical Commission's TieBreakServer on 37 Swiss tournaments (byes, forfeits,
     absences; paired by bbpPairings) and 20 single and double round robins (forfeits, some
-    unfinished).  tests/data/make_tiebreak_reference.py made the reference."""
-    reference = json.loads((DATA / "tiebreakserver.json").read_text(encoding="utf-8"))
+    unfinished), under each edition of the regulations (issue 29): the 2023/2024 text, and
+    the text in force since 1 March 2026 (TieBreakServer's ``/V2026`` mode, Article 16.4's
+    caps).  tests/data/make_tiebreak_reference.py made both references."""
+    reference = json.loads((DATA / reference_file).read_text(encoding="utf-8"))
     assert len(reference) == 57
     compared = 0
     wrong = []
     for name, ref in reference.items():
         t = tournament_from_trf(parse_trf((DATA / name).read_text(encoding="utf-8")))
-        c = Calculator(t, edition="2023")  # TieBreakServer's (2024) answers: the 2023/24 text
+        c = Calculator(t, edition=edition)
         for n, row in ref["values"].items():
             for tbs_code, code in _TBS_CODES.items():
                 compared += 1
@@ -284,10 +288,26 @@ def test_tiebreaks_agree_with_fides_tiebreakserver() -> None:
         expected = {int(n): r for n, r in ref["de_rank"].items()}
         if ranks != expected:
             wrong.append(f"{name} DE ranks: {ranks} != {expected}")
-    print(f"\ntiebreak values and DE orders agreeing with TieBreakServer: "
+    print(f"\ntiebreak values and DE orders agreeing with TieBreakServer ({edition}): "
           f"{compared - len(wrong)}/{compared}")
     assert compared > 5000
     assert wrong == []
+
+
+def test_the_two_tiebreakserver_references_differ_where_article_16_4_changed() -> None:
+    """The 2026 reference is not the 2023 one under another name: Article 16.4's caps change
+    a tenth of the Buchholz-type values of these Swiss events, and nothing in the round
+    robins (whose unplayed games count as played)."""
+    old = json.loads((DATA / "tiebreakserver.json").read_text(encoding="utf-8"))
+    new = json.loads((DATA / "tiebreakserver_2026.json").read_text(encoding="utf-8"))
+    changed = {name: sum(old[name]["values"][n][code] != new[name]["values"][n][code]
+                         for n in new[name]["values"] for code in _TBS_CODES)
+               for name in new}
+    assert sum(changed.values()) == 285
+    assert all(count == 0 for name, count in changed.items() if name.startswith("rr/"))
+    assert {code for name in new for n in new[name]["values"] for code in _TBS_CODES
+            if old[name]["values"][n][code] != new[name]["values"][n][code]} \
+        <= {"BH", "BH/C1", "BH/M1", "SB"}
 
 
 def test_direct_encounter_ranks_a_player_no_one_can_catch_when_not_all_met() -> None:

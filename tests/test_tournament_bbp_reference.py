@@ -74,9 +74,12 @@ def _chosen_round(ev: dict[str, Any]) -> int:
     return late[-1] if late else len(steps)
 
 
-def _replay_in_memory(ev: dict[str, Any], check: set[int]) -> list[tuple[int, Any, Any]]:
+def _replay_in_memory(ev: dict[str, Any], check: set[int],
+                      played: list[Tournament] | None = None) -> list[tuple[int, Any, Any]]:
     """The event rebuilt round by round without a database; the rounds in ``check`` paired
-    by us.  Returns (round, bbpPairings' answer, ours) for those rounds."""
+    by us.  Returns (round, bbpPairings' answer, ours) for those rounds; ``played`` receives
+    the event as bbpPairings paired it, every round played with its recorded results (the
+    tiebreak references, tests/data/make_tiebreak_reference.py ``events``)."""
     event = Event(id="ref", name=f"E{ev['seed']}", variant="chess960", system="swiss",
                   rounds=ev["rounds"], time_control="", tiebreaks=(), setup_policy="round",
                   mini_match=False, exclude_standard=False, bishops="any", no_repeat=False,
@@ -114,6 +117,8 @@ def _replay_in_memory(ev: dict[str, Any], check: set[int]) -> list[tuple[int, An
         row += [Board(rnd, 0, n, None, bye=k) for (r, n), k in sorted(byes.items())
                 if r == rnd]
         boards += [replace(b, board=i + 1) for i, b in enumerate(row)]
+    if played is not None:
+        played.append(Tournament(event, tuple(players.values()), tuple(boards), dict(byes)))
     return out
 
 
@@ -201,3 +206,41 @@ def test_every_round_of_every_event_through_the_store(tmp_path: Path) -> None:
                              f"ours {got}")
     assert wrong == []
     assert rounds == sum(len(ev["steps"]) for ev in _events())
+
+
+def test_tiebreaks_of_every_event_agree_with_tiebreakserver_in_both_editions() -> None:
+    """Issue 29, "Done when": the tiebreaks of those 240 events, as bbpPairings paired them
+    (late entries, withdrawals, requested byes, forfeits, dead ends), agree with FIDE's
+    TieBreakServer under both editions of the regulations: its ``/V2024`` mode for our
+    ``2023`` text and its ``/V2026`` mode for the text in force since 1 March 2026, every
+    value of BH, BH-C1, BH-M1, SB, PS, WIN and WON, and the ranks DE gives among players tied
+    on points.  tests/data/make_tiebreak_reference.py ``events`` made the reference."""
+    from fractions import Fraction
+
+    from randomchess.tournament.tiebreaks import Calculator
+
+    reference = json.loads((DATA.parent / "tiebreakserver_events.json").read_text(
+        encoding="utf-8"))
+    codes = ["BH", "BH-C1", "BH-M1", "SB", "PS", "WIN", "WON"]
+    compared, wrong, differ = 0, [], 0
+    for ev in _events():
+        played: list[Tournament] = []
+        _replay_in_memory(ev, set(), played)
+        ref = reference[str(ev["seed"])]
+        for edition in ("2023", "2026"):
+            c = Calculator(played[0], edition=edition)
+            for n, values in ref[edition].items():
+                for code, value in zip(codes, values.split(), strict=True):
+                    compared += 1
+                    got = c.value(code, int(n))
+                    if got.value != Fraction(value):
+                        wrong.append(f"event {ev['seed']} ({edition}) player {n} {code}: "
+                                     f"{value} != {got.arithmetic}")
+        differ += sum(ref["2023"][n] != ref["2026"][n] for n in ref["2023"])
+        ranks = {s.number: s.rank for s in Calculator(played[0]).standings(("DE",))}
+        compared += 1
+        if ranks != {int(n): rank for n, rank in ref["de_rank"].items()}:
+            wrong.append(f"event {ev['seed']} DE ranks: {ranks} != {ref['de_rank']}")
+    assert wrong == []
+    assert compared > 50_000
+    assert differ > 500  # players whose values Article 16.4's caps change: the editions differ

@@ -4,16 +4,20 @@ the organiser's route."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from otb_support import final_result, random_game, scoresheet
 from randomchess.cli import main
-from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore
+from randomchess.server.tournaments import reviews as otb_reviews
+from randomchess.server.tournaments.live import LiveFrame
+from randomchess.tournament import GameEntryError, GameExistsError, TournamentStore, otb
 from randomchess.tournament.model import Tournament
 from server_support import client
 
@@ -251,6 +255,118 @@ def test_finished_otb_games_join_the_setup_statistics(c: TestClient) -> None:
     assert (stats["white_wins"], stats["draws"], stats["black_wins"]) == won
     assert stats["first_moves"] == [{"san": firsts[0], "games": 1}]
     assert stats["game_ids"] == []
+
+
+def test_an_entered_otb_game_is_reviewed_in_the_background(c: TestClient) -> None:
+    """Issue 31: a finished over-the-board game goes to the engine workers' review queue as
+    an online game's review does, without being asked for; the bulletin (the event's PGN)
+    then carries the review as comments.  An unfinished game is not reviewed."""
+    r = c.post("/api/tournaments", json={"name": "Review Open", "rounds": 1})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    uci = random_game(fen, "chess960", 8, seed=3)
+    if final_result(fen, "chess960", uci, "*") != "*":
+        uci = uci[:-1]
+    for board, result in ((1, "1/2-1/2"), (2, None)):
+        body = {"text": scoresheet(fen, "chess960", uci)}
+        if result is not None:
+            body["result"] = result
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/boards/{board}/game", json=body,
+                   headers=auth)
+        assert r.status_code == 200, r.text
+    store = c.app.state.tournaments  # type: ignore[attr-defined]
+    key = otb.review_id(eid, 1, 1)
+    deadline = time.monotonic() + 60
+    while store.review_of(key) is None:
+        assert time.monotonic() < deadline, "no review of the entered game within 60 s"
+        time.sleep(0.05)
+    review = store.review_of(key)
+    assert review is not None and len(review.plies) == len(uci)
+    assert store.review_of(otb.review_id(eid, 1, 2)) is None  # unfinished: no review
+    bulletin = c.get(f"/api/tournaments/{eid}/export.pgn").text
+    first, second = bulletin.split("[Event ", 2)[1:]
+    assert '[Board "1"]' in first and "[%eval " in first
+    assert '[Board "2"]' in second and "[%eval " not in second
+
+
+def test_games_stored_by_another_process_are_reviewed_by_the_sweep(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game the CLI stored (``tournament game``, ``import-pgn``, ``relay``: not
+    through the server) is found by the server's sweep and reviewed; a game replaced with
+    other moves is reviewed again."""
+    monkeypatch.setattr(otb_reviews, "SWEEP_S", 0.2)
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with client(url) as cl:
+        outside = TournamentStore(url)  # another process's store, as the CLI's
+        eid = _event(outside, players=4)
+        t = outside.load(eid)
+        fen = t.board(1, 1).fen
+        uci = random_game(fen, "chess960", 6, seed=7)
+        if final_result(fen, "chess960", uci, "*") != "*":
+            uci = uci[:-1]
+        outside.enter_game(eid, 1, 1, scoresheet(fen, "chess960", uci), result="0-1")
+        outside.enter_game(eid, 1, 2, scoresheet(fen, "chess960", uci[:2]))  # unfinished
+        key = otb.review_id(eid, 1, 1)
+        deadline = time.monotonic() + 60
+        while (review := outside.review_of(key)) is None:
+            assert time.monotonic() < deadline, "the sweep did not review the game in 60 s"
+            time.sleep(0.05)
+        assert len(review.plies) == len(uci)
+        shorter = uci[:4]
+        outside.enter_game(eid, 1, 1, scoresheet(fen, "chess960", shorter), result="0-1",
+                           replace_game=True)
+        while (review := outside.review_of(key)) is None or len(review.plies) != 4:
+            assert time.monotonic() < deadline + 60, "the replaced game was not reviewed"
+            time.sleep(0.05)
+        assert outside.review_of(otb.review_id(eid, 1, 2)) is None
+        outside.dispose()
+        assert cl.get("/api/health").status_code == 200
+
+
+def test_the_live_socket_pushes_the_round_on_every_change(c: TestClient) -> None:
+    """Issue 31's relay pushed: ``WS /ws/tournaments/{id}/rounds/{r}/live`` sends the round's
+    boards at once, again when a game is entered through the server (woken at once) or
+    stored by another process (the CLI, a relay: seen within a second or so), and answers
+    pings; an unknown event is an error frame and close code 4404."""
+    r = c.post("/api/tournaments", json={"name": "Live Open", "rounds": 1})
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for name in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    c.post(f"/api/tournaments/{eid}/start", headers=auth)
+    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    uci = random_game(fen, "chess960", 6, seed=5)
+    with c.websocket_connect(f"/ws/tournaments/{eid}/rounds/1/live") as ws:
+        first = ws.receive_json()
+        LiveFrame.model_validate(first)  # the frame's declared shape
+        assert first["live"] == c.get(f"/api/tournaments/{eid}/rounds/1/live").json()
+        assert [b["moves"] for b in first["live"]["boards"]] == [[], []]
+        started = time.monotonic()
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/boards/1/game",
+                   json={"text": scoresheet(fen, "chess960", uci[:3])}, headers=auth)
+        assert r.status_code == 200, r.text
+        pushed = ws.receive_json()
+        assert pushed["live"]["boards"][0]["moves"] == uci[:3]
+        assert time.monotonic() - started < 1.0
+        # Stored by another process (the store itself, as the CLI does): seen all the same.
+        store = TournamentStore(c.app.state.tournaments.engine)  # type: ignore[attr-defined]
+        store.enter_game(eid, 1, 2, scoresheet(fen, "chess960", uci[:2]))
+        pushed = ws.receive_json()
+        assert pushed["live"]["boards"][1]["moves"] == uci[:2]
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text("hello")
+        assert ws.receive_json()["code"] == "frame.invalid"
+    with c.websocket_connect("/ws/tournaments/nosuch/rounds/1/live?lang=es") as ws:
+        frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["status"] == 404
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
 
 
 def _relay_file(t: Tournament, rnd: int, moves: dict[int, list[str]],

@@ -110,6 +110,41 @@ def test_toml_errors_missing_and_unknown_fields(tmp_path: Path) -> None:
         read_variant_file(clash)
 
 
+def test_display_names_and_descriptions_by_language(tmp_path: Path) -> None:
+    (copy,) = read_variant_file(DATA / "crc_copy.toml")
+    assert copy.display_name == ("CRC from a file", "Ajedrez Aleatorio Contemporáneo (archivo)")
+    header = (DATA / "crc_copy.toml").read_text(encoding="utf-8").split("[variant.crc-copy.")[0]
+    bad = _write(tmp_path, header.replace("[variant.crc-copy]", "[variant.bad-names]")
+                 .replace("(file)", "(bad)") + (
+        "[variant.bad-names.display_name]\n"  # line 19
+        'en = "Fine"\n'
+        "es = 5\n"  # line 21: not a string
+        "\n"
+        "[variant.bad-names.description]\n"  # line 23
+        'en = "ok"\n'
+        'fr = "non"\n'  # line 25: no such language
+        "\n"
+        '[variant.inline]\npgn_name = "Inline"\n'  # line 27
+        'display_name = { en = "x", es = "' + "y" * 61 + '" }\n'  # line 29: too long
+        "\n"
+        '[variant.empty]\npgn_name = "Empty"\n'  # line 31
+        'display_name = { es = "  " }\n'  # line 33: blank
+        'description = { es = "two\\nlines" }\n'  # line 34: a line break
+    ))
+    with pytest.raises(VariantFileError) as caught:
+        read_variant_file(bad)
+    found = {(p.line, p.path): p.message for p in caught.value.problems}
+    assert found[(21, "variant.bad-names.display_name.es")] == "expected a string, not int"
+    assert found[(25, "variant.bad-names.description.fr")] == "unknown language 'fr' (en, es)"
+    assert found[(29, "variant.inline.display_name.es")] == (
+        "a name has at most 60 characters, not 61")
+    assert found[(33, "variant.empty.display_name.es")].startswith("an empty name")
+    assert found[(34, "variant.empty.description.es")].startswith(
+        "a description has no control characters")
+    first = str(caught.value).splitlines()[0]
+    assert first.startswith(f"{bad}:21: variant.bad-names.display_name.es")
+
+
 @pytest.mark.usefixtures("registry")
 def test_the_command_line_option_loads_the_file() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -147,6 +182,9 @@ def test_the_server_serves_a_good_file_and_starts_without_a_bad_one(
         served = {v["key"]: v for v in c.get("/api/variants").json()}
         assert served["crc-copy"]["setup"]["count"] == 1680
         assert served["crc-copy"]["description"]["es"].startswith("Ajedrez")
+        assert served["crc-copy"]["display_name"] == {
+            "en": "CRC from a file", "es": "Ajedrez Aleatorio Contemporáneo (archivo)"}
+        assert served["crc"]["display_name"] == {"en": "", "es": ""}  # the catalogue's
         r = c.post("/api/games", json={"variant": "crc-copy", "setup": 1270,
                                        "opponent": "hotseat"})
         assert r.status_code == 201, r.text

@@ -13,6 +13,7 @@ import json
 import re
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ with contextlib.suppress(ImportError):  # skipped below without it
 pytestmark = skip_without_browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+VARIANT_FILE = Path(__file__).resolve().parent / "data" / "variant_files" / "crc_copy.toml"
 
 
 @pytest.fixture(scope="module")
@@ -387,3 +389,38 @@ def test_double960_by_its_pair_of_numbers(page: Page) -> None:
     assert s["start_fen"] == "nqrnbkrb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert s["number"] == 518 * 960 + 123
     expect(page.locator("[data-testid=seat]")).to_contain_text("#518/123")
+
+
+def test_double_mrc_by_its_pair_of_mrc_numbers(page: Page) -> None:
+    """Double Modern Random Chess (issue 35): the pair of MRC-Ids, 0 to 15,119 each, Black's
+    read from its own side; 8226/8226 is Modern Chess."""
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "double-mrc")
+    page.check("input[name=setup][value=number]")
+    page.fill("[data-testid=setup-number]", "8226/15120")
+    expect(page.locator("form .error")).to_contain_text("0 to 15119 each, as 8226/123")
+    preview = new_game(page, "double-mrc", "hotseat", number="8226/8226")  # type: ignore[arg-type]
+    assert preview == ("8226/8226", "RNBMKQBNR/RNBQKMBNR")
+    s = game_state(page)
+    assert s["start_fen"] == ("rnbqkmbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR w IAia - 0 1 "
+                              "ABCDEFGHIabcdefghi")
+    assert s["number"] == 8226 * 15120 + 8226
+    expect(page.locator("[data-testid=seat]")).to_contain_text("#8226/8226")
+
+
+def test_a_variant_from_a_file_is_named_in_the_page_language(
+        browser: Browser, tmp_path: Path, errors: list[str]) -> None:
+    """A variants file's display_name (issue 35) is the name in the home page's menu, in
+    English and in Spanish."""
+    with running_server(tmp_path, RANDOMCHESS_VARIANTS_FILE=str(VARIANT_FILE)) as url:
+        for lang, name in (("en", "CRC from a file"),
+                           ("es", "Ajedrez Aleatorio Contemporáneo (archivo)")):
+            pg = open_page(browser, url, errors, lang)
+            pg.goto("/")
+            option = pg.locator("[data-testid=variant] option[value=crc-copy]")
+            expect(option).to_have_text(name)
+            pg.select_option("[data-testid=variant]", "crc-copy")
+            expect(pg.locator("[data-testid=variant-about]")).to_contain_text(
+                "variants file" if lang == "en" else "archivo de variantes")
+            pg.context.close()
+    assert not errors, f"JavaScript errors: {errors}"

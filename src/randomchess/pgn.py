@@ -230,6 +230,14 @@ _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*')
 
 
 def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
+    for lines, number, start_line, offset in read_chunks(handle):
+        yield _parse_chunk(lines, number, start_line, offset, lang)
+
+
+def read_chunks(handle: TextIO) -> Iterator[tuple[list[str], int, int, int]]:
+    """The games of a PGN stream as text, unparsed: (lines, game number, first line,
+    character offset), as :func:`read_games` splits them; :func:`parse_chunk` reads one.
+    The explorer's importer reads the plain ones its own faster way (issue 33)."""
     number = 0
     chunk: list[str] = []
     start_line = start_offset = 0
@@ -246,7 +254,7 @@ def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
             (not stripped and ended and not in_brace)
         if boundary and chunk and seen_moves:
             number += 1
-            yield _parse_chunk(chunk, number, start_line, start_offset, lang)
+            yield chunk, number, start_line, start_offset
             chunk = []
             in_brace = seen_moves = ended = False
         if not chunk:
@@ -268,7 +276,7 @@ def _read(handle: TextIO, lang: Language | None) -> Iterator[PgnGame]:
             seen_moves = True
     if chunk:
         number += 1
-        yield _parse_chunk(chunk, number, start_line, start_offset, lang)
+        yield chunk, number, start_line, start_offset
 
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[bool, str]:
@@ -641,6 +649,21 @@ def _tree(nodes: list[Node]) -> list[object]:
 def _parse_chunk(lines: list[str], number: int, start_line: int, offset: int,
                  lang: Language | None) -> PgnGame:
     return _GameParser(lines, number, start_line, offset, lang).parse()
+
+
+parse_chunk = _parse_chunk  # one game of read_chunks, read in full
+standard_result = _standard_result
+
+
+def start_fen_of(variant: Variant, fen: str | None) -> str | None:
+    """The start FEN of a game of ``variant`` with the FEN tag ``fen`` (None: a random
+    variant's game without one has none; ``ValueError`` for a bad FEN), as the reader's
+    set-up takes it."""
+    if fen is None:
+        if variant.key == "chess960":
+            return _CHESS960_518
+        return None if variant.is_random else variant.start_fen
+    return Position(fen, variant).fen()
 
 
 def _join(a: str, b: str) -> str:

@@ -19,21 +19,29 @@ import random
 import re
 import secrets
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 from randomchess.errors import LanguageError, NotASetupError, RandomChessError
 from randomchess.geometry import FILE_LETTERS
 from randomchess.pieces import KIND_BY_LETTER, KIND_BY_SPANISH_LETTER, PIECE_TYPES
-from randomchess.variants import VARIANTS, Numbering, Variant, get_variant, numbered_variant_keys
+from randomchess.variants import (
+    PAIR_NUMBERINGS,
+    VARIANTS,
+    Numbering,
+    Variant,
+    get_variant,
+    numbered_variant_keys,
+)
 
 __all__ = [
     "CHESS960_SETUPS",
     "CRC_SETUPS",
     "DOUBLE960_SETUPS",
+    "DOUBLE_MRC_SETUPS",
     "HALL_ALPHABET",
     "HALL_MAX_DIGITS",
     "HALL_MIN_DIGITS",
@@ -87,6 +95,7 @@ CHESS960_SETUPS = 960
 MRC_SETUPS = 15_120
 CRC_SETUPS = 1_680
 DOUBLE960_SETUPS = CHESS960_SETUPS**2  # 921,600: a Chess960 array per side
+DOUBLE_MRC_SETUPS = MRC_SETUPS**2  # 228,614,400: an MRC array per side
 ORTHODOX_NUMBER = 518  # RNBQKBNR (RULES.md §2.4)
 MAURA_NUMBER = 8226  # RNBMKQBNR (RULES.md §4.8)
 SALT_BYTES = 32
@@ -101,7 +110,8 @@ _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
 _COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
-                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS}
+                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS,
+                                  "double-mrc": DOUBLE_MRC_SETUPS}
 # CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
 # pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
 _CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
@@ -301,24 +311,45 @@ def _crc_number(rank: str) -> int:
     return (_knight_row(squares) * 6 + queen) * 28 + pair
 
 
-def _double_rank(number: int) -> str:
-    # Double Fischer Random (docs/rules.md): number = 960 * White's Scharnagl + Black's.
-    white, black = divmod(number, CHESS960_SETUPS)
-    return f"{_scharnagl_rank(white)}/{_scharnagl_rank(black)}"
+def _pair_rank(pair: Numbering) -> Callable[[int], str]:
+    # Independent arrays (docs/rules.md): number = count * White's number + Black's, each
+    # side's array numbered by the one-array scheme (Black's read from Black's side when
+    # the scheme's variant is reverse-symmetric, MRC); the setup is WHITE/BLACK, a-file first.
+    one, from_black_side = PAIR_NUMBERINGS[pair]
+    count = _COUNTS[one]
+
+    def rank(number: int) -> str:
+        white, black = divmod(number, count)
+        theirs = _RANK_OF[one](black)
+        return f"{_RANK_OF[one](white)}/{theirs[::-1] if from_black_side else theirs}"
+    return rank
 
 
-def _double_number(setup: str) -> int:
-    white, _, black = setup.partition("/")
-    return CHESS960_SETUPS * _scharnagl_number(white) + _scharnagl_number(black)
+def _pair_number(pair: Numbering) -> Callable[[str], int]:
+    one, from_black_side = PAIR_NUMBERINGS[pair]
+    count = _COUNTS[one]
+
+    def number(setup: str) -> int:
+        white, _, black = setup.partition("/")
+        theirs = black[::-1] if from_black_side else black
+        return count * _NUMBER_OF[one](white) + _NUMBER_OF[one](theirs)
+    return number
 
 
 # Each numbering's two directions, for arrays already checked to be the variant's.
 _RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank, "crc": _crc_rank,
-                                                   "double-scharnagl": _double_rank}
+                                                   "mrc": _mrc_rank, "crc": _crc_rank}
 _NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number, "crc": _crc_number,
-                                                     "double-scharnagl": _double_number}
+                                                     "mrc": _mrc_number, "crc": _crc_number}
+for _pair in PAIR_NUMBERINGS:
+    _RANK_OF[_pair] = _pair_rank(_pair)
+    _NUMBER_OF[_pair] = _pair_number(_pair)
+
+
+def side_count(variant: Variant) -> int:
+    """How many arrays one side of independent ``variant`` has (960 in Double Fischer
+    Random, 15,120 in Double MRC): a setup's number is this many times White's plus Black's."""
+    return _COUNTS[PAIR_NUMBERINGS[_numbering(variant)][0]]
 
 
 def numbered_variant(variant: str | Variant) -> Variant:
@@ -405,7 +436,7 @@ class NumberedSetup:
         """The number as players write it: ``518``, or ``518/123`` (White's Scharnagl number,
         Black's) for Double Fischer Random."""
         if self.variant.independent_sides:
-            return "/".join(map(str, divmod(self.number, CHESS960_SETUPS)))
+            return "/".join(map(str, divmod(self.number, side_count(self.variant))))
         return str(self.number)
 
     def localized(self, lang: Language = "en") -> str:
@@ -457,15 +488,22 @@ def setup_from_label(variant: str | Variant, label: str) -> NumberedSetup:
     Random (White's Scharnagl number, then Black's); ``SetupNumberError`` if malformed."""
     v = numbered_variant(variant)
     parts = label.strip().split("/")
-    if not all(p.isascii() and p.isdigit() and len(p) <= 7 for p in parts) or len(parts) != (
+    if not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts) or len(parts) != (
             2 if v.independent_sides else 1):
-        form = "two Scharnagl numbers, e.g. 518/123" if v.independent_sides else "a number"
+        form = "a number"
+        if v.independent_sides:
+            one = PAIR_NUMBERINGS[_numbering(v)][0]
+            form = ("two Scharnagl numbers, e.g. 518/123" if one == "scharnagl" else
+                    f"two {one.upper()} numbers, White's then Black's, e.g. "
+                    f"{standard_and_mirror(v)[0] // side_count(v)}/123")
         raise SetupNumberError(f"{label!r} is not a {v.key} setup number: write {form}")
     if v.independent_sides:
         white, black = (int(p) for p in parts)
+        count = side_count(v)
+        one = PAIR_NUMBERINGS[_numbering(v)][0]
         for n in (white, black):
-            _check_number(n, CHESS960_SETUPS, "each side's chess960")
-        return setup_from_number(v, white * CHESS960_SETUPS + black)
+            _check_number(n, count, f"each side's {one}")
+        return setup_from_number(v, white * count + black)
     return setup_from_number(v, int(parts[0]))
 
 
@@ -583,6 +621,49 @@ def _check_start_fields(v: Variant, setup: NumberedSetup, fields: list[str]) -> 
 # --- pools and draws -----------------------------------------------------------------------
 
 
+class NumbersBelow(Sequence[int]):
+    """``0 .. count - 1`` without ``excluded``, ascending, as a sequence that is not listed:
+    the ``i``-th number is found by stepping over the excluded ones below it."""
+
+    def __init__(self, count: int, excluded: Iterable[int] = ()) -> None:
+        self.limit = count
+        self.excluded = tuple(sorted({n for n in excluded if 0 <= n < count}))
+        self._gone = frozenset(self.excluded)
+
+    def __len__(self) -> int:
+        return self.limit - len(self.excluded)
+
+    def _at(self, index: int) -> int:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        n = index
+        for e in self.excluded:  # ascending: each excluded number at or below n shifts it
+            if e > n:
+                break
+            n += 1
+        return n
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return tuple(self._at(i) for i in range(*index.indices(len(self))))
+        return self._at(index)
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and 0 <= number < self.limit and number not in self._gone
+
+    def __iter__(self) -> Iterator[int]:
+        return (n for n in range(self.limit) if n not in self._gone)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NumbersBelow):
+            return (self.limit, self.excluded) == (other.limit, other.excluded)
+        return isinstance(other, tuple) and len(other) == len(self) and tuple(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class SetupPool:
     """The setups a draw picks from: eligible numbers of a variant, in ascending order.
 
@@ -617,13 +698,16 @@ class SetupPool:
         return (_NUMBER_OF[_numbering(self.variant)](standard),)
 
     @cached_property
-    def numbers(self) -> tuple[int, ...]:
-        excluded = set(self.excluded)
+    def numbers(self) -> Sequence[int]:
+        """The eligible numbers, ascending: all but the excluded ones without a bishop filter
+        (not listed: Double MRC has 228 million), else a tuple."""
+        count = setup_count(self.variant)
         keep = {"any": None, "same": True, "opposite": False}[self.bishops]
+        if keep is None:
+            return NumbersBelow(count, self.excluded)
+        excluded = set(self.excluded)
         return tuple(
-            n
-            for n in range(setup_count(self.variant))
-            if n not in excluded and (keep is None or self._same_colour(n) == keep)
+            n for n in range(count) if n not in excluded and self._same_colour(n) == keep
         )
 
     def _same_colour(self, number: int) -> bool:
@@ -643,8 +727,9 @@ class SetupPool:
         return len(self.numbers)
 
     @cached_property
-    def _number_set(self) -> frozenset[int]:
-        return frozenset(self.numbers)
+    def _number_set(self) -> Sequence[int] | frozenset[int]:
+        numbers = self.numbers
+        return numbers if isinstance(numbers, NumbersBelow) else frozenset(numbers)
 
     def __contains__(self, number: object) -> bool:
         return number in self._number_set

@@ -67,7 +67,11 @@ class VariantFileError(RandomChessError):
 
 
 class _FieldError(ValueError):
-    pass
+    """A field's value is wrong; ``part`` names the entry inside a table field (``es``)."""
+
+    def __init__(self, message: str, part: str = "") -> None:
+        super().__init__(message)
+        self.part = part
 
 
 # --- field readers: TOML value -> Variant field value -----------------------------------------
@@ -133,10 +137,41 @@ def _values(value: object) -> tuple[tuple[PieceKind, int, int], ...]:
     return tuple(out)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_NAME_LENGTH = 60
+_DESCRIPTION_LENGTH = 1000
+
+
+def _languages(value: object, longest: int, what: str) -> tuple[str, str]:
+    """A ``{en = "...", es = "..."}`` table of player-facing texts (either may be left out)."""
+    if not isinstance(value, dict):
+        raise _FieldError(f"expected a table of {what} by language: en = \"...\", es = \"...\"")
+    for language in value:
+        if language not in ("en", "es"):
+            raise _FieldError(f"unknown language {language!r} (en, es)", language)
+    out = []
+    for language in ("en", "es"):
+        raw = value.get(language, "")
+        if not isinstance(raw, str):
+            raise _FieldError(f"expected a string, not {type(raw).__name__}", language)
+        if language in value and not raw.strip():
+            raise _FieldError(f"an empty {what}: leave the language out instead", language)
+        if _CONTROL.search(raw):
+            raise _FieldError(f"a {what} has no control characters (line breaks, tabs)",
+                              language)
+        if len(raw) > longest:
+            raise _FieldError(f"a {what} has at most {longest} characters, not {len(raw)}",
+                              language)
+        out.append(raw.strip())
+    return out[0], out[1]
+
+
 def _description(value: object) -> tuple[str, str]:
-    if not isinstance(value, dict) or set(value) - {"en", "es"}:
-        raise _FieldError("expected a table with en and es texts")
-    return _text(value.get("en", "")), _text(value.get("es", ""))
+    return _languages(value, _DESCRIPTION_LENGTH, "description")
+
+
+def _display_name(value: object) -> tuple[str, str]:
+    return _languages(value, _NAME_LENGTH, "name")
 
 
 def _choice(*allowed: str) -> Callable[[object], str]:
@@ -155,8 +190,10 @@ _READERS: dict[str, Callable[[object], Any]] = {
     "opposite_colours": _texts,
     "adjustment_partners": lambda v: frozenset(_kinds(v)), "classical_uci": _bool,
     "castling_notation": _choice("xfen", "files"), "aliases": _texts,
-    "numbering": _choice("scharnagl", "mrc", "crc", "double-scharnagl"), "engine": _bool,
+    "numbering": _choice("scharnagl", "mrc", "crc", "double-scharnagl", "double-mrc"),
+    "engine": _bool,
     "uci_name": _text, "startpos_rank": _text, "description": _description, "margin": _int,
+    "display_name": _display_name,
 }
 
 
@@ -178,24 +215,43 @@ class _Reader:
         self.lines = text.splitlines()
         self.problems: list[VariantFileProblem] = []
 
-    def problem(self, key: str | None, field: str | None, message: str) -> None:
-        path = ".".join(p for p in ("variant", key, field) if p) if key else (field or "")
-        self.problems.append(VariantFileProblem(self.name, self._line(key, field), path, message))
+    def problem(self, key: str | None, field: str | None, message: str,
+                part: str = "") -> None:
+        path = ".".join(p for p in ("variant", key, field, part) if p) if key else (field or "")
+        line = self._line(key, field, part)
+        self.problems.append(VariantFileProblem(self.name, line, path, message))
 
-    def _line(self, key: str | None, field: str | None) -> int | None:
+    def _header(self, *names: str) -> int | None:
+        """The index of the line ``[variant.KEY]`` (or ``[variant.KEY.FIELD]``)."""
+        parts = [r"(\"?)" + re.escape(n) + f"\\{i + 1}" for i, n in enumerate(names)]
+        header = re.compile(r"^\s*\[\s*variant\s*\.\s*" + r"\s*\.\s*".join(parts) + r"\s*\]")
+        return next((i for i, t in enumerate(self.lines) if header.match(t)), None)
+
+    def _assignment(self, start: int, name: str) -> int | None:
+        """The index of ``name = ...`` in the table whose header is line ``start``."""
+        pattern = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
+        for i in range(start + 1, len(self.lines)):
+            if self.lines[i].lstrip().startswith("["):
+                break
+            if pattern.match(self.lines[i]):
+                return i
+        return None
+
+    def _line(self, key: str | None, field: str | None, part: str = "") -> int | None:
         if key is None:
             return None
-        header = re.compile(r"^\s*\[\s*variant\s*\.\s*(\"?)" + re.escape(key) + r"\1\s*\]")
-        start = next((i for i, t in enumerate(self.lines) if header.match(t)), None)
+        start = self._header(key)
+        if field:
+            sub = self._header(key, field)  # [variant.KEY.FIELD], a table field
+            if sub is not None:
+                at = self._assignment(sub, part) if part else None
+                return (sub if at is None else at) + 1
         if start is None:
             return None
         if field:
-            pattern = re.compile(r"^\s*" + re.escape(field) + r"\s*=")
-            for i in range(start + 1, len(self.lines)):
-                if self.lines[i].lstrip().startswith("["):
-                    break
-                if pattern.match(self.lines[i]):
-                    return i + 1
+            at = self._assignment(start, field)  # FIELD = ... (inline tables included)
+            if at is not None:
+                return at + 1
         return start + 1
 
     def variant(self, key: str, table: object) -> Variant | None:
@@ -234,7 +290,7 @@ class _Reader:
                 try:
                     values[field] = _READERS[field](raw)
                 except _FieldError as exc:
-                    self.problem(key, field, str(exc))
+                    self.problem(key, field, str(exc), exc.part)
                     ok = False
         return values if ok else None
 

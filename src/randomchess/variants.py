@@ -58,13 +58,21 @@ CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
 # (§4.8), its 8-file twin CRC-Id 0-1,679 (docs/rules.md), or none (the arrays are drawn
 # uniformly but carry no number).
-Numbering = Literal["scharnagl", "mrc", "crc", "double-scharnagl"]
+Numbering = Literal["scharnagl", "mrc", "crc", "double-scharnagl", "double-mrc"]
 # The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
 NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
     "scharnagl": (8, "RNBQKBNR", True),
     "mrc": (9, "RNBMKQBNR", False),
     "crc": (8, "RNBQKBNR", False),
     "double-scharnagl": (8, "RNBQKBNR", True),  # a Scharnagl number per side (docs/rules.md)
+    "double-mrc": (9, "RNBMKQBNR", False),  # an MRC-Id per side (docs/rules.md)
+}
+# The numberings of independent arrays (a setup per side): each side's array is numbered by
+# the one-array scheme, Black's read from Black's side when the scheme's own variant has
+# reverse symmetry (MRC: ``8226/8226`` is Maura's array for both, Modern Chess's start).
+PAIR_NUMBERINGS: dict[Numbering, tuple[Numbering, bool]] = {
+    "double-scharnagl": ("scharnagl", False),
+    "double-mrc": ("mrc", True),
 }
 PieceValues = tuple[tuple[PieceKind, int, int], ...]  # (kind, middlegame, endgame) centipawns
 
@@ -117,6 +125,9 @@ class Variant:
     # What players are told about the variant beyond its name, (English, Spanish): the
     # rules a player could not guess, such as inferred castling squares (D-18).
     description: tuple[str, str] = ("", "")
+    # The name shown to players, (English, Spanish); empty: the PGN name (the browser's own
+    # catalogue names the built-in variants; a variants file names its own, docs/variants.md).
+    display_name: tuple[str, str] = ("", "")
 
     def __post_init__(self) -> None:
         if _CHECKED.get():
@@ -224,7 +235,14 @@ class Variant:
         return f"{one()}/{one()}" if self.independent_sides else one()
 
     def bishops_same_colour(self, rank: str) -> bool:
-        b = [i for i, c in enumerate(self.white_rank(rank)) if c == "B"]
+        """Whether the bishops of ``rank`` share a colour (White's; for independent sides,
+        either side's: each side then has its own Bishop Adjustment right, BAR-1)."""
+        return any(self.side_bishops_same_colour(rank, black) for black in (False, True))
+
+    def side_bishops_same_colour(self, rank: str, black: bool) -> bool:
+        """Whether one side's bishops share a colour in setup ``rank`` (BAR-1)."""
+        own = self.black_rank(rank) if black else self.white_rank(rank)
+        b = [i for i, c in enumerate(own.upper()) if c == "B"]
         return len(b) == 2 and (b[0] - b[1]) % 2 == 0
 
     def setup_fen(self, rank: str, adjustment: bool | None = None) -> str:
@@ -257,7 +275,11 @@ class Variant:
             castling = "KQkq"
         fen = f"{'/'.join(rows)} w {castling} - 0 1"
         if adjustment:
-            fen += " " + letters.upper() + letters
+            # Every home square of a side whose bishops share a colour (BAR-1): both sides
+            # or neither under mirror or reverse symmetry, each on its own when independent.
+            fen += " " + "".join(
+                letters.upper() if black == 0 else letters for black in (0, 1)
+                if self.side_bishops_same_colour(rank, bool(black)))
         return fen
 
     def _row(self, pieces: str) -> str:
@@ -364,10 +386,11 @@ def _setup_problems(v: Variant) -> Iterator[tuple[str, str]]:
         yield "fixed_rank", f"fixed array {v.fixed_rank!r} breaks the setup rules"
     if v.fixed_rank is None and (v.startpos_rank is None or not v.is_setup(v.startpos_rank)):
         yield "startpos_rank", "a random variant names a legal startpos_rank"
-    if v.independent_sides and (v.has_adjustment or not v.is_random):
-        yield "symmetry", "independent arrays are random and have no Bishop Adjustment"
-    if (v.numbering == "double-scharnagl") != (v.numbering is not None and v.independent_sides):
-        yield "numbering", "the double-scharnagl numbering, and only it, numbers independent arrays"
+    if v.independent_sides and not v.is_random:
+        yield "symmetry", "independent arrays are random"
+    if (v.numbering in PAIR_NUMBERINGS) != (v.numbering is not None and v.independent_sides):
+        yield "numbering", ("the pair numberings (double-scharnagl, double-mrc), and only they, "
+                            "number independent arrays")
     elif v.numbering is not None and not v.is_random:
         yield "numbering", "only random variants are numbered"
     elif v.numbering is not None:
@@ -532,6 +555,33 @@ VARIANTS: dict[str, Variant] = {
                 "filas de blancas y negras se sortean por separado, así que casi siempre son "
                 "distintas. Las posiciones se numeran con el par de números de Scharnagl, "
                 "primero el de blancas (518/518 es el ajedrez clásico).",
+            ),
+        ),
+        # Double Modern Random Chess: each side its own MRC array (15,120 x 15,120 setups,
+        # numbered by an MRC-Id per side, Black's read from Black's side: "8226/8226" is
+        # Modern Chess; docs/rules.md), the Bishop Adjustment for a side whose own bishops
+        # share a colour (BAR-1).
+        Variant(
+            key="double-mrc", pgn_name="Double Modern Random Chess", files=9, ranks=9,
+            army="RNBMKQBNR", promotions=_MODERN_PROMOTIONS, castle_a=(2, 3),
+            castle_h=(6, 5), castle_san=_MODERN_SAN, symmetry="independent",
+            bishops_opposite=False, adjustment_partners=_MRC_PARTNERS,
+            castling_notation="files", piece_values=VALUES_9X9,
+            aliases=("double modern random chess", "double mrc",
+                     "ajedrez aleatorio moderno doble"),
+            numbering="double-mrc", engine=True, uci_name="modern",
+            startpos_rank="RNBMKQBNR/RNBQKMBNR",
+            description=(
+                "Modern Random Chess in which each side gets its own random array, drawn "
+                "separately. Setups are numbered by the pair of MRC numbers, White's first, "
+                "each read from its own side: 8226/8226 is Modern Chess. A side whose two "
+                "bishops stand on one colour has the Bishop Adjustment, whatever the other "
+                "side's array.",
+                "Ajedrez Moderno Aleatorio en el que cada bando recibe su propia posición "
+                "aleatoria, sorteada por separado. Las posiciones se numeran con el par de "
+                "números MRC, primero el de blancas, cada uno leído desde su propio lado: "
+                "8226/8226 es el Ajedrez Moderno. Un bando cuyos dos alfiles están en casillas "
+                "del mismo color tiene el Ajuste del Alfil, sea cual sea la posición del otro.",
             ),
         ),
         # International Fischer Random Chess: Chess960's arrays inside a 10x10 board with

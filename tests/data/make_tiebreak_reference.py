@@ -9,9 +9,23 @@ tests/data/tournament/bbp/ (paired by bbpPairings), and keeps its answers in
 tests/data/tournament/tiebreakserver.json.  The tests read only that file.
 
     python tests/data/make_tiebreak_reference.py /path/to/TieBreakServer
+    python tests/data/make_tiebreak_reference.py /path/to/TieBreakServer 2026
+    python tests/data/make_tiebreak_reference.py /path/to/TieBreakServer events
 
 Two runs per file: ``PTS BH BH/C1 BH/M1 SB PS WIN WON`` (every value) and ``PTS DE``
-(the order Article 6 gives among players tied on points).
+(the order Article 6 gives among players tied on points).  With ``2026`` every code carries
+TieBreakServer's ``/V2026`` modifier (the regulations of 2 February 2026, Article 16.4's caps
+on a dummy opponent), the answers go to tiebreakserver_2026.json, and the round robins
+already on disk are read, not rewritten.  That mode is in Otto Milvang's repository
+(https://github.com/OttoMilvang/TieBreakServer, version of 21 July 2026, MIT), which
+tiebreakserver_2026.json was made with; tiebreakserver.json (the 2023/2024 text) was made
+with the TEC-FIDE checkout of 2024.
+
+``events``: the 240 random Swiss events of bbp_reference.jsonl (late entries, withdrawals,
+requested byes, forfeits, dead ends), each as bbpPairings paired it with its recorded
+results, under both editions (``/V2024`` and ``/V2026``), into
+tiebreakserver_events.json: per event the values of ``VALUES`` per player, as one string
+each (``"47.5 43 35.5 ..."``, to keep the file small), and the DE ranks.
 """
 
 from __future__ import annotations
@@ -72,28 +86,63 @@ def run(tbs: Path, trf: Path, codes: list[str], swiss: bool) -> dict[int, dict[s
     head = lines[0].split("\t")
     rows = {}
     for line in lines[1:]:
+        if "\t" not in line:  # newer versions end with a "Check: ..." line
+            continue
         row = dict(zip(head, line.split("\t"), strict=True))
         rows[int(row["StartNo"])] = row
     return rows
 
 
+def events(tbs: Path) -> None:
+    import tempfile
+
+    sys.path.insert(0, str(DATA.parents[1]))
+    from test_tournament_bbp_reference import _events, _replay_in_memory
+
+    reference: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for ev in _events():
+            played: list[Tournament] = []
+            _replay_in_memory(ev, set(), played)
+            trf = Path(tmp) / f"e{ev['seed']}.trf"
+            trf.write_text(write_trf(played[0]), encoding="utf-8")
+            entry: dict[str, object] = {}
+            for edition, suffix in (("2023", "/V2024"), ("2026", "/V2026")):
+                rows = run(tbs, trf, [c + suffix for c in VALUES], True)
+                entry[edition] = {n: " ".join(str(Fraction(row[c + suffix])) for c in VALUES)
+                                  for n, row in rows.items()}
+            de = run(tbs, trf, ["DE"], True)
+            entry["de_rank"] = {n: int(row["Rank"]) for n, row in de.items()}
+            reference[str(ev["seed"])] = entry
+            print(ev["seed"], end=" ", flush=True)
+    (DATA / "tiebreakserver_events.json").write_text(
+        json.dumps(reference, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     tbs = Path(sys.argv[1])
-    for seed in range(1, 21):
-        (DATA / "rr" / f"rr_{seed:03}.trf").write_text(write_trf(round_robin(seed)),
-                                                       encoding="utf-8")
+    edition = sys.argv[2] if len(sys.argv) > 2 else "2023"
+    if edition == "events":
+        events(tbs)
+        return
+    suffix = "/V2026" if edition == "2026" else ""
+    if edition != "2026":
+        for seed in range(1, 21):
+            (DATA / "rr" / f"rr_{seed:03}.trf").write_text(write_trf(round_robin(seed)),
+                                                           encoding="utf-8")
     reference: dict[str, dict[str, object]] = {}
     for sub, swiss in (("bbp", True), ("rr", False)):
         for trf in sorted((DATA / sub).glob("*.trf")):
-            values = run(tbs, trf, VALUES, swiss)
-            de = run(tbs, trf, ["DE"], swiss)
+            values = run(tbs, trf, [c + suffix for c in VALUES], swiss)
+            de = run(tbs, trf, ["DE" + suffix], swiss)
             reference[f"{sub}/{trf.name}"] = {
-                "values": {n: {c: str(Fraction(row[c])) for c in VALUES}
+                "values": {n: {c: str(Fraction(row[c + suffix])) for c in VALUES}
                            for n, row in values.items()},
                 "de_rank": {n: int(row["Rank"]) for n, row in de.items()},
             }
-    (DATA / "tiebreakserver.json").write_text(json.dumps(reference, indent=1, sort_keys=True)
-                                              + "\n", encoding="utf-8")
+    name = "tiebreakserver_2026.json" if edition == "2026" else "tiebreakserver.json"
+    (DATA / name).write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n",
+                             encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { applyLobbyFrame, openSeeks } from './lobby_seeks.js';
+import { newClientValue } from './setups.js';
 import { myEvents } from './tournament/list.js';
 
 /** The account, lobby and profile pages' texts (the catalogue's account.* keys). */
@@ -310,6 +311,9 @@ async function start(root, go, state) {
     h('option', { value: 'new-per-game' }, tr('setupPerGame')),
     h('option', { value: 'number' }, tr('setupByNumber')));
   const rated = h('input', { type: 'checkbox', checked: true, 'data-testid': 'seek-rated' });
+  // The setup preview's countdown (issue 32): empty for the speed's default.
+  const preview = h('input', { type: 'number', min: '0', max: '600', step: '1', placeholder: '20–180',
+    'data-testid': 'seek-preview' });
   const list = h('tbody');
   const table = h('table.seeks', { 'data-testid': 'seeks' },
     h('thead', h('tr', ['colPlayer', 'colRating', 'colVariant', 'colSetup', 'colClock', 'colMode']
@@ -332,7 +336,7 @@ async function start(root, go, state) {
     }
     try {
       const res = await call('POST', '/api/lobby/quick',
-        { variant: variant.value, clock: clock(), rated: rated.checked });
+        { variant: variant.value, clock: clock(), rated: rated.checked, client_value: newClientValue() });
       if (res.paired) {
         saveSeat(res.id, { ...res.seat, opponent: 'friend' });
         go(`/game/${encodeURIComponent(res.id)}`);
@@ -358,6 +362,7 @@ async function start(root, go, state) {
           const setup = setupKind.value === 'number' || number.value !== ''
             ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
           const body = { variant: variant.value, rated: rated.checked, setup, clock: clock() };
+          if (preview.value !== '' && !days.value) body.preview = Number(preview.value);
           const name = challenge.value.trim();
           const res = name
             ? await call('POST', '/api/lobby/challenges', { ...body, name })
@@ -375,6 +380,9 @@ async function start(root, go, state) {
       h('label.stack', tr('setupNumber'), number)),
     h('div.row-form', h('label.stack.wide', tr('challengeName'), challenge),
       h('label.choice', rated, ` ${tr('rated')}`)),
+    h('div.row-form', h('label.stack', t('preview.seconds'), preview)),
+    // The rule against setup-shopping, where the seek is made (docs/rules.md, "no setup-shopping").
+    h('p.hint', { 'data-testid': 'seek-rule' }, t('preview.seekRule')),
     h('div.actions', h('button', { type: 'submit', 'data-testid': 'seek-post' }, tr('post')),
       h('button.secondary', { type: 'button', 'data-testid': 'quick-pair', onclick: quickPair },
         tr('quick')))),
@@ -389,7 +397,7 @@ async function start(root, go, state) {
       const setupText = s.setup === 'random' ? tr('random')
         : s.setup === 'new-per-game' ? tr('perGame') : `#${s.setup}`;
       const clockText = s.clock.days ? tr('perMove', { days: s.clock.days })
-        : `${s.clock.minutes}+${s.clock.increment}`;
+        : s.clock.control || `${s.clock.minutes}+${s.clock.increment}`;
       const act = own
         ? h('button', { onclick: () => call('DELETE', `/api/lobby/seeks/${s.id}`)
           .catch(e => show(line, e)) }, `${tr('cancel')} (${tr('yours')})`)
@@ -397,7 +405,9 @@ async function start(root, go, state) {
           'data-testid': 'seek-accept',
           onclick: async () => {
             try {
-              const res = await call('POST', `/api/lobby/seeks/${encodeURIComponent(s.id)}/accept`);
+              // This browser's share of the setup draw both players can verify (issue 32).
+              const res = await call('POST', `/api/lobby/seeks/${encodeURIComponent(s.id)}/accept`,
+                { client_value: newClientValue() });
               saveSeat(res.id, { ...res.seat, opponent: 'friend' });
               go(`/game/${encodeURIComponent(res.id)}`);
             } catch (e) {
@@ -415,8 +425,15 @@ async function start(root, go, state) {
         h('td', s.challenge ? `${tr('challenge')}: ` : '',
           h('a', { href: `/#/players/${encodeURIComponent(s.player)}`, title: tr('profile') }, s.player)),
         h('td.num', `${s.rating}${s.provisional ? '?' : ''}`),
-        h('td', variantName(s.variant)), h('td', setupText), h('td.num', clockText),
-        h('td', s.rated ? tr('rated') : tr('casual')), h('td.seek-actions', act, decline)));
+        h('td', variantName(s.variant)), h('td', setupText, s.setup_commit
+          ? h('span.small', ' · ', h('abbr', { 'data-testid': 'seek-commit', 'data-commit': s.setup_commit,
+            title: `${tr('setupCommit')}: ${s.setup_commit}` }, `${tr('commitShort')} ${s.setup_commit.slice(0, 8)}…`))
+          : ''),
+        h('td.num', clockText),
+        h('td', { 'data-testid': 'seek-mode', title: s.rated ? t('preview.seekRule') : '' },
+          s.rated ? tr('rated') : tr('casual'),
+          s.preview ? h('span.small', ` · ${t('preview.short', { n: s.preview })}`) : ''),
+        h('td.seek-actions', act, decline)));
     }
   };
   // Paint the open seeks, and again when the next one lapses.

@@ -40,10 +40,12 @@ function connect(onMessage) {
   };
 }
 
-export function renderAnalysis(root, go, query) {
+/** The analysis board; `explorer`: the opening explorer's own page (#/explorer), the same
+ * board with the explorer's panel first. */
+export function renderAnalysis(root, go, query, { explorer = false } = {}) {
   let view = null;
   const ctrl = createAnalysisCtrl({ api: API, connect, query, redraw: () => view && view.redraw() });
-  view = createAnalysisView(root, ctrl);
+  view = createAnalysisView(root, ctrl, { explorerFirst: explorer });
   const board = createBoard(view.boardEl, { onMove: ctrl.move, dims: () => {
     const b = ctrl.view().board;
     return b ? { width: b.width, height: b.height } : { width: 8, height: 8 };

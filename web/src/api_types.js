@@ -4,6 +4,12 @@
 // `import('./api_types.js').GameState` in a JSDoc type.
 
 /**
+ * The body of an acceptance (optional): the joiner's share of the setup draw.
+ * @typedef {object} AcceptIn
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
  * The accepted seek's game: the accepting account's seat.
  * @typedef {object} AcceptOut
  * @property {string} id
@@ -34,6 +40,7 @@
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
+ * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
  * @property {boolean} [rated]
  */
 
@@ -261,10 +268,11 @@
  * @typedef {object} ChallengeIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
+ * @property {(number|null)} [preview]
  * @property {string} name
  */
 
@@ -277,7 +285,7 @@
 /**
  * What a client sends: an action for a seat (``token``; ``move`` for ``move`` and a ``draw-claim`` with a move), ``state`` (send me the state) or ``ping``.
  * @typedef {object} ClientFrame
- * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'state'|'ping')} type
+ * @property {('move'|'draw-claim'|'draw-offer'|'resign'|'draw-accept'|'draw-decline'|'takeback-offer'|'takeback-accept'|'takeback-decline'|'ready'|'state'|'ping')} type
  * @property {(string|null)} [token]
  * @property {(string|null)} [move]
  * @property {number} [lag] - with a move: the network lag (ms) the client measured (lag compensation, docs/server.md)
@@ -327,6 +335,7 @@
  * @property {(number|null)} [level] - computer level 1..8; 9, 10 and 11 (maximum) where an external engine plays the variant (GET /api/levels)
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
+ * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
  */
 
 /**
@@ -427,7 +436,8 @@
  * @property {string} event_id
  * @property {string} event
  * @property {number} round
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} white
  * @property {string} black
  */
@@ -487,6 +497,36 @@
  */
 
 /**
+ * @typedef {object} ExplorerEval
+ * @property {(number|null)} cp - centipawns, White's point of view
+ * @property {(number|null)} mate - moves to mate: positive White mates
+ * @property {number} depth
+ */
+
+/**
+ * @typedef {object} ExplorerGame
+ * @property {string} source
+ * @property {string} white
+ * @property {string} black
+ * @property {(number|null)} white_elo
+ * @property {(number|null)} black_elo
+ * @property {string} result
+ * @property {string} date - YYYY.MM.DD as the PGN gave it; empty when unknown
+ * @property {string} event
+ * @property {string} speed - the speed class; empty when unknown
+ * @property {(string|null)} game_id - this server's game, for a link to its page
+ */
+
+/**
+ * @typedef {object} ExplorerGamesOut
+ * @property {string} variant
+ * @property {number} number
+ * @property {string} fen
+ * @property {string} uci
+ * @property {Array<ExplorerGame>} games - the latest counted first
+ */
+
+/**
  * @typedef {object} ExplorerMove
  * @property {string} uci
  * @property {string} san
@@ -494,6 +534,8 @@
  * @property {number} white_wins
  * @property {number} draws
  * @property {number} black_wins
+ * @property {(number|null)} average_rating - mean of its rated games' players' mean ratings; null when none is rated
+ * @property {(ExplorerEval|null)} evaluation - the engine's evaluation of the position after the move, if known
  */
 
 /**
@@ -502,6 +544,10 @@
  * @property {number} number
  * @property {string} fen
  * @property {Array<string>} sources - the sources summed (all those with games here)
+ * @property {Array<string>} available - every source with games from this setup
+ * @property {Array<string>} speeds - the speed classes summed (empty: all)
+ * @property {(number|null)} min_rating
+ * @property {(number|null)} max_rating
  * @property {number} games - games that played a move from this position
  * @property {Array<ExplorerMove>} moves - most played first
  */
@@ -510,6 +556,23 @@
  * @typedef {object} FirstMove
  * @property {string} san
  * @property {number} games
+ */
+
+/**
+ * A knock-out seeded by the top places of closed Swiss or round-robin events.
+ * @typedef {object} FromGroupsIn
+ * @property {string} name
+ * @property {Array<string>} groups - the groups' event ids (or exact names), in order: seeds go by place, then by group
+ * @property {number} top - the places of each group that qualify
+ * @property {(string|null)} [variant] - default: the first group's
+ * @property {string} [time_control] - the match games' clock text
+ * @property {number} [games] - the games of each match
+ * @property {Array<string>} [tiebreaks] - tie-break stages in order, GAMES:TIME_CONTROL
+ * @property {string} armageddon - bid:BASE or fixed:WHITE,BLACK
+ * @property {'match'|'pair'} [match_setups]
+ * @property {boolean} [exclude_standard]
+ * @property {boolean} [no_repeat]
+ * @property {'white'|'black'} [initial_colour]
  */
 
 /**
@@ -591,6 +654,7 @@
  * @property {('white'|'black'|null)} takeback_offer
  * @property {Array<TerminationName>} claimable - draws the side to move may claim now without naming a move
  * @property {number} version - grows with every change; older states are stale
+ * @property {(PreviewState|null)} preview - the setup preview while its countdown runs; none otherwise
  */
 
 /**
@@ -672,6 +736,7 @@
  * @property {string} fen
  * @property {string} time_control
  * @property {(string|null)} black_time_control - an Armageddon's Black clock
+ * @property {(string|null)} [game_id] - the server game it is played as, once opened online (/#/game/ID to watch)
  */
 
 /**
@@ -835,7 +900,8 @@
 
 /**
  * @typedef {object} OnlineBoard
- * @property {number} board
+ * @property {number} board - the board; in a knock-out, the match
+ * @property {(number|null)} [game] - a knock-out match's game number
  * @property {string} game_id
  * @property {SeatLink} white
  * @property {SeatLink} black
@@ -958,6 +1024,15 @@
  */
 
 /**
+ * The setup preview's countdown while it runs (issue 32, docs/server.md): the board is locked and both clocks stopped until ``until``.
+ * @typedef {object} PreviewState
+ * @property {number} until - epoch ms the countdown ends (stored: a restart keeps it)
+ * @property {number} left - ms left at the moment the state was sent
+ * @property {number} length - the whole countdown, ms
+ * @property {Array<'white'|'black'>} ready - the sides that declared ready; both ready ends the countdown at once
+ */
+
+/**
  * @typedef {object} PuzzleOut
  * @property {string} id
  * @property {string} variant
@@ -985,6 +1060,7 @@
  * @property {string} [variant]
  * @property {ClockIn} clock
  * @property {boolean} [rated]
+ * @property {(string|null)} [client_value] - the joiner's share of a verifiable setup draw, when an open seek is accepted (docs/shuffler.md §10)
  */
 
 /**
@@ -1085,6 +1161,8 @@
 /**
  * @typedef {object} RevealIn
  * @property {string} input - the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces ignored
+ * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are then for the staff at GET .../rounds/{rnd}/online
+ * @property {boolean} [rated] - those games rated (as OnlineIn.rated)
  */
 
 /**
@@ -1123,6 +1201,7 @@
  * @property {Array<BoardOut>} boards
  * @property {boolean} [awaits_reveal] - a hall round whose setup is not revealed yet
  * @property {(RevealOut|null)} [reveal]
+ * @property {(number|null)} [opens_at] - when the server opens the round's online games by itself (the end of the preparation window, ms since the epoch); none when it is not to, or has
  */
 
 /**
@@ -1177,10 +1256,11 @@
  * @typedef {object} SeekIn
  * @property {string} [variant]
  * @property {('random'|'new-per-game'|number)} [setup]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(number|null)} [rating_min]
  * @property {(number|null)} [rating_max]
+ * @property {(number|null)} [preview]
  */
 
 /**
@@ -1190,15 +1270,17 @@
  * @property {string} player
  * @property {string} variant
  * @property {(number|'random'|'new-per-game')} setup
- * @property {Object<string, number>} clock - {minutes, increment} or {days}
+ * @property {Object<string, (number|string)>} clock - {minutes, increment} or {days}; a control that minutes and increment do not say (multi-period, delay) adds its PGN text as control
  * @property {string} speed
  * @property {boolean} rated
  * @property {number} rating
  * @property {boolean} provisional
  * @property {(number|null)} rating_min
  * @property {(number|null)} rating_max
+ * @property {number} preview - the setup preview's countdown, seconds (0: none); in a rated game, aborting or not moving after it is a loss (docs/rules.md, no setup-shopping)
  * @property {boolean} challenge - addressed to one player (this account, or by it)
  * @property {number} expires_in_ms - how long the seek stays open from this frame
+ * @property {(string|null)} [setup_commit] - SHA-256 (hex) of the server seed of the setup draw both players can verify (docs/shuffler.md §10); null: no committed draw
  */
 
 /**
@@ -1236,6 +1318,19 @@
  * @property {BriefSide} black
  * @property {(BriefEvaluation|null)} evaluation - none: no evaluation shipped
  * @property {SetupStatsOut} stats
+ */
+
+/**
+ * A started game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so).
+ * @typedef {object} SetupDrawOut
+ * @property {boolean} committed
+ * @property {(string|null)} [recipe]
+ * @property {(string|null)} [variant]
+ * @property {(number|null)} [number]
+ * @property {(string|null)} [commitment]
+ * @property {(string|null)} [server_seed]
+ * @property {(string|null)} [client_value]
+ * @property {(string|null)} [pool]
  */
 
 /**
@@ -1441,6 +1536,7 @@
  * @property {string} default_fen
  * @property {boolean} engine
  * @property {Description} description
+ * @property {Description} display_name
  */
 
 /**

@@ -45,7 +45,9 @@ function gameLine(ev, m, g) {
   const clock = g.black_time_control === null ? g.time_control : `${g.time_control} / ${g.black_time_control}`;
   const setup = g.setup === null ? '' : ` · ${tt('setup')} ${g.setup}`;
   return h('li', { 'data-testid': `t-ko-game-${m.round}-${m.match}-${g.game}` },
-    `${g.label}: ${name(ev, g.white)} – ${name(ev, g.black)} ${g.result || '*'}${setup} · ${clock}`);
+    `${g.label}: ${name(ev, g.white)} – ${name(ev, g.black)} ${g.result || '*'}${setup} · ${clock}`,
+    g.game_id ? [' · ', h('a', { href: `#/game/${encodeURIComponent(g.game_id)}`,
+      'data-testid': `t-ko-watch-${m.round}-${m.match}-${g.game}` }, tt('watch'))] : '');
 }
 
 function controls(r, m, post) {
@@ -82,6 +84,16 @@ function matchBox(ev, r, m, secret, post) {
     secret && r.open && ev.status === 'running' ? controls(r, m, post) : null);
 }
 
+/** The organiser's button that opens the round's due games on the server (each match's next
+ *  game, with its stage's clock); the players' links are shown once, as for a Swiss round. */
+function onlineButton(ev, r, secret, post) {
+  const due = r.matches.some(m => m.games.some(g => g.result === null && !g.game_id));
+  if (!secret || !r.open || ev.status !== 'running' || !due) return null;
+  const b = h('button.primary', { type: 'button', 'data-testid': `t-ko-online-${r.round}` }, tt('koOnline'));
+  b.addEventListener('click', () => post(`rounds/${r.round}/online`));
+  return h('p', b);
+}
+
 /** The bracket section; `post(path, body)` sends an organiser step and redraws the page. */
 export function bracketView(ev, bracket, secret, post) {
   return h('section.bracket', { 'data-testid': 't-bracket' },
@@ -89,6 +101,7 @@ export function bracketView(ev, bracket, secret, post) {
     h('p', formatLine(bracket.format)),
     h('div.bracket-rounds', bracket.rounds.map(r => h('div.bracket-round', { 'data-testid': `t-ko-round-${r.round}` },
       h('h3', roundName(r.round, bracket.rounds.length)),
+      onlineButton(ev, r, secret, post),
       r.matches.map(m => matchBox(ev, r, m, secret, post))))),
     bracket.champion !== null ? h('p', { 'data-testid': 't-champion' }, `${tt('champion')}: `,
       h('strong', name(ev, bracket.champion))) : null);

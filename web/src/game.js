@@ -14,6 +14,7 @@ import { createGameCtrl } from './game/ctrl.js';
 import { createGameView, renderNotFound } from './game/view.js';
 import { createBoard } from './game/board.js';
 import { createSounds } from './game/sounds.js';
+import { setupDrawBox } from './setup_draw.js';
 
 export { resultText } from './game/ctrl.js';
 export { renderNotFound };
@@ -49,6 +50,9 @@ export function renderGame(root, id, go) {
     dims: ctrl.dims,
   });
   view.attach(board);
+  // A lobby game's verifiable setup draw (issue 32): below the side panel's tools.
+  const side = root.querySelector('aside.side');
+  if (side) side.append(setupDrawBox(id));
   // For the browser tests (tests/test_web_*.py): the state, the board, the sounds played.
   window.rcGame = { get state() { return ctrl.state; }, ground: board.ground, sounds, store: ctrl.store };
 

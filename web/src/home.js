@@ -11,7 +11,7 @@ import {
 } from './setups.js';
 import { diagram } from './diagram.js';
 import {
-  allVariants, numberLabel, playableVariants, setupPlacement, variantInfo, variantName,
+  PAIRS, allVariants, numberLabel, playableVariants, setupPlacement, variantInfo, variantName,
 } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 
@@ -195,7 +195,8 @@ export function renderHome(root, go) {
     if (mode === 'number') {
       const n = typedNumber(info);
       if (n === null) {
-        return { error: pairNumbered(info) ? t('badPair')
+        const pair = pairNumbered(info);
+        return { error: pair ? t('badPair', { max: pair.count - 1, example: pairExample(info) })
           : t('badNumber', { max: setupCount(info) - 1 }) };
       }
       return { rank: rankOf(info, n), number: n };
@@ -206,14 +207,22 @@ export function renderHome(root, go) {
     return { rank: rankOf(info, drawn.number), number: drawn.number };
   }
 
-  // Double Fischer Random is numbered by a pair, 518/123 (White's, Black's): typed as text.
-  const pairNumbered = info => info.setup.numbering === 'double-scharnagl';
+  // Double Fischer Random and Double MRC are numbered by a pair, 518/123 (White's, Black's):
+  // typed as text.
+  const pairNumbered = info => PAIRS[info.setup.numbering] || null;
+  // The example pair: the standard array's number for White, 123 for Black.
+  const pairExample = info => {
+    const pair = pairNumbered(info);
+    const white = info.setup.standard_number === null ? 0 : Math.floor(info.setup.standard_number / pair.count);
+    return `${white}/123`;
+  };
   function typedNumber(info) {
     const text = numberIn.value.trim();
-    if (pairNumbered(info)) {
-      const m = /^(\d{1,3})\/(\d{1,3})$/.exec(text);
-      const [w, b] = m ? [Number(m[1]), Number(m[2])] : [960, 960];
-      return w < 960 && b < 960 ? 960 * w + b : null;
+    const pair = pairNumbered(info);
+    if (pair) {
+      const m = /^(\d{1,5})\/(\d{1,5})$/.exec(text);
+      const [w, b] = m ? [Number(m[1]), Number(m[2])] : [pair.count, pair.count];
+      return w < pair.count && b < pair.count ? pair.count * w + b : null;
     }
     const n = Number(text);
     return text === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(info) ? null : n;
@@ -234,7 +243,7 @@ export function renderHome(root, go) {
     fenIn.hidden = fixed || mode !== 'fen';
     numberIn.max = String((setupCount(info) || 1) - 1);
     numberIn.type = pairNumbered(info) ? 'text' : 'number';
-    numberIn.placeholder = pairNumbered(info) ? '518/123' : '';
+    numberIn.placeholder = pairNumbered(info) ? pairExample(info) : '';
     for (const el of setupBox.querySelectorAll('label.choice')) el.hidden = fixed;
     // "Draw again" only where this page draws (numbered arrays); the server draws the others.
     form.querySelector('[data-testid=redraw]').hidden = fixed || mode !== 'random' || !numbered(info);

@@ -1,4 +1,5 @@
-// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler, #/analysis[?game=<id>],
+// Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler[?seed=&client=&variant=&commit=],
+// #/analysis[?game=<id>], #/explorer?variant=<v>&setup=<n> (the opening explorer, on the analysis board),
 // #/puzzles[?variant=&theme=&id=] (issue 33), #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
@@ -70,9 +71,14 @@ function route() {
   const { path, query } = parse();
   const m = /^\/game\/([^/]+)$/.exec(path);
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
-  else if (path === '/shuffler') renderShuffler(main);
+  else if (path === '/shuffler') renderShuffler(main, query);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
   else if (path === '/puzzles') page = renderPuzzles(main, go, query);
+  else if (path === '/explorer') {
+    if (!query.get('variant')) query.set('variant', 'chess960');
+    if (!query.get('setup') && !query.get('fen')) query.set('setup', query.get('variant') === 'chess960' ? '518' : '0');
+    page = renderAnalysis(main, go, query, { explorer: true });
+  }
   else if (path.startsWith('/tournament')) page = renderTournament(main, path, go);
   else if (/^\/stats\/[^/]+\/[^/]+$/.test(path)) {
     const [, , v, n] = path.split('/');

@@ -61,6 +61,6 @@ export function briefBox(variant, number) {
     clear(box).append(h('h4', tb('title')), side(b.white), side(b.black),
       h('p.small', { 'data-testid': 'brief-stats' }, statsText(b.stats)));
     box.dataset.ready = 'yes';
-  }, () => { box.remove(); });
+  }, () => { box.hidden = true; box.remove(); });
   return box;
 }

@@ -7,7 +7,7 @@
 // (GET /api/variants, `info` below, issue 12); only the two numbering schemes themselves are
 // written here, keyed by the metadata's `setup.numbering`.
 
-import { setupPlacement } from './variants.js';
+import { PAIRS, setupPlacement } from './variants.js';
 
 function pairs(n) {
   const out = [];
@@ -71,7 +71,14 @@ const SCHEMES = {
   'double-scharnagl'(number) {
     return `${SCHEMES.scharnagl(Math.floor(number / 960))}/${SCHEMES.scharnagl(number % 960)}`;
   },
+  // Double MRC: 15,120 x White's MRC-Id + Black's, Black's array read from Black's side
+  // (8226/8226 is Modern Chess); written WHITE/BLACK, both a-file first
+  'double-mrc'(number) {
+    const black = [...SCHEMES.mrc(number % 15120)].reverse().join('');
+    return `${SCHEMES.mrc(Math.floor(number / 15120))}/${black}`;
+  },
 };
+
 
 const notNumbered = info => Object.assign(
   new Error(`${info ? info.key : 'this variant'} setups are not numbered`), { key: 'err.notNumbered' });
@@ -101,12 +108,14 @@ export function rankOf(info, number) {
 /** The number of back rank `rank` in `info`'s numbering (by search), or null. */
 export function numberOf(info, rank) {
   if (!isNumbered(info)) return null;
-  if (info.setup.numbering === 'double-scharnagl') {
+  const pair = PAIRS[info.setup.numbering];
+  if (pair) {
     const [white, black, ...rest] = rank.split('/');
-    const one = text => { for (let n = 0; n < 960; n++) if (SCHEMES.scharnagl(n) === text) return n; return null; };
+    const one = text => { for (let n = 0; n < pair.count; n++) if (SCHEMES[pair.scheme](n) === text) return n; return null; };
     const w = one(white);
-    const b = black === undefined || rest.length ? null : one(black);
-    return w === null || b === null ? null : 960 * w + b;
+    const theirs = black !== undefined && pair.fromBlackSide ? [...black].reverse().join('') : black;
+    const b = black === undefined || rest.length ? null : one(theirs);
+    return w === null || b === null ? null : pair.count * w + b;
   }
   const scheme = SCHEMES[info.setup.numbering];
   for (let n = 0; n < info.setup.count; n++) if (scheme(n) === rank) return n;
@@ -123,8 +132,22 @@ export function bishopsSameColour(rank) {
 export const setupFen = (info, rank) => setupPlacement(info, rank);
 
 // ------------------------------------------------------------------- pools and draws
+/** 0..count-1 without `excluded` (-1: none), read as an array is (length, at, includes)
+ * without listing it; the i-th number steps over the excluded one (startpos.NumbersBelow). */
+function numbersBelow(count, excluded) {
+  const gone = excluded >= 0 && excluded < count ? excluded : -1;
+  const length = gone >= 0 ? count - 1 : count;
+  return {
+    length,
+    at: i => (i < 0 || i >= length ? undefined : gone >= 0 && i >= gone ? i + 1 : i),
+    includes: n => Number.isInteger(n) && n >= 0 && n < count && n !== gone,
+  };
+}
+
 export class SetupPool {
-  constructor(info, bishops = 'any', excludeStandard = false) {
+  // `also`: more excluded numbers (an event's own list, the setups a no-repeat event has
+  // used); `only`: a shortlist, named in the tag (docs/shuffler.md §2).
+  constructor(info, bishops = 'any', excludeStandard = false, also = [], only = null) {
     if (!isNumbered(info)) throw notNumbered(info);
     if (bishops !== 'any' && !info.setup.bishop_filter) throw Object.assign(new Error(`the bishop filter does not apply to ${info.key}`), { key: 'err.bishopFilter' });
     if (bishops !== 'any' && !BISHOP_PAIRS[info.setup.numbering]) throw Object.assign(new Error('the bishop filter needs the MRC or CRC numbering'), { key: 'err.bishopFilter' });
@@ -132,18 +155,28 @@ export class SetupPool {
     this.info = info;
     this.bishops = bishops;
     this.excludeStandard = excludeStandard;
-    const excluded = excludeStandard && info.setup.standard_number !== null ? info.setup.standard_number : -1;
-    this.numbers = [];
-    for (let n = 0; n < info.setup.count; n++) {
-      if (n === excluded) continue;
-      if (bishops !== 'any') {
-        const table = BISHOP_PAIRS[info.setup.numbering];
-        const [i, j] = table[n % table.length];
-        if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
+    const standard = excludeStandard && info.setup.standard_number !== null ? [info.setup.standard_number] : [];
+    const excluded = [...new Set([...standard, ...also])].sort((a, b) => a - b);
+    const keep = only === null ? null : new Set(only);
+    if (bishops === 'any' && excluded.length <= 1 && keep === null) {
+      // Not listed (Double MRC has 228 million): 0..count-1 without the excluded number.
+      this.numbers = numbersBelow(info.setup.count, excluded.length ? excluded[0] : -1);
+    } else {
+      const out = new Set(excluded);
+      this.numbers = [];
+      for (let n = 0; n < info.setup.count; n++) {
+        if (out.has(n) || (keep && !keep.has(n))) continue;
+        if (bishops !== 'any') {
+          const table = BISHOP_PAIRS[info.setup.numbering];
+          const [i, j] = table[n % table.length];
+          if (((i + j) % 2 === 0) !== (bishops === 'same')) continue;
+        }
+        this.numbers.push(n);
       }
-      this.numbers.push(n);
     }
-    this.tag = `${info.key}:${bishops}:${excluded >= 0 ? excluded : '-'}`;
+    this.tag = `${info.key}:${bishops}:${excluded.length ? excluded.join(',') : '-'}`;
+    if (keep) this.tag += `:only=${[...keep].sort((a, b) => a - b).join(',')}`;
+    this.options = { bishops, excludeStandard, also: excluded, only };
   }
 }
 
@@ -196,14 +229,14 @@ export function drawRandom(pool) {
   const buf = new Uint32Array(1);
   do crypto.getRandomValues(buf);
   while (buf[0] >= limit);
-  return pool.numbers[buf[0] % n];
+  return pool.numbers.at(buf[0] % n);
 }
 
 export async function drawSeeded(pool, seed, count) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const msg = concat('randomchess-seed-v1', pool.tag, String(i));
-    out.push(pool.numbers[await uniformBelow(pool.numbers.length, enc.encode(seed), msg)]);
+    out.push(pool.numbers.at(await uniformBelow(pool.numbers.length, enc.encode(seed), msg)));
   }
   return out;
 }
@@ -220,7 +253,7 @@ export async function roundSetups(salt, event, round, boards, pool, perBoard) {
   if (!ev.trim()) throw Object.assign(new Error('the event name must not be empty'), { key: 'err.noEvent' });
   const derive = async board => {
     const msg = concat('randomchess-draw-v1', pool.tag, ev, String(round), String(board));
-    return pool.numbers[await uniformBelow(pool.numbers.length, salt, msg)];
+    return pool.numbers.at(await uniformBelow(pool.numbers.length, salt, msg));
   };
   if (!perBoard) return Array(boards).fill(await derive(0));
   const out = [];
@@ -230,4 +263,102 @@ export async function roundSetups(salt, event, round, boards, pool, perBoard) {
 
 export function newSalt() {
   return crypto.getRandomValues(new Uint8Array(32));
+}
+
+// ------------------------------------------------------- setups revealed in the hall (§6)
+const HALL_MIN = 6;
+const HALL_MAX = 64;
+
+/** The hall input as it enters the derivation (docs/shuffler.md §6): the digits typed,
+ * spaces removed, 6-64 of 0-9; else an error with the page's reason key. */
+export function hallInput(text) {
+  const digits = String(text).replace(/ /g, '');
+  const fail = (key, msg) => Object.assign(new Error(msg), { key });
+  if (!digits) throw fail('err.hallEmpty', 'the hall input is empty');
+  if (!/^[0-9]*$/.test(digits)) throw fail('err.hallAlphabet', 'the hall input may hold only the digits 0-9');
+  if (digits.length < HALL_MIN) throw fail('err.hallShort', `at least ${HALL_MIN} digits`);
+  if (digits.length > HALL_MAX) throw fail('err.hallLong', `at most ${HALL_MAX} digits`);
+  return digits;
+}
+
+/** The numbers of a typed list ("standard, 7 959"): the word standard is the variant's
+ * standard array and its mirror image (Chess960 518 and 534), as the server reads it. */
+export function setupList(info, text) {
+  const out = new Set();
+  for (const word of String(text).replace(/,/g, ' ').split(/\s+/).filter(Boolean)) {
+    if (word.toLowerCase() === 'standard' && isNumbered(info) && info.setup.standard_number !== null) {
+      const std = info.setup.standard_number;
+      out.add(std);
+      const mirror = numberOf(info, [...rankOf(info, std)].reverse().join(''));
+      if (mirror !== null) out.add(mirror);
+    } else if (/^[0-9]{1,6}$/.test(word)) {
+      out.add(Number(word));
+    } else {
+      throw Object.assign(new Error(`${word} is not a setup number`), { key: 'err.setupList' });
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+async function hmac(key, message) {
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', k, message));
+}
+
+/** round_key(R) = HMAC-SHA256(salt, "randomchess-hall-v1" 0 event_tag 0 NAME 0 R 0 INPUT). */
+export async function hallRoundKey(salt, event, round, input, eventTag) {
+  const ev = event.normalize('NFC');
+  if (!ev.trim()) throw Object.assign(new Error('the event name must not be empty'), { key: 'err.noEvent' });
+  return hmac(salt, concat('randomchess-hall-v1', eventTag, ev, String(round), hallInput(input)));
+}
+
+/** A setup drawn with a round key: pool[uniform(key, "randomchess-hall-draw-v1" 0 tag 0 b)]. */
+export async function hallDraw(key, pool, board = 0) {
+  if (!pool.numbers.length) throw Object.assign(new Error('cannot draw from an empty pool'), { key: 'err.emptyPool' });
+  return pool.numbers.at(await uniformBelow(pool.numbers.length, key, concat('randomchess-hall-draw-v1', pool.tag, String(board))));
+}
+
+/** The setups of a round revealed in the hall: `pool` is the event's pool before any setup
+ * is used (its tag is the round key's event_tag); with `noRepeat`, `used` (the setups of the
+ * earlier rounds) and the round's earlier boards leave the pool.  {key (hex), numbers}. */
+export async function hallRoundSetups(salt, event, round, input, boards, pool, { perBoard = false, noRepeat = false, used = [] } = {}) {
+  if (!Number.isInteger(round) || round < 1) throw Object.assign(new Error('rounds are numbered from 1'), { key: 'err.badRound' });
+  if (!Number.isInteger(boards) || boards < 1) throw Object.assign(new Error('a round has at least one board'), { key: 'err.badBoards' });
+  const key = await hallRoundKey(salt, event, round, input, pool.tag);
+  const { bishops, excludeStandard, also, only } = pool.options;
+  const poolWith = taken => (noRepeat && taken.length
+    ? new SetupPool(pool.info, bishops, excludeStandard, [...also, ...taken], only) : pool);
+  if (!perBoard) return { key: toHex(key), numbers: Array(boards).fill(await hallDraw(key, poolWith(used), 0)) };
+  const taken = [...used];
+  const numbers = [];
+  for (let b = 1; b <= boards; b++) {
+    const n = await hallDraw(key, poolWith(taken), b);
+    numbers.push(n);
+    taken.push(n);
+  }
+  return { key: toHex(key), numbers };
+}
+
+// ---------------------------------------------------------------- online games (issue 32)
+// The setup both players can verify (docs/shuffler.md §10): the server's committed seed and
+// the joiner's client value.
+
+/** The joiner's share: 16 random bytes as 32 lower-case hex digits. */
+export function newClientValue() {
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** hex(SHA-256(server seed)). */
+export async function gameCommitment(seed) {
+  return toHex(await crypto.subtle.digest('SHA-256', seed));
+}
+
+/** The game's setup number: pool[uniform(seed, "randomchess-game-v1" 0 tag 0 client)];
+ * `pool` is every numbered setup of the variant, `client` 32-64 lower-case hex digits or ''. */
+export async function gameSetup(seed, client, pool) {
+  if (client !== '' && !/^[0-9a-f]{32,64}$/.test(client)) {
+    throw Object.assign(new Error('a client value is 32-64 lower-case hex digits'), { key: 'err.badClientValue' });
+  }
+  const msg = concat('randomchess-game-v1', pool.tag, client);
+  return pool.numbers.at(await uniformBelow(pool.numbers.length, seed, msg));
 }

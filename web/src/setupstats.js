@@ -55,7 +55,10 @@ export function renderSetupStats(main, variant, number, go) {
   root.append(h('h1', { 'data-testid': 'stats-title' }, t('statsTitle', { variant: variantName(variant), number: n })),
     search,
     h('div.stats-setup', diagram(setupFen(info, rank), { small: true }),
-      h('p.rank', localizeLetters(rank))),
+      h('p.rank', localizeLetters(rank)),
+      // Issue 33: the moves played from this setup, move by move.
+      h('p', h('a', { href: `/#/explorer?variant=${encodeURIComponent(variant)}&setup=${n}`,
+        'data-testid': 'stats-explorer' }, t('explorer.open')))),
     body);
   (async () => {
     let s;

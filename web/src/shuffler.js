@@ -5,8 +5,8 @@ import { h, clear } from './dom.js';
 import { errorKey } from './game/messages.js';
 import { t, localizeLetters } from './i18n.js';
 import {
-  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, isNumbered, newSalt,
-  rankOf, roundSetups, setupFen, toHex,
+  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, gameCommitment, gameSetup,
+  hallRoundSetups, isNumbered, newSalt, rankOf, roundSetups, setupFen, setupList, toHex,
 } from './setups.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
@@ -41,7 +41,62 @@ function card(info, number, label) {
       t('setupStats'))));
 }
 
-export function renderShuffler(root) {
+/** "Verify a game's setup" (issue 32, docs/shuffler.md §10): the server seed, the client
+ * value and the variant give the setup, computed here in the browser; the seed's SHA-256 is
+ * checked against the commitment the seek showed. `query` may prefill it (the game page's
+ * link: seed, client, variant, commit). */
+function verifyGameBox(numbered, out, err, query) {
+  const variant = h('select', { 'data-testid': 'vg-variant' },
+    numbered.map(v => h('option', { value: v.key }, variantName(v.key))));
+  const seed = h('input', { type: 'text', size: '66', 'data-testid': 'vg-seed', spellcheck: 'false',
+    autocomplete: 'off' });
+  const client = h('input', { type: 'text', size: '66', 'data-testid': 'vg-client', spellcheck: 'false',
+    autocomplete: 'off' });
+  const commit = h('input', { type: 'text', size: '66', 'data-testid': 'vg-commit', spellcheck: 'false',
+    autocomplete: 'off' });
+  const check = h('output.check', { 'data-testid': 'vg-check' });
+  const box = h('details.round', { 'data-testid': 'verify-game' }, h('summary', t('verifyGameTitle')),
+    h('p.hint', t('verifyGameHelp')),
+    h('div.form-row', h('label.field', t('variant'), ' ', variant)),
+    h('div.form-row', h('label.field', t('serverSeed'), ' ', seed)),
+    h('div.form-row', h('label.field', t('clientValue'), ' ', client)),
+    h('div.form-row', h('label.field', t('setupCommit'), ' ', commit)),
+    h('button.primary', { type: 'button', 'data-testid': 'vg-verify', onclick: verify }, t('verifyGameBtn')),
+    ' ', check);
+  async function verify() {
+    err.textContent = '';
+    check.textContent = '';
+    delete check.dataset.match;
+    clear(out);
+    try {
+      const info = variantInfo(variant.value);
+      const key = fromHex(seed.value.trim());
+      const value = client.value.trim() === '-' ? '' : client.value.trim();
+      const number = await gameSetup(key, value, new SetupPool(info));
+      const want = commit.value.trim().toLowerCase();
+      if (want) {
+        const same = want === await gameCommitment(key);
+        check.dataset.match = same ? 'yes' : 'no';
+        check.textContent = same ? t('gameCommitMatches') : t('gameCommitDiffers');
+        check.className = same ? 'check note' : 'check error';
+      }
+      out.append(card(info, number, t('verifyGameCard')));
+    } catch (e) {
+      err.textContent = t(e.key === 'err.badSalt' ? 'err.badServerSeed' : e.key || errorKey(e));
+    }
+  }
+  if (query && query.get('seed')) {
+    if (numbered.some(v => v.key === query.get('variant'))) variant.value = query.get('variant');
+    seed.value = query.get('seed') || '';
+    client.value = query.get('client') || '';
+    commit.value = query.get('commit') || '';
+    box.open = true;
+    verify();
+  }
+  return box;
+}
+
+export function renderShuffler(root, query = null) {
   // The numbered variants the server serves (GET /api/variants).
   const numbered = allVariants().filter(isNumbered);
   const variantSel = h('select', { 'data-testid': 'sh-variant' },
@@ -152,6 +207,39 @@ export function renderShuffler(root) {
     }
   }
 
+  // A round revealed in the hall (issue 30, docs/shuffler.md §6): the salt, event, round
+  // and boards above, the digits drawn in the hall, and the event's own pool.
+  const digits = h('input', { type: 'text', inputmode: 'numeric', size: '24', 'data-testid': 'sh-hall-digits' });
+  const hallExcluded = h('input', { type: 'text', placeholder: 'standard, 7', 'data-testid': 'sh-hall-excluded' });
+  const hallShortlist = h('input', { type: 'text', placeholder: '12, 300, 700', 'data-testid': 'sh-hall-shortlist' });
+  const noRepeat = h('input', { type: 'checkbox', 'data-testid': 'sh-hall-norepeat' });
+  const used = h('input', { type: 'text', placeholder: '275, 442', 'data-testid': 'sh-hall-used' });
+  const hallKey = h('output.commitment', { 'data-testid': 'sh-hall-key' });
+
+  async function deriveHall() {
+    err.textContent = '';
+    hallKey.textContent = '';
+    clear(out);
+    try {
+      const info = selected();
+      const also = setupList(info, hallExcluded.value);
+      const only = hallShortlist.value.trim() ? setupList(info, hallShortlist.value) : null;
+      const p = new SetupPool(info, info.setup.bishop_filter ? bishopsSel.value : 'any', exclude.checked, also, only);
+      const bad = eventProblem();
+      if (bad) throw bad;
+      const r = Number(round.value);
+      const got = await hallRoundSetups(fromHex(salt.value), event.value, r, digits.value,
+        Number(boards.value), p, { perBoard: perBoard.checked, noRepeat: noRepeat.checked,
+          used: noRepeat.checked ? setupList(info, used.value) : [] });
+      hallKey.textContent = got.key;
+      const shown = perBoard.checked ? got.numbers : got.numbers.slice(0, 1);
+      shown.forEach((num, i) => out.append(card(info, num,
+        `${event.value} · ${t('round')} ${r}${perBoard.checked ? ` · ${t('board')} ${i + 1}` : ''}`)));
+    } catch (e) {
+      err.textContent = t(e.key || errorKey(e));
+    }
+  }
+
   root.append(h('section.shuffler',
     h('h1', t('shufflerTitle')),
     h('p.hint', t('shufflerHelp')),
@@ -178,7 +266,20 @@ export function renderShuffler(root) {
       h('p', t('commitmentLabel'), ': ', commit),
       h('div.form-row',
         h('label.field', t('publishedCommitment'), ' ', published), ' ', check),
-      h('button.primary', { type: 'button', 'data-testid': 'sh-derive', onclick: derive }, t('drawRound'))),
+      h('button.primary', { type: 'button', 'data-testid': 'sh-derive', onclick: derive }, t('drawRound')),
+      h('fieldset.hall', { 'data-testid': 'sh-hall' },
+        h('legend', t('hallTitle')),
+        h('p.hint', t('hallHelp')),
+        h('div.form-row',
+          h('label.field', t('hallDigits'), ' ', digits),
+          h('label.field', t('hallExcluded'), ' ', hallExcluded),
+          h('label.field', t('hallShortlist'), ' ', hallShortlist)),
+        h('div.form-row',
+          h('label.field', noRepeat, ' ', t('hallNoRepeat')),
+          h('label.field', t('hallUsed'), ' ', used)),
+        h('p', t('hallKey'), ': ', hallKey),
+        h('button.primary', { type: 'button', 'data-testid': 'sh-hall-derive', onclick: deriveHall }, t('drawHall')))),
+    verifyGameBox(numbered, out, err, query),
     err,
     h('button.secondary.noprint', { type: 'button', onclick: () => window.print() }, t('print')),
     out, balance));

@@ -19,8 +19,10 @@ import { request, saveSeat } from './api.js';
 import { currentUser } from './account.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
+import { followLive } from './tournament/live.js';
 import { bracketView } from './bracket.js';
 import { diagram } from './diagram.js';
+import { briefBox } from './setup_brief.js';
 import './tournament.css';
 
 const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
@@ -449,15 +451,19 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
     const digits = draft(ui, 'reveal-digits', { inputmode: 'numeric', 'aria-label': tt('revealDigits'),
       placeholder: tt('revealDigits'), size: 24, 'data-testid': 't-reveal-input' });
     const reveal = h('button.primary', { type: 'button', 'data-testid': 't-reveal' }, tt('reveal'));
+    // Issue 30: the server opens the round's games itself when the preparation ends.
+    const online = h('input', { type: 'checkbox', 'data-testid': 't-reveal-online', checked: ui.drafts['reveal-online'] === true });
+    online.addEventListener('change', () => { ui.drafts['reveal-online'] = online.checked; });
     reveal.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
-      { input: digits.value }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
-    panel.append(h('p', digits, ' ', reveal));
+      { input: digits.value, online: online.checked }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
+    panel.append(h('p', digits, ' ', reveal, ' ', h('label', online, ` ${tt('revealOnline')}`)));
   }
   if (ev.status === 'running') {
     if (ev.paired_rounds < ev.rounds) button(tt('pair'), 't-pair', step('pair'));
     const last = ev.round_list[ev.round_list.length - 1];
     // Online play only while a game of the round is still to be played (issue 37).
-    const open = last && !last.awaits_reveal && last.boards.some(x => !x.bye && x.black && !x.result);
+    // Not while the server is to open them itself, nor once every game is open (issue 30).
+    const open = last && !last.awaits_reveal && !last.opens_at && last.boards.some(x => !x.bye && x.black && !x.result && !x.game_id);
     if (ev.paired_rounds > 0 && open) {
       // Rated (issue 18): each game is rated once both players claim their seats with accounts.
       const rated = h('input', { type: 'checkbox', 'data-testid': 't-online-rated' });
@@ -493,12 +499,13 @@ function secretEntry(ev, ui, useSecret) {
 
 function linksList(ev, links) {
   const origin = location.origin;
+  const full = link => (link.startsWith('/') ? origin + link : link);
   return h('section.links', { 'data-testid': 't-links' }, h('h3', `${tt('round')} ${ev.paired_rounds}: ${tt('links')}`),
     h('ul', links.flatMap(g => [
       h('li', `${tt('board')} ${g.board}, ${tt('white')} ${playerName(ev, g.white.number)}: `,
-        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, origin + g.white.link)),
+        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, full(g.white.link))),
       h('li', `${tt('board')} ${g.board}, ${tt('black')} ${playerName(ev, g.black.number)}: `,
-        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, g.black.link)),
+        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, full(g.black.link))),
     ])));
 }
 
@@ -525,13 +532,18 @@ function eventView(ev, rights, staff, ui, extra) {
     ev.excluded && ev.excluded.length ? h('p', tt('excludedShown', { list: ev.excluded.join(', ') })) : null,
     ev.shortlist ? h('p', tt('shortlistShown', { list: ev.shortlist.join(', ') })) : null,
     last && last.reveal ? h('p', { 'data-testid': 't-revealed' }, revealedText(last.reveal)) : null,
+    // The server opens the round's games itself when the preparation ends (issue 30).
+    last && last.opens_at ? h('p.opens', { 'data-testid': 't-opens', 'data-ends': String(last.opens_at) }) : null,
     ui.flash ? h('p.error', { role: 'alert', 'data-testid': 't-flash' }, ui.flash) : null,
     // Nothing is left to organise once the event is closed (issue 37): no empty box.
     rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
     !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
     extra.links ? linksList(ev, extra.links) : null,
     bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
-      (path, body) => act(ui, () => call('POST', `${api(id)}/${path}`, body, rights.secret), extra.refresh)) : null,
+      (path, body) => act(ui, async () => {
+        const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);
+        return out && out.games ? { links: out.games, round: out.round } : out; // online: the links
+      }, extra.refresh)) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
       : bracket ? null : h('p', tt('noRound')),
@@ -542,7 +554,7 @@ function eventView(ev, rights, staff, ui, extra) {
       h('ol', { 'data-testid': 't-players' }, ev.players.map(p => h('li', `${p.name}${p.rating ? ` (${p.rating})` : ''}${p.federation ? ` ${p.federation}` : ''}${p.withdrawn_round ? ` — ${tt('withdrawn')} (${tt('round')} ${p.withdrawn_round})` : ''}`)))),
     ev.round_list.length > 1 ? section(ui, 'earlier', `${tt('round')} 1–${ev.round_list.length - 1}`,
       ev.round_list.slice(0, -1).reverse().map(r => pairingTable(ev, r, rights, ui, extra.refresh))) : null,
-    h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
+    h('p', `${tt('exports')}: `, (bracket ? ['pgn', 'trf', 'html'] : ['trf', 'pgn', 'csv', 'html']).flatMap(f => [
       h('a', { href: `${api(id)}/export.${f}?lang=${lang()}`, download: `${id}.${f}` }, f.toUpperCase()), ' ']),
       h('a', { href: `${api(id)}/export.bulletin?lang=${lang()}`, download: `${id}-bulletin.html`, 'data-testid': 't-bulletin' }, tt('bulletin'))),
     ev.status === 'closed' ? h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/verify`, 'data-testid': 't-verify' }, tt('verify'))) : null,
@@ -573,6 +585,7 @@ function renderEvent(main, id) {
   // that started before the organiser's step) must not draw the state before the step.
   let started = 0;
   let drawn = 0;
+  let opening = null;
   const refresh = async (out, auto = false) => {
     const mine = ++started;
     if (out && out.links) { links = out.links; linksRound = out.round; }
@@ -596,27 +609,46 @@ function renderEvent(main, id) {
     if (auto && main.querySelector('select:focus, textarea:focus')) return;
     drawn = mine;
     const rights = { can: !!staff.you, role: staff.you, secret };
+    // A round the server opened by itself: its players' links, for the staff (issue 30).
+    const current = ev.round_list[ev.round_list.length - 1];
+    if (rights.can && current && linksRound !== ev.paired_rounds && current.boards.some(b => b.game_id)) {
+      const out = await call('GET', `${api(id)}/rounds/${ev.paired_rounds}/online`, undefined, secret).catch(() => null);
+      if (out && out.games.length) { links = out.games; linksRound = out.round; }
+    }
+    if (mine < drawn) return;
+    // Draw again just after the games open, not up to 5 s later.
+    clearTimeout(opening);
+    if (current && current.opens_at) {
+      opening = setTimeout(() => refresh(undefined, true), Math.max(0, current.opens_at - Date.now()) + 400);
+    }
     const focus = focusOf(main);
     clear(main).append(...eventView(ev, rights, staff, ui, {
       refresh, useSecret, bracket, links: links && linksRound === ev.paired_rounds ? links : null }));
     giveFocusBack(main, focus);
+    tickOpens(main);
     ui.refreshes += 1;
     main.dataset.refreshes = String(ui.refreshes); // the browser tests wait on it
-    drawLive(main, id);
+    const box = main.querySelector('[data-testid=t-live]');
+    live.follow(box ? Number(box.dataset.round) : null);
+    if (box && lastLive && lastLive.round === Number(box.dataset.round)) drawLive(main, lastLive);
   };
+  // The round's boards as moves arrive (issue 31): pushed over a WebSocket, this section only.
+  let lastLive = null;
+  const live = followLive(id, {
+    onLive: out => { lastLive = out; drawLive(main, out); },
+    poll: r => call('GET', `${api(id)}/rounds/${r}/live`),
+  });
   refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(undefined, true); }, 5000);
-  // The round's boards as moves arrive (issue 31): every half second, this section only.
-  const live = setInterval(() => { if (!document.hidden) drawLive(main, id); }, 500);
-  return { destroy: () => { clearInterval(timer); clearInterval(live); } };
+  // The hall's countdown (issue 30) ticks every half second; the live boards are pushed.
+  const ticker = setInterval(() => { if (!document.hidden) tickOpens(main); }, 500);
+  return { destroy: () => { clearInterval(timer); clearInterval(ticker); live.destroy(); clearTimeout(opening); } };
 }
 
-/** Fill the page's live section from GET .../rounds/{r}/live (the moves entered or relayed). */
-async function drawLive(main, id) {
+/** Fill the page's live section with `out`, GET .../rounds/{r}/live's answer (pushed). */
+function drawLive(main, out) {
   const box = main.querySelector('[data-testid=t-live]');
-  if (!box) return;
-  const out = await call('GET', `${api(id)}/rounds/${box.dataset.round}/live`).catch(() => null);
-  if (!out || !box.isConnected) return;
+  if (!box || Number(box.dataset.round) !== out.round) return;
   clear(box).append(h('h3', tt('live')), ...out.boards.map(b => h('div.live-board', { 'data-testid': `t-live-${b.board}` },
     h('strong', `${tt('board')} ${b.board}: ${b.white} – ${b.black}`), b.result ? ` ${b.result}` : '',
     h('p.live-moves', { 'data-testid': `t-live-moves-${b.board}` }, b.san.length ? movesText(b.san) : tt('noMovesYet')))));
@@ -630,7 +662,7 @@ function clockText(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-function hallRound(ev, round) {
+function hallRound(ev, round, briefFor) {
   const l = lang();
   if (round.awaits_reveal) return h('p.hall-waiting', { 'data-testid': 't-hall-waiting' }, tt('awaitsReveal', { round: round.round }));
   const b = round.boards.find(x => !x.bye);
@@ -641,8 +673,17 @@ function hallRound(ev, round) {
     b.setup != null ? h('p.hall-setup', h('strong', String(b.setup)), ` · ${b.rank.en} · ${b.rank.es}`) : null,
     b.castling ? h('p.hall-castling', { 'data-testid': 't-hall-castling' },
       Object.entries(b.castling[l] || b.castling.en).map(([san, squares]) => `${san}: ${squares}`).join(' · ')) : null,
+    b.setup != null ? briefFor(ev.variant, b.setup) : null, // issue 33
     round.reveal ? h('p', revealedText(round.reveal)) : null,
     ends ? h('p.hall-countdown', { 'data-testid': 't-countdown', 'data-ends': String(ends) }) : null);
+}
+
+/** The event page's line "the games open in m:ss" (issue 30), from its data-ends. */
+function tickOpens(main) {
+  const el = main.querySelector('[data-testid="t-opens"]');
+  if (!el) return;
+  const left = Number(el.dataset.ends) - Date.now();
+  el.textContent = left > 0 ? tt('opensIn', { time: clockText(left) }) : tt('opening');
 }
 
 /** The countdown line of the hall view, from its data-ends (ms since the epoch). */
@@ -655,6 +696,13 @@ function tick(main) {
 
 function renderHall(main, id) {
   let timer = null;
+  // The setup brief (issue 33): asked once per setup, the same box shown at every refresh.
+  const briefs = new Map();
+  const briefFor = (variant, number) => {
+    const key = `${variant}/${number}`;
+    if (!briefs.has(key)) briefs.set(key, briefBox(variant, number));
+    return briefs.get(key);
+  };
   const draw = async () => {
     let ev;
     try {
@@ -669,7 +717,7 @@ function renderHall(main, id) {
     const last = ev.round_list[ev.round_list.length - 1];
     clear(main).append(h('section.hall', { 'data-testid': 't-hall' },
       h('h1', `${ev.name} · ${tt('round')} ${last ? last.round : '-'}`),
-      last ? hallRound(ev, last) : h('p', tt('noRound'))));
+      last ? hallRound(ev, last, briefFor) : h('p', tt('noRound'))));
     tick(main);
   };
   timer = setInterval(draw, 10000);

@@ -4,7 +4,7 @@
 // notation letter is drawn from it, so a variant registered on the server needs no change here.
 
 import { getVariants } from './api.js';
-import { hasText, setPieceLetters, t } from './i18n.js';
+import { hasText, lang, setPieceLetters, t } from './i18n.js';
 
 const FILES = 'abcdefghijklmnop';
 let loading = null;
@@ -30,13 +30,16 @@ export const variantInfo = key => table.get(key) || null;
 
 /**
  * The name of variant `key` in the page's language: the catalogue's variant.<key>, else the
- * server's name for it (a variant registered on the server without a text here), else the key.
+ * server's display name in this language (a variants file's display_name), else in English,
+ * else the server's PGN name for it, else the key.
  * `lookup` is the metadata source (the game controller passes its own for the unit tests).
  */
 export function variantName(key, lookup = variantInfo) {
   if (hasText(`variant.${key}`)) return t(`variant.${key}`);
   const meta = lookup(key);
-  return meta && meta.name ? meta.name : key;
+  if (!meta) return key;
+  const shown = meta.display_name || {};
+  return shown[lang()] || shown.en || meta.name || key;
 }
 
 /** Every variant in the server's order. */
@@ -79,12 +82,20 @@ function placement(info, rank, black) {
     row(pawns.toUpperCase()), row(rank), ...edge].join('/');
 }
 
+// The pair numberings: the one-array scheme per side, its count, and whether Black's array
+// is read from Black's side (variants.py PAIR_NUMBERINGS).
+export const PAIRS = {
+  'double-scharnagl': { scheme: 'scharnagl', count: 960, fromBlackSide: false },
+  'double-mrc': { scheme: 'mrc', count: 15120, fromBlackSide: true },
+};
+
 /** A setup number as players write it: `518`, or `518/123` (White's Scharnagl number, then
  * Black's) in Double Fischer Random, whose served number is 960 x White's + Black's. */
 export function numberLabel(key, number, lookup = variantInfo) {
   const meta = lookup(key);
-  if (meta && meta.setup && meta.setup.numbering === 'double-scharnagl') {
-    return `${Math.floor(number / 960)}/${number % 960}`;
+  const pair = meta && meta.setup ? PAIRS[meta.setup.numbering] : null;
+  if (pair) {
+    return `${Math.floor(number / pair.count)}/${number % pair.count}`;
   }
   return String(number);
 }

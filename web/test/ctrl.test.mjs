@@ -178,7 +178,7 @@ test('a promotion asks for the piece and sends it as the UCI letter', async () =
   const asked = ctrl.move('a7', 'a8');
   assert.equal(board().movable.color, undefined); // the board waits for the choice
   await settle();
-  assert.deepEqual(calls.asks, [['promotion', { options: ['q', 'r', 'b', 'n'], color: 'white' }]]);
+  assert.deepEqual(calls.asks, [['promotion', { options: ['q', 'r', 'b', 'n'], color: 'white', square: 'a8' }]]);
   assert.deepEqual(calls.postMove.map(c => c[1]), ['a7a8n']);
   moves[0].reject(new ApiError(409, 'test over'));
   await asked;

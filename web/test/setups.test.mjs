@@ -12,15 +12,17 @@ globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
 
 const {
-  SetupPool, drawSeeded, isNumbered, numberOf, rankOf, setupCount, setupFen,
+  SetupPool, drawSeeded, fromHex, gameCommitment, gameSetup, isNumbered, newClientValue, numberOf, rankOf,
+  setupCount, setupFen,
 } = await import('../src/setups.js');
 
 const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.url)));
 const info = key => VARIANTS.find(v => v.key === key);
 
 test('the numbered variants are the ones the metadata numbers', () => {
-  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960', 'ifrc']);
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960', 'double-mrc', 'ifrc']);
   assert.equal(setupCount(info('double960')), 921600);
+  assert.equal(setupCount(info('double-mrc')), 15120 * 15120);
   assert.equal(setupCount(info('crc')), 1680);
   assert.equal(setupCount(info('chess960')), 960);
   assert.equal(setupCount(info('mrc')), 15120);
@@ -95,4 +97,36 @@ test('start placements follow the served board and symmetry', () => {
     'rnbmkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBMKQBNR');
   assert.equal(setupFen(info('pmrc'), 'RNBQKMNBR'),
     'rnbqkmnbr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBQKMNBR');
+});
+
+test('Double MRC: a pair of MRC-Ids, Black\'s read from its side, drawn without a list', async () => {
+  const d = info('double-mrc');
+  const maura = 8226 * 15120 + 8226; // Modern Chess for both: startpos.py agrees
+  assert.equal(rankOf(d, maura), 'RNBMKQBNR/RNBQKMBNR');
+  assert.equal(numberOf(d, 'RNBMKQBNR/RNBQKMBNR'), maura);
+  assert.equal(d.setup.standard_number, maura);
+  assert.equal(setupFen(d, 'RNBMKQBNR/RNBQKMBNR'), setupFen(info('mrc'), 'RNBMKQBNR'));
+  const pool = new SetupPool(d, 'any', true);
+  assert.equal(pool.numbers.length, 15120 * 15120 - 1);
+  assert.ok(!pool.numbers.includes(maura) && pool.numbers.includes(maura + 1));
+  assert.equal(pool.numbers.at(maura), maura + 1);
+  assert.equal(pool.numbers.at(maura - 1), maura - 1);
+  const drawn = await drawSeeded(pool, 'issue 35', 2);
+  // The same draws as startpos.draw_seeded(SetupPool('double-mrc', exclude_standard=True), ...).
+  assert.deepEqual(drawn, [150520810, 105632850]);
+});
+
+test("an online game's verifiable setup: docs/shuffler.md §10's vectors (issue 32)", async () => {
+  const seed = fromHex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
+  assert.equal(await gameCommitment(seed), '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
+  const v = '00112233445566778899aabbccddeeff';
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('chess960'))), 879);
+  assert.equal(await gameSetup(seed, 'ffeeddccbbaa99887766554433221100', new SetupPool(info('chess960'))), 275);
+  assert.equal(await gameSetup(seed, '', new SetupPool(info('chess960'))), 658);
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('mrc'))), 11820);
+  assert.equal(await gameSetup(seed, '', new SetupPool(info('mrc'))), 7653);
+  assert.equal(await gameSetup(seed, v, new SetupPool(info('crc'))), 1638);
+  await assert.rejects(gameSetup(seed, 'ABC', new SetupPool(info('chess960'))), e => e.key === 'err.badClientValue');
+  assert.match(newClientValue(), /^[0-9a-f]{32}$/);
+  assert.notEqual(newClientValue(), newClientValue());
 });

@@ -14,6 +14,7 @@ catalogue against the installed click: a message click no longer uses fails ther
 from __future__ import annotations
 
 import gettext
+import inspect
 import re
 from types import ModuleType
 from typing import Any
@@ -58,6 +59,7 @@ SPANISH: dict[str, str] = {
     "default: {default}": "por defecto: {default}",
     "env var: {var}": "variable de entorno: {var}",
     "unknown error": "error desconocido",
+    "required": "obligatorio",
 }
 
 # (singular, plural) -> (Spanish singular, Spanish plural)
@@ -80,6 +82,13 @@ _STATE = {"lang": "en"}
 def set_language(lang: str) -> None:
     """Click's messages from now on in ``lang`` ("en" or "es")."""
     _STATE["lang"] = lang
+
+
+def language_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """The callback of a group's eager ``--lang``: the language holds from the moment the option
+    is read, so ``--lang es --help`` (on the group or a sub-command) is in Spanish."""
+    set_language(value or "en")
+    return value
 
 
 def translate(message: str) -> str:
@@ -120,9 +129,13 @@ def install() -> None:
 # Argument names and usage words click prints as they are written (not through gettext).
 METAVARS: dict[str, str] = {
     "[OPTIONS]": "[OPCIONES]", "COMMAND [ARGS]...": "ORDEN [ARGUMENTOS]...",
+    "[COMMAND] [ARGS]...": "[ORDEN] [ARGUMENTOS]...",
     "EVENT": "EVENTO", "ROUND": "RONDA", "RND": "RONDA", "BOARD": "TABLERO",
     "RESULT": "RESULTADO", "NAME": "NOMBRE", "PLAYER": "JUGADOR", "FILE": "FICHERO",
-    "TEXT": "TEXTO", "INTEGER": "ENTERO",
+    "TEXT": "TEXTO", "INTEGER": "ENTERO", "FLOAT": "DECIMAL", "FILENAME": "FICHERO",
+    "DIGITS": "CIFRAS", "GAMES": "PARTIDAS", "GAME": "PARTIDA", "SPEC": "FORMA",
+    "LIST": "LISTA", "MATCH": "ENCUENTRO", "PAWNS": "PEONES", "RANGE": "INTERVALO",
+    "REASON": "MOTIVO", "SECONDS": "SEGUNDOS",
 }
 
 
@@ -142,12 +155,80 @@ class LangArgument(click.Argument):
         return metavar(super().make_metavar(ctx))
 
 
-class LangCommand(click.Command):
+def _help(text: str) -> str:
+    """A command's or an option's help ``text`` in the session's language (the Spanish of
+    :mod:`randomchess.cli.help_es`, or the English when it has none)."""
+    if _STATE["lang"] != "es":
+        return text
+    from randomchess.cli.help_es import spanish_help
+
+    return spanish_help(text) or text
+
+
+def _short(text: str, limit: int) -> str:
+    """A command's line in its group's list: its first sentence, cut to ``limit`` at a word
+    (as click shortens the English one)."""
+    words = text.split("\n\n")[0].split()
+    line = ""
+    for word in words:
+        candidate = f"{line} {word}".strip()
+        if len(candidate) > limit:
+            return line + "..."
+        line = candidate
+        if word.endswith("."):
+            break
+    return line
+
+
+class _LangHelp(click.Command):
+    """``--help`` pages in the session's language: the command's text, its line in a group's
+    list of commands, and every option's help and argument names."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.help is not None and _STATE["lang"] == "es":
+            english = inspect.cleandoc(self.help).partition("\f")[0]
+            # paragraph by paragraph: a "\b" block of examples is its own entry
+            text = "\n\n".join(_help(para) for para in english.split("\n\n"))
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(text)
+            return
+        super().format_help_text(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        if self.short_help is not None and _STATE["lang"] == "es":
+            return _help(inspect.cleandoc(self.short_help))
+        if self.help and _STATE["lang"] == "es":
+            return _short(_help(inspect.cleandoc(self.help).split("\n\n")[0]), limit)
+        return super().get_short_help_str(limit)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        opts = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None or isinstance(param, click.Argument):
+                continue
+            names, text = record
+            english = getattr(param, "help", None)
+            if english and text.startswith(english):
+                spanish = _help(english)
+                if spanish == english:  # click's own options (--help) speak through gettext
+                    spanish = translate(english)
+                text = spanish + text[len(english):]
+            opts.append((metavar(names) if _STATE["lang"] == "es" else names, text))
+        if opts:
+            with formatter.section(translate("Options")):
+                formatter.write_dl(opts)
+        if isinstance(self, click.Group):
+            self.format_commands(ctx, formatter)
+
+
+class LangCommand(_LangHelp):
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [metavar(p) for p in super().collect_usage_pieces(ctx)]
 
 
-class LangGroup(click.Group):
+class LangGroup(_LangHelp, click.Group):
     """A group with a ``--lang`` option: its choice holds from the moment the group runs, so
     an unknown sub-command and every sub-command's usage errors are in that language."""
 

@@ -21,6 +21,7 @@ import click
 from click.core import ParameterSource
 
 from randomchess.brief import brief_lines, setup_brief
+from randomchess.cli import click_es
 from randomchess.diagram import Card, Section, sheet_html, svg_diagram
 from randomchess.errors import RandomChessError
 from randomchess.startpos import (
@@ -143,6 +144,8 @@ def _lang_option(f: F) -> F:
         type=click.Choice(["en", "es"]),
         default="en",
         show_default=True,
+        is_eager=True,  # before --help: `draw --lang es verify --help` is in Spanish
+        callback=click_es.language_option,
         help="Piece letters: English (K Q R B N M) or Spanish (R D T A C M).",
     )(f)
 
@@ -249,6 +252,7 @@ def _emit_setups(
 
 @click.group(
     "draw",
+    cls=click_es.LangGroup,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -299,6 +303,7 @@ def draw_group(
     randomchess draw --number 518 --brief          (what to know before move 1)
     randomchess draw identify FEN_OR_BACK_RANK
     randomchess draw commit|round|verify ...       (verifiable draws for events)
+    randomchess draw verify-game ...               (an online game's setup, from its seeds)
     """
     if ctx.invoked_subcommand is not None:
         given = [
@@ -307,8 +312,11 @@ def draw_group(
             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
         ]
         if given:
+            sub = ctx.invoked_subcommand
             raise click.UsageError(
-                f"{', '.join(given)} cannot be combined with 'draw {ctx.invoked_subcommand}'; "
+                f"{', '.join(given)} no se puede combinar con 'draw {sub}'; dé las opciones "
+                "de una orden tras su nombre" if lang == "es" else
+                f"{', '.join(given)} cannot be combined with 'draw {sub}'; "
                 "give a sub-command's options after its name"
             )
         return
@@ -655,3 +663,55 @@ def verify_command(
     click.echo("commitment matches", err=True)
     _emit_rounds(salt=salt_bytes, event=event, rounds=round_list, boards=boards,
                  per_board=per_board, pool=pool, lang=lang, fmt=fmt, hall=_parse_hall(hall))
+
+
+@draw_group.command("verify-game",
+                    short_help="Recompute an online game's setup (server seed, client value).")
+@click.option("--server-seed", required=True,
+              help="The game's revealed server seed (64 hex digits; PGN tag SetupServerSeed).")
+@click.option("--client-value", default="", show_default=False,
+              help="The joiner's client value (PGN tag SetupClientValue; omit or '-' for none).")
+@click.option("--variant", type=click.Choice(VARIANT_CHOICES, case_sensitive=False),
+              default="chess960", show_default=True)
+@click.option("--commitment", "published", default=None,
+              help="The commitment shown with the seek (PGN tag SetupCommit): checked when given.")
+@_lang_option
+@_format_option(FORMATS)
+def verify_game_command(server_seed: str, client_value: str, variant: str,
+                        published: str | None, lang: Language, fmt: str) -> None:
+    """An online game's setup from its two values (docs/shuffler.md §10).
+
+    Exits 0 and prints the setup (and whether the commitment matches); 1 when the seed does
+    not give the commitment; 2 for a malformed value.
+    """
+    from randomchess.fairdraw import (
+        GameSeedError,
+        game_commitment,
+        game_setup,
+        parse_client_value,
+        parse_server_seed,
+    )
+
+    client = "" if client_value == "-" else client_value
+    try:
+        seed = parse_server_seed(server_seed)
+    except GameSeedError as e:
+        raise click.BadParameter(str(e), param_hint="'--server-seed'") from None
+    try:
+        parse_client_value(client)
+    except GameSeedError as e:
+        raise click.BadParameter(str(e), param_hint="'--client-value'") from None
+    commit = game_commitment(seed)
+    if published is not None:
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", published.strip()):
+            raise click.BadParameter("a commitment is 64 hexadecimal digits",
+                                     param_hint="'--commitment'")
+        if published.strip().lower() != commit:
+            raise click.ClickException(
+                f"commitment mismatch: SHA-256 of this server seed is {commit}, not "
+                f"{published.strip().lower()}")
+        click.echo("commitment matches", err=True)
+    else:
+        click.echo(f"commitment {commit}", err=True)
+    setup = game_setup(seed, client, variant.lower())
+    _emit_setups([setup], fmt, lang, SetupPool(variant.lower()))

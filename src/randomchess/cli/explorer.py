@@ -18,13 +18,16 @@ _MESSAGES = {
            "not_numbered": "it is not from a numbered Chess960 or MRC setup",
            "done": "{file}: {counted} games counted, {skipped} skipped ({source})",
            "resumed": "{file}: resuming after game {n}",
-           "already": "{file}: already imported under {source!r}; nothing to do"},
+           "already": "{file}: already imported under {source!r}; nothing to do",
+           "evaluated": "{n} positions evaluated ({variant}, {setups} setups, depth {depth})"},
     "es": {"skip": "{file}: partida {n} omitida: {reason} ({details})",
            "unreadable": "no se puede leer", "no_result": "no tiene resultado",
            "not_numbered": "no empieza en una posición numerada de Chess960 o MRC",
            "done": "{file}: {counted} partidas contadas, {skipped} omitidas ({source})",
            "resumed": "{file}: se reanuda tras la partida {n}",
-           "already": "{file}: ya importado como {source!r}; nada que hacer"},
+           "already": "{file}: ya importado como {source!r}; nada que hacer",
+           "evaluated": "{n} posiciones evaluadas ({variant}, {setups} posiciones iniciales, "
+                        "profundidad {depth})"},
 }
 
 
@@ -46,7 +49,7 @@ def _store(db: str | None) -> Any:
 
 @click.group("explorer")
 def explorer_group() -> None:
-    """The opening explorer: import PGN collections."""
+    """The opening explorer: import PGN collections, evaluate its positions."""
 
 
 @explorer_group.command("import")
@@ -55,7 +58,8 @@ def explorer_group() -> None:
               help="Name the games are kept apart under (filterable in the explorer).")
 @click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
               help="SQLAlchemy URL of the database (default: the server's SQLite file).")
-@click.option("--batch", type=click.IntRange(1, 100_000), default=500, show_default=True,
+# --batch: the default is importer.BATCH (not imported here: the command starts fast)
+@click.option("--batch", type=click.IntRange(1, 100_000), default=2000, show_default=True,
               help="Games per transaction (an interrupted import loses at most one batch).")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
               help="Language of messages.")
@@ -91,3 +95,47 @@ def import_command(file: Path, source: str, db: str | None, batch: int, lang: st
         click.echo(words["resumed"].format(file=file.name, n=report.resumed_after))
     click.echo(words["done"].format(file=file.name, counted=report.counted,
                                     skipped=report.skipped, source=source))
+
+
+@explorer_group.command("evaluate")
+@click.option("--variant", default="chess960", show_default=True,
+              help="chess960 or mrc.")
+@click.option("--number", type=click.IntRange(0), default=None,
+              help="One setup (default: every setup of the variant with games).")
+@click.option("--depth", type=click.IntRange(1, 40), default=10, show_default=True,
+              help="Search depth of our engine.")
+@click.option("--plies", type=click.IntRange(0, 60), default=8, show_default=True,
+              help="How deep into each setup's tree.")
+@click.option("--min-games", type=click.IntRange(1), default=1, show_default=True,
+              help="Follow the moves played in at least this many games.")
+@click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
+              help="SQLAlchemy URL of the database (default: the server's SQLite file).")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              help="Language of messages.")
+def evaluate_command(variant: str, number: int | None, depth: int, plies: int,
+                     min_games: int, db: str | None, lang: str) -> None:
+    """Evaluate the explorer's positions with our engine (shown beside each move)."""
+    from sqlalchemy import select
+
+    from randomchess.analysis.own import OwnEngine
+    from randomchess.db import schema
+    from randomchess.explorer.evaluate import evaluate_tree
+
+    store = _store(db)
+    if number is None:
+        t = schema.explorer_moves.c
+        with store.engine.connect() as conn:
+            numbers = list(conn.execute(select(t.number).distinct()
+                                        .where(t.variant == variant).order_by(t.number))
+                           .scalars())
+    else:
+        numbers = [number]
+    engine = OwnEngine()
+    total = 0
+    for n in numbers:
+        try:
+            total += evaluate_tree(store, engine, variant, n, depth, plies, min_games)
+        except ValueError as e:
+            raise click.ClickException(str(e)) from None
+    click.echo(_MESSAGES[lang]["evaluated"].format(n=total, variant=variant,
+                                                   setups=len(numbers), depth=depth))

@@ -27,11 +27,14 @@ KO_MSG = {
         "bid": "Round {r} match {m}: {name} bids {s} s to take Black",
         "champion": "Champion: {name}",
         "no_standings": "a knock-out has no standings table: see `tournament bracket`",
-        "no_format": "a knock-out exports pgn or html (the bracket); TRF and CSV describe "
+        "no_format": "a knock-out exports pgn, trf (each game a column: docs/tournaments.md) "
+                     "or html (the bracket); the crosstable CSV and the bulletin describe "
                      "Swiss and round-robin events only",
         "seeds": "Registration closed; seeds ({how}):",
         "rating": "by rating", "entered": "in the order of entry",
         "not_knockout": "this event is not a knock-out: see `tournament show`",
+        "qualified": "Qualified (seeds by place, then by group; start draws the bracket):",
+        "seed": "{n}. {name} ({event}, place {place})",
         "derivation": "setups: unit U of match M in round R is the draw setup(R, 100*M+U) "
                       "(docs/shuffler.md, knock-out matches)",
     },
@@ -45,11 +48,15 @@ KO_MSG = {
         "bid": "Ronda {r} match {m}: {name} puja {s} s por jugar con negras",
         "champion": "Campeón: {name}",
         "no_standings": "una eliminatoria no tiene clasificación: vea `tournament bracket`",
-        "no_format": "una eliminatoria se exporta en pgn o html (el cuadro); TRF y CSV "
-                     "describen solo torneos suizos y de todos contra todos",
+        "no_format": "una eliminatoria se exporta en pgn, trf (cada partida una columna: "
+                     "docs/tournaments.md) o html (el cuadro); el cuadro de cruces CSV y el "
+                     "boletín describen solo torneos suizos y de todos contra todos",
         "seeds": "Inscripción cerrada; cabezas de serie ({how}):",
         "rating": "por Elo", "entered": "por orden de inscripción",
         "not_knockout": "este torneo no es una eliminatoria: vea `tournament show`",
+        "qualified": "Clasificados (cabezas de serie por puesto y luego por grupo; start "
+                     "forma el cuadro):",
+        "seed": "{n}. {name} ({event}, puesto {place})",
         "derivation": "posiciones: la unidad U del match M de la ronda R es el sorteo "
                       "setup(R, 100*M+U) (docs/shuffler.md, matches de eliminatoria)",
     },

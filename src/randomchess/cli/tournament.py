@@ -194,6 +194,7 @@ def _table(*headers: str, title: str | None = None) -> Table:
 @click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
               help="SQLAlchemy URL of the database (default: the server's SQLite file).")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              is_eager=True, callback=click_es.language_option,
               help="Language of tables and messages.")
 @click.pass_context
 def tournament_group(ctx: click.Context, db: str | None, lang: str) -> None:
@@ -307,6 +308,51 @@ def new_command(ctx: click.Context, name: str, variant: str, system: str,
         tiebreak_edition=tiebreak_edition, setup_source=setup_source, excluded=excluded,
         shortlist=only, prep_minutes=int(prep_minutes)))
     _print_created(ctx, created)
+
+
+@tournament_group.command("knockout-from")
+@_argument("name")
+@click.option("--group", "groups", multiple=True, required=True, metavar="EVENT",
+              help="A closed Swiss or round-robin event whose top places qualify; repeat "
+                   "for more groups (seeds by place, then by group in this order).")
+@click.option("--top", type=int, required=True, help="The places of each group that qualify.")
+@click.option("--games", type=int, default=2, show_default=True,
+              help="The games of each match.")
+@click.option("--tiebreak", "stages", multiple=True, metavar="GAMES:CONTROL",
+              help="A tie-break stage, in order (2:600+5); repeat for more.")
+@click.option("--armageddon", default=None, metavar="SPEC",
+              help="fixed:WHITE,BLACK (fixed:300,240) or bid:BASE (bid:300+2).")
+@click.option("--match-setups", type=click.Choice(["match", "pair"]), default="match",
+              show_default=True, help="One setup per match stage, or per pair of games.")
+@click.option("--variant", default=None, help="Default: the first group's variant.")
+@click.option("--time-control", default="", help="The match games' clock (PGN TimeControl).")
+@click.option("--exclude-standard", is_flag=True, help="Never draw SP 518 (or Maura's 8226).")
+@click.option("--no-repeat", is_flag=True, help="No setup twice in the event.")
+@click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white",
+              show_default=True, help="The better seed's colour in game 1.")
+@click.option("--web", is_flag=True, help="Also print an organiser secret.")
+@click.pass_context
+def knockout_from_command(ctx: click.Context, name: str, groups: tuple[str, ...], top: int,
+                          games: int, stages: tuple[str, ...], armageddon: str | None,
+                          match_setups: str, variant: str | None, time_control: str,
+                          exclude_standard: bool, no_repeat: bool, initial_colour: str,
+                          web: bool) -> None:
+    """Group stage -> knock-out: a knock-out event seeded by the top places of closed Swiss
+    or round-robin events, by their standings and tiebreaks (docs/tournaments.md)."""
+    store = _store(ctx)
+    options: dict[str, Any] = {"time_control": time_control,
+                               "exclude_standard": exclude_standard, "no_repeat": no_repeat,
+                               "initial_colour": initial_colour, "organiser": web}
+    if variant is not None:
+        options["variant"] = variant
+    created, seeds = _run(lambda: KnockoutStore(store).from_groups(
+        groups, top, name, games, stages, armageddon, match_setups, **options))
+    _print_created(ctx, created)
+    msg = KO_MSG[_lang(ctx)]
+    click.echo(msg["qualified"])
+    for number, q in enumerate(seeds, 1):
+        click.echo("  " + msg["seed"].format(n=number, name=q.player.name, event=q.event,
+                                              place=q.place))
 
 
 def _print_created(ctx: click.Context, created: Created) -> None:
@@ -488,6 +534,7 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
     eid = _event_id(ctx, event)
     store = _store(ctx)
     if _knockout(ctx, eid) is not None:
+        KnockoutStore(store).sync_online(eid)  # games that ended on the server
         rnd: int = _run(lambda: KnockoutStore(store).open_round(eid))
         ko = KnockoutStore(store).load(eid)
         lang = _lang(ctx)
@@ -755,10 +802,12 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
     lang = _lang(ctx)
     ko = _knockout(ctx, eid)
     if ko is not None:
-        if fmt_ not in ("pgn", "html"):
+        if fmt_ not in ("pgn", "html", "trf"):
             raise click.ClickException(KO_MSG[lang]["no_format"])
+        from randomchess.tournament.knockout_trf import write_knockout_trf
+
         _emit(knockout_pgn(ko, store.online_moves) if fmt_ == "pgn" else
-              bracket_html(ko, lang), output)
+              write_knockout_trf(ko) if fmt_ == "trf" else bracket_html(ko, lang), output)
         return
     if fmt_ == "trf":
         text = write_trf(t)
@@ -982,6 +1031,8 @@ def bracket_command(ctx: click.Context, event: str, rnd: int | None, fmt_: str,
     """A knock-out event's bracket: matches, scores, games, setups and clocks."""
     eid = _event_id(ctx, event)
     lang = _lang(ctx)
+    if _knockout(ctx, eid) is not None:
+        KnockoutStore(_store(ctx)).sync_online(eid)  # games that ended on the server
     ko = _knockout(ctx, eid)
     if ko is None:
         raise click.ClickException(KO_MSG[lang]["not_knockout"])
@@ -1006,6 +1057,7 @@ def game_result_command(ctx: click.Context, event: str, rnd: int, match: int, ga
     """Knock-out: the result of a match's next game (1-0, 0-1, 1/2; forfeits +- -+ --)."""
     eid = _event_id(ctx, event)
     kos = KnockoutStore(_store(ctx))
+    kos.sync_online(eid)  # a game that ended on the server is final: recorded first
     m = _run(lambda: kos.set_result(eid, rnd, match, game, result))
     lang = _lang(ctx)
     played = next(g for g in m.games if g.game == game)

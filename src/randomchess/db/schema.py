@@ -65,6 +65,14 @@ games = Table(
     # The control in randomchess.clock's notation (PGN TimeControl, "30/1500:300+5",
     # "300+3d"); NULL: the simple initial + increment above, or the days per move (0008).
     Column("time_control", String(200)),
+    # The setup preview (issue 32, 0015): its length (ms; NULL or 0: none), the epoch ms it
+    # ends (set once both seats are taken; NULL before) and who declared ready
+    # (white | black | both).
+    Column("preview_ms", Integer),
+    Column("preview_until", BigInteger),
+    Column("preview_ready", String(5)),
+    # Black's initial time when it is not clock_initial_ms: an Armageddon's (0020).
+    Column("black_initial_ms", BigInteger),
     Index("ix_games_status", "status"),
 )
 
@@ -164,6 +172,26 @@ seeks = Table(
     Column("days", Integer),  # days per move of a correspondence seek (0006)
     # every game from the seek (and its rematches) draws a new setup (0006)
     Column("fresh_setup", Boolean, nullable=False, default=False, server_default=false()),
+    # the setup preview's length asked for, in seconds (NULL: the speed's default) (0015)
+    Column("preview_s", Integer),
+    # a seek's control in randomchess.clock's notation when minutes + increment do not say
+    # it (multi-period, delay, Bronstein); NULL otherwise (0020)
+    Column("time_control", String(200)),
+)
+# A seek's committed server seed for the setup both players can verify (issue 32, 0016,
+# docs/shuffler.md §10): made with the seek, shown only as its SHA-256 until the game has
+# started.  ``claimed_at`` is set once, by the one acceptance whose client value counts;
+# ``client_value`` is NULL when the joiner sent none, and no value is used twice.
+setup_commitments = Table(
+    "setup_commitments", metadata,
+    Column("seek_id", String(16), primary_key=True),
+    Column("variant", String(16), nullable=False),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("claimed_at", BigInteger),
+    Column("client_value", String(64), unique=True),
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"), unique=True),
 )
 
 # ------------------------------------------------------------------ setup evaluations (0005)
@@ -180,21 +208,70 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------------ opening explorer (0014)
-# One row per (setup, position, source, move): the games that played the move there and
-# their results (randomchess/explorer).  The primary key's order serves the query of one
-# position, all sources or some.  ``position`` is the FEN without its move counters.
+# ------------------------------------------------------------ opening explorer (0014, 0018)
+# One row per (setup, position, source, speed class, rating band, move): the games that
+# played the move there, their results and the sum of their players' mean ratings
+# (randomchess/explorer).  The primary key's order serves the query of one position, all
+# sources or some.  ``position`` is the position's 64-bit key in hex (explorer/counts.py);
+# ``speed`` is "" and ``band`` -1 for a game whose speed or ratings are not known.
 explorer_moves = Table(
     "explorer_moves", metadata,
     Column("variant", String(16), primary_key=True),
     Column("number", Integer, primary_key=True),
-    Column("position", String(160), primary_key=True),
+    Column("position", String(16), primary_key=True),
     Column("source", String(40), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("band", Integer, primary_key=True),
     Column("move", String(12), primary_key=True),
     Column("games", Integer, nullable=False),
     Column("white_wins", Integer, nullable=False),
     Column("draws", Integer, nullable=False),
     Column("black_wins", Integer, nullable=False),
+    Column("rating_sum", BigInteger, nullable=False),
+    Column("rated", Integer, nullable=False),
+)
+
+# The games behind the counts (0018): one row per counted game, and one link per (position,
+# move) it counted, for the list of games behind a move.  ``game_id`` is this server's game.
+explorer_games = Table(
+    "explorer_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source", String(40), nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("white", String(100), nullable=False),
+    Column("black", String(100), nullable=False),
+    Column("white_elo", Integer),
+    Column("black_elo", Integer),
+    Column("result", String(8), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("event", String(100), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("band", Integer, nullable=False),
+    Column("game_id", String(24)),
+)
+explorer_links = Table(
+    "explorer_links", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("move", String(12), primary_key=True),
+    Column("game", Integer, ForeignKey("explorer_games.id", ondelete="CASCADE"),
+           primary_key=True),
+)
+
+# Engine evaluations of explorer positions (0018), White's point of view: centipawns or
+# moves to mate; written by ``randomchess explorer evaluate`` (explorer/evaluate.py).
+explorer_evals = Table(
+    "explorer_evals", metadata,
+    Column("variant", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("position", String(16), primary_key=True),
+    Column("cp", Integer),
+    Column("mate", Integer),
+    Column("depth", Integer, nullable=False),
+    Column("engine", String(40), nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
 )
 
 # An import of a PGN file: how many of its games are counted (committed with their counts,
@@ -360,6 +437,21 @@ tournament_staff = Table(
     Column("role", String(10), nullable=False),  # organiser | arbiter
     Column("added_at", BigInteger, nullable=False),
     Index("ix_tournament_staff_user", "user_id"),
+)
+
+# A hall round whose online games the server opens itself when the preparation window ends
+# (0017): ``state`` is the lock (waiting -> opening -> opened; a compare-and-set on it makes
+# one process open them); ``links`` the players' personal links (JSON), for the event's staff.
+tournament_openings = Table(
+    "tournament_openings", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("state", String(8), nullable=False),  # waiting | opening | opened
+    Column("due_at", BigInteger, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("claimed_at", BigInteger),
+    Column("opened_at", BigInteger),
+    Column("links", Text),
 )
 
 # ------------------------------------------------------------------ over-the-board games (0012)

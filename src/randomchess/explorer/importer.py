@@ -18,11 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from randomchess.explorer.counts import RESULTS, ExplorerError, Tally, setup_number
+from randomchess.explorer.counts import (
+    RESULTS,
+    ExplorerError,
+    GameInfo,
+    Tally,
+    elo,
+    game_pairs,
+    setup_number,
+    speed_of,
+)
+from randomchess.explorer.reader import QuickReader
 from randomchess.explorer.store import ExplorerStore
-from randomchess.pgn import PgnGame, read_games
+from randomchess.pgn import PgnGame, parse_chunk, read_chunks
 
-BATCH = 500  # games per transaction
+BATCH = 2000  # games per transaction
 
 
 @dataclass
@@ -122,7 +132,10 @@ def _take(tally: Tally, game: PgnGame) -> tuple[SkipReason, str] | None:
         number = setup_number(game.variant.key, game.start_fen)
     except ExplorerError as e:
         return "not_numbered", str(e)
-    tally.add_game(game.variant.key, number, game.start_position(), game.mainline(), result)
+    h = game.headers
+    tally.add_pairs(game.variant.key, number, game_pairs(game.start_position(), game.mainline()),
+                    result, speed_of(h.get("TimeControl")), elo(h.get("WhiteElo")),
+                    elo(h.get("BlackElo")), GameInfo.from_headers(h))
     return None
 
 
@@ -151,18 +164,26 @@ def import_pgn(store: ExplorerStore, path: str | os.PathLike[str], source: str =
         if progress is not None:
             progress(raw.tell(), state["number"])
 
+    quick = QuickReader()
     with text:
         try:
-            for game in read_games(text):
-                if game.number <= done:
+            for lines, number, first_line, offset in read_chunks(text):
+                if number <= done:
                     continue
-                state["number"] = game.number
+                state["number"] = number
                 state["read"] += 1
-                why = _take(state["tally"], game)
+                read = quick.read(lines)
+                if read is not None:
+                    state["tally"].add_pairs(read.variant, read.number, read.pairs, read.result,
+                                             read.speed, read.white, read.black, read.info)
+                    why = None
+                else:
+                    why = _take(state["tally"], parse_chunk(lines, number, first_line, offset,
+                                                            None))
                 if why is not None:
                     state["skipped"] += 1
                     if skip is not None:
-                        skip(game.number, *why)
+                        skip(number, *why)
                 if state["read"] >= batch:
                     commit()
         except _decode_errors() as e:

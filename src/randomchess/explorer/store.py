@@ -1,6 +1,7 @@
-"""The explorer's tables (``explorer_moves``, ``explorer_imports``; db/schema.py, migration
-0014): counts added in one transaction each, an import's progress committed with them so that
-an interrupted import resumes without counting a game twice, and the query of one position."""
+"""The explorer's tables (``explorer_moves``, ``explorer_imports``; db/schema.py, migrations
+0014 and 0018): counts added in one transaction each (one statement run over all the rows), an
+import's progress committed with them so that an interrupted import resumes without counting
+a game twice, and the query of one position with its filters."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import and_, func, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 
 from randomchess.db import now_ms, schema
-from randomchess.explorer.counts import Tally
+from randomchess.explorer.counts import BAND, COLUMNS, NO_BAND, Tally, key_text
 
 MOVES = schema.explorer_moves
 IMPORTS = schema.explorer_imports
-_KEYS = ("variant", "number", "position", "source", "move")
-_COUNTS = ("games", "white_wins", "draws", "black_wins")
+GAMES = schema.explorer_games
+LINKS = schema.explorer_links
+EVALS = schema.explorer_evals
+_KEYS = ("variant", "number", "position", "source", "speed", "band", "move")
+_COUNTS = COLUMNS
+_RESULTS = ("games", "white_wins", "draws", "black_wins")
 
 
 class ExplorerStore:
@@ -26,17 +29,28 @@ class ExplorerStore:
         self.engine = engine
 
     def _upsert(self, conn: Connection, source: str, tally: Tally) -> None:
+        """One statement run over every row (executemany): insert, or add to the row."""
         if not tally.counts:
             return
-        rows = [dict(zip(_KEYS, (v, n, key, source, uci), strict=True))
-                | dict(zip(_COUNTS, c, strict=True))
-                for (v, n, key, uci), c in tally.counts.items()]
-        insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        stmt = insert(MOVES)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=list(_KEYS),
-            set_={c: MOVES.c[c] + stmt.excluded[c] for c in _COUNTS})
-        conn.execute(stmt, rows)
+        rows = [(v, n, key_text(key), source, speed, band, uci, *c)
+                for (v, n, key, uci, speed, band), c in tally.counts.items()]
+        marks = "?" if conn.dialect.name == "sqlite" else "%s"
+        columns = _KEYS + _COUNTS
+        sql = (f"INSERT INTO {MOVES.name} ({', '.join(columns)}) "
+               f"VALUES ({', '.join([marks] * len(columns))}) "
+               f"ON CONFLICT ({', '.join(_KEYS)}) DO UPDATE SET "
+               + ", ".join(f"{c} = {MOVES.name}.{c} + excluded.{c}" for c in _COUNTS))
+        conn.exec_driver_sql(sql, rows)
+        if tally.rows:
+            ids = conn.execute(GAMES.insert().returning(GAMES.c.id, sort_by_parameter_order=True),
+                               [dict(row, source=source) for row, _ in tally.rows]).scalars().all()
+            links = [(row["variant"], row["number"], key_text(key), uci, game_id)
+                     for (row, pairs), game_id in zip(tally.rows, ids, strict=True)
+                     for key, uci in pairs]
+            if links:
+                conn.exec_driver_sql(
+                    f"INSERT INTO {LINKS.name} (variant, number, position, move, game) "
+                    f"VALUES ({', '.join([marks] * 5)})", links)
 
     def add(self, source: str, tally: Tally) -> None:
         """Add ``tally``'s counts under ``source`` in one transaction."""
@@ -79,20 +93,94 @@ class ExplorerStore:
 
     # ------------------------------------------------------------------ queries
     def moves(self, variant: str, number: int, position: str,
-              sources: Sequence[str] | None = None) -> list[dict[str, Any]]:
+              sources: Sequence[str] | None = None, speeds: Sequence[str] | None = None,
+              min_rating: int | None = None, max_rating: int | None = None,
+              ) -> list[dict[str, Any]]:
         """The moves played from ``position`` (a key, counts.position_key) in games from
-        setup ``number`` of ``variant``, summed over ``sources`` (all when None), most
-        played first."""
+        setup ``number`` of ``variant``, summed over ``sources`` and ``speeds`` (all when
+        None) and the rating bands within ``min_rating``..``max_rating`` (a game's band is
+        its players' mean rating rounded down to a multiple of counts.BAND; with either
+        bound, games without ratings are left out), most played first; each with the
+        average rating of its games that have ratings (None if none has)."""
         t = MOVES.c
         where = [t.variant == variant, t.number == number, t.position == position]
         if sources is not None:
             where.append(t.source.in_(list(sources)))
+        if speeds is not None:
+            where.append(t.speed.in_(list(speeds)))
+        if min_rating is not None or max_rating is not None:
+            where.append(t.band > NO_BAND)
+        if min_rating is not None:
+            where.append(t.band >= min_rating // BAND * BAND)
+        if max_rating is not None:
+            where.append(t.band <= max_rating // BAND * BAND)
         query = (select(t.move, *(func.sum(t[c]).label(c) for c in _COUNTS))
                  .where(and_(*where)).group_by(t.move))
         with self.engine.connect() as conn:
             rows = conn.execute(query).mappings().all()
-        out = [{"move": r["move"], **{c: int(r[c]) for c in _COUNTS}} for r in rows]
+        out: list[dict[str, Any]] = []
+        for r in rows:
+            rated = int(r["rated"])
+            out.append({"move": r["move"], **{c: int(r[c]) for c in _RESULTS},
+                        "average_rating": round(int(r["rating_sum"]) / rated) if rated
+                        else None})
         return sorted(out, key=lambda m: (-m["games"], m["move"]))
+
+    def games(self, variant: str, number: int, position: str, move: str,
+              sources: Sequence[str] | None = None, speeds: Sequence[str] | None = None,
+              min_rating: int | None = None, max_rating: int | None = None,
+              limit: int = 20) -> list[dict[str, Any]]:
+        """The games that played ``move`` (UCI) from ``position``, with the filters of
+        :meth:`moves`, the latest counted first, at most ``limit``."""
+        ln, g = LINKS.c, GAMES.c
+        where = [ln.variant == variant, ln.number == number, ln.position == position,
+                 ln.move == move]
+        if sources is not None:
+            where.append(g.source.in_(list(sources)))
+        if speeds is not None:
+            where.append(g.speed.in_(list(speeds)))
+        if min_rating is not None or max_rating is not None:
+            where.append(g.band > NO_BAND)
+        if min_rating is not None:
+            where.append(g.band >= min_rating // BAND * BAND)
+        if max_rating is not None:
+            where.append(g.band <= max_rating // BAND * BAND)
+        query = (select(g.source, g.white, g.black, g.white_elo, g.black_elo, g.result, g.date,
+                        g.event, g.speed, g.game_id)
+                 .select_from(LINKS.join(GAMES, ln.game == g.id))
+                 .where(and_(*where)).order_by(g.id.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(query).mappings().all()]
+
+    # ------------------------------------------------------------------ evaluations
+    def set_eval(self, variant: str, number: int, position: str, cp: int | None,
+                 mate: int | None, depth: int, engine: str) -> None:
+        """Keep an evaluation of ``position`` (a key), replacing a shallower one."""
+        t = EVALS.c
+        with self.engine.begin() as conn:
+            old = conn.execute(select(t.depth).where(and_(
+                t.variant == variant, t.number == number, t.position == position))).scalar()
+            values = {"cp": cp, "mate": mate, "depth": depth, "engine": engine,
+                      "updated_at": now_ms()}
+            if old is None:
+                conn.execute(EVALS.insert().values(variant=variant, number=number,
+                                                   position=position, **values))
+            elif old <= depth:
+                conn.execute(update(EVALS).where(and_(
+                    t.variant == variant, t.number == number, t.position == position))
+                    .values(**values))
+
+    def evals(self, variant: str, number: int,
+              positions: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The evaluations known of ``positions`` (keys): key -> {cp, mate, depth}."""
+        if not positions:
+            return {}
+        t = EVALS.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.position, t.cp, t.mate, t.depth).where(and_(
+                t.variant == variant, t.number == number,
+                t.position.in_(list(positions))))).all()
+        return {r.position: {"cp": r.cp, "mate": r.mate, "depth": r.depth} for r in rows}
 
     def sources(self, variant: str, number: int) -> list[str]:
         t = MOVES.c

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from randomchess.position import Position
 from randomchess.scoresheet import format_clock
 from randomchess.tournament.model import FORFEITS, Board, Tournament
-from randomchess.tournament.otb import OtbGame
+from randomchess.tournament.otb import OtbGame, review_id
 from randomchess.tournament.tiebreaks import (
     EDITIONS,
     EDITIONS_ES,
@@ -237,7 +237,9 @@ def game_records(t: Tournament, moves_of: MovesOf | None = None,
         if b.result in FORFEITS or (b.result is None and otb is None):
             continue
         record = _record(t, b, moves_of, otb, site)
-        review = review_of(b.game_id) if b.game_id and review_of is not None else None
+        # An over-the-board game's review is kept under its board's key (issue 31).
+        reviewed = b.game_id or (review_id(t.event.id, b.round, b.board) if otb else None)
+        review = review_of(reviewed) if reviewed and review_of is not None else None
         if review is not None and len(review.plies) == len(record.moves):
             with contextlib.suppress(AnalysisError):  # a review of other moves: none
                 record = annotate(record, review)

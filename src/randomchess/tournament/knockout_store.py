@@ -43,7 +43,8 @@ from randomchess.tournament.knockout import (
     rounds_needed,
     used_before,
 )
-from randomchess.tournament.model import Event, Tournament, parse_result
+from randomchess.tournament.knockout_groups import Qualifier, qualifiers
+from randomchess.tournament.model import GAME_RESULTS, Event, Tournament, parse_result
 from randomchess.tournament.store import Created, TournamentStore, Verification
 
 formats_t = schema.knockout_formats
@@ -134,6 +135,38 @@ class KnockoutStore:
         initial_colour, organiser, salt, eval_band)."""
         fmt = make_format(games, "", tiebreaks, armageddon, setups, seeding)
         return self.store.create(name, knockout=fmt, **options)  # type: ignore[arg-type]
+
+    def from_groups(self, groups: Sequence[str], top: int, name: str, games: int,
+                    tiebreaks: Sequence[str] = (), armageddon: str | None = None,
+                    setups: str = "match", **options: object
+                    ) -> tuple[Created, list[Qualifier]]:
+        """A knock-out event seeded by the top ``top`` places of each closed Swiss or
+        round-robin event of ``groups`` (ids or names), by their standings and tiebreaks
+        (:func:`randomchess.tournament.knockout_groups.qualifiers`): its players entered in
+        seed order (seeding ``entered``), the groups and places logged.  The event is left in
+        registration, as any new event: ``start`` draws the bracket.  The variant is the
+        first group's unless ``options`` give one."""
+        sources = [self.store.load(self.store.resolve(g)) for g in groups]
+        seeds = qualifiers(sources, top)
+        make_format(games, "", tiebreaks, armageddon, setups, "entered")  # checked first
+        if sources:
+            options.setdefault("variant", sources[0].event.variant)
+        created = self.create(name, games, tiebreaks, armageddon, setups, "entered",
+                              **options)
+        eid = created.event.id
+
+        def step(conn: Connection, t: Tournament) -> None:
+            for number, q in enumerate(seeds, 1):
+                p = q.player
+                conn.execute(insert(players_t).values(
+                    tournament_id=eid, number=number, name=p.name, rating=p.rating,
+                    fide_id=p.fide_id, federation=p.federation, joined_round=1,
+                    withdrawn_round=None))
+                self.store._log(conn, eid, "qualified", new=f"{number} {p.name}"[:64],
+                                reason=f"{q.event} place {q.place} ({sources[q.group].event.id})")
+
+        self.store._step(eid, step)
+        return created, seeds
 
     def load(self, event_id: str, reveal: bool = False) -> KnockoutEvent:
         with self.store.engine.connect() as conn:
@@ -261,6 +294,74 @@ class KnockoutStore:
             return Bid(rnd, match, player, seconds)
 
         return self.store._step(event_id, step)
+
+    # --- online games (issue 34): a match's games played on the server -----------------------
+
+    def link_game(self, event_id: str, rnd: int, match: int, game: int, game_id: str) -> None:
+        """Attach the server game ``game_id`` to a written game without a result (the match's
+        next game)."""
+
+        def step(conn: Connection, t: Tournament) -> None:
+            ko = read(conn, t)
+            _check_open(ko, rnd)
+            g = next((g for g in ko.games if (g.round, g.match, g.game) == (rnd, match, game)),
+                     None)
+            if g is None or g.result is not None or g.game_id is not None:
+                raise KnockoutError(f"round {rnd} match {match} game {game} cannot start an "
+                                    "online game",
+                                    es=f"la partida {game} del match {match} de la ronda {rnd} "
+                                       "no puede empezar en línea")
+            conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                         .values(game_id=game_id))
+            self.store._log(conn, event_id, "online", rnd, match, None,
+                            f"{game} {game_id}"[:64])
+
+        self.store._step(event_id, step)
+
+    @staticmethod
+    def _ended_online(conn: Connection, event_id: str) -> list[tuple[int, int, int, str, str]]:
+        """(round, match, game, game id, the server game's result) of the games whose online
+        game has ended and whose result is not recorded yet."""
+        server = schema.games
+        rows = conn.execute(
+            select(games_t.c.round, games_t.c.match, games_t.c.game, games_t.c.game_id,
+                   server.c.result)
+            .join(server, server.c.id == games_t.c.game_id)
+            .where(games_t.c.tournament_id == event_id, games_t.c.result.is_(None),
+                   server.c.status == "ended")
+            .order_by(games_t.c.round, games_t.c.match, games_t.c.game)).all()
+        return [(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4] or "*")) for r in rows]
+
+    def sync_online(self, event_id: str) -> int:
+        """Games whose online game has ended take its result, final, and the match goes on
+        (its next game written when due, a decided match's winner in the next round); a
+        game whose online game was aborted is freed, to be opened online again.  One step;
+        the number of games changed.  Writes nothing when there is nothing to record."""
+        with self.store.engine.connect() as conn:
+            if not self._ended_online(conn, event_id):
+                return 0
+
+        def step(conn: Connection, t: Tournament) -> int:
+            ended = self._ended_online(conn, event_id)
+            for rnd, match, game, game_id, result in ended:
+                if result in GAME_RESULTS:
+                    conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                                 .values(result=result))
+                    self.store._log(conn, event_id, "online-result", rnd, match, None,
+                                    f"{game} {result}", f"game {game_id}")
+                    ko = read(conn, t)
+                    self._schedule(conn, ko, ko.bracket.match(rnd, match))
+                else:
+                    conn.execute(update(games_t).where(*_where(event_id, rnd, match, game))
+                                 .values(game_id=None))
+                    self.store._log(conn, event_id, "online-aborted", rnd, match, game_id,
+                                    None, f"game {game_id} ended without a result")
+            return len(ended)
+
+        try:
+            return self.store._step(event_id, step)
+        except EventClosedError:
+            return 0
 
     def close(self, event_id: str) -> KnockoutEvent:
         """Close the event once the final is decided, and reveal the salt."""

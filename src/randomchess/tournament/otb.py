@@ -8,6 +8,7 @@ what passes, one board per transaction.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -43,6 +44,14 @@ class OtbGame:
     @property
     def finished(self) -> bool:
         return self.result != "*"
+
+
+def review_id(event_id: str, rnd: int, board: int) -> str:
+    """The key of an over-the-board game's engine review among the games' reviews
+    (``game_reviews.game_id``, 24 characters): ``otb:`` and a digest of event, round and
+    board, which no server game's id can be (those have no colon)."""
+    digest = hashlib.sha256(f"{event_id}/{rnd}/{board}".encode()).hexdigest()
+    return f"otb:{digest[:20]}"
 
 
 def game_name(rnd: int, board: int) -> tuple[str, str]:

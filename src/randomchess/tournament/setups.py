@@ -66,12 +66,11 @@ class EventPool(SetupPool):
         return tuple(sorted(set(super().excluded) | self._also))
 
     @cached_property
-    def numbers(self) -> tuple[int, ...]:
+    def numbers(self) -> Sequence[int]:
         every = super().numbers
         if self._only is None:
             return every
-        only = frozenset(self._only)
-        return tuple(n for n in every if n in only)
+        return tuple(n for n in self._only if n in every)  # ascending, as _only is
 
     @property
     def tag(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -487,11 +488,14 @@ class TournamentStore:
 
         return self._step(event_id, step)
 
-    def reveal(self, event_id: str, rnd: int, hall_input: str) -> tuple[Reveal, list[Board]]:
+    def reveal(self, event_id: str, rnd: int, hall_input: str, online: bool = False,
+               rated: bool = False) -> tuple[Reveal, list[Board]]:
         """Reveal round ``rnd`` of a hall event: its setups drawn from the salt and the
         digits drawn in the hall (docs/shuffler.md §6), committed before this returns.  A
         round is revealed once: a second reveal (or two at once) is refused with its reason,
-        and the refusal is logged."""
+        and the refusal is logged.  ``online``: the server opens the round's games itself
+        when the preparation window ends (randomchess.tournament.openings), ``rated`` or
+        not; the request is committed with the reveal."""
         digits = checked_hall_input(hall_input)
 
         def step(conn: Connection, t: Tournament) -> tuple[Reveal, list[Board]]:
@@ -513,6 +517,13 @@ class TournamentStore:
                     boards_t.c.board == b.board).values(setup=s.number, fen=s.fen))
                 out.append(replace(b, setup=s.number, fen=s.fen))
             self._log(conn, event_id, "reveal", rnd, new=digits, reason=f"key {key}")
+            if online:
+                due = reveal.at + e.prep_minutes * minute_ms()
+                conn.execute(insert(schema.tournament_openings).values(
+                    tournament_id=event_id, round=rnd, state="waiting", due_at=due,
+                    rated=rated))
+                self._log(conn, event_id, "online-due", rnd, new=str(due),
+                          reason="games open when the preparation window ends")
             return reveal, out
 
         try:
@@ -892,8 +903,9 @@ class TournamentStore:
         return report
 
     def review_of(self, game_id: str) -> Review | None:
-        """The engine review stored for the server game ``game_id`` (issue 31's bulletin
-        writes it as comments), or ``None``."""
+        """The engine review stored for the server game ``game_id``, or for an over-the-board
+        game under :func:`~randomchess.tournament.otb.review_id` (issue 31's bulletin writes
+        it as comments), or ``None``."""
         import json
 
         from randomchess.analysis.review import Review
@@ -909,10 +921,14 @@ class TournamentStore:
             return None
 
     def event_of_game(self, game_id: str) -> str | None:
-        """The event whose board plays the online game ``game_id``, if any."""
+        """The event whose board (or knock-out game) plays the online game ``game_id``, if
+        any."""
+        ko_games = schema.knockout_games
         with self.engine.connect() as conn:
             return conn.execute(select(boards_t.c.tournament_id)
-                                .where(boards_t.c.game_id == game_id)).scalar()
+                                .where(boards_t.c.game_id == game_id)).scalar() or \
+                conn.execute(select(ko_games.c.tournament_id)
+                             .where(ko_games.c.game_id == game_id)).scalar()
 
     def online_moves(self, game_id: str) -> tuple[str, list[str]] | None:
         """The start FEN and UCI moves of a server game (for the PGN export)."""
@@ -992,12 +1008,19 @@ def _check_revealed(t: Tournament, rnd: int) -> None:
                                   "revélela antes en la sala")
 
 
+def minute_ms() -> int:
+    """A preparation window's minute, in ms: 60 000.  ``RANDOMCHESS_PREP_MINUTE_MS`` makes
+    it shorter for the tests' fast countdowns (docs/server.md); never set it for an event."""
+    raw = os.environ.get("RANDOMCHESS_PREP_MINUTE_MS", "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 60_000
+
+
 def window_end(t: Tournament, rnd: int) -> int | None:
     """When the preparation window of round ``rnd`` ends (ms), None without a window."""
     r = t.reveal_of(rnd if not (t.event.mini_match and rnd % 2 == 0) else rnd - 1)
     if r is None or not t.event.prep_minutes:
         return None
-    return r.at + t.event.prep_minutes * 60_000
+    return r.at + t.event.prep_minutes * minute_ms()
 
 
 def check_playable(t: Tournament, rnd: int, now: int) -> None:

@@ -326,6 +326,13 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
     Event fields the TRF does not carry get neutral values (the event id is the name)."""
     from randomchess.tournament.model import Event, Player
 
+    meta = dict(re.findall(r"(\S+)=(\S+)", trf.comment("event") or ""))
+    if meta.get("system") == "knockout":
+        raise TrfError("a knock-out's TRF has a column per game, not rounds: it is not read "
+                       "back as an event (verify the event itself, or its PGN's setups)",
+                       es="el TRF de una eliminatoria tiene una columna por partida, no rondas: "
+                          "no se lee como torneo (verifique el propio torneo, o las posiciones "
+                          "de su PGN)")
     boards = [b for b in trf.boards() if upto is None or b.round <= upto]
     setups = trf.setups()
     fixed = []
@@ -334,7 +341,6 @@ def tournament_from_trf(trf: TrfFile, upto: int | None = None) -> Tournament:
         number, fen = setups.get(key, (None, ""))
         fixed.append(Board(b.round, b.board, b.white, b.black, b.result, b.bye,
                            None if b.is_bye else number, "" if b.is_bye else fen))
-    meta = dict(re.findall(r"(\S+)=(\S+)", trf.comment("event") or ""))
     ties = dict(re.findall(r"(\S+)=(\S*)", trf.comment("tiebreaks") or ""))
     codes = tuple(c for c in ties.get("codes", "").split(",") if c)
     if any(c not in TIEBREAKS for c in codes):

@@ -410,6 +410,7 @@ export function createAnalysisCtrl({
     return {
       gameId,
       variant: s.variant,
+      startFen: s.startFen,
       message: s.message,
       locked: s.locked,
       engineOn: s.engineOn,

@@ -7,12 +7,16 @@ import { lang } from '../i18n.js';
 import { allVariants, variantName } from '../variants.js';
 import { renderChart } from '../analysis_chart.js';
 import { tr } from './ctrl.js';
+import { explorerPanel } from '../explorer.js';
+import { t } from '../i18n.js';
 
 const KEYS = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'first', Home: 'first',
   ArrowDown: 'last', End: 'last' };
 
-export function createAnalysisView(root, ctrl) {
+/** `explorerFirst`: the explorer's own page (#/explorer): its panel heads the side panel. */
+export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
   const first = ctrl.view();
+  const explorer = explorerPanel({ onPlay: uci => ctrl.play(uci), heading: !explorerFirst });
   const boardEl = h('div.board', { 'data-testid': 'analysis-board' });
   const boardWrap = h('div.board-wrap', boardEl);
   const barFill = h('div.evalbar-white', { 'data-testid': 'evalbar-white' });
@@ -45,14 +49,16 @@ export function createAnalysisView(root, ctrl) {
   root.append(h('div.game.analysis',
     h('div.board-col', h('div.analysis-board-row', bar, boardWrap)),
     h('aside.side',
-      h('h2', tr('title'), first.gameId ? ` · ${tr('fromGame', { id: first.gameId })}` : ''),
+      h('h2', explorerFirst ? t('explorer.pageTitle') : tr('title'),
+        first.gameId ? ` · ${tr('fromGame', { id: first.gameId })}` : ''),
+      explorerFirst ? explorer.el : '',
       h('div.engine-row', engineSel, multipvSel, toggle, figure, depthEl),
       linesEl, treeEl,
       h('div.actions',
         h('button.secondary', { type: 'button', 'data-testid': 'delete-node', onclick: () => ctrl.deleteCurrent() }, tr('delete')),
         h('button.secondary', { type: 'button', 'data-testid': 'promote-node', onclick: () => ctrl.promoteCurrent() }, tr('promote')),
         h('button.secondary', { type: 'button', 'data-testid': 'analysis-flip', onclick: () => ctrl.flip() }, tr('flip'))),
-      loadForm, reviewBox, message)));
+      explorerFirst ? '' : explorer.el, loadForm, reviewBox, message)));
 
   let board = null;
   let shownEngines = '';
@@ -152,6 +158,7 @@ export function createAnalysisView(root, ctrl) {
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
     drawEngine(v);
     drawReview(v);
+    if (v.board) explorer.update(v.variant, v.startFen, v.board.fen);
     message.textContent = v.message;
   }
 

@@ -52,7 +52,7 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  *    saveSeat, claimSeat, currentUser, getLevels?, getGameEvent?} (api.js, account.js,
  *    levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
- *    'same'|'new'|null, 'promotion' {options, color} → letter|null, 'adjust' {adjustment} → bool;
+ *    'same'|'new'|null, 'promotion' {options, color, square} → letter|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
  *    message, a hint, the castling targets), so the board is re-set only from the state;
  *  - sounds {muted, setMuted, play}, storage {getItem, setItem}, copy(text, el) → Promise<bool>,
@@ -68,6 +68,10 @@ export function createGameCtrl({
   let connected = true;
   let cursor = null; // move-list navigation: plies shown, null = live
   let clockBase = null; // {at: now(), white, black}
+  // The setup preview (issue 32): {at: now(), left} while its countdown runs, else null.
+  let previewBase = null;
+  let previewTimer = null;
+  let gameRated = null; // rated or casual, as GET /api/games/{id}/ratings said (null: unknown)
   let rematchOffer = null; // {by, id} pushed for the old game
   let lowWarned = false;
   let previous = null; // the state last received, for sounds and announcements
@@ -107,9 +111,11 @@ export function createGameCtrl({
   const seatHolder = () => !!(seat && seat.token);
   const mine = () => (seat && seat.color !== 'both' ? seat.color : null);
   const waitingForFriend = s => !!(s.invite_open && s.opponent === 'friend' && !s.moves.length);
+  const previewLeft = () => (previewBase ? Math.max(0, previewBase.left - (now() - previewBase.at)) : 0);
+  const inPreview = () => previewLeft() > 0 && !!current() && !isOver(current());
   const myTurn = () => {
     const s = current();
-    if (!s || !seatHolder() || isOver(s) || waitingForFriend(s)) return false;
+    if (!s || !seatHolder() || isOver(s) || waitingForFriend(s) || inPreview()) return false;
     return hotseat() || s.to_move === seat.color;
   };
   const dims = () => dimensionsOf(current() ? current().fen : EMPTY_FEN);
@@ -120,12 +126,14 @@ export function createGameCtrl({
   // The server's legal moves sorted for the board (dests, castles, adjustments, promotions),
   // worked out once per state.
   let kindsOf = null;
+  let kindsLocked = false; // the moves were sorted during the preview (none to play)
   let kindsCache = { dests: new Map(), castles: [], adjustments: [], promotions: new Map() };
   function kinds() {
     const s = current();
     if (!s) return kindsCache;
-    if (kindsOf !== s) {
+    if (kindsOf !== s || kindsLocked !== inPreview()) {
       kindsOf = s;
+      kindsLocked = inPreview();
       kindsCache = classify(myTurn() ? s.legal_moves || [] : [], piecesOf(s.fen), dims().width, castling());
     }
     return kindsCache;
@@ -157,6 +165,11 @@ export function createGameCtrl({
     const b = s.clocks && typeof s.clocks.black === 'number' ? s.clocks.black : null;
     const delay = s.clocks && typeof s.clocks.delay === 'number' ? s.clocks.delay : 0;
     clockBase = w === null && b === null ? null : { at: now(), white: w, black: b, delay };
+    previewBase = s.preview ? { at: now(), left: s.preview.left } : null;
+    if (previewTimer !== null) timers.clearTimeout(previewTimer);
+    previewTimer = null;
+    // The board unlocks when the countdown ends here, before the server's push arrives.
+    if (s.preview && !closed) previewTimer = timers.setTimeout(() => { previewTimer = null; full(); }, s.preview.left + 20);
     if (pending !== null && plies() > pending.ply) pending = null;
     if (cursor !== null && cursor > plies()) cursor = null;
     const sound = soundFor(prev, s);
@@ -320,6 +333,7 @@ export function createGameCtrl({
   function statusText(s) {
     if (isOver(s)) return '';
     if (waitingForFriend(s)) return t('waiting');
+    if (inPreview()) return t('preview.status');
     if (s.players && s.players[s.to_move] === 'computer') return t('thinking');
     return t('toMove', { colour: colourName(s.to_move) });
   }
@@ -368,10 +382,12 @@ export function createGameCtrl({
         label: `${localizeLetters('B')}${a.bishop} ⇄ ${localizeLetters(a.role.toUpperCase())}${a.partner}`,
       })) : null,
       moves: { san: s.san || [], shown },
-      sanInput: playing && !waitingForFriend(s),
+      sanInput: playing && !waitingForFriend(s) && !inPreview(),
+      preview: previewView(s, number),
       controls: controlsView(s, total, over, playing),
       event: eventBoard ? { href: `#/tournament/${encodeURIComponent(eventBoard.event_id)}`,
-        text: t('tournament.boardOf', { event: eventBoard.event, round: eventBoard.round, board: eventBoard.board }) } : null,
+        text: t(eventBoard.game ? 'tournament.matchGameOf' : 'tournament.boardOf', { event: eventBoard.event,
+          round: eventBoard.round, board: eventBoard.board, game: eventBoard.game }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
         rating: seatRatings[color]
@@ -385,6 +401,42 @@ export function createGameCtrl({
           ? s.clocks.to_control[color] : null,
       })),
     };
+  }
+
+  /** The setup preview while its countdown runs (issue 32): the setup to look at, who is
+   * ready, whether this seat may still say so, and the rule against setup-shopping. */
+  function previewView(s, number) {
+    if (!s.preview || !inPreview()) return null;
+    const ready = s.preview.ready || [];
+    const me = mine();
+    const mineReady = hotseat() ? ready.length === 2 : !!me && ready.includes(me);
+    return {
+      variant: s.variant, number, numbered: number !== null && isNumbered(variants(s.variant)),
+      castling: castlingSquares(), ready, mineReady,
+      canReady: seatHolder() && !mineReady,
+      opponentReady: !!me && ready.includes(other(me)),
+      rated: gameRated,
+    };
+  }
+
+  /** Where each castling puts White's king and rook ([{san, king, rook}]; Black's mirror
+   * them on its back rank), or null for a variant without castling. */
+  function castlingSquares() {
+    let c;
+    try {
+      c = castling();
+    } catch {
+      return null;
+    }
+    if (!c) return null;
+    const sq = i => `${'abcdefghijklmnop'[i]}1`;
+    return [c.a, c.h].filter(x => x.king >= 0 && x.rook >= 0)
+      .map(x => ({ san: x.san, king: sq(x.king), rook: sq(x.rook) }));
+  }
+
+  /** How much of the countdown is left (ms, 0 when none runs). */
+  function previewCountdown() {
+    return inPreview() ? previewLeft() : 0;
   }
 
   /** The clocks now: {white, black: {ms|null, low, synced, delay}} (`delay`: ms of simple delay
@@ -453,7 +505,7 @@ export function createGameCtrl({
     const sorted = promotionOrder(info()).filter(p => options.includes(p));
     const color = current().to_move === 'black' ? 'black' : 'white';
     asking = true;
-    const choice = await ask('promotion', { options: sorted, color });
+    const choice = await ask('promotion', { options: sorted, color, square: to });
     asking = false;
     if (choice) await send(from + to + choice);
     else full();
@@ -664,6 +716,7 @@ export function createGameCtrl({
       seatNames = (r && r.players) || {};
       seatRatings = (r && r.ratings) || {};
       freshSetup = !!(r && r.fresh_setup);
+      gameRated = r ? !!r.rated : null;
       full();
       offerClaim();
     }, () => {});
@@ -724,6 +777,7 @@ export function createGameCtrl({
     },
     sendText,
     action,
+    previewCountdown,
     flip: () => action('flip'),
     toggleSound: () => action('sound'),
     resign: () => action('resign'),

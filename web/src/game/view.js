@@ -9,8 +9,10 @@ import { keyToNav } from './nav.js';
 import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
+import { pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
+import { briefBox } from '../setup_brief.js';
 
 const colourName = c => t(`colour.${c}`);
 const CLOCK_TICK_MS = 200;
@@ -53,6 +55,19 @@ export function createGameView(root, ctrl, links) {
   const connection = h('p.connection', { 'data-testid': 'connection', role: 'status', hidden: true },
     t('disconnected'));
   const room = h('div.invite', { 'data-testid': 'waiting-room', hidden: true });
+  // The setup preview (issue 32): the countdown, Ready and the rule in a bar (kept on a
+  // phone's screen, style.css), the setup's facts below it.
+  const previewCount = h('strong.preview-count', { 'data-testid': 'setup-preview-countdown' });
+  const previewReady = h('button.primary', { type: 'button', 'data-testid': 'setup-preview-ready',
+    onclick: () => ctrl.action('ready') }, t('preview.ready'));
+  const previewWho = h('span.preview-who', { 'data-testid': 'setup-preview-who' });
+  const previewRule = h('p.preview-rule', { 'data-testid': 'setup-preview-rule' });
+  const previewFacts = h('div.preview-facts', { 'data-testid': 'setup-preview-facts' });
+  const previewBox = h('section.preview-box', { 'data-testid': 'setup-preview', hidden: true },
+    h('div.preview-bar', h('h3', t('preview.title')), previewCount,
+      h('div.actions', previewReady, previewWho), previewRule),
+    previewFacts);
+  let previewKey = null;
   const hint = h('div.hint-box', { 'data-testid': 'hint', hidden: true });
   const castleBar = h('div.controls.castle', { 'data-testid': 'castle-controls' });
   const adjustBar = h('div.controls.adjust', { 'data-testid': 'adjust-controls' });
@@ -80,9 +95,13 @@ export function createGameView(root, ctrl, links) {
   const claimButton = h('button.secondary', { type: 'button', 'data-testid': 'claim-seat',
     onclick: () => ctrl.claimSeat() }, t('claimSeat'));
 
+  // The setup brief (issue 33), folded, while no move has been played.
+  const briefEl = h('details.game-brief', { 'data-testid': 'game-brief', hidden: true },
+    h('summary', t('brief.title')));
+  let briefOf = '';
   const page = h('div.game',
     h('div.board-col', topPlayer, boardWrap, bottomPlayer),
-    h('aside.side', banner, ratingsBox, connection, seatLine, eventLine, status, room, hint, castleBar, adjustBar,
+    h('aside.side', banner, ratingsBox, connection, seatLine, briefEl, eventLine, previewBox, status, room, hint, castleBar, adjustBar,
       moveList.el, sanForm, controls.el, message, controls.tools, announce));
   root.append(page);
 
@@ -152,6 +171,18 @@ export function createGameView(root, ctrl, links) {
     if (!c.button && claimButton.isConnected) claimButton.remove();
   }
 
+  function drawBrief(v) {
+    const st = v.seat;
+    const show = st.numbered && v.board.total === 0;
+    briefEl.hidden = !show;
+    const key = show ? `${st.variant}/${st.number}` : briefOf;
+    if (show && key !== briefOf) {
+      briefOf = key;
+      briefEl.querySelector('section.brief')?.remove();
+      briefEl.append(briefBox(st.variant, st.number));
+    }
+  }
+
   function drawSeat(v) {
     const st = v.seat;
     seatLine.textContent = st.text;
@@ -164,6 +195,40 @@ export function createGameView(root, ctrl, links) {
       seatLine.append(' · ', h('span.control', { 'data-testid': 'time-control', title: st.control.pgn },
         st.control.label));
     }
+  }
+
+  function drawPreview(p) {
+    previewBox.hidden = !p;
+    page.classList.toggle('previewing', !!p);
+    if (!p) {
+      previewKey = null;
+      return;
+    }
+    previewReady.hidden = !p.canReady;
+    previewWho.textContent = p.mineReady ? t('preview.waitingOpponent')
+      : p.opponentReady ? t('preview.opponentReady') : '';
+    previewRule.textContent = p.rated === null ? '' : t(p.rated ? 'preview.ruleRated' : 'preview.ruleCasual');
+    const key = `${p.variant}/${p.number}`;
+    if (previewKey === key) return;
+    previewKey = key;
+    clear(previewFacts);
+    if (p.number !== null) {
+      previewFacts.append(h('p', { 'data-testid': 'setup-preview-number' },
+        t('preview.number', { number: numberLabel(p.variant, p.number) })));
+    }
+    if (p.castling && p.castling.length) {
+      previewFacts.append(h('p', { 'data-testid': 'setup-preview-castling' }, t('preview.castling'), ' ',
+        p.castling.map(c => `${c.san}: ${localizeLetters('K')}${c.king} ${localizeLetters('R')}${c.rook}`).join(' · ')));
+    }
+    if (p.numbered) previewFacts.append(briefBox(p.variant, p.number));
+  }
+
+  function drawCountdown() {
+    const left = ctrl.previewCountdown();
+    if (previewBox.hidden) return;
+    const seconds = Math.ceil(left / 1000);
+    previewCount.textContent = t('preview.countdown', { n: seconds });
+    previewCount.dataset.seconds = String(seconds);
   }
 
   function drawRoom(r) {
@@ -236,6 +301,7 @@ export function createGameView(root, ctrl, links) {
   }
 
   function tick() {
+    if (!torn) drawCountdown();
     const c = ctrl.clocks();
     if (!c || torn) return;
     for (const el of page.querySelectorAll('.clock')) {
@@ -273,6 +339,7 @@ export function createGameView(root, ctrl, links) {
       ground.setAutoShapes(v.shapes);
     }
     drawSeat(v);
+    drawBrief(v);
     analyseLink.hidden = v.state.opponent === 'friend' && v.state.status !== 'ended';
     banner.hidden = v.banner === null;
     banner.textContent = v.banner || '';
@@ -284,6 +351,7 @@ export function createGameView(root, ctrl, links) {
       clear(eventLine).append(h('a', { href: v.event.href, 'data-testid': 'event-board' }, v.event.text));
     }
     drawRoom(v.room);
+    drawPreview(v.preview);
     drawBars(v);
     drawHint(v.hint);
     moveList.update(v.moves.san, v.moves.shown);
@@ -313,10 +381,9 @@ export function createGameView(root, ctrl, links) {
         ]);
     }
     if (kind === 'promotion') {
-      return modal(t('promoteTo'), h('div'), data.options.map(p => ({
-        value: p, testid: `promo-${p}`,
-        content: [h(`span.pc.${data.color}.${p}-piece`), h('span', t(`piece.${p}`))],
-      })));
+      // On the promotion square, not a centred dialog (issue 37; promotion.js).
+      const { width, height } = ground.state.dimensions;
+      return pickPromotion(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
     }
     if (kind === 'adjust') {
       const a = data.adjustment;

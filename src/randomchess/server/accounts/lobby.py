@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import and_, delete, func, insert, or_, select, true
 
 from randomchess.accounts.ratings import Rating, RatingError, speed_class
+from randomchess.clock import TimeControl
 from randomchess.db import now_ms
 from randomchess.server.accounts.answers import (
     ANSWER,
@@ -27,8 +28,10 @@ from randomchess.server.accounts.answers import (
 )
 from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, current_session
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
+from randomchess.server.games import commit
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
-from randomchess.server.games.routes import ClockIn
+from randomchess.server.games.preview import PREVIEW_MAX_S, default_preview_s
+from randomchess.server.games.routes import ClockIn, GameClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.http.guards import Line, SeekId
@@ -46,10 +49,12 @@ class SeekIn(BaseModel):
     # "random": one random setup drawn when the seek is accepted; "new-per-game": the same,
     # and every rematch of the game draws a new one too (the arbiter's way); or a number.
     setup: Literal["random", "new-per-game"] | int = "random"
-    clock: ClockIn
+    clock: GameClockIn  # minutes + increment, days, or any control (multi-period, delay)
     rated: bool = False
     rating_min: int | None = Field(None, ge=0, le=4000)
     rating_max: int | None = Field(None, ge=0, le=4000)
+    # the setup preview's countdown in seconds (None: the speed's default; 0: none)
+    preview: int | None = Field(None, ge=0, le=PREVIEW_MAX_S)
 
 
 class ChallengeIn(SeekIn):
@@ -61,20 +66,36 @@ class QuickIn(BaseModel):
     variant: Line = Field("chess960", max_length=40)
     clock: ClockIn
     rated: bool = True
+    client_value: str | None = Field(
+        None, max_length=200, description="the joiner's share of a verifiable setup draw, "
+                                          "when an open seek is accepted (docs/shuffler.md §10)")
+
+
+def _preview_s(asked: int | None, initial_ms: int, increment_ms: int,
+               days: int | None, default_on: bool) -> int:
+    """The countdown a game from this seek will have (seconds; server/games/preview.py)."""
+    if days is not None:
+        return 0
+    if asked is not None:
+        return asked
+    return default_preview_s(initial_ms, increment_ms) if default_on else 0
 
 
 class Lobby:
     """The seeks table behind blocking methods, and the lobby's sockets in this process."""
 
-    def __init__(self, accounts: Accounts) -> None:
+    def __init__(self, accounts: Accounts, preview: bool = True) -> None:
         self.accounts = accounts
+        self.preview = preview  # the server's ``preview`` setting: a default countdown
         self.sockets: dict[WebSocket, int | None] = {}
         # Changes that reach a socket before its first (whole-lobby) frame is sent wait
         # here and follow that frame, so none is lost between the read and the send.
         self.pending: dict[WebSocket, list[dict[str, Any]]] = {}
 
     def add(self, uid: int, body: SeekIn, target: int | None = None) -> str:
-        (initial, increment), days = body.clock.terms()
+        clock, days, control = body.clock.game_terms()
+        assert clock is not None
+        initial, increment = clock  # a control's first period gives the speed class
         try:
             speed = speed_class(initial, increment, days)
         except RatingError as e:
@@ -103,7 +124,11 @@ class Lobby:
                 number=body.setup if isinstance(body.setup, int) else None,
                 fresh_setup=body.setup == "new-per-game", initial_ms=initial,
                 increment_ms=increment, days=days, speed=speed, rated=body.rated,
-                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms()))
+                time_control=None if control is None or control.simple else control.pgn(),
+                rating_min=body.rating_min, rating_max=body.rating_max, created_at=now_ms(),
+                preview_s=body.preview))
+            if commit.committed(variant, body.setup):  # a setup both can verify (issue 32)
+                commit.open_commitment(conn, sid, variant)
         return sid
 
     def all(self) -> list[dict[str, Any]]:
@@ -122,8 +147,10 @@ class Lobby:
         with self.accounts.engine.connect() as conn:
             rows = conn.execute(
                 select(SEEKS, USERS.c.name, RATINGS.c.rating, RATINGS.c.rd,
-                       RATINGS.c.volatility, RATINGS.c.games.label("rated_games"))
+                       RATINGS.c.volatility, RATINGS.c.games.label("rated_games"),
+                       commit.COMMITMENTS.c.commitment)
                 .join(USERS, USERS.c.id == SEEKS.c.user_id)
+                .outerjoin(commit.COMMITMENTS, commit.COMMITMENTS.c.seek_id == SEEKS.c.id)
                 .outerjoin(RATINGS, and_(RATINGS.c.user_id == SEEKS.c.user_id,
                                          RATINGS.c.variant == SEEKS.c.variant,
                                          RATINGS.c.speed == SEEKS.c.speed))
@@ -138,11 +165,14 @@ class Lobby:
                         "setup": r.number if r.number is not None else
                         "new-per-game" if r.fresh_setup else "random",
                         "clock": {"days": r.days} if r.days is not None else
-                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000},
+                        {"minutes": r.initial_ms / 60_000, "increment": r.increment_ms / 1000,
+                         **({"control": r.time_control} if r.time_control else {})},
                         "speed": r.speed, "rated": bool(r.rated),
                         "rating": round(rating.rating), "provisional": rating.provisional,
                         "rating_min": r.rating_min, "rating_max": r.rating_max,
-                        "created_at": r.created_at})
+                        "preview": _preview_s(r.preview_s, r.initial_ms, r.increment_ms,
+                                              r.days, self.preview),
+                        "setup_commit": r.commitment, "created_at": r.created_at})
         return out
 
     def take(self, sid: str) -> dict[str, Any] | None:
@@ -269,15 +299,23 @@ async def cancel_seek(sid: SeekId, request: Request) -> None:
 
 
 @router.post("/api/lobby/seeks/{sid}/accept", **ANSWER)
-async def accept(sid: SeekId, request: Request) -> AcceptOut:
+async def accept(sid: SeekId, request: Request,
+                 body: commit.AcceptIn | None = None) -> AcceptOut:
+    """Accept a seek or challenge; ``client_value`` is the joiner's share of a verifiable
+    setup draw (docs/shuffler.md §10)."""
     s = await changing_session(request)
-    return AcceptOut.model_validate(await _accept(request, s, sid))
+    client = commit.check_client_value(body.client_value if body else None)
+    return AcceptOut.model_validate(await _accept(request, s, sid, client))
 
 
-async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
+async def _accept(request: Request, s: Session, sid: str, client: str = "") -> dict[str, Any]:
     lobby = _lobby(request)
     seek = await database(request).run(lobby.one, sid)
     if seek is None:
+        claimed = bool(client) and await database(request).run(
+            commit.was_claimed, lobby.accounts, sid)
+        if claimed:
+            raise ApiError(409, "fairdraw.revealed")  # a value for a setup already shown
         raise ApiError(404, "seek.gone")
     if seek["user_id"] == s.user_id:
         raise ApiError(409, "seek.own")
@@ -288,14 +326,25 @@ async def _accept(request: Request, s: Session, sid: str) -> dict[str, Any]:
     if (seek["rating_min"] is not None and mine.rating < seek["rating_min"]) or \
             (seek["rating_max"] is not None and mine.rating > seek["rating_max"]):
         raise ApiError(403, "seek.rating_outside")
+    # The client value is fixed (once) before the seek is taken: a refusal changes nothing.
+    draw = await database(request).run(commit.claim, lobby.accounts, sid, client)
     row = await database(request).run(lobby.take, sid)
     if row is None:
+        if draw is not None:
+            await database(request).run(commit.unclaim, lobby.accounts, sid)
         raise ApiError(404, "seek.gone")
+    setup: int | str = row["number"] if row["number"] is not None else "random"
+    if draw is not None:
+        setup = commit.drawn_number(draw, client)
     service = request.app.state.service
-    new = await service.create(row["variant"], row["number"] if row["number"] is not None
-                               else "random", "friend", None, "random",
-                               (row["initial_ms"], row["increment_ms"]), days=row["days"])
+    new = await service.create(row["variant"], setup, "friend", None, "random",
+                               (row["initial_ms"], row["increment_ms"]), days=row["days"],
+                               control=TimeControl.parse(row["time_control"])
+                               if row.get("time_control") else None,
+                               preview_s=row["preview_s"])
     gid = new.game.record.id
+    if draw is not None:
+        await database(request).run(commit.bind_game, lobby.accounts, sid, gid)
     accepter, token = await service.join(gid, new.invite)
     accounts = lobby.accounts
     await database(request).run(accounts.set_terms, gid, bool(row["rated"]), row["speed"],
@@ -313,6 +362,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
     speed class and rated/casual, whatever its exact clock; else open one."""
     s = await changing_session(request)
     lobby = _lobby(request)
+    client = commit.check_client_value(body.client_value)
     try:
         speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
     except RatingError as e:
@@ -321,11 +371,14 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
                                               speed, body.rated):
         try:
             return QuickOut.model_validate({"paired": True,
-                                            **await _accept(request, s, sid)})
-        except ApiError:
+                                            **await _accept(request, s, sid, client)})
+        except ApiError as e:
+            if e.code == "fairdraw.replayed":
+                raise  # the client value itself is refused: so it would be everywhere
             continue  # taken meanwhile, or out of its range
-    seek = SeekIn(variant=body.variant, setup="random", clock=body.clock, rated=body.rated,
-                  rating_min=None, rating_max=None)
+    seek = SeekIn(variant=body.variant, setup="random",
+                  clock=GameClockIn.model_validate(body.clock.model_dump()), rated=body.rated,
+                  rating_min=None, rating_max=None, preview=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request, added=sid)
     return QuickOut(paired=False, seek=sid)

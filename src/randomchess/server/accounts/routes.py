@@ -282,7 +282,8 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
     if not await _allow_create(service, _client(request)):
         raise ApiError(429, "rate.too_many_games")
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days, control=control)
+                               body.color, clock, days=days, control=control,
+                               preview_s=body.preview)
     gid = new.game.record.id
     accounts = players_of(request).accounts
     await _run(request, accounts.set_terms, gid, body.rated, speed)
@@ -392,6 +393,12 @@ def install_accounts(app: FastAPI) -> None:
     players = Players(service)
     app.state.players = players
     service.end_hooks.append(players.on_game_end)
+
+    async def rated_of(game_id: str) -> bool:
+        terms = await service.db.run(players.accounts.terms, game_id)
+        return bool(terms and terms[0])
+
+    service.rated_of = rated_of
     service.close_hooks.append(players.limits.close)
 
     async def close_passwords() -> None:
@@ -400,7 +407,7 @@ def install_accounts(app: FastAPI) -> None:
     service.close_hooks.append(close_passwords)
     app.include_router(router)
     app.include_router(brief_router)
-    lobby = Lobby(players.accounts)
+    lobby = Lobby(players.accounts, service.settings.preview)
     app.state.lobby = lobby
     service.hub.add(LOBBY, lobby)  # type: ignore[arg-type]  # it has the one method used
     games_resync = service.hub.resync

@@ -83,7 +83,7 @@ EngineName = Field("randomchess", max_length=200,
 class AnalysisIn(_Strict):
     variant: str = Field("chess", max_length=40)
     fen: str | None = Field(None, max_length=200, description="start position (FEN)")
-    setup: int | None = Field(None, ge=0, le=10_000_000, description="or a setup number")
+    setup: int | None = Field(None, ge=0, le=1_000_000_000, description="or a setup number")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES,
                              description="UCI moves played from the start position")
     engine: str = EngineName
@@ -95,7 +95,7 @@ class AnalysisIn(_Strict):
 class PositionIn(_Strict):
     variant: str = Field("chess", max_length=40)
     fen: str | None = Field(None, max_length=200)
-    setup: int | None = Field(None, ge=0, le=10_000_000)
+    setup: int | None = Field(None, ge=0, le=1_000_000_000)
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
 
 
@@ -320,11 +320,52 @@ async def _game_pgn(request: Request, game_id: str) -> tuple[str, str]:
 
 def _running(request: Request) -> dict[str, asyncio.Task[None]]:
     """The reviews being computed by this process, by game id."""
-    state = request.app.state
+    return _running_of(request.app)
+
+
+def _running_of(app: Any) -> dict[str, asyncio.Task[None]]:
+    state = app.state
     if not hasattr(state, "reviews_running"):
         state.reviews_running = {}
     running: dict[str, asyncio.Task[None]] = state.reviews_running
     return running
+
+
+def start_review(app: Any, game_id: str, pgn: str, moves: str, engine: str = "randomchess",
+                 depth: int = 0, movetime: int = 0) -> asyncio.Task[None]:
+    """Queue the review of ``pgn`` (UCI ``moves``) for the engine workers and keep it in
+    ``game_reviews`` under ``game_id`` when it is back; the task doing so (one per game at a
+    time).  Call it on the server's event loop.  The review routes and the over-the-board
+    games of events (issue 31: a finished game entered is reviewed in the background, under
+    :func:`randomchess.tournament.otb.review_id`) share it."""
+    if depth == 0 and movetime == 0:
+        depth, movetime = _limits(0, 0, 6, REVIEW_CAP_MS)
+    state = app.state
+    running = _running_of(app)
+    task = running.get(game_id)
+    if task is not None and not task.done():
+        return task
+    db: Engine = state.service.store.engine
+    door = state.db
+    engines = _service_of(app)
+    # One job per (game, moves, engine, limits): a queue runs it once however often it
+    # is asked for, and a worker's death hands it to another worker, not a second copy.
+    key = hashlib.sha256(f"{game_id}|{moves}|{engine}|{depth}|{movetime}"
+                         .encode()).hexdigest()[:32]
+
+    async def job() -> None:
+        try:
+            review = _checked(await engines.run_job(
+                "review", pgn, engine, depth, movetime, key=f"review:{key}",
+                timeout_s=REVIEW_TIMEOUT_S))
+            # bounded like any request's write; the review is kept by the job's
+            # key in the queue, so asking again stores it once the database is back
+            await door.run(_save_review, db, game_id, moves, review, depth, movetime)
+        finally:
+            running.pop(game_id, None)
+
+    task = running[game_id] = asyncio.create_task(job())
+    return task
 
 
 @router.post("/api/games/{game_id}/review", response_model=StoredReviewOut,
@@ -336,34 +377,12 @@ async def create_review(game_id: str, body: ReviewIn,
     ``{"status": "running"}``: ``GET`` the review until it is there."""
     pgn, moves = await _game_pgn(request, game_id)
     depth, movetime = _limits(body.depth, body.movetime, 6, REVIEW_CAP_MS)
-    db = _engine_of(request)
-    door = database(request)
-    running = _running(request)
-    task = running.get(game_id)
-    engines = _service_of(request.app)
-    if task is None or task.done():
-        # One job per (game, moves, engine, limits): a queue runs it once however often it
-        # is asked for, and a worker's death hands it to another worker, not a second copy.
-        key = hashlib.sha256(f"{game_id}|{moves}|{body.engine}|{depth}|{movetime}"
-                             .encode()).hexdigest()[:32]
-
-        async def job() -> None:
-            try:
-                review = _checked(await engines.run_job(
-                    "review", pgn, body.engine, depth, movetime, key=f"review:{key}",
-                    timeout_s=REVIEW_TIMEOUT_S))
-                # bounded like any request's write; the review is kept by the job's
-                # key in the queue, so asking again stores it once the database is back
-                await door.run(_save_review, db, game_id, moves, review, depth, movetime)
-            finally:
-                running.pop(game_id, None)
-
-        task = running[game_id] = asyncio.create_task(job())
+    task = start_review(request.app, game_id, pgn, moves, body.engine, depth, movetime)
     done, _ = await asyncio.wait({task}, timeout=REVIEW_WAIT_S)
     if not done:
         return JSONResponse({"status": "running"}, status_code=202)
     task.result()  # an engine error surfaces here as its ApiError
-    stored = await door.run(_load_review, db, game_id)
+    stored = await database(request).run(_load_review, _engine_of(request), game_id)
     assert stored is not None
     return StoredReviewOut.model_validate(stored)
 

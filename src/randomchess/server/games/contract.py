@@ -54,7 +54,8 @@ ColourName = Literal["white", "black"]
 # What a seat may do to a game (``GameService.perform``; one POST route and one WebSocket
 # message type each).
 GameAction = Literal["move", "draw-claim", "draw-offer", "resign", "draw-accept",
-                     "draw-decline", "takeback-offer", "takeback-accept", "takeback-decline"]
+                     "draw-decline", "takeback-offer", "takeback-accept", "takeback-decline",
+                     "ready"]
 GAME_ACTIONS: tuple[GameAction, ...] = get_args(GameAction)
 Result = Literal["1-0", "0-1", "1/2-1/2", "*"]
 
@@ -106,6 +107,19 @@ class PlayersState(BaseModel):
     black: Literal["human", "computer"]
 
 
+class PreviewState(BaseModel):
+    """The setup preview's countdown while it runs (issue 32, docs/server.md): the board is
+    locked and both clocks stopped until ``until``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    until: int = Field(description="epoch ms the countdown ends (stored: a restart keeps it)")
+    left: int = Field(description="ms left at the moment the state was sent")
+    length: int = Field(description="the whole countdown, ms")
+    ready: list[ColourName] = Field(description="the sides that declared ready; both "
+                                                "ready ends the countdown at once")
+
+
 class GameState(BaseModel):
     """The public state of a game: no secret, the same for every client."""
 
@@ -137,6 +151,8 @@ class GameState(BaseModel):
     claimable: list[TerminationName] = Field(
         description="draws the side to move may claim now without naming a move")
     version: int = Field(description="grows with every change; older states are stale")
+    preview: PreviewState | None = Field(
+        description="the setup preview while its countdown runs; none otherwise")
 
 
 # The same shapes as the server code builds them (plain dicts on the fast path, serialised
@@ -159,6 +175,13 @@ class ClockDict(TypedDict):
     label: ClockLabelDict
     delay: int
     to_control: dict[str, int | None]
+
+
+class PreviewDict(TypedDict):
+    until: int
+    left: int
+    length: int
+    ready: list[str]
 
 
 class GameStateDict(TypedDict):
@@ -186,6 +209,7 @@ class GameStateDict(TypedDict):
     takeback_offer: str | None
     claimable: list[TerminationName]
     version: int
+    preview: PreviewDict | None
 
 
 # --------------------------------------------------------------------- WebSocket frames
@@ -336,15 +360,23 @@ class SeekOut(BaseModel):
     player: str
     variant: str
     setup: int | Literal["random", "new-per-game"]
-    clock: dict[str, int | float] = Field(description="{minutes, increment} or {days}")
+    clock: dict[str, int | float | str] = Field(
+        description="{minutes, increment} or {days}; a control that minutes and increment do "
+                    "not say (multi-period, delay) adds its PGN text as control")
     speed: str
     rated: bool
     rating: int
     provisional: bool
     rating_min: int | None
     rating_max: int | None
+    preview: int = Field(description="the setup preview's countdown, seconds (0: none); in "
+                                     "a rated game, aborting or not moving after it is a loss "
+                                     "(docs/rules.md, no setup-shopping)")
     challenge: bool = Field(description="addressed to one player (this account, or by it)")
     expires_in_ms: int = Field(description="how long the seek stays open from this frame")
+    setup_commit: str | None = Field(
+        None, description="SHA-256 (hex) of the server seed of the setup draw both players "
+                          "can verify (docs/shuffler.md §10); null: no committed draw")
 
 
 class SeekStarted(BaseModel):

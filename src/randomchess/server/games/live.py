@@ -22,6 +22,7 @@ from randomchess.game import Game, Outcome, Termination
 from randomchess.pieces import BLACK, WHITE, Color
 from randomchess.position import Move, Position
 from randomchess.san import parse_san, san
+from randomchess.server.games import preview
 from randomchess.server.games.contract import (
     TERMINATION_NAMES,
     ClockDict,
@@ -253,13 +254,16 @@ class LiveGame:
                 "check": pos.is_check(), "ply": len(self.moves), "opponent": r.opponent,
                 "level": r.level, "players": players, "invite_open": r.invite_hash is not None,
                 "draw_offer": r.draw_offer, "takeback_offer": r.takeback_offer,
-                "claimable": self.claimable(), "version": r.version,
+                "claimable": self.claimable(), "version": r.version, "preview": None,
             }
         return self._public
 
     def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
         public = self._public_state()
+        countdown = preview.shown(self.record, now)
+        if countdown is not None:
+            public = {**public, "preview": countdown}
         clocks = self.clocks_at(now)
         if clocks is None:
             return public
@@ -350,6 +354,7 @@ class LiveGame:
         self._live()
         if not colors:
             raise ApiError(403, "seat.wrong_token")
+        preview.refuse_during(self.record, now)  # the board is locked in the preview
         us = self.turn
         if us not in colors:
             raise ApiError(409, "turn.not_yours", color=COLOR_WORDS[COLOR_NAMES[us]])
@@ -465,6 +470,24 @@ class LiveGame:
                 "takeback_offer": None, "clock_started_at": None, "invite_hash": None,
                 "updated_at": now}
 
+    def leave_changes(self, colors: set[Color], now: int, rated: bool) -> GameChanges:
+        """The abort button: a rated game whose setup both players have seen is resigned
+        (docs/rules.md, "no setup-shopping"); any other game is aborted
+        without a result while a side has not moved."""
+        if not colors:
+            raise ApiError(403, "seat.wrong_token")
+        if rated and preview.revealed(self.record) and not self.ended and len(self.moves) < 2:
+            return self.resign_changes(colors, now)
+        return self.abort_changes(now)
+
+    def no_first_move_changes(self, now: int, rated: bool) -> GameChanges:
+        """A side let its first-move time run out: in a rated game after the reveal it loses
+        on time (White as well as Black, docs/rules.md); else the game is aborted, as on lichess."""
+        if rated and preview.revealed(self.record) and not self.ended:
+            with self._trying() as game:
+                return self.ending_changes(game.flag(), now)
+        return self.abort_changes(now)
+
     def takeback_changes(self, requester: Color, now: int) -> GameChanges:
         """Undo ``requester``'s last move (and the reply to it, if any)."""
         n = len(self.moves)
@@ -506,7 +529,7 @@ class LiveGame:
         its last move before it (the ``clock_log``), or the initial time.  A takeback puts
         them back there, as lichess does, so taken-back moves cannot farm increments."""
         initial = self.record.clock_initial_ms or 0
-        left = [initial, initial]
+        left = [initial, self.record.black_initial_ms or initial]
         n = len(self.moves)
         for i in range(min(ply, len(log))):
             mover = self.turn ^ ((n - i) % 2)

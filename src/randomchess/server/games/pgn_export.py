@@ -1,7 +1,8 @@
 """PGN of a stored game, written by :func:`randomchess.pgn.write_game` (RULES.md §2.7, §4.7).
 
 The server adds what only it knows: the players, the date, the setup number (``SetupNumber``,
-and ``MRCId`` for MRC), the ``TimeControl`` and a ``%clk`` comment after every move.
+and ``MRCId`` for MRC), the ``TimeControl``, a verifiable setup draw's values and a ``%clk``
+comment after every move.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ def _clk(ms: int) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
-def export_pgn(live: LiveGame, site: str = "randomchess server") -> str:
+def export_pgn(live: LiveGame, site: str = "randomchess server",
+               extra: dict[str, str] | None = None) -> str:
+    """The PGN; ``extra`` adds tags after the server's own (a verifiable setup draw's
+    SetupCommit, SetupServerSeed and SetupClientValue, docs/shuffler.md §10)."""
     r = live.record
     players = {"white": "Anonymous", "black": "Anonymous"}  # as lichess names them
     if r.computer_color:
@@ -35,6 +39,7 @@ def export_pgn(live: LiveGame, site: str = "randomchess server") -> str:
         # randomchess.clock writes it: "300+2", "30/1500:300+5", a delay as "+3d" / "+3b";
         # correspondence as the standard's "moves/seconds", one move per so many days.
         tags["TimeControl"] = live.control.pgn()
+    tags.update(extra or {})
     record = PgnGame.from_game(live.game, tags)
     log = [] if r.days_per_move is not None else r.clock_log.split()  # no %clk: days reset
     for node, entry in zip(record.moves, log, strict=False):

@@ -71,18 +71,22 @@ def _public(offer: Offer | None) -> RematchOffer | None:
                                                                    "id": offer.new_id})
 
 
-def abort_changes(g: LiveGame, colors: set[Color], now: int) -> GameChanges:
-    """End the game without a result while a side has not moved yet."""
-    if not colors:
-        raise ApiError(403, "seat.wrong_token")
-    return g.abort_changes(now)
+def abort_changes(g: LiveGame, colors: set[Color], now: int,
+                  rated: bool = False) -> GameChanges:
+    """End the game without a result while a side has not moved yet; in a rated game whose
+    setup both players have seen, a resignation (docs/rules.md, "no setup-shopping")."""
+    return g.leave_changes(colors, now, rated)
 
 
 @router.post("/api/games/{game_id}/abort", **STATE_ROUTE)
 async def abort(game_id: str, body: _TokenIn, request: Request) -> Response:
-    """Abort (no result) while a side has not moved; 409 afterwards."""
-    live = await _service(request).act(
-        game_id, lambda g, now: abort_changes(g, g.colors_of(body.token), now))
+    """Abort (no result) while a side has not moved; 409 afterwards.  In a rated game
+    after the setup was shown to both players it counts as a resignation (docs/rules.md,
+    "no setup-shopping")."""
+    service = _service(request)
+    rated = await service.is_rated(game_id)
+    live = await service.act(
+        game_id, lambda g, now: abort_changes(g, g.colors_of(body.token), now, rated))
     return Response(live.state_json(now_ms()), media_type="application/json")
 
 
@@ -142,7 +146,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
     color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
     new = await service.create(r.variant, setup, r.opponent, r.level, color, clock,
                                days=r.days_per_move,
-                               control=live.control if r.time_control is not None else None)
+                               control=live.control if r.time_control is not None else None,
+                               preview_s=(r.preview_ms or 0) // 1000)
     new_id = new.game.record.id
     if players is not None:  # rated or casual, fresh setups and the accounts' seats carry over
         await service.db.run(players.accounts.carry_over, game_id, new_id)

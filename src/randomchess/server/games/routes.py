@@ -23,6 +23,7 @@ from randomchess.server.games.contract import (
     state_frame,
 )
 from randomchess.server.games.live import LiveGame, hash_secret
+from randomchess.server.games.preview import PREVIEW_MAX_S
 from randomchess.server.games.service import GameService
 from randomchess.server.http.errors import ApiError, Lang, error_body, lang_of_scope
 
@@ -133,6 +134,11 @@ class CreateGameIn(_Strict):
                               "(GET /api/levels)")
     color: Literal["white", "black", "random"] = "random"
     clock: GameClockIn | None = None
+    preview: int | None = Field(
+        None, ge=0, le=PREVIEW_MAX_S,
+        description="the setup preview's countdown, seconds (docs/server.md): by default "
+                    "the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a "
+                    "timed game between people and none against the computer; 0: none")
 
 
 class SeatOut(BaseModel):
@@ -195,7 +201,8 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
     clock, days, control = body.clock.game_terms() if body.clock is not None \
         else (None, None, None)
     new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days, control=control)
+                               body.color, clock, days=days, control=control,
+                               preview_s=body.preview)
     invite_url = None
     if new.invite is not None:
         invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,
@@ -232,7 +239,7 @@ def _action_route(action: GameAction) -> None:
 
 
 for _action in ("resign", "draw-offer", "draw-accept", "draw-decline", "takeback-offer",
-                "takeback-accept", "takeback-decline"):
+                "takeback-accept", "takeback-decline", "ready"):
     _action_route(_action)
 
 
@@ -279,9 +286,12 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
     """The game's PGN; once it has a computer review (issue 14), with the review's
     ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
     from randomchess.server.engines.routes import engine_help_allowed, reviewed_pgn
+    from randomchess.server.games.commit import draw_of_game, pgn_tags
+    from randomchess.server.http.deps import database
 
     service = _service(request)
-    text = await service.pgn(game_id, request.url.netloc)
+    draw = await database(request).run(draw_of_game, request.app.state.lobby.accounts, game_id)
+    text = await service.pgn(game_id, request.url.netloc, pgn_tags(draw))  # issue 32
     live = await service.load(game_id)
     if review and engine_help_allowed(live):  # no evaluations of a live game between people
         text = await reviewed_pgn(request, game_id, text, live.record.moves, lang) or text

@@ -28,6 +28,7 @@ from randomchess.errors import RandomChessError
 from randomchess.pieces import Color
 from randomchess.position import Position
 from randomchess.server.engines.service import EngineService, create_engine_service
+from randomchess.server.games import preview
 from randomchess.server.games.contract import (
     GAME_ACTIONS,
     GameAction,
@@ -97,14 +98,24 @@ class GameService:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks = [asyncio.Lock() for _ in range(_LOCK_STRIPES)]
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # The setup previews' ends (server/games/preview.py), armed from the stored end.
+        self._previews: dict[str, asyncio.TimerHandle] = {}
         self._thinking: set[tuple[str, int]] = set()
         self._swept: dict[str, int] = {}  # game id -> version the last sweep examined
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
         # Awaited (in the background) once per game, by the process that committed its end.
         self.end_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
+        # Awaited at the end of start (e.g. the tournament rounds' opening timers, issue 30).
+        self.start_hooks: list[Callable[[], Awaitable[None]]] = []
         # Awaited at stop (the routers' own connections, e.g. the account rate limits').
         self.close_hooks: list[Callable[[], Awaitable[None]]] = []
+        # Run in the background from start to stop (the routers' own sweeps, e.g. the
+        # review of over-the-board games stored by other processes).
+        self.background_hooks: list[Callable[[], Awaitable[None]]] = []
+        # Whether a game is rated (the accounts set it; without them no game is): the rule
+        # against setup-shopping depends on it (server/games/preview.py).
+        self.rated_of: Callable[[str], Awaitable[bool]] | None = None
 
     # ----------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -120,6 +131,8 @@ class GameService:
         self._started = True
         self._spawn(self._heartbeat())
         self._spawn(self._sweep_forever())
+        for hook in self.background_hooks:
+            self._spawn(hook())
         for record in await self._db(self.store.unfinished, bounded=False):
             try:
                 live = self._remember(self._live(record))
@@ -127,6 +140,8 @@ class GameService:
                 log.exception("game %s cannot be replayed; left as it is", record.id)
                 continue
             self._schedule(live)
+        for hook in self.start_hooks:
+            await hook()
         # What exists now (modules, the app, the games just resumed) lives as long as the
         # process: keep it out of the collector's full passes, which under load paused the
         # event loop for up to 300 ms (bench/server_load.py).  The games in memory hold
@@ -137,9 +152,10 @@ class GameService:
 
     async def stop(self) -> None:
         self._started = False
-        for handle in self._timers.values():
-            handle.cancel()
-        self._timers.clear()
+        for timers in (self._timers, self._previews):
+            for handle in timers.values():
+                handle.cancel()
+            timers.clear()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -218,10 +234,13 @@ class GameService:
         r = live.record
         if (r.opponent == "friend" and len(live.moves) < 2 and r.days_per_move is None
                 and r.clock_initial_ms is not None
-                and now_ms() - r.updated_at >= self.settings.first_move_s * 1000):
-            # A side never made its first move: aborted, as the abort button would.
+                and now_ms() - preview.first_move_from(r) >= self.settings.first_move_s * 1000):
+            # A side never made its first move: aborted, as the abort button would, or in a
+            # rated game after the setup was shown, lost on time (docs/rules.md).
+            rated = await self.is_rated(game_id)
             with contextlib.suppress(ApiError):
-                await self.act(game_id, lambda g, now: g.abort_changes(now))
+                await self.act(game_id,
+                               lambda g, now: g.no_first_move_changes(now, rated))
             return
         if live.computer == live.turn:
             self._schedule(live)  # a no-op if this process is thinking already
@@ -240,6 +259,9 @@ class GameService:
             except ApiError:  # not a game (the lobby's key), or the database is down
                 continue
             await self.hub.deliver_local(key, state_frame(live.state(now_ms())))
+
+    async def is_rated(self, game_id: str) -> bool:
+        return False if self.rated_of is None else await self.rated_of(game_id)
 
     async def ping(self) -> None:
         await self._db(self.store.ping)
@@ -283,10 +305,10 @@ class GameService:
     async def state(self, game_id: str) -> GameStateDict:
         return (await self.current(game_id)).state(now_ms())
 
-    async def pgn(self, game_id: str, site: str) -> str:
+    async def pgn(self, game_id: str, site: str, tags: dict[str, str] | None = None) -> str:
         from randomchess.server.games.pgn_export import export_pgn
 
-        return export_pgn(await self.load(game_id), site)
+        return export_pgn(await self.load(game_id), site, tags)
 
     # ----------------------------------------------------------------- writing
     async def act(self, game_id: str, decide: Decide) -> LiveGame:
@@ -354,20 +376,35 @@ class GameService:
         if not self._started:
             return
         gid = live.record.id
-        old = self._timers.pop(gid, None)
-        if old is not None:
-            old.cancel()
+        for timers in (self._timers, self._previews):
+            old = timers.pop(gid, None)
+            if old is not None:
+                old.cancel()
         due = live.flag_at()
+        loop = asyncio.get_running_loop()
         if due is not None:
-            loop = asyncio.get_running_loop()
             delay = max(0.0, (due - now_ms()) / 1000) + 0.005
             self._timers[gid] = loop.call_later(
                 delay, lambda: self._spawn(self._flag(gid)))
+        if preview.running(live.record, now_ms()) and live.record.preview_until is not None:
+            # Armed from the stored end (after a restart too): the countdown's end is
+            # pushed to the watchers, and the computer may then move.
+            delay = max(0.0, (live.record.preview_until - now_ms()) / 1000) + 0.005
+            self._previews[gid] = loop.call_later(
+                delay, lambda: self._spawn(self._preview_over(gid)))
+            return
         if not live.ended and live.computer == live.turn:
             key = (gid, live.record.version)
             if key not in self._thinking:
                 self._thinking.add(key)
                 self._spawn(self._computer_move(live, key))
+
+    async def _preview_over(self, game_id: str) -> None:
+        self._previews.pop(game_id, None)
+        with contextlib.suppress(ApiError):
+            live = await self.load(game_id)
+            self._schedule(live)
+            await self.hub.publish(game_id, live.state(now_ms()))
 
     async def _flag(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
@@ -418,10 +455,15 @@ class GameService:
     # ----------------------------------------------------------------- creating
     async def create(self, variant: str, setup: int | str, opponent: str, level: int | None,
                      color: str, clock: tuple[int, int] | None,
-                     days: int | None = None, control: TimeControl | None = None) -> NewGame:
+                     days: int | None = None, control: TimeControl | None = None,
+                     preview_s: int | None = None,
+                     black_initial_ms: int | None = None) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
         in ms, and its deadline runs from the start, or from the friend's join).  A
-        ``control`` (multi-period, delay) replaces ``clock``."""
+        ``control`` (multi-period, delay) replaces ``clock``.  ``preview_s``: the setup
+        preview's length (None: the speed's default for a game between people, none
+        against the computer; 0: none).  ``black_initial_ms``: Black's own first period (an
+        Armageddon's odds), the rest of the control as White's."""
         if control is not None:
             clock, stored = _clock_columns(control)
         else:
@@ -449,6 +491,8 @@ class GameService:
             else:
                 invite = secrets.token_urlsafe(16)  # 128 bits
         now = now_ms()
+        preview_ms = preview.preview_length_ms(opponent, clock, days, preview_s,
+                                               self.settings.preview)
         record = GameRecord(
             id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
             fen=start_fen, moves="", san="", clock_log="",
@@ -460,10 +504,16 @@ class GameService:
             invite_hash=hash_secret(invite) if invite else None,
             clock_initial_ms=clock[0] if clock else None,
             clock_increment_ms=clock[1] if clock else None,
-            white_ms=clock[0] if clock else None, black_ms=clock[0] if clock else None,
+            white_ms=clock[0] if clock else None,
+            black_ms=(black_initial_ms or clock[0]) if clock else None,
             clock_started_at=now if days is not None and invite is None else None,
             draw_offer=None, takeback_offer=None, version=0,
             created_at=now, updated_at=now, days_per_move=days, time_control=stored,
+            preview_ms=preview_ms,
+            # Against the computer the countdown starts now, the computer ready.
+            preview_until=now + preview_ms if preview_ms and computer else None,
+            preview_ready=computer if preview_ms and computer else None,
+            black_initial_ms=black_initial_ms if clock and days is None else None,
         )
         live = self._live(record)
         if live.game.outcome is not None:  # a start position that is already dead
@@ -513,6 +563,8 @@ class GameService:
                 changes["white_token"] = hash_secret(token)
             if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
                 changes["clock_started_at"] = now  # a correspondence deadline starts now
+            if not g.ended:
+                changes.update(preview.start_changes(r, now))  # the setup preview begins
             return changes
 
         await self.act(game_id, decide)
@@ -555,6 +607,7 @@ _SIMPLE_ACTIONS: dict[GameAction, Callable[[LiveGame, set[Color], int], GameChan
     "takeback-offer": LiveGame.takeback_offer_changes,
     "takeback-accept": LiveGame.takeback_accept_changes,
     "takeback-decline": LiveGame.takeback_decline_changes,
+    "ready": lambda g, colors, now: preview.ready_changes(g.record, colors, now),
 }
 ACTIONS: tuple[GameAction, ...] = GAME_ACTIONS
 assert set(ACTIONS) == {"move", "draw-claim", "draw-offer", *_SIMPLE_ACTIONS}

@@ -61,6 +61,12 @@ class GameRecord:
     updated_at: int
     days_per_move: int | None = None  # a correspondence game's days per move (0006)
     time_control: str | None = None  # randomchess.clock notation; NULL: the columns (0008)
+    # The setup preview (issue 32, 0015; server/games/preview.py): its length, its end
+    # (epoch ms, set once both seats are taken) and who declared ready.
+    preview_ms: int | None = None
+    preview_until: int | None = None
+    preview_ready: str | None = None
+    black_initial_ms: int | None = None  # Black's own initial time (an Armageddon; 0020)
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -110,6 +116,10 @@ class GameChanges(TypedDict, total=False):
     updated_at: int
     days_per_move: int | None
     time_control: str | None
+    preview_ms: int | None
+    preview_until: int | None
+    preview_ready: str | None
+    black_initial_ms: int | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
@@ -415,7 +425,10 @@ class Store:
                     and_(g.opponent == "computer", g.updated_at < now - stale_ms),
                     and_(g.opponent == "friend", g.days_per_move.is_(None),
                          g.clock_initial_ms.is_not(None), g.moves.not_like("% %"),
-                         g.updated_at < now - first_move_ms)))
+                         g.updated_at < now - first_move_ms,
+                         # the first-move time runs from the preview's end (issue 32)
+                         or_(g.preview_until.is_(None),
+                             g.preview_until < now - first_move_ms))))
                 .limit(500)).all()
         return [(str(r[0]), int(r[1])) for r in rows]
 

@@ -80,6 +80,9 @@ class VariantInfo(BaseModel):
     default_fen: str
     engine: bool  # playable against the built-in engine
     description: Description  # e.g. CRC's inferred castling squares (RULES.md D-18)
+    # The name shown to players per language (empty: the browser's catalogue, else ``name``);
+    # set by a variants file's ``display_name`` (docs/variants.md).
+    display_name: Description
 
 
 def _piece(kind: PieceKind) -> PieceInfo:
@@ -135,6 +138,7 @@ def variant_info(v: Variant) -> VariantInfo:
         ),
         default_fen=v.default_fen, engine=v.engine,
         description=Description(en=v.description[0], es=v.description[1]),
+        display_name=Description(en=v.display_name[0], es=v.display_name[1]),
     )
 
 

@@ -21,6 +21,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from randomchess.db import DB_ERRORS
 from randomchess.server.accounts.routes import install_accounts
 from randomchess.server.engines.routes import router as analysis_router
+from randomchess.server.games.commit import router as setup_draw_router
 from randomchess.server.games.contract import ERROR_RESPONSES
 from randomchess.server.games.explorer_routes import install_explorer
 from randomchess.server.games.play_routes import router as play_router
@@ -239,6 +240,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(analysis_router)
     install_tournaments(app)  # routes, and online results recorded as games end
     app.include_router(setups_router)  # setup evaluations (issue 17)
+    app.include_router(setup_draw_router)  # setups both players can verify (issue 32)
     install_explorer(app)  # the opening explorer, and its count of games as they end
     install_puzzles(app)  # puzzles (issue 33)
     install_accounts(app)

@@ -81,7 +81,7 @@ ErrorCode = Literal[
     "takeback.already_asked",
     "takeback.no_offer", "takeback.own_offer",
     "rematch.already_offered", "rematch.fixed_setup", "rematch.no_offer",
-    "rematch.own_offer",
+    "rematch.own_offer", "preview.running", "preview.none", "preview.already_ready",
     "rate.too_many_games", "rate.too_many_events", "rate.too_many_attempts",
     "level.out_of_range", "level.no_computer", "level.needs_engine",
     "setup.ascii_digits", "setup.no_legal_move", "setup.invalid", "setup.bad_number",
@@ -99,6 +99,7 @@ ErrorCode = Literal[
     "account.wrong_password", "account.busy", "player.not_found", "player.not_found_to_challenge",
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
     "seek.no_fresh_setup", "seek.too_many",
+    "fairdraw.client_malformed", "fairdraw.revealed", "fairdraw.replayed",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
@@ -106,7 +107,7 @@ ErrorCode = Literal[
     "tournament.no_round", "tournament.no_format",
     "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
     "tournament.not_revealed", "tournament.owner_only", "tournament.staff",
-    "tournament.game_entry", "tournament.game_exists",
+    "tournament.game_entry", "tournament.game_exists", "tournament.armageddon_clock",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -151,6 +152,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "game.too_late_to_abort": (
         "too late to abort: both sides have moved (resign or offer a draw)",
         "demasiado tarde para anular: los dos bandos han jugado (abandona u ofrece tablas)"),
+    "preview.running": (
+        "the setup preview is still on: the board unlocks in {seconds} s (or when both "
+        "players are ready)",
+        "la vista previa de la posición sigue en curso: el tablero se desbloquea en "
+        "{seconds} s (o cuando los dos jugadores estén listos)"),
+    "preview.none": ("there is no setup preview running to be ready for",
+                     "no hay ninguna vista previa de la posición en curso"),
+    "preview.already_ready": ("you have already said you are ready",
+                              "ya has dicho que estás listo"),
     "game.rated_needs_two_players": ("only games between two players can be rated",
                                      "solo se puntúan las partidas entre dos jugadores"),
     "clock.invalid": ("{reason}", "{reason}"),
@@ -338,6 +348,19 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "seek.no_fresh_setup": ("bad seek: {variant} has one setup: no new random setup per game",
                             "búsqueda no válida: {variant} tiene una sola posición inicial: "
                             "no hay posición aleatoria nueva en cada partida"),
+    # -- the setup both players can verify (issue 32, docs/shuffler.md §10)
+    "fairdraw.client_malformed": (
+        "bad client value: it is 32-64 lower-case hexadecimal digits (0-9, a-f)",
+        "valor del cliente no válido: son de 32 a 64 dígitos hexadecimales en minúscula "
+        "(0-9, a-f)"),
+    "fairdraw.revealed": (
+        "this seek's setup has already been drawn and revealed: a client value now comes "
+        "too late",
+        "la posición inicial de esta búsqueda ya se sorteó y se reveló: un valor del cliente "
+        "llega ahora demasiado tarde"),
+    "fairdraw.replayed": (
+        "this client value was already used for another game: send a fresh random one",
+        "este valor del cliente ya se usó en otra partida: envía uno aleatorio nuevo"),
     # -- tournaments (``reason``: the tournament layer's English text)
     "tournament.invalid": ("{reason}", "petición de torneo no válida: {reason}"),
     "tournament.unknown_event": ("{reason}", "torneo desconocido: {reason}"),
@@ -375,6 +398,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                      "seconds+increment (e.g. 180+2)",
                                      "una ronda puntuada necesita el control de tiempo del "
                                      "torneo como segundos+incremento (p. ej. 180+2)"),
+    "tournament.armageddon_clock": (
+        "this Armageddon cannot be played online: Black's clock {black} may differ from "
+        "White's {white} only in the first period's time",
+        "este Armagedón no puede jugarse en línea: el reloj de las negras {black} solo puede "
+        "diferir del de las blancas {white} en el tiempo del primer periodo"),
     # a game typed from its scoresheet (issue 31): the reason names game, ply and token
     "tournament.game_entry": ("{reason}", "{reason}"),
     "tournament.game_exists": ("{reason}", "{reason}"),

@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     # a clocked game between people whose side has not made its first move this long after
     # its turn began is aborted, as on lichess (correspondence games are not)
     first_move_s: float = Field(30.0, gt=0)
+    # The setup preview (issue 32, docs/server.md): a timed game between people shows its
+    # setup for a countdown before the clocks run, unless its seek or creator asked for
+    # none.  Off: no default countdown (a game that asks for one still has it).
+    preview: bool = True
     # End games at threefold repetition and at the 50-move mark without a claim, as many
     # servers do (Game(automatic_draws=True)); off under the FIDE Laws (RULES.md D-22).
     # RANDOMCHESS_AUTO_THREEFOLD, its former name, is still read.

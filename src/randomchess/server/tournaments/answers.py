@@ -68,7 +68,8 @@ class EventBoardOut(_Out):
     event_id: str
     event: str
     round: int
-    board: int
+    board: int = Field(description="the board; in a knock-out, the match")
+    game: int | None = Field(None, description="a knock-out match's game number")
     white: str
     black: str
 
@@ -117,6 +118,9 @@ class RoundOut(_Out):
     awaits_reveal: bool = Field(False, description="a hall round whose setup is not "
                                                    "revealed yet")
     reveal: RevealOut | None = None
+    opens_at: int | None = Field(None, description=(
+        "when the server opens the round's online games by itself (the end of the "
+        "preparation window, ms since the epoch); none when it is not to, or has"))
 
 
 class TiebreakValue(_Out):
@@ -254,7 +258,8 @@ class SeatLink(_Out):
 
 
 class OnlineBoard(_Out):
-    board: int
+    board: int = Field(description="the board; in a knock-out, the match")
+    game: int | None = Field(None, description="a knock-out match's game number")
     game_id: str
     white: SeatLink
     black: SeatLink

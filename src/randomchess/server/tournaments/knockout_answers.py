@@ -20,6 +20,8 @@ class KnockoutGameOut(_Out):
     fen: str
     time_control: str
     black_time_control: str | None = Field(description="an Armageddon's Black clock")
+    game_id: str | None = Field(None, description="the server game it is played as, once "
+                                                  "opened online (/#/game/ID to watch)")
 
 
 class KnockoutBidOut(_Out):

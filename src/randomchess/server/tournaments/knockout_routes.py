@@ -6,13 +6,17 @@ verify) are the event's routes in routes.py, which come here for a knock-out eve
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from randomchess.accounts.ratings import speed_class
+from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
@@ -26,9 +30,10 @@ from randomchess.server.tournaments.knockout_answers import (
     KnockoutMatchOut,
 )
 from randomchess.tournament import errors
-from randomchess.tournament.knockout import BidError, FormatError, KnockoutError, Match
+from randomchess.tournament.knockout import BidError, FormatError, Game, KnockoutError, Match
 from randomchess.tournament.knockout_export import bracket_html, pgn
 from randomchess.tournament.knockout_store import KnockoutEvent, KnockoutStore, verify
+from randomchess.tournament.knockout_trf import write_knockout_trf
 from randomchess.tournament.store import TournamentStore
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -63,6 +68,26 @@ class KnockoutIn(_Strict):
     seeding: Literal["rating", "entered"] = "rating"
     exclude_standard: bool = False
     bishops: Literal["any", "same", "opposite"] = "any"
+    no_repeat: bool = False
+    initial_colour: Literal["white", "black"] = "white"
+
+
+class FromGroupsIn(_Strict):
+    """A knock-out seeded by the top places of closed Swiss or round-robin events."""
+
+    name: Line = Field(min_length=1, max_length=120)
+    groups: list[Annotated[Line, Field(max_length=120)]] = Field(
+        min_length=1, max_length=32, description="the groups' event ids (or exact names), in "
+                                                 "order: seeds go by place, then by group")
+    top: int = Field(ge=1, le=128, description="the places of each group that qualify")
+    variant: Line | None = Field(None, max_length=40, description="default: the first group's")
+    time_control: Line = Field("", max_length=64, description="the match games' clock text")
+    games: int = Field(2, ge=1, le=20, description="the games of each match")
+    tiebreaks: list[Annotated[Line, Field(max_length=70)]] = Field(
+        [], max_length=8, description="tie-break stages in order, GAMES:TIME_CONTROL")
+    armageddon: Line = Field(max_length=140, description="bid:BASE or fixed:WHITE,BLACK")
+    match_setups: Literal["match", "pair"] = "match"
+    exclude_standard: bool = False
     no_repeat: bool = False
     initial_colour: Literal["white", "black"] = "white"
 
@@ -120,7 +145,8 @@ def match_json(m: Match) -> dict[str, Any]:
         "games": [{"game": g.game, "label": g.label, "white": g.white, "black": g.black,
                    "result": g.result, "setup": g.setup, "fen": g.fen,
                    "time_control": g.time_control,
-                   "black_time_control": g.black_time_control} for g in m.games],
+                   "black_time_control": g.black_time_control, "game_id": g.game_id}
+                  for g in m.games],
         "bids": [{"player": b.player, "seconds": b.seconds} for b in m.bids] if both else [],
         "bids_in": sorted(b.player for b in m.bids),
     }
@@ -174,6 +200,42 @@ async def create_knockout(body: KnockoutIn, request: Request) -> CreatedOut:
                                       "organiser": None if session is None else session.name})
 
 
+@router.post("/knockout/from-groups", status_code=201, **ANSWER)
+async def create_from_groups(body: FromGroupsIn, request: Request) -> CreatedOut:
+    """Group stage -> knock-out: a knock-out event whose players are the top ``top`` places
+    of each closed group, seeded by place and then by group (docs/tournaments.md); left in
+    registration like any new event.  Rate-limited per client like every event."""
+    service: GameService = request.app.state.service
+    client = request.client.host if request.client else "unknown"
+    if not await service.rate.allow(client, now_ms()):
+        raise ApiError(429, "rate.too_many_events")
+    kos = _kstore(request)
+    session = await rights.creator(request)
+    options: dict[str, Any] = {
+        "time_control": body.time_control, "exclude_standard": body.exclude_standard,
+        "no_repeat": body.no_repeat, "initial_colour": body.initial_colour, "organiser": True,
+        "owner": None if session is None else session.user_id}
+    if body.variant is not None:
+        options["variant"] = body.variant
+
+    def create() -> Any:
+        try:
+            created, _ = kos.from_groups(body.groups, body.top, body.name, body.games,
+                                         body.tiebreaks, body.armageddon, body.match_setups,
+                                         **options)
+            return created
+        except errors.UnknownEventError as e:
+            raise ApiError.wrap(404, e) from None
+        except errors.TournamentError as e:
+            raise ApiError.wrap(422, e) from None
+
+    created = await database(request).run(create)
+    return CreatedOut.model_validate({"id": created.event.id,
+                                      "commitment": created.event.commitment,
+                                      "organiser_secret": created.organiser_secret,
+                                      "organiser": None if session is None else session.name})
+
+
 @router.get("/{event_id}/bracket", **ANSWER)
 @through_db
 def get_bracket(event_id: EventId, request: Request) -> BracketOut:
@@ -190,6 +252,8 @@ def game_result(event_id: EventId, body: GameResultIn, request: Request,
     """The result of a match's next game; the match after it (its next game drawn, or its
     winner)."""
     kos = _organiser(request, event_id, x_organiser_secret)
+    # A game played online that has just ended is final even before the end hook ran.
+    call(lambda: kos.sync_online(event_id))
     m = call(lambda: kos.set_result(event_id, body.round, body.match, body.game,
                                     body.result))
     return KnockoutMatchOut.model_validate(match_json(m))
@@ -207,6 +271,98 @@ def bid(event_id: EventId, body: BidIn, request: Request,
                                       "player": made.player, "seconds": made.seconds})
 
 
+# --- online games (routes.open_online comes here for a knock-out) ---------------------------
+
+
+def _control(text: str | None) -> TimeControl | None:
+    """The clock of a stage's time-control text; None when the text is no clock the server
+    runs (empty, "-", "?", days, a sandclock, or free text): the game is then played without
+    a clock, as a Swiss round's online boards are."""
+    if not text:
+        return None
+    try:
+        tc = TimeControl.parse(text)
+    except TimeControlError:
+        return None
+    return tc if tc.kind == Kind.CLOCK and tc.initial_ms > 0 else None
+
+
+def online_clock(g: Game) -> tuple[tuple[int, int] | None, TimeControl | None, int | None]:
+    """((initial ms, increment ms), control, Black's initial ms) of a knock-out game played
+    online: the stage's control (multi-period, delay, Bronstein as written); an Armageddon's
+    Black clock may differ from White's in its first period's time only (fixed times
+    300+2 / 240+2, or the winning bid with the base's increment)."""
+    white = _control(g.time_control)
+    if g.black_time_control is None or g.black_time_control == g.time_control:
+        black_initial = None
+    else:
+        black = _control(g.black_time_control)
+        same = white is not None and black is not None and \
+            len(white.periods) == len(black.periods) and \
+            replace(black.periods[0], time_ms=white.periods[0].time_ms) == white.periods[0] \
+            and black.periods[1:] == white.periods[1:]
+        if not same or black is None:
+            raise ApiError(422, "tournament.armageddon_clock", white=g.time_control,
+                           black=g.black_time_control)
+        black_initial = black.initial_ms
+    if white is None:
+        return None, None, None
+    first = white.periods[0]
+    increment = first.bonus_ms if first.bonus == Bonus.INCREMENT else 0
+    return (white.initial_ms, increment), white, black_initial
+
+
+async def open_online(request: Request, store: TournamentStore, event_id: str, rnd: int,
+                      rated: bool) -> list[dict[str, Any]]:
+    """Open on the server every game of round ``rnd`` that is due and not online yet (each
+    match's next game, written with its colours, setup and clock); each player's personal
+    link, shown once.  A game that ends records its result (the end hook) and the match
+    goes on: its next game is then due, to be opened the same way."""
+    db = database(request)
+    kos = KnockoutStore(store)
+    await db.run(call, lambda: kos.sync_online(event_id))
+    ko: KnockoutEvent = await db.run(call, lambda: kos.load(event_id))
+    if not 1 <= rnd <= ko.opened:
+        raise ApiError(404, "tournament.no_round", round=rnd)
+    service: GameService = request.app.state.service
+    players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
+    due = [g for g in ko.games if g.round == rnd and g.result is None and g.game_id is None]
+    terms = [online_clock(g) for g in due]  # every refusal before any game is made
+    if rated and (players is None or any(clock is None for clock, _, _ in terms)):
+        raise ApiError(422, "tournament.rated_needs_clock")
+    links = []
+    for g, (clock, control, black_initial) in zip(due, terms, strict=True):
+        setup: int | str = g.setup if g.setup is not None else g.fen
+        new = await service.create(ko.event.variant, setup, "friend", None, "white", clock,
+                                   control=control, black_initial_ms=black_initial)
+        game_id = new.game.record.id
+        assert new.invite is not None
+        if rated and clock is not None and players is not None:
+            await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
+        await db.run(call, functools.partial(kos.link_game, event_id, rnd, g.match, g.game,
+                                             game_id))
+        white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
+        black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))
+        links.append({"board": g.match, "game": g.game, "game_id": game_id,
+                      "white": {"number": g.white, "link": white},
+                      "black": {"number": g.black, "link": black}})
+    return links
+
+
+def game_of(store: TournamentStore, event_id: str, game_id: str
+            ) -> tuple[int, int, int, str, str]:
+    """(round, match, game, White's name, Black's name) of the knock-out game played online
+    as ``game_id``."""
+    ko = call(lambda: KnockoutStore(store).load(event_id))
+    g = next(g for g in ko.games if g.game_id == game_id)
+    return g.round, g.match, g.game, ko.name(g.white), ko.name(g.black)
+
+
+def sync(store: TournamentStore, event_id: str) -> None:
+    """Record the event's ended online games (the end hook, and before an organiser step)."""
+    KnockoutStore(store).sync_online(event_id)
+
+
 # --- the shared steps, for a knock-out event (routes.py calls these) -----------------------
 
 
@@ -215,10 +371,12 @@ def start(store: TournamentStore, event_id: str) -> None:
 
 
 def open_round(store: TournamentStore, event_id: str) -> None:
+    call(lambda: KnockoutStore(store).sync_online(event_id))
     call(lambda: KnockoutStore(store).open_round(event_id))
 
 
 def close(store: TournamentStore, event_id: str) -> None:
+    call(lambda: KnockoutStore(store).sync_online(event_id))
     call(lambda: KnockoutStore(store).close(event_id))
 
 
@@ -230,6 +388,8 @@ def export(store: TournamentStore, event_id: str, fmt: str, lang: Literal["en", 
                         media_type="application/x-chess-pgn")
     if fmt == "html":
         return Response(call(lambda: bracket_html(ko, lang)), media_type="text/html")
+    if fmt == "trf":
+        return PlainTextResponse(write_knockout_trf(ko))
     raise ApiError(404, "tournament.no_format", format=fmt)
 
 

@@ -20,7 +20,6 @@ from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from randomchess.accounts.ratings import speed_class
 from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
 from randomchess.server.accounts.deps import current_session
@@ -30,6 +29,8 @@ from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
 from randomchess.server.tournaments import knockout_routes as knockout
+from randomchess.server.tournaments import live as live_relay
+from randomchess.server.tournaments import reviews as otb_reviews
 from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import (
     ANSWER,
@@ -52,8 +53,9 @@ from randomchess.server.tournaments.answers import (
     VerifyOut,
     WithdrawnOut,
 )
+from randomchess.server.tournaments.openings import RoundOpener, clock_of, open_games
 from randomchess.startpos import setup_from_number
-from randomchess.tournament import errors
+from randomchess.tournament import errors, openings
 from randomchess.tournament.bulletin import bulletin_html
 from randomchess.tournament.export import (
     CROSSTABLE_CSP,
@@ -141,6 +143,11 @@ class RevealIn(_Strict):
     input: str = Field(max_length=200, description=(
         "the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces "
         "ignored"))
+    online: bool = Field(False, description=(
+        "the server opens the round's online games itself when the preparation window "
+        "ends (at once without a window); the players' links are then for the staff at "
+        "GET .../rounds/{rnd}/online"))
+    rated: bool = Field(False, description="those games rated (as OnlineIn.rated)")
 
 
 class ResultIn(_Strict):
@@ -217,8 +224,18 @@ def _frac(x: Fraction) -> float:
     return float(x)
 
 
-def event_out(t: Tournament) -> EventOut:
-    return EventOut.model_validate(event_json(t))
+def event_out(t: Tournament, opens: dict[int, int] | None = None) -> EventOut:
+    """The event's answer; ``opens``: when the server opens each round's online games
+    (rounds still to open)."""
+    out = event_json(t)
+    for r in out["round_list"]:
+        r["opens_at"] = (opens or {}).get(r["round"])
+    return EventOut.model_validate(out)
+
+
+def _opens(store: TournamentStore, event_id: str) -> dict[int, int]:
+    return {r: o.due_at for r, o in openings.of_event(store.engine, event_id).items()
+            if o.state in ("waiting", "opening")}
 
 
 def _reveal_json(t: Tournament, rnd: int) -> dict[str, Any] | None:
@@ -397,10 +414,15 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
     if event_id is None:
         return GameEventOut(board=None)
     t: Tournament = _call(store.load, event_id)
+    if t.event.system == "knockout":  # the board is the match
+        rnd, match, game, white, black = knockout.game_of(store, event_id, game_id)
+        return GameEventOut(board=EventBoardOut(event_id=event_id, event=t.event.name,
+                                                round=rnd, board=match, game=game,
+                                                white=white, black=black))
     b = next(b for b in t.boards if b.game_id == game_id)
     names = {p.number: p.name for p in t.players}
     return GameEventOut(board=EventBoardOut(
-        event_id=event_id, event=t.event.name, round=b.round, board=b.board,
+        event_id=event_id, event=t.event.name, round=b.round, board=b.board, game=None,
         white=names[b.white], black=names[b.black] if b.black is not None else ""))
 
 
@@ -409,7 +431,9 @@ def game_event(game_id: str, request: Request) -> GameEventOut:
 def get_event(event_id: EventId, request: Request) -> EventOut:
     # Read only (issue 28): the games that ended are shown as they ended; the server
     # records them when they end (install_tournaments).
-    return event_out(_call(_store(request).load_live, event_id))
+    store = _store(request)
+    t = _call(store.load_live, event_id)
+    return event_out(t, _opens(store, event_id))
 
 
 @router.get("/{event_id}/rounds/{rnd}/setup.svg", response_class=Response, responses=SVG)
@@ -529,8 +553,16 @@ def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
     """Reveal a hall round's setup from the salt and the digits drawn in the hall.  The
     answer comes once the reveal is committed; a second reveal of the round is refused."""
     store = _organiser(request, event_id, x_organiser_secret)
-    _call(store.reveal, event_id, rnd, body.input)
-    return event_out(store.load(event_id))
+    t: Tournament = _call(store.load, event_id)
+    if body.online and body.rated and (clock_of(t.event.time_control) is None
+                                       or getattr(request.app.state, "players", None) is None):
+        raise ApiError(422, "tournament.rated_needs_clock")
+    _call(store.reveal, event_id, rnd, body.input, body.online, body.rated)
+    if body.online:  # this process's timer; the others' (and a restart's) read the row
+        o = openings.of_event(store.engine, event_id)[rnd]
+        opener: RoundOpener = request.app.state.round_opener
+        opener.arm_soon(event_id, rnd, o.due_at)
+    return event_out(store.load_live(event_id), _opens(store, event_id))
 
 
 @router.post("/{event_id}/results", **ANSWER)
@@ -545,6 +577,7 @@ def result(event_id: EventId, body: ResultIn, request: Request,
         b = _call(store.correct, event_id, body.round, body.board, body.result, body.reason)
     else:
         b = _call(store.set_result, event_id, body.round, body.board, body.result)
+    live_relay.hub_of(request.app).bump(event_id)
     return ResultOut.model_validate({"round": b.round, "board": b.board, "result": b.result})
 
 
@@ -557,6 +590,9 @@ def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
     store = _organiser(request, event_id, x_organiser_secret)
     g = _call(lambda: store.enter_game(event_id, rnd, board, body.text, lang=body.notation,
                                        result=body.result, replace_game=body.replace))
+    live_relay.hub_of(request.app).bump(event_id)  # spectators see it at once
+    if g.finished:
+        otb_reviews.queue_from_route(request.app, store, event_id, g)
     return GameOut.model_validate({
         "round": g.round, "board": g.board, "moves": list(g.moves), "san": list(g.san),
         "clocks": list(g.clocks), "result": g.result, "notation": g.lang})
@@ -565,24 +601,12 @@ def enter_game(event_id: EventId, rnd: Ordinal, board: Ordinal, body: GameIn,
 @router.get("/{event_id}/rounds/{rnd}/live", **ANSWER)
 @through_db
 def live(event_id: EventId, rnd: Ordinal, request: Request) -> LiveOut:
-    """The boards of a round with their over-the-board moves so far (issue 31's relay):
-    spectators poll it; the setup is there before the first move."""
+    """The boards of a round with their over-the-board moves so far (issue 31's relay); the
+    setup is there before the first move.  ``WS /ws/tournaments/{id}/rounds/{r}/live`` pushes
+    the same answer on every change (server/tournaments/live.py)."""
     store = _store(request)
     t: Tournament = _call(store.load, event_id)
-    if rnd > t.paired_rounds:
-        raise ApiError(404, "tournament.no_round", round=rnd)
-    games = store.otb_games(event_id)
-    boards = []
-    for b in t.round_boards(rnd):
-        if b.black is None:
-            continue
-        g = games.get((rnd, b.board))
-        boards.append({
-            "board": b.board, "white": t.player(b.white).name, "black": t.player(b.black).name,
-            "setup": b.setup, "fen": b.fen, "moves": list(g.moves) if g else [],
-            "san": list(g.san) if g else [], "clocks": list(g.clocks) if g else [],
-            "result": b.result})
-    return LiveOut.model_validate({"round": rnd, "boards": boards})
+    return LiveOut.model_validate(live_relay.live_round(store, t, rnd))
 
 
 class CloseIn(_Strict):
@@ -602,13 +626,6 @@ def close(event_id: EventId, request: Request, body: CloseIn | None = None,
     return event_out(_call(store.close, event_id, None if body is None else body.early))
 
 
-def _clock(time_control: str) -> tuple[int, int] | None:
-    m = _SECONDS_PLUS.fullmatch(time_control)
-    if not m:
-        return None
-    return int(m[1]) * 1000, int(m[2] or 0) * 1000
-
-
 class OnlineIn(_Strict):
     # Rated in the event's variant and the speed class of its time control (docs/accounts.md):
     # a game is rated when both players have claimed their seats with their accounts.
@@ -623,32 +640,37 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     db = database(request)
     store = await db.run(_organiser, request, event_id, x_organiser_secret)
     t: Tournament = await db.run(_call, store.load, event_id)
+    if t.event.system == "knockout":  # the round's due games: each match's next game
+        games = await knockout.open_online(request, store, event_id, rnd,
+                                           body is not None and body.rated)
+        return OnlineOut.model_validate({"round": rnd, "games": games})
     if not 1 <= rnd <= t.paired_rounds:
         raise ApiError(404, "tournament.no_round", round=rnd)
     _call(check_playable, t, rnd, now_ms())  # revealed, preparation window over
-    service: GameService = request.app.state.service
-    clock = _clock(t.event.time_control)
     rated = body is not None and body.rated
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
-    if rated and (clock is None or players is None):
+    if rated and (clock_of(t.event.time_control) is None or players is None):
         raise ApiError(422, "tournament.rated_needs_clock")
-    links = []
-    for b in t.round_boards(rnd):
-        if b.is_bye or b.result is not None or b.game_id is not None:
-            continue
-        setup: int | str = b.setup if b.setup is not None else b.fen
-        new = await service.create(t.event.variant, setup, "friend", None, "white", clock)
-        game_id = new.game.record.id
-        assert new.invite is not None
-        if rated and clock is not None and players is not None:
-            await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
-        await db.run(_call, store.link_game, event_id, rnd, b.board, game_id)
-        white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
-        black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))
-        links.append({"board": b.board, "game_id": game_id,
-                      "white": {"number": b.white, "link": white},
-                      "black": {"number": b.black, "link": black}})
+
+    def invite(game_id: str, code: str) -> str:
+        return str(request.url_for("open_invite", game_id=game_id, invite=code))
+
+    links = await open_games(request.app, store, t, rnd, rated, invite)
     return OnlineOut.model_validate({"round": rnd, "games": links})
+
+
+@router.get("/{event_id}/rounds/{rnd}/online", **ANSWER)
+@through_db
+def online_links(event_id: EventId, rnd: Ordinal, request: Request,
+                 x_organiser_secret: str | None = Header(None)) -> OnlineOut:
+    """The players' links of a round the server opened by itself when its preparation window
+    ended (issue 30), for the event's organiser and co-arbiters; empty before."""
+    store = _store(request)
+    _call(store.load, event_id)  # 404 first
+    if _role(request, event_id, x_organiser_secret, changing=False) is None:
+        raise ApiError(403, "tournament.organiser_only")
+    o = openings.of_event(store.engine, event_id).get(rnd)
+    return OnlineOut.model_validate({"round": rnd, "games": list(o.links) if o else []})
 
 
 def install_tournaments(app: FastAPI) -> None:
@@ -663,12 +685,24 @@ def install_tournaments(app: FastAPI) -> None:
         game_id = live.record.id
         try:
             event_id = await service.db.run(store.event_of_game, game_id, bounded=False)
-            if event_id is not None:
+            if event_id is not None and await service.db.run(knockout.is_knockout, store,
+                                                             event_id, bounded=False):
+                await service.db.run(knockout.sync, store, event_id, bounded=False)
+            elif event_id is not None:
                 await service.db.run(store.sync_online, event_id, bounded=False)
         except Exception:  # the next organiser step (pair, close) records it then
             log.exception("recording the result of game %s in its event failed", game_id)
 
     service.end_hooks.append(record_online_result)
+    # Finished over-the-board games stored by other processes are reviewed too (issue 31).
+    service.background_hooks.append(lambda: otb_reviews.sweep_forever(app))
+    # Rounds the server opens itself when their preparation window ends (issue 30): armed
+    # from the database at the start, so a restart during a countdown loses nothing.
+    opener = app.state.round_opener = RoundOpener(app, store)
+    service.start_hooks.append(opener.start)
+    service.close_hooks.append(opener.stop)
     app.include_router(knockout.router)  # before /{event_id}: POST /knockout is its own path
     app.include_router(router)
     app.include_router(others)
+    app.include_router(live_relay.router)
+    live_relay.hub_of(app)

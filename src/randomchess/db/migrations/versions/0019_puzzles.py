@@ -1,7 +1,7 @@
 """Puzzles, per-account puzzle ratings and first attempts (issue 33).
 
 Revision ID: 0019
-Revises: 0014
+Revises: 0018
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision: str | None = "0014"
+down_revision: str | None = "0018"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,230 @@
+"""The server opens a hall round's online games by itself when the preparation window ends
+(issue 30): asked for with the reveal, committed with it, armed again from the database when
+a server starts (a restart during the countdown loses nothing), opened once even when two
+server processes are armed for the round (the row's compare-and-set), and the players' links
+kept for the event's staff.  A fast countdown: RANDOMCHESS_PREP_MINUTE_MS shortens the
+window's minutes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from randomchess.db import make_engine, now_ms, schema
+from randomchess.tournament import openings
+from server_support import client, database
+from test_server_crash import Server
+
+MINUTE_MS = 400  # a window of 5 "minutes" lasts 2 s
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path,
+           monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("RANDOMCHESS_PREP_MINUTE_MS", str(MINUTE_MS))
+    with database(request.param, tmp_path) as url:
+        yield url
+
+
+def _until(check: Callable[[], Any], timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        out = check()
+        if out:
+            return out
+        assert time.monotonic() < deadline, "the condition never came true"
+        time.sleep(0.05)
+
+
+def _paired(c: TestClient, name: str) -> tuple[str, dict[str, str]]:
+    r = c.post("/api/tournaments", json={"name": name, "rounds": 2, "setup_source": "hall",
+                                         "prep_minutes": 5, "time_control": "300+2"})
+    assert r.status_code == 201, r.text
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for i, player in enumerate(["Ann", "Bob", "Cid", "Dan"]):
+        assert c.post(f"/api/tournaments/{eid}/players", json={"name": player,
+                      "rating": 2000 - i}, headers=auth).status_code == 201
+    assert c.post(f"/api/tournaments/{eid}/start", headers=auth).status_code == 200
+    assert c.post(f"/api/tournaments/{eid}/pair", headers=auth).status_code == 200
+    return eid, auth
+
+
+def _reveal(c: TestClient, eid: str, auth: dict[str, str]) -> dict[str, Any]:
+    r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+               json={"input": "352614", "online": True}, headers=auth)
+    assert r.status_code == 200, r.text
+    rnd: dict[str, Any] = r.json()["round_list"][0]
+    return rnd
+
+
+def _games(c: TestClient, eid: str) -> list[str | None]:
+    boards = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"]
+    return [b["game_id"] for b in boards]
+
+
+def _opened(c: TestClient, eid: str) -> list[str] | None:
+    ids = _games(c, eid)
+    return [str(x) for x in ids] if all(ids) else None
+
+
+def _games_in_db(url: str) -> int:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(schema.games)).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_the_games_open_when_the_countdown_ends(db_url: str) -> None:
+    with client(db_url) as c:
+        eid, auth = _paired(c, "Countdown Open")
+        links = f"/api/tournaments/{eid}/rounds/1/online"
+        rnd = _reveal(c, eid, auth)
+        ends = rnd["reveal"]["window_ends"]
+        assert ends == rnd["reveal"]["at"] + 5 * MINUTE_MS
+        assert rnd["opens_at"] == ends
+        assert all(b["game_id"] is None for b in rnd["boards"])  # clocks not yet: no games
+        assert c.get(links, headers=auth).json()["games"] == []
+        ids = _until(lambda: _opened(c, eid))
+        assert now_ms() >= ends
+        assert len(set(ids)) == 2
+        event = c.get(f"/api/tournaments/{eid}").json()
+        assert event["round_list"][0]["opens_at"] is None  # opened
+        # The players' links, for the staff only.
+        assert c.get(links).status_code == 403
+        out = c.get(links, headers=auth).json()
+        assert sorted(g["game_id"] for g in out["games"]) == sorted(ids)
+        assert all(g["white"]["link"].startswith(f"/#/tournament/{eid}/seat/")
+                   and g["black"]["link"].startswith("/invite/") for g in out["games"])
+        game = c.get(f"/api/games/{ids[0]}").json()
+        assert game["moves"] == [] and game["status"] != "ended"
+        actions = [x.action for x in c.app.state.tournaments.load(eid).log]  # type: ignore[attr-defined]
+        assert actions.count("online") == 2 and actions.count("online-due") == 1
+
+
+def test_a_restart_during_the_countdown_still_opens_the_games(db_url: str) -> None:
+    with client(db_url) as c:
+        eid, auth = _paired(c, "Restart Open")
+        ends = _reveal(c, eid, auth)["reveal"]["window_ends"]
+    assert now_ms() < ends, "the first server outlived the countdown: no restart tested"
+    assert _games_in_db(db_url) == 0
+    with client(db_url) as c:  # armed again from the database at the start
+        assert c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["opens_at"] == ends
+        ids = _until(lambda: _opened(c, eid))
+        assert len(set(ids)) == 2
+        assert len(c.get(f"/api/tournaments/{eid}/rounds/1/online",
+                         headers=auth).json()["games"]) == 2
+
+
+def test_a_window_that_ended_while_the_server_was_down_opens_at_its_start(db_url: str) -> None:
+    with client(db_url) as c:
+        eid, auth = _paired(c, "Down Open")
+        _reveal(c, eid, auth)
+    engine = make_engine(db_url)  # the server stayed down past the window's end
+    try:
+        with engine.begin() as conn:
+            conn.execute(schema.tournament_reveals.update().values(
+                at=schema.tournament_reveals.c.at - 3_600_000))
+            conn.execute(schema.tournament_openings.update().values(
+                due_at=schema.tournament_openings.c.due_at - 3_600_000))
+    finally:
+        engine.dispose()
+    with client(db_url) as c:
+        assert len(set(_until(lambda: _opened(c, eid)))) == 2
+
+
+def test_two_servers_armed_for_one_round_open_it_once(db_url: str) -> None:
+    with client(db_url) as a:
+        eid, auth = _paired(a, "Twice Open")
+        ends = _reveal(a, eid, auth)["reveal"]["window_ends"]
+        with client(db_url) as b:  # armed from the database; a by its own reveal
+            assert now_ms() < ends
+            _until(lambda: _opened(b, eid))
+            _until(lambda: openings.of_event(
+                b.app.state.tournaments.engine, eid)[1].state == "opened")  # type: ignore[attr-defined]
+            assert _games_in_db(db_url) == 2  # one game a board: not two
+            assert _opened(a, eid) == _opened(b, eid)
+
+
+def test_the_claim_is_a_compare_and_set(db_url: str) -> None:
+    with client(db_url) as c:
+        eid, auth = _paired(c, "Claim Open")
+        engine = c.app.state.tournaments.engine  # type: ignore[attr-defined]
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal", json={"input": "111222"},
+                   headers=auth)
+        assert r.status_code == 200 and r.json()["round_list"][0]["opens_at"] is None
+        with engine.begin() as conn:
+            conn.execute(schema.tournament_openings.insert().values(
+                tournament_id=eid, round=1, state="waiting", due_at=now_ms() + 3_600_000,
+                rated=False))
+        now = now_ms()
+        assert openings.claim(engine, eid, 1, now) is True
+        assert openings.claim(engine, eid, 1, now) is False  # taken
+        assert [o.round for o in openings.pending(engine, now)] == []
+        later = now + openings.STALE_MS + 1  # its process died holding it: taken over once
+        assert [o.round for o in openings.pending(engine, later)] == [1]
+        assert openings.claim(engine, eid, 1, later) is True
+        assert openings.claim(engine, eid, 1, later) is False
+        openings.finish(engine, eid, 1, later, [])
+        assert openings.claim(engine, eid, 1, later + 10 * openings.STALE_MS) is False
+
+
+def test_online_rated_needs_a_clock_and_nothing_changes(db_url: str) -> None:
+    with client(db_url) as c:
+        r = c.post("/api/tournaments", json={"name": "No Clock", "rounds": 1,
+                                             "setup_source": "hall", "prep_minutes": 5})
+        eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+        for name in ("Ann", "Bob"):
+            c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+        c.post(f"/api/tournaments/{eid}/start", headers=auth)
+        c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                   json={"input": "123456", "online": True, "rated": True}, headers=auth)
+        assert r.status_code == 422 and r.json()["code"] == "tournament.rated_needs_clock"
+        assert c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["awaits_reveal"]
+
+
+def test_kill_9_during_the_countdown_loses_no_opening(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real server process killed with SIGKILL during the countdown: the request to open
+    the round, acknowledged with the reveal, survives, and the started-again server opens
+    the games."""
+    monkeypatch.setenv("RANDOMCHESS_PREP_MINUTE_MS", "3000")  # a window of 15 s
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path)
+    try:
+        server.start()
+        http = httpx.Client(base_url=server.base, timeout=10)
+        r = http.post("/api/tournaments", json={
+            "name": "Kill Open", "rounds": 1, "setup_source": "hall", "prep_minutes": 5,
+            "time_control": "300+2"})
+        eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+        for name in ("Ann", "Bob"):
+            http.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+        http.post(f"/api/tournaments/{eid}/start", headers=auth)
+        http.post(f"/api/tournaments/{eid}/pair", headers=auth)
+        r = http.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                      json={"input": "352614", "online": True}, headers=auth)
+        assert r.status_code == 200, r.text
+        ends = r.json()["round_list"][0]["opens_at"]
+        server.kill9()
+        assert now_ms() < ends, "killed after the countdown: nothing tested"
+        server.start()
+
+        def opened() -> bool:
+            board = http.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]
+            return board["game_id"] is not None
+
+        _until(opened, timeout=60)
+        assert now_ms() >= ends
+        links = http.get(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()
+        assert len(links["games"]) == 1
+    finally:
+        server.cleanup()

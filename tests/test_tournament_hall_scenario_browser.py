@@ -1,0 +1,210 @@
+"""Issue 30's whole arbiter's workflow in real browsers: an organiser signed in (English), a
+co-arbiter on a second device (Spanish) and two players online.  A double round robin whose
+setups are revealed in the hall, 518 and 534 excluded, a preparation window: each round is
+revealed with the hall's digits, the page counts down and the server opens the games by
+itself (the pages show the boards and the players' links without a reload), the players
+resign or agree a draw, the results come from the games, the organiser closes the event, the
+public verification page re-derives every round, the shuffler page (Spanish) re-derives a
+hall round, and the test re-derives every setup with the document's own implementation
+(docs/shuffler.md §8).  The hall view during the countdown is photographed in English and
+Spanish (test-artifacts/reveal-*.png; with RANDOMCHESS_DOCS_SHOTS=1 into docs/img, the
+README's pictures).  A fast countdown: a "minute" of the window is one second here
+(RANDOMCHESS_PREP_MINUTE_MS)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web_support import (
+    ARTIFACTS,
+    ROOT,
+    SLOW,
+    BrowserSession,
+    launched_browser,
+    running_server,
+    skip_without_browser,
+)
+
+with contextlib.suppress(ImportError):  # skipped below without it
+    from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = skip_without_browser
+PASSWORD = "correct horse battery"
+DOCS = ROOT / "docs" / "shuffler.md"
+IMG = ROOT / "docs" / "img" if os.environ.get("RANDOMCHESS_DOCS_SHOTS") == "1" else ARTIFACTS
+EVENT = "Hall Night 2026"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("hall-scenario"),
+                        RANDOMCHESS_PREP_MINUTE_MS="1000") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_browser() as b:
+        yield b
+
+
+def _sign_up(ctx: BrowserContext, name: str) -> None:
+    token = ctx.request.get("/api/account/csrf").json()["csrf"]
+    r = ctx.request.post("/api/account/signup", data={"name": name, "password": PASSWORD},
+                         headers={"X-CSRF-Token": token})
+    assert r.ok, r.text()
+
+
+def _state(page: Page, eid: str) -> dict[str, Any]:
+    r = page.request.get(f"/api/tournaments/{eid}")
+    assert r.ok
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _reveal(staff: Page, hall: Page, eid: str, digits: str, lang: str, opens: str) -> None:
+    """Reveal the pending round from ``staff``'s page, the games to open online; the hall
+    view on ``hall`` counts down (its picture for the README), then the staff page shows the
+    boards' links without a reload."""
+    staff.evaluate("window.__sameDocument = true")
+    staff.fill("[data-testid=t-reveal-input]", digits)
+    staff.check("[data-testid=t-reveal-online]")
+    staff.click("[data-testid=t-reveal]")
+    expect(staff.locator("[data-testid=t-opens]")).to_contain_text(re.compile(opens + r" 0:0\d"))
+    hall.goto(f"/?lang={lang}#/tournament/{eid}/hall")
+    countdown = hall.locator("[data-testid=t-countdown]")
+    expect(countdown).to_contain_text(re.compile(r"0:0[1-9]"))
+    hall.locator("[data-testid=t-hall]").screenshot(path=str(IMG / f"reveal-{lang}.png"))
+    staff.wait_for_selector("[data-testid=t-links]", timeout=SLOW)
+    assert staff.evaluate("window.__sameDocument") is True  # no reload
+    assert staff.locator("[data-testid=t-opens]").count() == 0
+    expect(countdown).not_to_contain_text(re.compile(r"0:0[1-9]"))
+
+
+def _play(staff: Page, eid: str, rnd: int, seats: dict[int, Page], finish: str) -> None:
+    """The two players open their links (Black accepts the invitation), play two moves each
+    way and finish: ``resign`` (Black resigns) or ``draw``."""
+    board = _state(staff, eid)["round_list"][rnd - 1]["boards"][0]
+    white, black = seats[board["white"]], seats[board["black"]]
+    white.goto(staff.get_attribute("[data-testid=t-link-1-white]", "href") or "")
+    black.goto(staff.get_attribute("[data-testid=t-link-1-black]", "href") or "")
+    black.click("[data-testid=join]")
+    for pg in (white, black):
+        pg.wait_for_url(re.compile(r"#/game/"))
+        pg.wait_for_selector("[data-testid=board]")
+    for ply, (pg, san) in enumerate(((white, "e4"), (black, "e5"), (white, "d4"),
+                                     (black, "d5")), start=1):
+        pg.fill("[data-testid=san-input]", san)
+        pg.press("[data-testid=san-input]", "Enter")
+        pg.wait_for_function("document.querySelector('[data-testid=board]').dataset.ply === "
+                             f"'{ply}'")
+    if finish == "resign":
+        black.click("[data-testid=resign]")
+        black.click("[data-testid=confirm-yes]")
+    else:
+        white.click("[data-testid=draw-offer]")
+        black.click("[data-testid=draw-accept]")
+    want = "1-0" if finish == "resign" else "1/2"
+    staff.wait_for_function(f"(document.querySelector('[data-testid=t-result-{rnd}-1]')"
+                            f"?.textContent || '').startsWith('{want}')", timeout=SLOW)
+
+
+def test_reveal_countdown_games_results_close_verify(browser: Browser, server: str) -> None:
+    IMG.mkdir(parents=True, exist_ok=True)
+    s = BrowserSession(browser, server, {"viewport": {"width": 1200, "height": 900}})
+    try:
+        o, arb = s.page("en"), s.page("es")  # the organiser; the co-arbiter's own device
+        ann, bob, hall, public = s.page("en"), s.page("es"), s.page("en"), s.page("en")
+        _sign_up(o.context, "olga")
+        _sign_up(arb.context, "bea")
+        o.goto("/#/tournament/new")
+        o.wait_for_function("document.querySelector('[data-testid=t-owner-hint]')"
+                            ".textContent.includes('olga')")
+        o.fill("[data-testid=t-name]", EVENT)
+        o.select_option("[data-testid=t-system]", "drr")
+        o.fill("input[name=time_control]", "600+5")
+        o.select_option("[data-testid=t-source]", "hall")
+        o.fill("[data-testid=t-excluded]", "standard")
+        o.select_option("[data-testid=t-prep]", "5")
+        o.click("[data-testid=t-create]")
+        o.wait_for_url(re.compile(r"#/tournament/[0-9a-f]+$"))
+        eid = o.url.rsplit("/", 1)[1]
+        commitment = o.text_content("[data-testid=t-commitment]") or ""
+        o.click("[data-testid=t-section-arbiters] summary")
+        o.fill("[data-testid=t-arbiter-name]", "bea")
+        o.click("[data-testid=t-add-arbiter]")
+        o.wait_for_selector("[data-testid=t-arbiter-list] li")
+        # The co-arbiter, in Spanish on her own device: players, start, pairing.
+        arb.goto(f"/#/tournament/{eid}")
+        expect(arb.locator("[data-testid=t-role]")).to_contain_text("coárbitro")
+        for i, name in enumerate(("Ann", "Bob")):
+            arb.fill("[data-testid=t-player-name]", name)
+            arb.click("[data-testid=t-add]")
+            arb.wait_for_function("document.querySelectorAll('[data-testid=t-players] li')"
+                                  f".length === {i + 1}")
+        arb.click("[data-testid=t-start]")
+        arb.click("[data-testid=t-pair]")
+        arb.wait_for_selector("[data-testid=t-awaits-reveal]")
+        seats = {1: ann, 2: bob}
+        # Round 1: the organiser reveals in English; Black resigns.
+        o.reload()
+        o.wait_for_selector("[data-testid=t-reveal-input]")
+        _reveal(o, hall, eid, "352 614", "en", "The server opens the games online in")
+        _play(o, eid, 1, seats, "resign")
+        # Round 2: the co-arbiter pairs and reveals in Spanish; a draw agreed.
+        arb.click("[data-testid=t-pair]")
+        arb.wait_for_selector("[data-testid=t-round-2]")
+        arb.wait_for_selector("[data-testid=t-reveal-input]")
+        _reveal(arb, hall, eid, "615243", "es", "El servidor abre las partidas en línea dentro de")
+        _play(arb, eid, 2, seats, "draw")
+        # Close, and verify: the public page in words, the document's recipe in the test.
+        o.wait_for_selector("[data-testid=t-close]")
+        o.click("[data-testid=t-close]")
+        o.wait_for_selector("[data-testid=t-salt]")
+        salt_hex = o.text_content("[data-testid=t-salt]") or ""
+        state = _state(o, eid)
+        assert state["status"] == "closed"
+        assert [r["boards"][0]["result"] for r in state["round_list"]] == ["1-0", "1/2-1/2"]
+        first_white = state["round_list"][0]["boards"][0]["white"]
+        assert {x["number"]: x["points"] for x in state["standings"]} == {
+            first_white: 1.5, 3 - first_white: 0.5}
+        public.goto(f"/#/tournament/{eid}/verify")
+        expect(public.locator("[data-testid=t-verify-result]")).to_contain_text("Verified")
+        assert public.locator("[data-testid=t-verify-rounds] tr").count() == 2
+        scope: dict[str, Any] = {}
+        block = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)[0]
+        exec(compile(block, str(DOCS), "exec"), scope)
+        salt = bytes.fromhex(salt_hex)
+        assert scope["commitment"](salt, EVENT) == commitment
+        numbers, tag = scope["pool"]("chess960", "any", (518, 534))
+        for r in state["round_list"]:
+            key = scope["round_key"](salt, EVENT, r["round"], r["reveal"]["input"], tag)
+            assert key.hex() == r["reveal"]["key"]
+            assert r["boards"][0]["setup"] == scope["hall_number"](key, 0, numbers, tag)
+        # The shuffler page, in Spanish, re-derives round 2 from what the event published.
+        bob.goto("/#/shuffler")
+        bob.click("details.round summary")
+        bob.fill("[data-testid=sh-salt]", salt_hex)
+        bob.fill("[data-testid=sh-event]", EVENT)
+        bob.fill("[data-testid=sh-round]", "2")
+        bob.fill("[data-testid=sh-hall-digits]", "615243")
+        bob.fill("[data-testid=sh-hall-excluded]", "standard")
+        bob.click("[data-testid=sh-hall-derive]")
+        expect(bob.locator("[data-testid=sh-hall-key]")).to_have_text(
+            state["round_list"][1]["reveal"]["key"])
+        expect(bob.locator("[data-testid=card-number]")).to_have_text(
+            str(state["round_list"][1]["boards"][0]["setup"]))
+        assert "Clave de la ronda" in (bob.text_content("[data-testid=sh-hall]") or "")
+        bob.fill("[data-testid=sh-hall-digits]", "61524x")
+        bob.click("[data-testid=sh-hall-derive]")
+        expect(bob.locator(".shuffler p.error")).to_contain_text("0-9")
+        bob.screenshot(path=str(ARTIFACTS / "shuffler-hall-es.png"), full_page=True)
+        assert not s.errors, s.errors
+    finally:
+        s.close()

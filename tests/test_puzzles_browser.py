@@ -197,7 +197,9 @@ def test_next_puzzle_and_the_header_link(lang_page: tuple[str, Page]) -> None:
     page.select_option("[data-testid=puzzle-variant]", "mrc")
     page.wait_for_function("window.rcPuzzle.puzzle && window.rcPuzzle.puzzle.variant === 'mrc'"
                            " && window.rcPuzzle.status === 'play'")
-    assert page.get_attribute("[data-testid=board]", "data-fen").count("/") == 8
+    # the 9x9 board: nine ranks in the FEN it shows
+    page.wait_for_function("(document.querySelector('[data-testid=board]')?.dataset.fen || '')"
+                           ".split(' ')[0].split('/').length === 9")
 
 
 def test_a_signed_in_solver_sees_the_puzzle_rating_move(lang_page: tuple[str, Page]) -> None:

@@ -48,10 +48,12 @@ function header() {
     h('a.brand', { href: '/#/' }, 'randomchess'),
     h('nav', h('a', { href: '/#/' }, t('play')), h('a', { href: '/#/shuffler' }, t('shuffler')),
       h('a', { href: '/#/analysis', 'data-testid': 'nav-analysis' }, t('analysis')),
-      h('a', { href: '/#/puzzles', 'data-testid': 'nav-puzzles' }, t('navPuzzles')),
       h('a', { href: '/#/lobby', 'data-testid': 'nav-lobby' }, t('navLobby')),
       h('a', { href: '/#/tournaments', 'data-testid': 'nav-events' }, t('navEvents')),
       h('a', { href: '/#/account', 'data-testid': 'nav-account' }, t('navAccount'))),
+    // Outside the nav: on a phone the links keep to one line without it (the home page
+    // links the puzzles there).
+    h('a.nav-wide', { href: '/#/puzzles', 'data-testid': 'nav-puzzles' }, t('navPuzzles')),
     sel);
 }
 

@@ -707,6 +707,7 @@ export default {
   'explorer.eval': 'Eval',
   'explorer.evalHelp': "Our engine's evaluation after the move, for White (pawns; # mate)",
   // -- puzzles (issue 33)
+  'puzzle.homeLink': 'Puzzles: tactics from Chess960 and Modern Random Chess games',
   navPuzzles: 'Puzzles',
   'puzzle.title': 'Puzzle',
   'puzzle.theme': 'Theme',

@@ -707,6 +707,7 @@ export default {
   'explorer.eval': 'Eval.',
   'explorer.evalHelp': 'Evaluación de nuestro motor tras la jugada, para las blancas (peones; # mate)',
   // -- problemas (issue 33)
+  'puzzle.homeLink': 'Problemas: táctica de partidas de Ajedrez 960 y Ajedrez Moderno Aleatorio',
   navPuzzles: 'Problemas',
   'puzzle.title': 'Problema',
   'puzzle.theme': 'Tema',

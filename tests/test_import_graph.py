@@ -31,12 +31,12 @@ LAYERS: dict[str, int] = {
     # PGN reads whole games, so it sits above the game record it builds.
     "san": 6, "game": 7, "pgn": 8, "scoresheet": 8, "startpos": 9, "diagram": 9,
     "brief": 9, "fairdraw": 9, "engine": 10, "analysis": 11, "accounts": 11, "explorer": 11,
-    "tournament": 12,
+    "tournament": 12, "puzzles": 12,
     "server": 13, "cli": 14, "__main__": 15,
 }
 # Rank of each server wing; ``http.app`` is the composition root above them all.
 WINGS: dict[str, int] = {"http": 0, "engines": 1, "games": 2, "accounts": 3,
-                         "tournaments": 4}
+                         "tournaments": 4, "puzzles": 5}
 
 
 def module_name(path: Path) -> str:

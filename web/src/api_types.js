@@ -118,6 +118,28 @@
  */
 
 /**
+ * @typedef {object} AttemptIn
+ * @property {Array<string>} moves - the solver's moves so far (UCI)
+ * @property {boolean} [give_up]
+ */
+
+/**
+ * @typedef {object} AttemptOut
+ * @property {boolean} correct
+ * @property {boolean} solved
+ * @property {boolean} finished
+ * @property {(string|null)} reply - the opponent's answer to play (UCI)
+ * @property {(string|null)} reply_san
+ * @property {(string|null)} expected - the right move where a wrong one was played
+ * @property {(Array<string>|null)} solution - the whole solution, once finished
+ * @property {(Array<string>|null)} solution_san
+ * @property {boolean} rated
+ * @property {(PuzzleRatingOut|null)} my_rating
+ * @property {(number|null)} rating_diff
+ * @property {number} puzzle_rating
+ */
+
+/**
  * @typedef {object} BidIn
  * @property {number} round
  * @property {number} match
@@ -650,6 +672,11 @@
  */
 
 /**
+ * @typedef {object} HintOut
+ * @property {string} square - the square of the piece the solver moves next
+ */
+
+/**
  * @typedef {object} InviteClock
  * @property {number} initial - ms
  * @property {(number|null)} increment - ms
@@ -1003,6 +1030,29 @@
  * @property {number} left - ms left at the moment the state was sent
  * @property {number} length - the whole countdown, ms
  * @property {Array<'white'|'black'>} ready - the sides that declared ready; both ready ends the countdown at once
+ */
+
+/**
+ * @typedef {object} PuzzleOut
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} fen - the position the solver sees (the solver is to move)
+ * @property {(string|null)} last_move - the opponent's move that led to it (UCI)
+ * @property {string} turn
+ * @property {number} steps - the solver's moves in the solution
+ * @property {Array<string>} themes
+ * @property {number} rating - the puzzle's own Glicko-2 rating
+ * @property {number} plays
+ * @property {(PuzzleRatingOut|null)} my_rating - the signed-in account's puzzle rating in this variant
+ * @property {boolean} tried - the account has finished an attempt (retries unrated)
+ */
+
+/**
+ * @typedef {object} PuzzleRatingOut
+ * @property {number} rating
+ * @property {number} rd
+ * @property {number} games
+ * @property {boolean} provisional
  */
 
 /**

@@ -335,6 +335,7 @@ export function renderHome(root, go) {
     about, setupBox, opponentBox, colourBox, clockBox,
     error,
     h('button.primary.big', { type: 'submit', 'data-testid': 'start' }, t('start')));
-  root.append(form);
+  root.append(form, h('p.home-puzzles', h('a', { href: '/#/puzzles', 'data-testid': 'home-puzzles' },
+    t('puzzle.homeLink'))));
   update();
 }

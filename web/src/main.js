@@ -1,6 +1,6 @@
 // Router: #/ (new game), #/game/<id>[?invite=<url>], #/shuffler[?seed=&client=&variant=&commit=],
 // #/analysis[?game=<id>], #/explorer?variant=<v>&setup=<n> (the opening explorer, on the analysis board),
-// #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
+// #/puzzles[?variant=&theme=&id=] (issue 33), #/account, #/lobby, #/tournaments and #/tournament/..., #/players/<name> (ratings chart), #/stats/<variant>/<number>. Hash routes, so the server
 // only has to serve index.html at "/".
 
 import 'chessgroundx/assets/chessground.base.css';
@@ -13,6 +13,7 @@ import { numberLabel, variantName } from './variants.js';
 import { errorKey } from './game/messages.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
+import { renderPuzzles } from './puzzles.js';
 import { renderTournament } from './tournament.js';
 import { renderAccount, renderLobby } from './account.js';
 import { renderPlayer } from './players.js';
@@ -50,6 +51,9 @@ function header() {
       h('a', { href: '/#/lobby', 'data-testid': 'nav-lobby' }, t('navLobby')),
       h('a', { href: '/#/tournaments', 'data-testid': 'nav-events' }, t('navEvents')),
       h('a', { href: '/#/account', 'data-testid': 'nav-account' }, t('navAccount'))),
+    // Outside the nav: on a phone the links keep to one line without it (the home page
+    // links the puzzles there).
+    h('a.nav-wide', { href: '/#/puzzles', 'data-testid': 'nav-puzzles' }, t('navPuzzles')),
     sel);
 }
 
@@ -71,6 +75,7 @@ function route() {
   if (m) page = renderGame(main, decodeURIComponent(m[1]), go, query);
   else if (path === '/shuffler') renderShuffler(main, query);
   else if (path === '/analysis') page = renderAnalysis(main, go, query);
+  else if (path === '/puzzles') page = renderPuzzles(main, go, query);
   else if (path === '/explorer') {
     if (!query.get('variant')) query.set('variant', 'chess960');
     if (!query.get('setup') && !query.get('fen')) query.set('setup', query.get('variant') === 'chess960' ? '518' : '0');

@@ -27,6 +27,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("randomchess.cli.tournament", "tournament_group"),
     "setups": ("randomchess.cli.setups", "setups_group"),
     "explorer": ("randomchess.cli.explorer", "explorer_group"),
+    "puzzles": ("randomchess.cli.puzzles", "puzzles_group"),
     "worker": ("randomchess.cli.worker", "worker_command"),
     "workers": ("randomchess.cli.worker", "workers_command"),
 }

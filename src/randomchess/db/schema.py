@@ -291,6 +291,49 @@ explorer_imports = Table(
     UniqueConstraint("source", "path", "size", name="uq_explorer_imports_file"),
 )
 
+# ------------------------------------------------------------------ puzzles (0019)
+# A puzzle (randomchess/puzzles): the position the solver sees, the solution as a
+# space-separated UCI list (solver first, opponent's replies between), its themes
+# (space-separated) and its own Glicko-2 rating, changed by every first attempt.
+puzzles = Table(
+    "puzzles", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("variant", String(16), nullable=False),
+    Column("fen", Text, nullable=False),
+    Column("last_move", String(12)),
+    Column("moves", Text, nullable=False),
+    Column("themes", Text, nullable=False),
+    Column("source", String(16), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_puzzles_variant_rating", "variant", "rating"),
+)
+# an account's puzzle rating per variant (Glicko-2, accounts/ratings.py)
+puzzle_ratings = Table(
+    "puzzle_ratings", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("variant", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+# one row per account and puzzle: only the first attempt is rated; a retry is practice
+puzzle_attempts = Table(
+    "puzzle_attempts", metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("puzzle_id", String(16), ForeignKey("puzzles.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
 # ------------------------------------------------------------ tournaments (0002, 0005, 0007, 0010)
 tournaments = Table(
     "tournaments", metadata,

@@ -82,12 +82,53 @@ def review_job(pgn: str, engine: str, depth: int, movetime: int) -> dict[str, An
     return review.as_dict()
 
 
+def puzzles_job(variant: str, count: int, seed: int, start_fen: str | None = None,
+                moves: list[str] | None = None, candidates: int = 400) -> dict[str, Any]:
+    """Runs in a worker: up to ``count`` puzzles (docs/puzzles.md) mined from the game
+    ``start_fen`` + ``moves``, or from engine self-play from random setups (``seed``) when
+    no game is given; at most ``candidates`` positions are examined."""
+    from itertools import islice
+
+    from randomchess.puzzles.generator import (
+        CRITERIA,
+        PuzzleFinder,
+        game_candidates,
+        generate,
+        selfplay_stream,
+    )
+
+    try:
+        if variant not in CRITERIA:
+            raise ValueError(f"there are puzzles for {', '.join(CRITERIA)}, not {variant}")
+        analyser = _engine("auto", variant)
+        analyser.new_game()
+        criteria = CRITERIA[variant]
+        if moves is not None:
+            start = Position(start_fen or get_variant(variant).start_fen, get_variant(variant))
+            played = []
+            pos = start.copy(stack=False)
+            for text in moves:
+                played.append(pos.push_uci(text))
+            stream: Any = ((c, "server") for c in game_candidates(analyser, start, played,
+                                                                   criteria))
+        else:
+            stream = selfplay_stream(analyser, variant, seed, criteria)
+        found = list(generate(PuzzleFinder(analyser, criteria), islice(stream, candidates),
+                              count))
+    except EngineUnavailableError as exc:
+        return job_error(exc, 409)
+    except (RandomChessError, ValueError) as exc:
+        return job_error(exc)
+    return {"puzzles": [p.as_dict() for p in found]}
+
+
 def engines_job() -> list[str]:
     return EngineConfig.detect(_engine_overrides()).available()
 
 
 # What the engine service runs by name: in the analysis pool here, or on a queue worker.
-JOBS: dict[str, Any] = {"analyse": analyse_job, "review": review_job}
+JOBS: dict[str, Any] = {"analyse": analyse_job, "review": review_job,
+                        "puzzles": puzzles_job}
 
 
 class Pool:

@@ -138,6 +138,10 @@ class EngineWorker:
     async def review(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
         return await self._run(ctx, _job, "review", args)
 
+    async def puzzles(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
+        """Puzzles mined from one game, or from self-play (issue 33)."""
+        return await self._run(ctx, _job, "puzzles", args)
+
     async def setup(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
         """One setup of the setup-evaluation batch."""
         return await self._run(ctx, _setup, *args)
@@ -200,6 +204,7 @@ async def run_worker(redis_url: str, concurrency: int = 1,
     await queue.connect()
     functions: Any = [("move", engine.move), ("analyse", engine.analyse),
                       ("review", engine.review), ("setup", engine.setup),
+                      ("puzzles", engine.puzzles),
                       ("ping", engine.ping),
                       ("ping_pool", engine.ping_pool)]
     worker: Any = Worker(

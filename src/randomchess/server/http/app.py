@@ -33,6 +33,7 @@ from randomchess.server.http.assets import FrontEndAssets
 from randomchess.server.http.errors import ApiError, error_body, lang_of_scope
 from randomchess.server.http.guards import MAX_JSON_DEPTH, too_deep
 from randomchess.server.http.settings import Settings
+from randomchess.server.puzzles.routes import install_puzzles
 from randomchess.server.tournaments.routes import install_tournaments
 
 log = logging.getLogger("randomchess.server")
@@ -241,6 +242,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     app.include_router(setups_router)  # setup evaluations (issue 17)
     app.include_router(setup_draw_router)  # setups both players can verify (issue 32)
     install_explorer(app)  # the opening explorer, and its count of games as they end
+    install_puzzles(app)  # puzzles (issue 33)
     install_accounts(app)
     mount_front_end(app, static)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,

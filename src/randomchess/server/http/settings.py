@@ -85,6 +85,9 @@ class Settings(BaseSettings):
     automatic_draws: bool = Field(False, validation_alias=AliasChoices(
         "automatic_draws", "RANDOMCHESS_AUTOMATIC_DRAWS", "RANDOMCHESS_AUTO_THREEFOLD"))
     default_level: int = Field(4, ge=1, le=8)
+    # Mine every Chess960 and MRC game that ends here (20 plies or more) for puzzles, as a
+    # job on the engine workers (docs/puzzles.md); off by default: it costs engine time.
+    puzzles_from_games: bool = False
     # Extra variants from a TOML file (docs/variants.md); a file with problems is logged,
     # problem by problem, and left out: the server starts with the built-in variants.
     variants_file: Path | None = None

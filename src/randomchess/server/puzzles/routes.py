@@ -137,6 +137,12 @@ async def _puzzle_out(request: Request, stored: StoredPuzzle,
                      my_rating=_rating_out(mine), tried=bool(tried))
 
 
+
+# A puzzle's id (12 hex digits): anything else is refused at the edge (no NUL reaches the
+# database).
+PuzzleId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,16}$", description="a puzzle's id")]
+
+
 @router.get("/api/puzzles/next", **ANSWER)
 async def next_puzzle(request: Request,
                       variant: Annotated[Line, Query(max_length=40)] = "chess960",
@@ -164,7 +170,7 @@ async def next_puzzle(request: Request,
 
 @router.get("/api/puzzles/{puzzle_id}", **ANSWER)
 async def get_puzzle(request: Request,
-                     puzzle_id: Annotated[str, Path(max_length=16)]) -> PuzzleOut:
+                     puzzle_id: PuzzleId) -> PuzzleOut:
     stored = await _puzzle(request, puzzle_id)
     return await _puzzle_out(request, stored, await current_session(request))
 
@@ -208,7 +214,7 @@ def _sans(stored: StoredPuzzle) -> list[str]:
 
 
 @router.post("/api/puzzles/{puzzle_id}/attempt", **ANSWER)
-async def attempt(request: Request, puzzle_id: Annotated[str, Path(max_length=16)],
+async def attempt(request: Request, puzzle_id: PuzzleId,
                   body: AttemptIn) -> AttemptOut:
     """Judge the solver's moves; the first finished attempt of an account is rated."""
     stored = await _puzzle(request, puzzle_id)
@@ -252,7 +258,7 @@ async def attempt(request: Request, puzzle_id: Annotated[str, Path(max_length=16
 
 
 @router.get("/api/puzzles/{puzzle_id}/hint", **ANSWER)
-async def hint(request: Request, puzzle_id: Annotated[str, Path(max_length=16)],
+async def hint(request: Request, puzzle_id: PuzzleId,
                moves: Annotated[list[Uci] | None, Query(max_length=20)] = None) -> HintOut:
     """The square of the piece to move next, after the solver's (right) ``moves``."""
     stored = await _puzzle(request, puzzle_id)

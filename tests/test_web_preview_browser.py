@@ -160,7 +160,7 @@ def test_the_seek_form_shows_the_rule_against_setup_shopping(session: BrowserSes
     expect(page.locator("[data-testid=seek-rule]")).to_contain_text(WORDS[lang]["rule"])
     page.fill("[data-testid=seek-preview]", "45")
     page.click("[data-testid=seek-post]")
-    mode = page.locator("tr.own [data-testid=seek-mode]")  # the other language's seek may be listed too
+    mode = page.locator("tr.own [data-testid=seek-mode]")  # not the other language's seek
     expect(mode).to_contain_text("45 s")
     assert WORDS[lang]["rule"] in (mode.get_attribute("title") or "")
     shot(page, f"preview-seek-{lang}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -196,16 +197,25 @@ def c(tmp_path: Path) -> Iterator[TestClient]:
         yield cl
 
 
-def test_the_organisers_route_enters_a_game_with_errors_in_the_requests_language(
-        c: TestClient) -> None:
-    r = c.post("/api/tournaments", json={"name": "Route Open", "rounds": 1,
-                                         "variant": "mrc"})
+def _paired(c: TestClient, name: str, variant: str = "chess960"
+            ) -> tuple[str, dict[str, str], list[dict[str, Any]]]:
+    """A one-round event of four players made through the API, started and paired: its id,
+    the organiser's header and round 1's boards."""
+    r = c.post("/api/tournaments", json={"name": name, "rounds": 1, "variant": variant})
     eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
-    for name in NAMES[:4]:
-        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+    for player in NAMES[:4]:
+        c.post(f"/api/tournaments/{eid}/players", json={"name": player}, headers=auth)
     c.post(f"/api/tournaments/{eid}/start", headers=auth)
     c.post(f"/api/tournaments/{eid}/pair", headers=auth)
-    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    event = c.get(f"/api/tournaments/{eid}").json()
+    boards: list[dict[str, Any]] = event["round_list"][0]["boards"]
+    return eid, auth, boards
+
+
+def test_the_organisers_route_enters_a_game_with_errors_in_the_requests_language(
+        c: TestClient) -> None:
+    eid, auth, boards = _paired(c, "Route Open", "mrc")
+    fen = boards[0]["fen"]
     uci = random_game(fen, "mrc", 24, seed=5)
     url = f"/api/tournaments/{eid}/rounds/1/boards/1/game"
     text = scoresheet(fen, "mrc", uci, "es")
@@ -225,13 +235,7 @@ def test_the_organisers_route_enters_a_game_with_errors_in_the_requests_language
 
 
 def test_finished_otb_games_join_the_setup_statistics(c: TestClient) -> None:
-    r = c.post("/api/tournaments", json={"name": "Stats Open", "rounds": 1})
-    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
-    for name in NAMES[:4]:
-        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
-    c.post(f"/api/tournaments/{eid}/start", headers=auth)
-    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
-    boards = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"]
+    eid, auth, boards = _paired(c, "Stats Open")
     fen, number = boards[0]["fen"], boards[0]["setup"]
     assert boards[1]["setup"] == number  # one setup for the round
     firsts = []
@@ -261,13 +265,8 @@ def test_an_entered_otb_game_is_reviewed_in_the_background(c: TestClient) -> Non
     """Issue 31: a finished over-the-board game goes to the engine workers' review queue as
     an online game's review does, without being asked for; the bulletin (the event's PGN)
     then carries the review as comments.  An unfinished game is not reviewed."""
-    r = c.post("/api/tournaments", json={"name": "Review Open", "rounds": 1})
-    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
-    for name in NAMES[:4]:
-        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
-    c.post(f"/api/tournaments/{eid}/start", headers=auth)
-    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
-    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    eid, auth, boards = _paired(c, "Review Open")
+    fen = boards[0]["fen"]
     uci = random_game(fen, "chess960", 8, seed=3)
     if final_result(fen, "chess960", uci, "*") != "*":
         uci = uci[:-1]
@@ -332,13 +331,8 @@ def test_the_live_socket_pushes_the_round_on_every_change(c: TestClient) -> None
     boards at once, again when a game is entered through the server (woken at once) or
     stored by another process (the CLI, a relay: seen within a second or so), and answers
     pings; an unknown event is an error frame and close code 4404."""
-    r = c.post("/api/tournaments", json={"name": "Live Open", "rounds": 1})
-    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
-    for name in NAMES[:4]:
-        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
-    c.post(f"/api/tournaments/{eid}/start", headers=auth)
-    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
-    fen = c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["boards"][0]["fen"]
+    eid, auth, boards = _paired(c, "Live Open")
+    fen = boards[0]["fen"]
     uci = random_game(fen, "chess960", 6, seed=5)
     with c.websocket_connect(f"/ws/tournaments/{eid}/rounds/1/live") as ws:
         first = ws.receive_json()
@@ -449,12 +443,7 @@ def test_a_relay_follows_a_rewritten_pgn_file_and_flags_another_game(
 
 
 def test_the_live_route_shows_the_setup_before_the_first_move(c: TestClient) -> None:
-    r = c.post("/api/tournaments", json={"name": "Live Open", "rounds": 1})
-    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
-    for name in NAMES[:4]:
-        c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
-    c.post(f"/api/tournaments/{eid}/start", headers=auth)
-    c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    eid, auth, _ = _paired(c, "Live Open")
     live = c.get(f"/api/tournaments/{eid}/rounds/1/live").json()
     assert [b["moves"] for b in live["boards"]] == [[], []]
     assert all(b["fen"] and b["setup"] for b in live["boards"])

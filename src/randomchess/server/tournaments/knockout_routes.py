@@ -6,7 +6,6 @@ verify) are the event's routes in routes.py, which come here for a knock-out eve
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, Literal, TypeVar
@@ -15,7 +14,6 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from randomchess.accounts.ratings import speed_class
 from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
 from randomchess.server.games.service import GameService
@@ -29,6 +27,7 @@ from randomchess.server.tournaments.knockout_answers import (
     BracketOut,
     KnockoutMatchOut,
 )
+from randomchess.server.tournaments.openings import open_game
 from randomchess.tournament import errors
 from randomchess.tournament.knockout import BidError, FormatError, Game, KnockoutError, Match
 from randomchess.tournament.knockout_export import bracket_html, pgn
@@ -312,6 +311,13 @@ def online_clock(g: Game) -> tuple[tuple[int, int] | None, TimeControl | None, i
     return (white.initial_ms, increment), white, black_initial
 
 
+def _linker(kos: KnockoutStore, event_id: str, rnd: int, match: int, game: int
+            ) -> Callable[[str], None]:
+    """Tie a knock-out game to the server game opened for it (run in the database's
+    thread; a tournament error becomes the route's)."""
+    return lambda game_id: call(lambda: kos.link_game(event_id, rnd, match, game, game_id))
+
+
 async def open_online(request: Request, store: TournamentStore, event_id: str, rnd: int,
                       rated: bool) -> list[dict[str, Any]]:
     """Open on the server every game of round ``rnd`` that is due and not online yet (each
@@ -324,7 +330,6 @@ async def open_online(request: Request, store: TournamentStore, event_id: str, r
     ko: KnockoutEvent = await db.run(call, lambda: kos.load(event_id))
     if not 1 <= rnd <= ko.opened:
         raise ApiError(404, "tournament.no_round", round=rnd)
-    service: GameService = request.app.state.service
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
     due = [g for g in ko.games if g.round == rnd and g.result is None and g.game_id is None]
     terms = [online_clock(g) for g in due]  # every refusal before any game is made
@@ -333,16 +338,12 @@ async def open_online(request: Request, store: TournamentStore, event_id: str, r
     links = []
     for g, (clock, control, black_initial) in zip(due, terms, strict=True):
         setup: int | str = g.setup if g.setup is not None else g.fen
-        new = await service.create(ko.event.variant, setup, "friend", None, "white", clock,
-                                   control=control, black_initial_ms=black_initial)
-        game_id = new.game.record.id
-        assert new.invite is not None
-        if rated and clock is not None and players is not None:
-            await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
-        await db.run(call, functools.partial(kos.link_game, event_id, rnd, g.match, g.game,
-                                             game_id))
-        white = f"/#/tournament/{event_id}/seat/{game_id}/{new.token}"
-        black = str(request.url_for("open_invite", game_id=game_id, invite=new.invite))
+        game_id, token, invite = await open_game(
+            request.app, ko.event.variant, setup, clock, rated,
+            _linker(kos, event_id, rnd, g.match, g.game),
+            control=control, black_initial_ms=black_initial)
+        white = f"/#/tournament/{event_id}/seat/{game_id}/{token}"
+        black = str(request.url_for("open_invite", game_id=game_id, invite=invite))
         links.append({"board": g.match, "game": g.game, "game_id": game_id,
                       "white": {"number": g.white, "link": white},
                       "black": {"number": g.black, "link": black}})

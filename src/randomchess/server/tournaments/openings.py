@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -46,30 +47,43 @@ def clock_of(time_control: str) -> tuple[int, int] | None:
     return int(m[1]) * 1000, int(m[2] or 0) * 1000
 
 
+async def open_game(app: FastAPI, variant: str, setup: int | str,
+                    clock: tuple[int, int] | None, rated: bool, link: Callable[[str], object],
+                    **create: Any) -> tuple[str, str, str]:
+    """One event game on the server (a friend's game, White's seat taken, clocks stopped until
+    the first moves), rated when asked and the event has a clock, and tied to its board by
+    ``link(game_id)`` (run in the database's thread): (game id, White's seat token, Black's
+    invitation).  ``create``: more of :meth:`GameService.create`'s terms (a control,
+    Black's own time).  A Swiss or round-robin board and a knock-out game open alike."""
+    service: GameService = app.state.service
+    new = await service.create(variant, setup, "friend", None, "white", clock, **create)
+    game_id = new.game.record.id
+    assert new.invite is not None
+    players = getattr(app.state, "players", None)  # accounts (accounts_api.py)
+    if rated and clock is not None and players is not None:
+        await service.db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
+    await service.db.run(link, game_id)
+    return game_id, new.token, new.invite
+
+
 async def open_games(app: FastAPI, store: TournamentStore, t: Tournament, rnd: int,
                      rated: bool, invite_link: Callable[[str, str], str]) -> list[dict[str, Any]]:
     """Create the online games of round ``rnd``'s boards still to play and link each to its
     board; each player's personal link (White's seat token, Black's invitation)."""
-    service: GameService = app.state.service
-    db = service.db
     check_playable(t, rnd, now_ms())
     clock = clock_of(t.event.time_control)
-    players = getattr(app.state, "players", None)  # accounts (accounts_api.py)
     links = []
     for b in t.round_boards(rnd):
         if b.is_bye or b.result is not None or b.game_id is not None:
             continue
         setup: int | str = b.setup if b.setup is not None else b.fen
-        new = await service.create(t.event.variant, setup, "friend", None, "white", clock)
-        game_id = new.game.record.id
-        assert new.invite is not None
-        if rated and clock is not None and players is not None:
-            await db.run(players.accounts.set_terms, game_id, True, speed_class(*clock))
-        await db.run(store.link_game, t.event.id, rnd, b.board, game_id)
+        game_id, token, invite = await open_game(
+            app, t.event.variant, setup, clock, rated,
+            functools.partial(store.link_game, t.event.id, rnd, b.board))
         links.append({"board": b.board, "game_id": game_id,
                       "white": {"number": b.white,
-                                "link": f"/#/tournament/{t.event.id}/seat/{game_id}/{new.token}"},
-                      "black": {"number": b.black, "link": invite_link(game_id, new.invite)}})
+                                "link": f"/#/tournament/{t.event.id}/seat/{game_id}/{token}"},
+                      "black": {"number": b.black, "link": invite_link(game_id, invite)}})
     return links
 
 

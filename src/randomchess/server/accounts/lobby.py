@@ -30,7 +30,7 @@ from randomchess.server.accounts.deps import SESSION_COOKIE, changing_session, c
 from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, Session
 from randomchess.server.games import commit
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
-from randomchess.server.games.preview import PREVIEW_MAX_S, default_preview_s
+from randomchess.server.games.preview import PREVIEW_MAX_S, preview_length_ms
 from randomchess.server.games.routes import ClockIn, GameClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
@@ -73,12 +73,10 @@ class QuickIn(BaseModel):
 
 def _preview_s(asked: int | None, initial_ms: int, increment_ms: int,
                days: int | None, default_on: bool) -> int:
-    """The countdown a game from this seek will have (seconds; server/games/preview.py)."""
-    if days is not None:
-        return 0
-    if asked is not None:
-        return asked
-    return default_preview_s(initial_ms, increment_ms) if default_on else 0
+    """The countdown a game from this seek will have (seconds): the game's own rule
+    (server/games/preview.py), a seek's game being a friend's game."""
+    ms = preview_length_ms("friend", (initial_ms, increment_ms), days, asked, default_on)
+    return (ms or 0) // 1000
 
 
 class Lobby:

@@ -26,7 +26,7 @@ function evalText(e) {
 const percent = (n, total) => (total ? Math.round((1000 * n) / total) / 10 : 0);
 
 function sourceName(s) {
-  return s === 'server' ? tx('source.server') : s;
+  return s === 'server' || s === 'otb' ? tx(`source.${s}`) : s;
 }
 
 function bar(m) {

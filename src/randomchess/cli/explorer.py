@@ -1,5 +1,8 @@
 """``randomchess explorer``: the opening explorer's data (issue 33, docs/analysis.md).
 
+``randomchess explorer events [--db URL]`` counts the events' finished over-the-board games
+(source ``otb``) now, as the server does every 30 seconds.
+
 ``randomchess explorer import FILE.pgn[.bz2|.zst] [--source NAME] [--db URL]`` counts a PGN
 collection's games into the explorer, with a progress bar; run it again after an interruption
 and it goes on from the last committed batch."""
@@ -19,7 +22,8 @@ _MESSAGES = {
            "done": "{file}: {counted} games counted, {skipped} skipped ({source})",
            "resumed": "{file}: resuming after game {n}",
            "already": "{file}: already imported under {source!r}; nothing to do",
-           "evaluated": "{n} positions evaluated ({variant}, {setups} setups, depth {depth})"},
+           "evaluated": "{n} positions evaluated ({variant}, {setups} setups, depth {depth})",
+           "events": "events' over-the-board games: {counted} counted, {removed} taken out"},
     "es": {"skip": "{file}: partida {n} omitida: {reason} ({details})",
            "unreadable": "no se puede leer", "no_result": "no tiene resultado",
            "not_numbered": "no empieza en una posición numerada de Chess960 o MRC",
@@ -27,7 +31,8 @@ _MESSAGES = {
            "resumed": "{file}: se reanuda tras la partida {n}",
            "already": "{file}: ya importado como {source!r}; nada que hacer",
            "evaluated": "{n} posiciones evaluadas ({variant}, {setups} posiciones iniciales, "
-                        "profundidad {depth})"},
+                        "profundidad {depth})",
+           "events": "partidas presenciales de torneos: {counted} contadas, {removed} retiradas"},
 }
 
 
@@ -139,3 +144,28 @@ def evaluate_command(variant: str, number: int | None, depth: int, plies: int,
             raise click.ClickException(str(e)) from None
     click.echo(_MESSAGES[lang]["evaluated"].format(n=total, variant=variant,
                                                    setups=len(numbers), depth=depth))
+
+
+@explorer_group.command("events")
+@click.option("--db", envvar="RANDOMCHESS_DB_URL", default=None,
+              help="SQLAlchemy URL of the database (default: the server's SQLite file).")
+@click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True,
+              help="Language of messages.")
+def events_command(db: str | None, lang: str) -> None:
+    """Count the events' finished over-the-board games into the explorer (source otb)."""
+    from randomchess.tournament import explorer_feed
+    from randomchess.tournament.store import TournamentStore
+
+    explorer = _store(db)
+    store = TournamentStore(explorer.engine)
+    try:
+        total = removed = 0
+        while True:  # in batches, each committed on its own
+            report = explorer_feed.sync(store, explorer)
+            total += report.counted
+            removed += report.removed
+            if not report.left:
+                break
+    finally:
+        store.dispose()
+    click.echo(_MESSAGES[lang]["events"].format(counted=total, removed=removed))

@@ -260,6 +260,18 @@ explorer_links = Table(
            primary_key=True),
 )
 
+# Games counted from a source that can change them afterwards (over-the-board games of events,
+# 0026): the digest of what was counted (moves and result) and the ``explorer_games`` row that
+# holds its pairs, so that a corrected game is taken back out before it is counted again.
+explorer_counted = Table(
+    "explorer_counted", metadata,
+    Column("source", String(40), primary_key=True),
+    Column("key", String(40), primary_key=True),
+    Column("digest", String(64), nullable=False),
+    Column("game", Integer, ForeignKey("explorer_games.id", ondelete="SET NULL")),
+    Column("counted_at", BigInteger, nullable=False),
+)
+
 # Engine evaluations of explorer positions (0018), White's point of view: centipawns or
 # moves to mate; written by ``randomchess explorer evaluate`` (explorer/evaluate.py).
 explorer_evals = Table(

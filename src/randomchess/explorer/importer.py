@@ -119,7 +119,7 @@ def _decode_errors() -> tuple[type[BaseException], ...]:
 SkipReason = Literal["unreadable", "no_result", "not_numbered"]
 
 
-def _take(tally: Tally, game: PgnGame) -> tuple[SkipReason, str] | None:
+def count_pgn_game(tally: Tally, game: PgnGame) -> tuple[SkipReason, str] | None:
     """Count ``game``; None, or why it was skipped (a reason code and the details)."""
     if game.error is not None:
         return "unreadable", str(game.error)
@@ -178,8 +178,8 @@ def import_pgn(store: ExplorerStore, path: str | os.PathLike[str], source: str =
                                              read.speed, read.white, read.black, read.info)
                     why = None
                 else:
-                    why = _take(state["tally"], parse_chunk(lines, number, first_line, offset,
-                                                            None))
+                    game = parse_chunk(lines, number, first_line, offset, None)
+                    why = count_pgn_game(state["tally"], game)
                 if why is not None:
                     state["skipped"] += 1
                     if skip is not None:

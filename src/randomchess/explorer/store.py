@@ -19,6 +19,7 @@ IMPORTS = schema.explorer_imports
 GAMES = schema.explorer_games
 LINKS = schema.explorer_links
 EVALS = schema.explorer_evals
+COUNTED = schema.explorer_counted
 _KEYS = ("variant", "number", "position", "source", "speed", "band", "move")
 _COUNTS = COLUMNS
 _RESULTS = ("games", "white_wins", "draws", "black_wins")
@@ -28,10 +29,11 @@ class ExplorerStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def _upsert(self, conn: Connection, source: str, tally: Tally) -> None:
-        """One statement run over every row (executemany): insert, or add to the row."""
+    def _upsert(self, conn: Connection, source: str, tally: Tally) -> list[int]:
+        """One statement run over every row (executemany): insert, or add to the row; the
+        ids of the games' rows in ``explorer_games``, in the tally's order."""
         if not tally.counts:
-            return
+            return []
         rows = [(v, n, key_text(key), source, speed, band, uci, *c)
                 for (v, n, key, uci, speed, band), c in tally.counts.items()]
         marks = "?" if conn.dialect.name == "sqlite" else "%s"
@@ -51,11 +53,63 @@ class ExplorerStore:
                 conn.exec_driver_sql(
                     f"INSERT INTO {LINKS.name} (variant, number, position, move, game) "
                     f"VALUES ({', '.join([marks] * 5)})", links)
+            return [int(i) for i in ids]
+        return []
 
     def add(self, source: str, tally: Tally) -> None:
         """Add ``tally``'s counts under ``source`` in one transaction."""
         with self.engine.begin() as conn:
             self._upsert(conn, source, tally)
+
+    # ------------------------------------------------------------------ games that change
+    def counted(self, source: str) -> dict[str, str]:
+        """The games counted under ``source`` by key (:meth:`replace`): key -> digest."""
+        t = COUNTED.c
+        with self.engine.connect() as conn:
+            return {str(k): str(d) for k, d in conn.execute(
+                select(t.key, t.digest).where(t.source == source)).all()}
+
+    def replace(self, source: str, key: str, digest: str, tally: Tally | None) -> None:
+        """Count the game ``key`` of ``source`` as ``tally`` (one game; None: no longer
+        counted), taking out what was counted for it before, in one transaction: a
+        corrected game is never counted twice."""
+        t = COUNTED.c
+        with self.engine.begin() as conn:
+            old = conn.execute(select(t.game).where(and_(t.source == source, t.key == key))
+                               ).first()
+            if old is not None:
+                if old.game is not None:
+                    self._take_out(conn, int(old.game))
+                conn.execute(COUNTED.delete().where(and_(t.source == source, t.key == key)))
+            if tally is None:
+                return
+            ids = self._upsert(conn, source, tally)
+            conn.execute(COUNTED.insert().values(source=source, key=key, digest=digest,
+                                                 game=ids[0] if ids else None,
+                                                 counted_at=now_ms()))
+
+    def _take_out(self, conn: Connection, game_id: int) -> None:
+        """Subtract a counted game's pairs (its links) from the counts and drop its rows."""
+        g = conn.execute(select(GAMES).where(GAMES.c.id == game_id)).mappings().first()
+        if g is None:
+            return
+        pairs = conn.execute(select(LINKS.c.position, LINKS.c.move)
+                             .where(LINKS.c.game == game_id)).all()
+        won = {"1-0": "white_wins", "1/2-1/2": "draws", "0-1": "black_wins"}[g["result"]]
+        white, black = g["white_elo"], g["black_elo"]
+        rated = g["band"] != NO_BAND and bool(white) and bool(black)
+        rating = (white + black) // 2 if rated else 0
+        m = MOVES.c
+        for position, move in pairs:
+            where = and_(m.variant == g["variant"], m.number == g["number"],
+                         m.position == position, m.source == g["source"],
+                         m.speed == g["speed"], m.band == g["band"], m.move == move)
+            conn.execute(update(MOVES).where(where).values(
+                games=m.games - 1, **{won: m[won] - 1},
+                rating_sum=m.rating_sum - rating, rated=m.rated - int(rated)))
+            conn.execute(MOVES.delete().where(and_(where, m.games <= 0)))
+        conn.execute(LINKS.delete().where(LINKS.c.game == game_id))
+        conn.execute(GAMES.delete().where(GAMES.c.id == game_id))
 
     # ------------------------------------------------------------------ imports
     def start_import(self, source: str, path: str, size: int) -> tuple[int, int, bool]:

@@ -679,6 +679,7 @@ export default {
   'explorer.source': 'Source',
   'explorer.allSources': 'All sources',
   'explorer.source.server': 'Games on this server',
+  'explorer.source.otb': 'Over-the-board games of events',
   'explorer.speed': 'Speed',
   'explorer.allSpeeds': 'All speeds',
   'explorer.speed.bullet': 'Bullet',

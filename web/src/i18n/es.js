@@ -679,6 +679,7 @@ export default {
   'explorer.source': 'Origen',
   'explorer.allSources': 'Todos los orígenes',
   'explorer.source.server': 'Partidas de este servidor',
+  'explorer.source.otb': 'Partidas presenciales de torneos',
   'explorer.speed': 'Ritmo',
   'explorer.allSpeeds': 'Todos los ritmos',
   'explorer.speed.bullet': 'Bala',

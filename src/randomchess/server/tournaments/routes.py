@@ -28,10 +28,10 @@ from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
 from randomchess.server.http.guards import EventId, Line, Ordinal, Text, check_game_id
+from randomchess.server.tournaments import explorer_sweep, rights
 from randomchess.server.tournaments import knockout_routes as knockout
 from randomchess.server.tournaments import live as live_relay
 from randomchess.server.tournaments import reviews as otb_reviews
-from randomchess.server.tournaments import rights
 from randomchess.server.tournaments.answers import (
     ANSWER,
     EXPORT,
@@ -696,6 +696,8 @@ def install_tournaments(app: FastAPI) -> None:
     service.end_hooks.append(record_online_result)
     # Finished over-the-board games stored by other processes are reviewed too (issue 31).
     service.background_hooks.append(lambda: otb_reviews.sweep_forever(app))
+    # ... and counted in the opening explorer under the source "otb" (issue 33).
+    service.background_hooks.append(lambda: explorer_sweep.sweep_forever(app))
     # Rounds the server opens itself when their preparation window ends (issue 30): armed
     # from the database at the start, so a restart during a countdown loses nothing.
     opener = app.state.round_opener = RoundOpener(app, store)

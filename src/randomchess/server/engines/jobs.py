@@ -122,13 +122,40 @@ def puzzles_job(variant: str, count: int, seed: int, start_fen: str | None = Non
     return {"puzzles": [p.as_dict() for p in found]}
 
 
+def explorer_eval_job(variant: str, start_fen: str, moves: list[str], plies: list[int],
+                      depth: int, movetime: int) -> dict[str, Any]:
+    """Runs in a worker: the evaluation (White's point of view) of the position after each
+    of ``plies`` plies of the game ``start_fen`` + ``moves``, for the opening explorer
+    (issue 33), by the strongest engine installed for the variant."""
+    try:
+        pos = Position(start_fen, get_variant(variant))
+        analyser = _engine("auto", variant)
+        _started.enter(("auto", variant), analyser, start_fen)
+        wanted = set(plies)
+        out: list[list[int | None]] = []
+        limit = Limit(depth=depth, movetime=movetime)
+        for ply in range(max(wanted, default=-1) + 1):
+            if ply in wanted and pos.legal_moves():
+                lines = analyser.analyse(pos, limit)
+                if lines:
+                    score = lines[0].score  # White's point of view already
+                    out.append([ply, score.cp, score.mate])
+            if ply < len(moves):
+                pos.push_uci(moves[ply])
+    except EngineUnavailableError as exc:
+        return job_error(exc, 409)
+    except (RandomChessError, ValueError) as exc:
+        return job_error(exc)
+    return {"engine": str(getattr(analyser, "id_name", analyser.name))[:40], "evals": out}
+
+
 def engines_job() -> list[str]:
     return EngineConfig.detect(_engine_overrides()).available()
 
 
 # What the engine service runs by name: in the analysis pool here, or on a queue worker.
 JOBS: dict[str, Any] = {"analyse": analyse_job, "review": review_job,
-                        "puzzles": puzzles_job}
+                        "puzzles": puzzles_job, "explorer_eval": explorer_eval_job}
 
 
 class Pool:

@@ -142,6 +142,10 @@ class EngineWorker:
         """Puzzles mined from one game, or from self-play (issue 33)."""
         return await self._run(ctx, _job, "puzzles", args)
 
+    async def explorer_eval(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
+        """The evaluations of an ended game's positions for the opening explorer."""
+        return await self._run(ctx, _job, "explorer_eval", args)
+
     async def setup(self, ctx: dict[str, Any], *, args: list[Any]) -> Any:
         """One setup of the setup-evaluation batch."""
         return await self._run(ctx, _setup, *args)
@@ -205,6 +209,7 @@ async def run_worker(redis_url: str, concurrency: int = 1,
     functions: Any = [("move", engine.move), ("analyse", engine.analyse),
                       ("review", engine.review), ("setup", engine.setup),
                       ("puzzles", engine.puzzles),
+                      ("explorer_eval", engine.explorer_eval),
                       ("ping", engine.ping),
                       ("ping_pool", engine.ping_pool)]
     worker: Any = Worker(

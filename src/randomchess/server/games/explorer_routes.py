@@ -266,8 +266,70 @@ def count_game(store: ExplorerStore, live: LiveGame) -> None:
     store.add(SERVER_SOURCE, tally)
 
 
+EVAL_MOVETIME_MS = 2000  # at most per position, whatever the depth
+EVAL_TIMEOUT_S = 600.0
+
+
+def to_evaluate(store: ExplorerStore, live: LiveGame, plies: int, depth: int) -> list[int]:
+    """The plies (0: the start) of an ended game's first ``plies`` whose positions the
+    explorer has no evaluation of at least ``depth``; none for a game it does not count."""
+    r = live.record
+    if r.number is None or r.result not in RESULTS:
+        return []
+    pos = Position(r.start_fen, r.variant)
+    keys: list[str] = []
+    for uci in [None, *r.moves.split()[:plies]]:
+        if uci is not None:
+            pos.push_uci(uci)
+        keys.append(position_key(pos))
+    known = store.evals(pos.variant.key, r.number, keys)
+    return [i for i, key in enumerate(keys) if known.get(key, {}).get("depth", -1) < depth]
+
+
+def keep_evals(store: ExplorerStore, live: LiveGame, engine: str, depth: int,
+               evals: list[list[int | None]]) -> int:
+    """Keep a job's evaluations (ply, cp, mate) of the game's positions; how many."""
+    r = live.record
+    assert r.number is not None
+    pos = Position(r.start_fen, r.variant)
+    moves = r.moves.split()
+    by_ply = {int(ply): (cp, mate) for ply, cp, mate in evals if ply is not None}
+    for ply in range(max(by_ply, default=-1) + 1):
+        if ply in by_ply:
+            cp, mate = by_ply[ply]
+            store.set_eval(pos.variant.key, r.number, position_key(pos), cp, mate, depth,
+                           engine)
+        if ply < len(moves):
+            pos.push_uci(moves[ply])
+    return len(by_ply)
+
+
+async def evaluate_game(service: GameService, store: ExplorerStore, live: LiveGame) -> int:
+    """Evaluate an ended game's positions for the explorer, by an ``explorer_eval`` job on
+    the engine workers (or the server's analysis pool); how many were kept."""
+    s = service.settings
+    if service.engine is None:
+        return 0
+    plies = await service.db.run(to_evaluate, store, live, s.explorer_eval_plies,
+                                 s.explorer_eval_depth, bounded=False)
+    if not plies:
+        return 0
+    r = live.record
+    result = await service.engine.run_job(
+        "explorer_eval", r.variant, r.start_fen, r.moves.split()[:max(plies)], plies,
+        s.explorer_eval_depth, EVAL_MOVETIME_MS, key=f"explorer-eval-{r.id}",
+        timeout_s=EVAL_TIMEOUT_S)
+    if not isinstance(result, dict) or "evals" not in result:
+        log.warning("evaluating game %s for the explorer: %s", r.id, result)
+        return 0
+    kept: int = await service.db.run(keep_evals, store, live, str(result["engine"]),
+                                     s.explorer_eval_depth, result["evals"], bounded=False)
+    return kept
+
+
 def install_explorer(app: FastAPI) -> None:
-    """The explorer's route, and its count of every game that ends (one line in app.py)."""
+    """The explorer's route, and its count of every game that ends (one line in app.py);
+    with the setting ``explorer_evals``, the evaluation of each such game's positions."""
     service: GameService = app.state.service
     store = ExplorerStore(service.store.engine)
 
@@ -276,6 +338,11 @@ def install_explorer(app: FastAPI) -> None:
             await service.db.run(count_game, store, live, bounded=False)
         except Exception:
             log.exception("counting game %s for the explorer failed", live.record.id)
+        if service.settings.explorer_evals:
+            try:
+                await evaluate_game(service, store, live)
+            except Exception:
+                log.exception("evaluating game %s for the explorer failed", live.record.id)
 
     service.end_hooks.append(on_end)
     app.include_router(router)

@@ -88,6 +88,12 @@ class Settings(BaseSettings):
     # Mine every Chess960 and MRC game that ends here (20 plies or more) for puzzles, as a
     # job on the engine workers (docs/puzzles.md); off by default: it costs engine time.
     puzzles_from_games: bool = False
+    # Evaluate the opening explorer's positions of every game that ends here (its first
+    # ``explorer_eval_plies`` plies not yet evaluated as deep), as a job on the engine workers
+    # (docs/analysis.md); off by default: it costs engine time.
+    explorer_evals: bool = False
+    explorer_eval_depth: int = Field(14, ge=1, le=40)
+    explorer_eval_plies: int = Field(16, ge=1, le=60)
     # Extra variants from a TOML file (docs/variants.md); a file with problems is logged,
     # problem by problem, and left out: the server starts with the built-in variants.
     variants_file: Path | None = None

@@ -61,6 +61,10 @@ def _reveal(c: TestClient, eid: str, auth: dict[str, str]) -> dict[str, Any]:
                json={"input": "352614", "online": True}, headers=auth)
     assert r.status_code == 200, r.text
     rnd: dict[str, Any] = r.json()["round_list"][0]
+    links = r.json()["online"][0]["games"]  # the players' links, this once
+    assert all(g["white"]["link"].startswith(f"/#/tournament/{eid}/seat/{g['game_id']}/")
+               and f"/invite/{g['game_id']}/" in g["black"]["link"] for g in links)
+    assert len(links) == 2
     return rnd
 
 
@@ -98,12 +102,12 @@ def test_the_games_open_when_the_countdown_ends(db_url: str) -> None:
         assert len(set(ids)) == 2
         event = c.get(f"/api/tournaments/{eid}").json()
         assert event["round_list"][0]["opens_at"] is None  # opened
-        # The players' links, for the staff only.
+        # The games to watch, for the staff only; no seat (shown once, at the reveal).
         assert c.get(links).status_code == 403
         out = c.get(links, headers=auth).json()
+        assert out["state"] == "opened" and out["opens_at"] is None
         assert sorted(g["game_id"] for g in out["games"]) == sorted(ids)
-        assert all(g["white"]["link"].startswith(f"/#/tournament/{eid}/seat/")
-                   and g["black"]["link"].startswith("/invite/") for g in out["games"])
+        assert all(g["watch"] == f"/#/game/{g['game_id']}" for g in out["games"])
         game = c.get(f"/api/games/{ids[0]}").json()
         assert game["moves"] == [] and game["status"] != "ended"
         actions = [x.action for x in c.app.state.tournaments.load(eid).log]  # type: ignore[attr-defined]
@@ -120,8 +124,8 @@ def test_a_restart_during_the_countdown_still_opens_the_games(db_url: str) -> No
         assert c.get(f"/api/tournaments/{eid}").json()["round_list"][0]["opens_at"] == ends
         ids = _until(lambda: _opened(c, eid))
         assert len(set(ids)) == 2
-        assert len(c.get(f"/api/tournaments/{eid}/rounds/1/online",
-                         headers=auth).json()["games"]) == 2
+        assert sorted(g["game_id"] for g in c.get(f"/api/tournaments/{eid}/rounds/1/online",
+                                                   headers=auth).json()["games"]) == sorted(ids)
 
 
 def test_a_window_that_ended_while_the_server_was_down_opens_at_its_start(db_url: str) -> None:
@@ -173,7 +177,7 @@ def test_the_claim_is_a_compare_and_set(db_url: str) -> None:
         assert [o.round for o in openings.pending(engine, later)] == [1]
         assert openings.claim(engine, eid, 1, later) is True
         assert openings.claim(engine, eid, 1, later) is False
-        openings.finish(engine, eid, 1, later, [])
+        openings.finish(engine, eid, 1, later)
         assert openings.claim(engine, eid, 1, later + 10 * openings.STALE_MS) is False
 
 
@@ -214,6 +218,7 @@ def test_kill_9_during_the_countdown_loses_no_opening(tmp_path: Path,
                       json={"input": "352614", "online": True}, headers=auth)
         assert r.status_code == 200, r.text
         ends = r.json()["round_list"][0]["opens_at"]
+        made = r.json()["online"][0]["games"][0]["game_id"]  # its link given to the players
         server.kill9()
         assert now_ms() < ends, "killed after the countdown: nothing tested"
         server.start()
@@ -225,6 +230,62 @@ def test_kill_9_during_the_countdown_loses_no_opening(tmp_path: Path,
         _until(opened, timeout=60)
         assert now_ms() >= ends
         links = http.get(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()
-        assert len(links["games"]) == 1
+        assert [g["game_id"] for g in links["games"]] == [made]
     finally:
         server.cleanup()
+
+
+def _secrets(links: list[dict[str, Any]]) -> set[str]:
+    """The seat secrets in players' links: White's token (…/seat/GAME/TOKEN) and Black's
+    invitation (/invite/GAME/CODE)."""
+    out = set()
+    for g in links:
+        for side in ("white", "black"):
+            tail = g[side]["link"].rsplit("/", 2)
+            if tail[-2] == g["game_id"]:
+                out.add(tail[-1])
+    return out
+
+
+def _every_value(url: str) -> list[str]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [str(v) for table in schema.metadata.sorted_tables
+                    for row in conn.execute(select(table)).all() for v in row
+                    if v is not None]
+    finally:
+        engine.dispose()
+
+
+def test_the_database_never_holds_a_seat_secret(db_url: str) -> None:
+    """The players' links are made at the reveal and shown once, in its answer (the desk's
+    organiser hands them out); the database keeps only their SHA-256 (docs/tournaments.md),
+    and the games the server opens at the countdown's end are exactly those links' games."""
+    with client(db_url) as c:
+        eid, auth = _paired(c, "No Secret Kept")
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                   json={"input": "352614", "online": True}, headers=auth)
+        assert r.status_code == 200, r.text
+        given = r.json().get("online") or []
+        assert [o["round"] for o in given] == [1], "the reveal's answer has no links"
+        links = given[0]["games"]
+        assert len(links) == 2
+        ids = _until(lambda: _opened(c, eid))
+        assert sorted(ids) == sorted(g["game_id"] for g in links)
+        # The staff's later view: the games to watch, no seat.
+        later = c.get(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()
+        assert [g["watch"] for g in later["games"]] == [f"/#/game/{x}" for x in ids]
+        secrets = _secrets(links)
+        assert len(secrets) == 4
+        found = [v for v in _every_value(db_url) if any(s in v for s in secrets)]
+        assert found == [], f"seat secrets stored in clear: {found}"
+        # The links the reveal gave are the games' seats.
+        g = links[0]
+        token = g["white"]["link"].rsplit("/", 1)[1]
+        invite = g["black"]["link"].rsplit("/", 1)[1]
+        joined = c.post(f"/api/games/{g['game_id']}/join", json={"invite": invite})
+        assert joined.status_code == 200, joined.text
+        moved = c.post(f"/api/games/{g['game_id']}/moves", json={"token": token,
+                                                                  "move": "e2e4"})
+        assert moved.status_code == 200, moved.text

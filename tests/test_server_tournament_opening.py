@@ -7,6 +7,7 @@ window's minutes."""
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from randomchess.db import make_engine, now_ms, schema
+from randomchess.server.games.service import SeatHashes
 from randomchess.tournament import openings
 from server_support import client, database
 from test_server_crash import Server
@@ -289,3 +291,85 @@ def test_the_database_never_holds_a_seat_secret(db_url: str) -> None:
         moved = c.post(f"/api/games/{g['game_id']}/moves", json={"token": token,
                                                                   "move": "e2e4"})
         assert moved.status_code == 200, moved.text
+
+
+def test_a_mini_match_opens_both_games_of_each_pairing(db_url: str) -> None:
+    """A mini-match's second round replays the first's pairings, colours swapped, with its
+    setups: the reveal of the first round makes both rounds' games (each player's two links
+    shown at once); the first opens when the countdown ends, the second when it is paired."""
+    with client(db_url) as c:
+        r = c.post("/api/tournaments", json={
+            "name": "Mini Open", "rounds": 2, "mini_match": True, "setup_source": "hall",
+            "prep_minutes": 5, "time_control": "300+2"})
+        assert r.status_code == 201, r.text
+        eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+        for name in ("Ann", "Bob", "Cid", "Dan"):
+            c.post(f"/api/tournaments/{eid}/players", json={"name": name}, headers=auth)
+        c.post(f"/api/tournaments/{eid}/start", headers=auth)
+        c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                   json={"input": "352614", "online": True}, headers=auth)
+        assert r.status_code == 200, r.text
+        first, second = r.json()["online"]
+        assert (first["round"], second["round"]) == (1, 2)
+        assert [(g["board"], g["white"]["number"], g["black"]["number"])
+                for g in second["games"]] == [
+            (g["board"], g["black"]["number"], g["white"]["number"]) for g in first["games"]]
+        ids = _until(lambda: _opened(c, eid))
+        assert ids == [g["game_id"] for g in first["games"]]
+        for board in (1, 2):
+            assert c.post(f"/api/tournaments/{eid}/results", json={
+                "round": 1, "board": board, "result": "1/2"}, headers=auth).status_code == 200
+        r = c.post(f"/api/tournaments/{eid}/pair", headers=auth)
+        assert r.status_code == 200, r.text
+
+        def second_opened() -> list[str] | None:
+            boards = c.get(f"/api/tournaments/{eid}").json()["round_list"][1]["boards"]
+            got = [b["game_id"] for b in boards]
+            return [str(x) for x in got] if all(got) else None
+
+        assert _until(second_opened) == [g["game_id"] for g in second["games"]]
+        # The second game's seats are the links shown at the reveal: White is round 1's Black.
+        g = second["games"][0]
+        invite = g["black"]["link"].rsplit("/", 1)[1]
+        token = g["white"]["link"].rsplit("/", 1)[1]
+        assert c.post(f"/api/games/{g['game_id']}/join",
+                      json={"invite": invite}).status_code == 200
+        assert c.post(f"/api/games/{g['game_id']}/moves",
+                      json={"token": token, "move": "e2e4"}).status_code == 200
+        secrets = _secrets(first["games"] + second["games"])
+        assert len(secrets) == 8
+        assert not [v for v in _every_value(db_url) if any(s in v for s in secrets)]
+
+
+def test_a_game_created_by_a_process_that_died_is_linked_not_made_twice(db_url: str) -> None:
+    """A process that died between creating a board's game and linking it: the process that
+    takes the round over links that game (the players' links lead to it) instead of failing
+    on its id or making another."""
+    with client(db_url) as c:
+        eid, auth = _paired(c, "Half Open")
+        r = c.post(f"/api/tournaments/{eid}/rounds/1/reveal",
+                   json={"input": "352614", "online": True}, headers=auth)
+        made = [g["game_id"] for g in r.json()["online"][0]["games"]]
+        app: Any = c.app
+        assert c.portal is not None
+        c.portal.call(app.state.round_opener.stop)  # no timer of its own: the test drives it
+        engine = app.state.tournaments.engine
+        planned = openings.of_event(engine, eid)[1].games
+        assert planned is not None and [g.game_id for g in planned] == made
+        g = planned[0]
+        c.portal.call(functools.partial(  # the dead process's half-done work
+            app.state.service.create, "chess960", 518, "friend", None, "white", None,
+            premade=SeatHashes(g.game_id, g.white_hash, g.invite_hash)))
+        assert _games_in_db(db_url) == 1
+        assert openings.claim(engine, eid, 1, now_ms())  # ... holding the claim
+        assert not c.portal.call(app.state.round_opener.open, eid, 1)
+        later = now_ms() + openings.STALE_MS + 1
+        with engine.begin() as conn:  # its claim has gone stale, the window is over
+            conn.execute(schema.tournament_openings.update().values(
+                claimed_at=now_ms() - openings.STALE_MS - 1, due_at=now_ms() - 1))
+            conn.execute(schema.tournament_reveals.update().values(
+                at=schema.tournament_reveals.c.at - later))
+        assert c.portal.call(app.state.round_opener.open, eid, 1)
+        assert _opened(c, eid) == made
+        assert _games_in_db(db_url) == 2

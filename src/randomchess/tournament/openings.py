@@ -74,11 +74,11 @@ def plan(t: Tournament, rnd: int) -> list[Seats]:
     """The online games of round ``rnd``'s boards still to play, made now; in a mini-match
     also those of the next round, which replays this one's pairings with colours swapped
     (board for board: the games come first in both rounds)."""
-    games = [b for b in t.round_boards(rnd)
-             if not b.is_bye and b.black is not None and b.result is None and b.game_id is None]
-    out = [_seats(rnd, b.board, b.white, b.black) for b in games]
+    games = [(b.board, b.white, b.black) for b in t.round_boards(rnd)
+             if b.black is not None and not b.is_bye and b.result is None and b.game_id is None]
+    out = [_seats(rnd, board, white, black) for board, white, black in games]
     if t.event.mini_match and rnd % 2 == 1 and rnd < t.event.rounds:
-        out += [_seats(rnd + 1, b.board, b.black, b.white) for b in games]
+        out += [_seats(rnd + 1, board, black, white) for board, white, black in games]
     return out
 
 

@@ -66,7 +66,8 @@ async def open_game(app: FastAPI, variant: str, setup: int | str,
     round-robin board and a knock-out game open alike."""
     service: GameService = app.state.service
     players = getattr(app.state, "players", None)  # accounts (accounts_api.py)
-    if premade is not None and await service.db.run(service.store.load, premade.game_id):
+    if premade is not None and await service.db.run(
+            service.store.load, premade.game_id) is not None:
         game_id, token, invite = premade.game_id, "", ""
         made = False
     else:

@@ -74,6 +74,7 @@ from randomchess.tournament.export import (
     pgn,
 )
 from randomchess.tournament.model import Tournament
+from randomchess.tournament.openings import PlannedGame
 from randomchess.tournament.setups import parse_setup_list
 from randomchess.tournament.staff import ORGANISER, Staff, Summary
 from randomchess.tournament.store import TournamentStore, check_playable, verify, window_end
@@ -573,7 +574,8 @@ def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
     if body.online and body.rated and (clock_of(t.event.time_control) is None
                                        or getattr(request.app.state, "players", None) is None):
         raise ApiError(422, "tournament.rated_needs_clock")
-    planned, shown = None, []
+    planned: list[PlannedGame] | None = None
+    shown: list[dict[str, Any]] = []
     if body.online and 1 <= rnd <= t.paired_rounds:
         planned, shown = plan_links(t, rnd, functools.partial(_invite_url, request))
     _call(store.reveal, event_id, rnd, body.input, planned, body.rated)

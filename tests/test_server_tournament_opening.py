@@ -8,6 +8,7 @@ window's minutes."""
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -65,7 +66,8 @@ def _reveal(c: TestClient, eid: str, auth: dict[str, str]) -> dict[str, Any]:
     rnd: dict[str, Any] = r.json()["round_list"][0]
     links = r.json()["online"][0]["games"]  # the players' links, this once
     assert all(g["white"]["link"].startswith(f"/#/tournament/{eid}/seat/{g['game_id']}/")
-               and f"/invite/{g['game_id']}/" in g["black"]["link"] for g in links)
+               and g["black"]["link"].startswith(f"/#/tournament/{eid}/join/{g['game_id']}/")
+               for g in links)
     assert len(links) == 2
     return rnd
 
@@ -373,3 +375,38 @@ def test_a_game_created_by_a_process_that_died_is_linked_not_made_twice(db_url: 
         assert c.portal.call(app.state.round_opener.open, eid, 1)
         assert _opened(c, eid) == made
         assert _games_in_db(db_url) == 2
+
+
+def test_the_command_line_reveal_opens_online_through_the_server(db_url: str) -> None:
+    """``tournament reveal --online`` on the server's database: the links printed once (in
+    the session's language), their hashes stored, and the server running on that database
+    opens exactly those games when the window ends (it looks for such rounds every
+    POLL_S)."""
+    from click.testing import CliRunner
+
+    from randomchess.cli import main
+
+    def cli(*args: str, lang: str = "en") -> str:
+        result = CliRunner().invoke(main, ["tournament", "--db", db_url, "--lang", lang, *args])
+        assert result.exit_code == 0, (args, result.output, result.exception)
+        return result.output
+
+    cli("new", "Desk Open", "--rounds", "1", "--setups-from", "hall", "--prep", "5",
+        "--time-control", "300+2")
+    for name in ("Ann", "Bob", "Cid", "Dan"):
+        cli("add-player", "Desk Open", name)
+    cli("start", "Desk Open")
+    cli("pair", "Desk Open")
+    with client(db_url) as c:  # the server runs: told of nothing, it finds the round
+        out = cli("reveal", "Desk Open", "1", "--input", "352614", "--online", "--site",
+                  "https://chess.example/", lang="es")
+        assert "El enlace personal de cada jugador, mostrado solo esta vez" in out
+        links = re.findall(r"Ronda 1 tablero (\d), (Blancas|Negras) \w+: (\S+)", out)
+        assert len(links) == 4
+        secrets = {link.rsplit("/", 1)[1] for _, _, link in links}
+        assert all(link.startswith("https://chess.example/#/tournament/")
+                   for _, _, link in links)
+        assert not [v for v in _every_value(db_url) if any(s in v for s in secrets)]
+        made = sorted({link.rsplit("/", 2)[1] for _, _, link in links})
+        eid = c.get("/api/tournaments").json()["running"][0]["id"]
+        assert sorted(_until(lambda: _opened(c, eid))) == made

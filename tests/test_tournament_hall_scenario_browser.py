@@ -1,15 +1,16 @@
 """Issue 30's whole arbiter's workflow in real browsers: an organiser signed in (English), a
 co-arbiter on a second device (Spanish) and two players online.  A double round robin whose
 setups are revealed in the hall, 518 and 534 excluded, a preparation window: each round is
-revealed with the hall's digits, the page counts down and the server opens the games by
-itself (the pages show the boards and the players' links without a reload), the players
-resign or agree a draw, the results come from the games, the organiser closes the event, the
-public verification page re-derives every round, the shuffler page (Spanish) re-derives a
-hall round, and the test re-derives every setup with the document's own implementation
-(docs/shuffler.md §8).  The hall view during the countdown is photographed in English and
-Spanish (test-artifacts/reveal-*.png; with RANDOMCHESS_DOCS_SHOTS=1 into docs/img, the
-README's pictures).  A fast countdown: a "minute" of the window is one second here
-(RANDOMCHESS_PREP_MINUTE_MS)."""
+revealed with the hall's digits and the page shows the players' links at once (made at the
+reveal, shown this once; the database keeps only their hashes); the players open them during
+the countdown and wait, the server opens the games by itself when it ends (the pages follow
+without a reload), the players resign or agree a draw, the results come from the games, the
+organiser closes the event, the public verification page re-derives every round, the
+shuffler page (Spanish) re-derives a hall round, and the test re-derives every setup with
+the document's own implementation (docs/shuffler.md §8).  The hall view during the
+countdown is photographed in English and Spanish (test-artifacts/reveal-*.png; with
+RANDOMCHESS_DOCS_SHOTS=1 into docs/img, the README's pictures).  A fast countdown: a
+"minute" of the window is two seconds here (RANDOMCHESS_PREP_MINUTE_MS)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ EVENT = "Hall Night 2026"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("hall-scenario"),
-                        RANDOMCHESS_PREP_MINUTE_MS="1000") as url:
+                        RANDOMCHESS_PREP_MINUTE_MS="2000") as url:
         yield url
 
 
@@ -68,32 +69,44 @@ def _state(page: Page, eid: str) -> dict[str, Any]:
     return out
 
 
-def _reveal(staff: Page, hall: Page, eid: str, digits: str, lang: str, opens: str) -> None:
-    """Reveal the pending round from ``staff``'s page, the games to open online; the hall
-    view on ``hall`` counts down (its picture for the README), then the staff page shows the
-    boards' links without a reload."""
+def _reveal(staff: Page, hall: Page, eid: str, digits: str, lang: str, opens: str,
+            seats: dict[int, Page]) -> None:
+    """Reveal the pending round from ``staff``'s page, the games to open online: the page
+    shows board 1's players' links at once, and they open them during the countdown (a page
+    that waits); the hall view on ``hall`` counts down (its picture for the README); when it
+    ends the server opens the games, the players' pages go to them and the staff page
+    follows, without a reload."""
     staff.evaluate("window.__sameDocument = true")
     staff.fill("[data-testid=t-reveal-input]", digits)
     staff.check("[data-testid=t-reveal-online]")
     staff.click("[data-testid=t-reveal]")
-    expect(staff.locator("[data-testid=t-opens]")).to_contain_text(re.compile(opens + r" 0:0\d"))
+    expect(staff.locator("[data-testid=t-opens]")).to_contain_text(re.compile(opens + r" 0:\d\d"))
+    staff.wait_for_selector("[data-testid=t-links]")  # at once: made at the reveal
+    rnd = len(_state(staff, eid)["round_list"])
+    board = _state(staff, eid)["round_list"][rnd - 1]["boards"][0]
+    assert board["game_id"] is None  # not open yet
+    white, black = seats[board["white"]], seats[board["black"]]
+    white.goto(staff.get_attribute("[data-testid=t-link-1-white]", "href") or "")
+    black.goto(staff.get_attribute("[data-testid=t-link-1-black]", "href") or "")
     hall.goto(f"/?lang={lang}#/tournament/{eid}/hall")
     countdown = hall.locator("[data-testid=t-countdown]")
     expect(countdown).to_contain_text(re.compile(r"0:0[1-9]"))
     hall.locator("[data-testid=t-hall]").screenshot(path=str(IMG / f"reveal-{lang}.png"))
-    staff.wait_for_selector("[data-testid=t-links]", timeout=SLOW)
+    for pg in (white, black):  # the games open when the countdown ends: the pages wait
+        expect(pg.locator("[data-testid=t-seat-wait]")).to_be_visible()
+    white.wait_for_url(re.compile(r"#/game/"), timeout=SLOW)
+    black.wait_for_selector("[data-testid=join]", timeout=SLOW)
+    expect(staff.locator("[data-testid=t-opens]")).to_have_count(0, timeout=SLOW)
     assert staff.evaluate("window.__sameDocument") is True  # no reload
-    assert staff.locator("[data-testid=t-opens]").count() == 0
+    expect(staff.locator(f"[data-testid=t-round-{rnd}] a[href^='#/game/']").first).to_be_visible()
     expect(countdown).not_to_contain_text(re.compile(r"0:0[1-9]"))
 
 
 def _play(staff: Page, eid: str, rnd: int, seats: dict[int, Page], finish: str) -> None:
-    """The two players open their links (Black accepts the invitation), play two moves each
-    way and finish: ``resign`` (Black resigns) or ``draw``."""
+    """The two players, on their links' pages (Black accepts the invitation), play two moves
+    each way and finish: ``resign`` (Black resigns) or ``draw``."""
     board = _state(staff, eid)["round_list"][rnd - 1]["boards"][0]
     white, black = seats[board["white"]], seats[board["black"]]
-    white.goto(staff.get_attribute("[data-testid=t-link-1-white]", "href") or "")
-    black.goto(staff.get_attribute("[data-testid=t-link-1-black]", "href") or "")
     black.click("[data-testid=join]")
     for pg in (white, black):
         pg.wait_for_url(re.compile(r"#/game/"))
@@ -155,13 +168,14 @@ def test_reveal_countdown_games_results_close_verify(browser: Browser, server: s
         # Round 1: the organiser reveals in English; Black resigns.
         o.reload()
         o.wait_for_selector("[data-testid=t-reveal-input]")
-        _reveal(o, hall, eid, "352 614", "en", "The server opens the games online in")
+        _reveal(o, hall, eid, "352 614", "en", "The server opens the games online in", seats)
         _play(o, eid, 1, seats, "resign")
         # Round 2: the co-arbiter pairs and reveals in Spanish; a draw agreed.
         arb.click("[data-testid=t-pair]")
         arb.wait_for_selector("[data-testid=t-round-2]")
         arb.wait_for_selector("[data-testid=t-reveal-input]")
-        _reveal(arb, hall, eid, "615243", "es", "El servidor abre las partidas en línea dentro de")
+        _reveal(arb, hall, eid, "615243", "es", "El servidor abre las partidas en línea dentro de",
+                seats)
         _play(arb, eid, 2, seats, "draw")
         # Close, and verify: the public page in words, the document's recipe in the test.
         o.wait_for_selector("[data-testid=t-close]")

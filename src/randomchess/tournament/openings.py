@@ -58,6 +58,14 @@ class Seats:
     invite: str
 
 
+def seat_links(event_id: str, s: Seats) -> tuple[str, str]:
+    """White's and Black's personal links (paths of the server's page): the event's seat and
+    join pages, which wait for the game to open (web/src/tournament/seat.js)."""
+    g = s.game
+    return (f"/#/tournament/{event_id}/seat/{g.game_id}/{s.token}",
+            f"/#/tournament/{event_id}/join/{g.game_id}/{s.invite}")
+
+
 def seat_hash(secret: str) -> str:
     """A seat secret as the games table keeps it (server.games.live.hash_secret)."""
     return hashlib.sha256(secret.encode()).hexdigest()

@@ -109,17 +109,15 @@ async def open_games(app: FastAPI, store: TournamentStore, t: Tournament, rnd: i
     return links
 
 
-def plan_links(t: Tournament, rnd: int,
-               invite_link: Callable[[str, str], str]) -> tuple[list[PlannedGame],
-                                                                list[dict[str, Any]]]:
+def plan_links(t: Tournament, rnd: int) -> tuple[list[PlannedGame], list[dict[str, Any]]]:
     """The games the server will open for round ``rnd`` (and a mini-match's replay round),
     made now: what the row keeps (ids, seats' hashes), and the players' links by round (an
-    ``OnlineOut`` each), to show once."""
+    ``OnlineOut`` each), to show once: the players get them before their games exist."""
     made = openings.plan(t, rnd)
     by_round: dict[int, list[dict[str, Any]]] = {}
     for s in made:
         g = s.game
-        white, black = seat_links(t.event.id, g.game_id, s.token, s.invite, invite_link)
+        white, black = openings.seat_links(t.event.id, s)
         by_round.setdefault(g.round, []).append({
             "board": g.board, "game_id": g.game_id,
             "white": {"number": g.white, "link": white},

@@ -577,7 +577,7 @@ def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
     planned: list[PlannedGame] | None = None
     shown: list[dict[str, Any]] = []
     if body.online and 1 <= rnd <= t.paired_rounds:
-        planned, shown = plan_links(t, rnd, functools.partial(_invite_url, request))
+        planned, shown = plan_links(t, rnd)
     _call(store.reveal, event_id, rnd, body.input, planned, body.rated)
     if planned is not None:  # this process's timer; the others' (and a restart's) read the row
         o = openings.of_event(store.engine, event_id)[rnd]

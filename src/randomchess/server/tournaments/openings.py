@@ -230,8 +230,8 @@ class RoundOpener:
         db, engine = service.db, self.store.engine
         try:
             t = await db.run(self.store.load, event_id, bounded=False)
-            if rnd > t.paired_rounds:  # a mini-match's replay round: armed when paired
-                return False
+            if rnd > t.paired_rounds and t.event.status != "closed":
+                return False  # a mini-match's replay round: armed again when paired
             if not await db.run(openings.claim, engine, event_id, rnd, now_ms(),
                                 bounded=False):
                 return False

@@ -14,6 +14,7 @@ import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -261,3 +262,65 @@ def test_shuffler_checks_a_published_commitment_and_refuses_control_characters(
     assert page.text_content("[data-testid=sh-commitment]") == ""
     assert page.locator("[data-testid=setup-card]").count() == 0
 
+
+
+def _closed_band_event(page: Page, name: str, source: str) -> dict[str, Any]:
+    """An event with an evaluation band of 0.3 pawns (a hall event: 518 and 534 also out),
+    one round of two boards played and closed over the API: what it published, salt
+    included."""
+    api = page.request
+    r = api.post("/api/tournaments", data={
+        "name": name, "rounds": 1, "setup_source": source, "eval_band": 0.3,
+        "excluded": "standard" if source == "hall" else "", "setup_policy": "board"})
+    assert r.ok, r.text()
+    eid, auth = r.json()["id"], {"X-Organiser-Secret": r.json()["organiser_secret"]}
+    for player in ("Ann", "Bob", "Cid", "Dan"):
+        assert api.post(f"/api/tournaments/{eid}/players", data={"name": player},
+                        headers=auth).ok
+    assert api.post(f"/api/tournaments/{eid}/start", headers=auth).ok
+    assert api.post(f"/api/tournaments/{eid}/pair", headers=auth).ok
+    if source == "hall":
+        assert api.post(f"/api/tournaments/{eid}/rounds/1/reveal", data={"input": "352614"},
+                        headers=auth).ok
+    for board in (1, 2):
+        assert api.post(f"/api/tournaments/{eid}/results", data={
+            "round": 1, "board": board, "result": "1/2"}, headers=auth).ok
+    assert api.post(f"/api/tournaments/{eid}/close", headers=auth).ok
+    out: dict[str, Any] = api.get(f"/api/tournaments/{eid}").json()
+    return out
+
+
+def test_shuffler_re_derives_events_with_an_evaluation_band(page: Page) -> None:
+    """Issue 30: the shuffler page re-derives an event whose pool an evaluation band narrows
+    (setups from the salt alone, and revealed in the hall), with the setups outside the band
+    computed in the page from this server's evaluation set, its digest checked against the
+    event's; another digest is refused."""
+    hall = _closed_band_event(page, "Band Hall 2026", "hall")
+    salt_only = _closed_band_event(page, "Band Salt 2026", "salt")
+    page.goto("/#/shuffler")
+    page.click("details.round summary")
+    page.fill("[data-testid=sh-band]", "0.3")
+    page.fill("[data-testid=sh-band-digest]", hall["eval_digest"][:12])
+    page.fill("[data-testid=sh-boards]", "2")
+    page.check("[data-testid=sh-per-board]")
+    for ev in (hall, salt_only):
+        want = [b["setup"] for b in ev["round_list"][0]["boards"]]
+        page.fill("[data-testid=sh-salt]", ev["salt"])
+        page.fill("[data-testid=sh-event]", ev["name"])
+        page.evaluate("document.querySelector('[data-testid=sh-cards]').replaceChildren()")
+        if ev is hall:
+            page.fill("[data-testid=sh-hall-digits]", "352614")
+            page.fill("[data-testid=sh-hall-excluded]", "standard")
+            page.click("[data-testid=sh-hall-derive]")
+            expect(page.locator("[data-testid=sh-hall-key]")).to_have_text(
+                ev["round_list"][0]["reveal"]["key"])
+        else:  # the plain round
+            page.click("[data-testid=sh-derive]")
+        expect(page.locator("[data-testid=card-number]")).to_have_count(2)
+        got = [int(x) for x in page.locator("[data-testid=card-number]").all_text_contents()]
+        assert got == want, ev["name"]
+        expect(page.locator("[data-testid=sh-band-out]")).to_contain_text("598")
+    page.fill("[data-testid=sh-band-digest]", "0123456789ab")
+    page.click("[data-testid=sh-derive]")
+    expect(page.locator(".shuffler p.error")).to_contain_text("not the event")
+    assert page.locator("[data-testid=setup-card]").count() == 0

@@ -339,6 +339,37 @@ export async function hallRoundSetups(salt, event, round, input, boards, pool, {
   return { key: toHex(key), numbers };
 }
 
+// ---------------------------------------------------------------- evaluation bands (issue 30)
+// An event's evaluation band leaves out the setups whose engine score lies outside ±band, from
+// the evaluation set the event names by its digest (randomchess.analysis.setup_eval): the
+// page checks the set's digest itself and adds those setups to the pool's excluded list, as
+// `tournament verify` does (randomchess.tournament.setups.pool_for).
+
+const pyText = v => (v === null || v === undefined ? 'None' : String(v));
+
+/** SHA-256 (hex) of a set's canonical text: "variant|engine|depth\n", then "n:cp:mate\n" by
+ * number (a missing score written None, as Python writes it). `set`: the JSON of
+ * GET /api/setups/{variant}/evaluation-set. */
+export async function evaluationDigest(set) {
+  const rows = [...set.evaluations].sort((a, b) => a[0] - b[0]);
+  const text = `${set.variant}|${set.engine}|${set.depth}\n` + rows.map(([n, cp, mate]) => `${n}:${pyText(cp)}:${pyText(mate)}\n`).join('');
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', enc.encode(text))));
+}
+
+const MATE_CP = 10000; // a mate counts as 100 pawns (setup_eval.MATE_PAWNS)
+
+/** The setups of 0..count-1 an evaluation band of `bandCp` centipawns leaves out: those not
+ * evaluated, and those whose score (a mate: ±100 pawns) lies beyond ±bandCp. */
+export function outsideBand(set, count, bandCp) {
+  const score = new Map(set.evaluations.map(([n, cp, mate]) => [n, mate !== null && mate !== undefined ? (mate > 0 ? MATE_CP : -MATE_CP) : cp]));
+  const out = [];
+  for (let n = 0; n < count; n++) {
+    const cp = score.get(n);
+    if (cp === undefined || cp === null || Math.abs(cp) > bandCp) out.push(n);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- online games (issue 32)
 // The setup both players can verify (docs/shuffler.md §10): the server's committed seed and
 // the joiner's client value.

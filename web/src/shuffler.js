@@ -5,9 +5,10 @@ import { h, clear } from './dom.js';
 import { errorKey } from './game/messages.js';
 import { t, localizeLetters } from './i18n.js';
 import {
-  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, fromHex, gameCommitment, gameSetup,
-  hallRoundSetups, isNumbered, newSalt, rankOf, roundSetups, setupFen, setupList, toHex,
+  SetupPool, bishopsSameColour, commitment, drawRandom, drawSeeded, evaluationDigest, fromHex, gameCommitment,
+  gameSetup, hallRoundSetups, isNumbered, newSalt, outsideBand, rankOf, roundSetups, setupFen, setupList, toHex,
 } from './setups.js';
+import { request } from './api.js';
 import { diagram } from './diagram.js';
 import { statsHref } from './setupstats.js';
 import { allVariants, castlingOf, numberLabel, variantInfo, variantName } from './variants.js';
@@ -187,11 +188,35 @@ export function renderShuffler(root, query = null) {
   event.addEventListener('input', updateCommitment);
   published.addEventListener('input', showCheck);
 
+  // An event's evaluation band (issue 30): the setups outside it, from this server's evaluation
+  // set, checked against the event's digest when one is given (docs/shuffler.md §6).
+  const band = h('input', { type: 'text', inputmode: 'decimal', size: '6', placeholder: '0.3', 'data-testid': 'sh-band' });
+  const bandDigest = h('input', { type: 'text', size: '66', 'data-testid': 'sh-band-digest', spellcheck: 'false' });
+  const bandShown = h('output', { 'data-testid': 'sh-band-out' });
+  const failure = (key, message) => Object.assign(new Error(message), { key });
+  async function outsideTheBand(info) {
+    bandShown.textContent = '';
+    const text = band.value.trim().replace(/^[±+]/, '');
+    if (!text) return [];
+    const pawns = Number(text);
+    if (!Number.isFinite(pawns) || pawns < 0 || pawns > 100) throw failure('err.badBand', `bad band ${text}`);
+    const set = await request('GET', `/api/setups/${encodeURIComponent(info.key)}/evaluation-set`);
+    const digest = await evaluationDigest(set);
+    if (digest !== set.digest) throw failure('err.evalDigest', 'the evaluation set does not match its digest');
+    const want = bandDigest.value.trim().toLowerCase();
+    if (want && !digest.startsWith(want)) throw failure('err.evalDigest', 'not the event\'s evaluation set');
+    const left = outsideBand(set, info.setup.count, Math.round(pawns * 100));
+    bandShown.textContent = t('bandOutside', { n: left.length, digest: digest.slice(0, 12) });
+    return left;
+  }
+
   async function derive() {
     err.textContent = '';
     clear(out);
     try {
-      const p = pool();
+      const info = selected();
+      const left = await outsideTheBand(info);
+      const p = left.length ? new SetupPool(info, info.setup.bishop_filter ? bishopsSel.value : 'any', exclude.checked, left) : pool();
       const r = Number(round.value);
       const b = Number(boards.value);
       if (!Number.isInteger(r) || r < 1) throw Object.assign(new Error('rounds are numbered from 1'), { key: 'err.badRound' });
@@ -222,7 +247,7 @@ export function renderShuffler(root, query = null) {
     clear(out);
     try {
       const info = selected();
-      const also = setupList(info, hallExcluded.value);
+      const also = [...setupList(info, hallExcluded.value), ...await outsideTheBand(info)];
       const only = hallShortlist.value.trim() ? setupList(info, hallShortlist.value) : null;
       const p = new SetupPool(info, info.setup.bishop_filter ? bishopsSel.value : 'any', exclude.checked, also, only);
       const bad = eventProblem();
@@ -263,6 +288,9 @@ export function renderShuffler(root, query = null) {
         h('label.field', t('round'), ' ', round),
         h('label.field', t('boards'), ' ', boards),
         h('label.field', perBoard, ' ', t('perBoard'))),
+      h('div.form-row',
+        h('label.field', t('bandField'), ' ', band),
+        h('label.field', t('bandDigestField'), ' ', bandDigest), ' ', bandShown),
       h('p', t('commitmentLabel'), ': ', commit),
       h('div.form-row',
         h('label.field', t('publishedCommitment'), ' ', published), ' ', check),

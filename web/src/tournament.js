@@ -9,16 +9,18 @@
 //   #/tournament/<id>/hall                projector view of the current round's setup
 //   #/tournament/<id>/verify              the verification, in words
 //   #/tournament/<id>/seat/<game>/<token> a player's personal link (White): keep the seat, play
+//   #/tournament/<id>/join/<game>/<code>  Black's link to a hall round's game (tournament/seat.js)
 
 import { h, clear, copyText } from './dom.js';
 import { lang, t } from './i18n.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
-import { request, saveSeat } from './api.js';
+import { request } from './api.js';
 import { currentUser } from './account.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
+import { renderSeatLink } from './tournament/seat.js';
 import { followLive } from './tournament/live.js';
 import { bracketView } from './bracket.js';
 import { diagram } from './diagram.js';
@@ -454,8 +456,12 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
     // Issue 30: the server opens the round's games itself when the preparation ends.
     const online = h('input', { type: 'checkbox', 'data-testid': 't-reveal-online', checked: ui.drafts['reveal-online'] === true });
     online.addEventListener('change', () => { ui.drafts['reveal-online'] = online.checked; });
-    reveal.addEventListener('click', () => act(ui, () => call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
-      { input: digits.value, online: online.checked }, rights.secret), refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
+    reveal.addEventListener('click', () => act(ui, async () => {
+      const out = await call('POST', `${api(ev.id)}/rounds/${pending.round}/reveal`,
+        { input: digits.value, online: online.checked }, rights.secret);
+      // The players' links of the games the server opens, shown this once (issue 30).
+      return out.online && out.online.length ? { links: out.online } : out;
+    }, refresh, {}, {}, () => { delete ui.drafts['reveal-digits']; }));
     panel.append(h('p', digits, ' ', reveal, ' ', h('label', online, ` ${tt('revealOnline')}`)));
   }
   if (ev.status === 'running') {
@@ -470,7 +476,7 @@ function organiserPanel(ev, rights, staff, ui, refresh) {
       button(tt('online'), 't-online', async () => {
         const out = await call('POST', `${api(ev.id)}/rounds/${ev.paired_rounds}/online`,
           rated.checked ? { rated: true } : undefined, rights.secret);
-        return { links: out.games, round: out.round };
+        return { links: [out] };
       });
       buttons.append(h('label', rated, ` ${tt('ratedRound')}`), ' ');
     }
@@ -497,16 +503,22 @@ function secretEntry(ev, ui, useSecret) {
   return section(ui, 'secret', tt('haveSecret'), h('p', input, ' ', use));
 }
 
-function linksList(ev, links) {
-  const origin = location.origin;
-  const full = link => (link.startsWith('/') ? origin + link : link);
-  return h('section.links', { 'data-testid': 't-links' }, h('h3', `${tt('round')} ${ev.paired_rounds}: ${tt('links')}`),
-    h('ul', links.flatMap(g => [
-      h('li', `${tt('board')} ${g.board}, ${tt('white')} ${playerName(ev, g.white.number)}: `,
-        h('a', { href: g.white.link, 'data-testid': `t-link-${g.board}-white` }, full(g.white.link))),
-      h('li', `${tt('board')} ${g.board}, ${tt('black')} ${playerName(ev, g.black.number)}: `,
-        h('a', { href: g.black.link, 'data-testid': `t-link-${g.board}-black` }, full(g.black.link))),
-    ])));
+/** The players' personal links (rounds: OnlineOut answers), shown once, a copy button each. */
+function linksList(ev, rounds) {
+  const full = link => (link.startsWith('/') ? location.origin + link : link);
+  const item = (g, side) => {
+    const url = full(g[side].link);
+    const said = h('span.hint', { role: 'status' });
+    const copy = h('button', { type: 'button', 'data-testid': `t-copy-${g.board}-${side}` }, tt('copyLink'));
+    copy.addEventListener('click', async () => {
+      said.textContent = (await copyText(url)) ? tt('linkCopied') : tt('linkCopyFailed');
+    });
+    return h('li', `${tt('board')} ${g.board}, ${tt(side)} ${playerName(ev, g[side].number)}: `,
+      h('a', { href: g[side].link, 'data-testid': `t-link-${g.board}-${side}` }, url), ' ', copy, ' ', said);
+  };
+  return h('section.links', { 'data-testid': 't-links' }, h('p.hint', tt('linksOnce')),
+    rounds.map(o => h('div', { 'data-testid': `t-links-${o.round}` }, h('h3', `${tt('round')} ${o.round}: ${tt('links')}`),
+      h('ul', o.games.flatMap(g => [item(g, 'white'), item(g, 'black')])))));
 }
 
 function staffLine(staff) {
@@ -543,7 +555,7 @@ function eventView(ev, rights, staff, ui, extra) {
       (path, body) => act(ui, async () => {
         const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);
         // online: the players' links (other steps' answers may carry games too)
-        return path.endsWith('/online') && out && out.games ? { links: out.games, round: out.round } : out;
+        return path.endsWith('/online') && out && out.games ? { links: [out] } : out;
       }, extra.refresh)) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ui, extra.refresh),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
@@ -566,8 +578,7 @@ const missing = id => h('p.error', { role: 'alert', 'data-testid': 't-missing' }
 
 function renderEvent(main, id) {
   const ui = newUi();
-  let links = null;
-  let linksRound = 0;
+  let links = null; // the players' links last shown once: [{round, games}]
   let secret = localStorage.getItem(secretKey(id));
   const staffOf = () => call('GET', `${api(id)}/staff`, undefined, secret);
   const useSecret = async value => {
@@ -589,7 +600,7 @@ function renderEvent(main, id) {
   let opening = null;
   const refresh = async (out, auto = false) => {
     const mine = ++started;
-    if (out && out.links) { links = out.links; linksRound = out.round; }
+    if (out && out.links) links = out.links;
     let ev;
     let staff;
     try {
@@ -610,13 +621,7 @@ function renderEvent(main, id) {
     if (auto && main.querySelector('select:focus, textarea:focus')) return;
     drawn = mine;
     const rights = { can: !!staff.you, role: staff.you, secret };
-    // A round the server opened by itself: its players' links, for the staff (issue 30).
     const current = ev.round_list[ev.round_list.length - 1];
-    if (rights.can && current && linksRound !== ev.paired_rounds && current.boards.some(b => b.game_id)) {
-      const out = await call('GET', `${api(id)}/rounds/${ev.paired_rounds}/online`, undefined, secret).catch(() => null);
-      if (out && out.games.length) { links = out.games; linksRound = out.round; }
-    }
-    if (mine < drawn) return;
     // Draw again just after the games open, not up to 5 s later.
     clearTimeout(opening);
     if (current && current.opens_at) {
@@ -624,7 +629,7 @@ function renderEvent(main, id) {
     }
     const focus = focusOf(main);
     clear(main).append(...eventView(ev, rights, staff, ui, {
-      refresh, useSecret, bracket, links: links && linksRound === ev.paired_rounds ? links : null }));
+      refresh, useSecret, bracket, links: links && links.some(o => o.round === ev.paired_rounds) ? links : null }));
     giveFocusBack(main, focus);
     tickOpens(main);
     ui.refreshes += 1;
@@ -746,10 +751,8 @@ export function renderTournament(main, path, go) {
     renderVerify(main, id);
     return null;
   }
-  if (parts[2] === 'seat' && parts[3] && parts[4]) {
-    saveSeat(parts[3], { color: 'white', token: parts[4], opponent: 'friend' });
-    go(`/game/${encodeURIComponent(parts[3])}`, { replace: true });
-    return null;
+  if ((parts[2] === 'seat' || parts[2] === 'join') && parts[3] && parts[4]) {
+    return renderSeatLink(main, id, parts[3], parts[4], parts[2] === 'seat' ? 'white' : 'black', go);
   }
   return renderEvent(main, id);
 }

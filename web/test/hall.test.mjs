@@ -9,7 +9,7 @@ globalThis.location = { search: '' };
 globalThis.navigator = { language: 'en' };
 globalThis.document = { documentElement: {} };
 
-const { SetupPool, fromHex, hallInput, hallRoundSetups, rankOf, setupList } = await import('../src/setups.js');
+const { SetupPool, evaluationDigest, fromHex, hallInput, hallRoundSetups, outsideBand, rankOf, setupList } = await import('../src/setups.js');
 
 const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.url)));
 const info = key => VARIANTS.find(v => v.key === key);
@@ -55,4 +55,27 @@ test('a bad hall input is refused with its reason', async () => {
     assert.throws(() => hallInput(text), e => e.key === key, text);
   }
   assert.throws(() => setupList(info('chess960'), '518 x'), e => e.key === 'err.setupList');
+});
+
+// An event with an evaluation band (issue 30): the shipped Chess960 evaluations, as the
+// server serves them (GET /api/setups/chess960/evaluation-set), leave 598 setups out at
+// ±0.30 pawns; with 518 and 534 also excluded, 362 remain.  The key and setups are what
+// `tournament verify` derives (randomchess.tournament.setups, event "Band Open 2026").
+test('Chess960 with an evaluation band of 0.30 pawns, one setup a board', async () => {
+  const c = info('chess960');
+  const set = JSON.parse(readFileSync(new URL('../../src/randomchess/analysis/data/setup_evals_chess960.json', import.meta.url)));
+  const digest = await evaluationDigest(set);
+  assert.equal(digest, set.digest);
+  assert.equal(digest, 'f333ae0e66fcfa74a295adebc94225f060212a7062f016fc1a11c59e95e1f6af');
+  const out = outsideBand(set, c.setup.count, 30);
+  assert.equal(out.length, 598);
+  assert.deepEqual(out.slice(0, 5), [3, 4, 5, 6, 8]);
+  const pool = new SetupPool(c, 'any', false, [...setupList(c, '518, 534'), ...out]);
+  assert.equal(pool.numbers.length, 362);
+  const r = await hallRoundSetups(SALT, 'Band Open 2026', 1, '352614', 3, pool, { perBoard: true });
+  assert.equal(r.key, '3053913e780729e561a84757f7be0db0d5acbda8f6b4779b805d6069f970d6ec');
+  assert.deepEqual(r.numbers, [856, 319, 192]);
+  // One score changed: another digest, so the page refuses a set that is not the event's.
+  set.evaluations[0] = [set.evaluations[0][0], 999, null, ''];
+  assert.notEqual(await evaluationDigest(set), digest);
 });

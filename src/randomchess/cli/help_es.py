@@ -103,6 +103,14 @@ SPANISH_HELP: dict[str, str] = {
     "The digits drawn in the hall (dice 1-6 or urn digits 0-9), at least 6; spaces are ignored.":
         "Las cifras sorteadas en la sala (dados 1-6 o cifras de urna 0-9), al menos 6; los "
         "espacios se ignoran.",
+    "The server on this database opens the round's games (not rated) when the preparation "
+    "window ends; each player's personal link is printed once (on standard error with "
+    "--format html).":
+        "El servidor de esta base de datos abre las partidas de la ronda (no puntuables) al "
+        "terminar la ventana de preparación; el enlace personal de cada jugador se imprime una "
+        "sola vez (en la salida de errores con --format html).",
+    "The server's address, put before the links (e.g. https://chess.example).":
+        "La dirección del servidor, delante de los enlaces (p. ej. https://chess.example).",
     # show
     "The pairings (and results) of a round.": "Los emparejamientos (y resultados) de una ronda.",
     "Default: the last paired.": "Por omisión: la última emparejada.",

@@ -77,6 +77,11 @@ _MSG = {
         "revealed": "Round {r} revealed at {at} from the hall digits {digits}",
         "key": "round key", "to_reveal": "to reveal",
         "window": "Preparation window: {m} min; the games may start at {end}",
+        "online": "Online: the server on this database opens the games at {end} (a server "
+                  "started later opens them at its start). Each player's personal link, "
+                  "shown this once (the database keeps only their hashes):",
+        "link": "Round {r} board {b}, {side} {name}: {link}",
+        "white": "White", "black": "Black",
         "pending": "Setups are revealed in the hall: `tournament reveal {event} {r} --input "
                    "DIGITS`",
         "game": "Round {r} board {b}: {n} plies entered, result {res}",
@@ -122,6 +127,12 @@ _MSG = {
         "revealed": "Ronda {r} revelada a las {at} con las cifras de la sala {digits}",
         "key": "clave de la ronda", "to_reveal": "por revelar",
         "window": "Ventana de preparación: {m} min; las partidas pueden empezar a las {end}",
+        "online": "En línea: el servidor de esta base de datos abre las partidas a las {end} "
+                  "(un servidor que arranque después las abre al arrancar). El enlace personal "
+                  "de cada jugador, mostrado solo esta vez (la base de datos guarda solo su "
+                  "hash):",
+        "link": "Ronda {r} tablero {b}, {side} {name}: {link}",
+        "white": "Blancas", "black": "Negras",
         "pending": "Las posiciones se revelan en la sala: `tournament reveal {event} {r} "
                    "--input CIFRAS`",
         "game": "Ronda {r} tablero {b}: {n} medias jugadas introducidas, resultado {res}",
@@ -564,22 +575,48 @@ def pair_command(ctx: click.Context, event: str, fmt_: str) -> None:
                    "spaces are ignored.")
 @click.option("--format", "fmt_", type=click.Choice(["table", "html"]), default="table",
               show_default=True, help="A terminal table, or a printable sheet with cards.")
+@click.option("--online", is_flag=True,
+              help="The server on this database opens the round's games (not rated) when "
+                   "the preparation window ends; each player's personal link is printed "
+                   "once (on standard error with --format html).")
+@click.option("--site", default="", metavar="URL",
+              help="The server's address, put before the links (e.g. https://chess.example).")
 @click.pass_context
-def reveal_command(ctx: click.Context, event: str, rnd: int, digits: str, fmt_: str) -> None:
+def reveal_command(ctx: click.Context, event: str, rnd: int, digits: str, fmt_: str,
+                   online: bool, site: str) -> None:
     """Reveal a paired round's setup from the salt and the digits drawn in the hall (once:
     a reveal cannot be undone or repeated)."""
-    from randomchess.tournament.store import window_end
+    from randomchess.tournament import openings
+    from randomchess.tournament.store import minute_ms, window_end
     from randomchess.tournament.trf import iso_time
 
     eid = _event_id(ctx, event)
     store = _store(ctx)
-    reveal, _ = _run(lambda: store.reveal(eid, rnd, digits))
+    made: list[openings.Seats] = []
+    if online:
+        before = _run(lambda: store.load(eid))
+        if 1 <= rnd <= before.paired_rounds:
+            made = openings.plan(before, rnd)
+    reveal, _ = _run(lambda: store.reveal(eid, rnd, digits,
+                                          [s.game for s in made] if online else None))
     t = store.load(eid)
     lang = _lang(ctx)
+    m = _MSG[lang]
+    if online:
+        names = {p.number: p.name for p in t.players}
+        due = reveal.at + t.event.prep_minutes * minute_ms()
+        lines = [m["online"].format(end=iso_time(due))]
+        for s in made:
+            links = openings.seat_links(eid, s)
+            for side, number, link in (("white", s.game.white, links[0]),
+                                       ("black", s.game.black, links[1])):
+                lines.append(m["link"].format(r=s.game.round, b=s.game.board, side=m[side],
+                                              name=names[number],
+                                              link=site.rstrip("/") + link))
+        click.echo("\n".join(lines), err=fmt_ == "html")
     if fmt_ == "html":
         click.echo(_sheet(t, rnd, lang), nl=False)
         return
-    m = _MSG[lang]
     click.echo(m["revealed"].format(r=rnd, at=iso_time(reveal.at), digits=reveal.input))
     click.echo(f"{m['key']}: {reveal.key}")
     _console().print(_pairing_table(t, rnd, lang))

@@ -453,7 +453,8 @@ tournament_staff = Table(
 
 # A hall round whose online games the server opens itself when the preparation window ends
 # (0017): ``state`` is the lock (waiting -> opening -> opened; a compare-and-set on it makes
-# one process open them); ``links`` the players' personal links (JSON), for the event's staff.
+# one process open them); ``games`` the games made at the reveal (0021): their ids and the
+# SHA-256 of their seats' secrets, never the secrets (shown once, to the organiser).
 tournament_openings = Table(
     "tournament_openings", metadata,
     Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
@@ -463,7 +464,7 @@ tournament_openings = Table(
     Column("rated", Boolean, nullable=False),
     Column("claimed_at", BigInteger),
     Column("opened_at", BigInteger),
-    Column("links", Text),
+    Column("games", Text),  # JSON
 )
 
 # ------------------------------------------------------------------ over-the-board games (0012)

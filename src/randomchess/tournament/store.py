@@ -40,7 +40,7 @@ from randomchess.startpos import (
     verify_commitment,
 )
 from randomchess.startpos import commitment as make_commitment
-from randomchess.tournament import berger, otb, setups, staff
+from randomchess.tournament import berger, openings, otb, setups, staff
 
 if TYPE_CHECKING:  # the analysis package loads with a review only
     from randomchess.analysis.review import Review
@@ -80,6 +80,7 @@ from randomchess.tournament.model import (
     check_name,
     parse_result,
 )
+from randomchess.tournament.openings import PlannedGame
 from randomchess.tournament.swiss import pair_dutch
 from randomchess.tournament.tiebreaks import (
     DEFAULT_EDITION,
@@ -488,14 +489,15 @@ class TournamentStore:
 
         return self._step(event_id, step)
 
-    def reveal(self, event_id: str, rnd: int, hall_input: str, online: bool = False,
+    def reveal(self, event_id: str, rnd: int, hall_input: str,
+               online: Sequence[PlannedGame] | None = None,
                rated: bool = False) -> tuple[Reveal, list[Board]]:
         """Reveal round ``rnd`` of a hall event: its setups drawn from the salt and the
         digits drawn in the hall (docs/shuffler.md §6), committed before this returns.  A
         round is revealed once: a second reveal (or two at once) is refused with its reason,
-        and the refusal is logged.  ``online``: the server opens the round's games itself
-        when the preparation window ends (randomchess.tournament.openings), ``rated`` or
-        not; the request is committed with the reveal."""
+        and the refusal is logged.  ``online``: the games (openings.plan) the server opens
+        itself when the preparation window ends, ``rated`` or not, for this round and a
+        mini-match's replay round; the request is committed with the reveal."""
         digits = checked_hall_input(hall_input)
 
         def step(conn: Connection, t: Tournament) -> tuple[Reveal, list[Board]]:
@@ -517,13 +519,15 @@ class TournamentStore:
                     boards_t.c.board == b.board).values(setup=s.number, fen=s.fen))
                 out.append(replace(b, setup=s.number, fen=s.fen))
             self._log(conn, event_id, "reveal", rnd, new=digits, reason=f"key {key}")
-            if online:
+            if online is not None:
                 due = reveal.at + e.prep_minutes * minute_ms()
-                conn.execute(insert(schema.tournament_openings).values(
-                    tournament_id=event_id, round=rnd, state="waiting", due_at=due,
-                    rated=rated))
-                self._log(conn, event_id, "online-due", rnd, new=str(due),
-                          reason="games open when the preparation window ends")
+                for r in sorted({rnd} | {g.round for g in online}):
+                    conn.execute(insert(schema.tournament_openings).values(
+                        tournament_id=event_id, round=r, state="waiting", due_at=due,
+                        rated=rated, games=openings.games_json(
+                            [g for g in online if g.round == r])))
+                    self._log(conn, event_id, "online-due", r, new=str(due),
+                              reason="games open when the preparation window ends")
             return reveal, out
 
         try:

@@ -70,12 +70,24 @@ _FULL_GC_EVERY = 100  # middle-generation passes per full pass (Python's default
 
 @dataclass(frozen=True)
 class NewGame:
-    """What the creator of a game is told once: its seat and, for a friend game, the invite."""
+    """What the creator of a game is told once: its seat and, for a friend game, the invite
+    (both empty for a game made ahead: its maker holds them)."""
 
     game: LiveGame
     color: str  # white | black | both (hot seat)
     token: str
     invite: str | None
+
+
+@dataclass(frozen=True)
+class SeatHashes:
+    """A friend's game made ahead (an event's hall round, issue 30): its id and the SHA-256
+    of White's seat token and of Black's invitation.  The game is created with them; the
+    secrets were shown once, to whoever made them, and are stored nowhere."""
+
+    game_id: str
+    white_hash: str
+    invite_hash: str
 
 
 class _Stale(Exception):
@@ -457,13 +469,15 @@ class GameService:
                      color: str, clock: tuple[int, int] | None,
                      days: int | None = None, control: TimeControl | None = None,
                      preview_s: int | None = None,
-                     black_initial_ms: int | None = None) -> NewGame:
+                     black_initial_ms: int | None = None,
+                     premade: SeatHashes | None = None) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
         in ms, and its deadline runs from the start, or from the friend's join).  A
         ``control`` (multi-period, delay) replaces ``clock``.  ``preview_s``: the setup
         preview's length (None: the speed's default for a game between people, none
         against the computer; 0: none).  ``black_initial_ms``: Black's own first period (an
-        Armageddon's odds), the rest of the control as White's."""
+        Armageddon's odds), the rest of the control as White's.  ``premade``: a friend's
+        game with White's seat taken, made ahead (its id and seats' hashes)."""
         if control is not None:
             clock, stored = _clock_columns(control)
         else:
@@ -490,23 +504,28 @@ class GameService:
                 computer = other
             else:
                 invite = secrets.token_urlsafe(16)  # 128 bits
+        game_id, invite_hash = secrets.token_urlsafe(9), hash_secret(invite) if invite else None
+        if premade is not None:
+            assert opponent == "friend" and mine == "white"
+            game_id, invite_hash = premade.game_id, premade.invite_hash
+            tokens["white"], token, invite = premade.white_hash, "", None
         now = now_ms()
         preview_ms = preview.preview_length_ms(opponent, clock, days, preview_s,
                                                self.settings.preview)
         record = GameRecord(
-            id=secrets.token_urlsafe(9), variant=v.key, number=number, start_fen=start_fen,
+            id=game_id, variant=v.key, number=number, start_fen=start_fen,
             fen=start_fen, moves="", san="", clock_log="",
-            status=GameStatus.WAITING if invite else GameStatus.PLAYING, result=None,
+            status=GameStatus.WAITING if invite_hash else GameStatus.PLAYING, result=None,
             termination=None,
             opponent=opponent,
             level=(level or self.settings.default_level) if computer else None,
             computer_color=computer, white_token=tokens["white"], black_token=tokens["black"],
-            invite_hash=hash_secret(invite) if invite else None,
+            invite_hash=invite_hash,
             clock_initial_ms=clock[0] if clock else None,
             clock_increment_ms=clock[1] if clock else None,
             white_ms=clock[0] if clock else None,
             black_ms=(black_initial_ms or clock[0]) if clock else None,
-            clock_started_at=now if days is not None and invite is None else None,
+            clock_started_at=now if days is not None and invite_hash is None else None,
             draw_offer=None, takeback_offer=None, version=0,
             created_at=now, updated_at=now, days_per_move=days, time_control=stored,
             preview_ms=preview_ms,

@@ -2,12 +2,14 @@
 its summary (the most and least balanced setups) and one setup's score, for the shuffler
 page and for arbiters choosing an evaluation band.
 
-``GET /api/setups/{variant}/evaluations`` and ``GET /api/setups/{variant}/{number}``.
+``GET /api/setups/{variant}/evaluations``, ``GET /api/setups/{variant}/evaluation-set`` (the
+whole set, for the shuffler page's evaluation bands) and ``GET /api/setups/{variant}/{number}``.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Query
+from fastapi.responses import Response
 
 from randomchess.analysis.setup_eval import EVALUATED_VARIANTS, EvaluationSet, shipped
 from randomchess.server.games.answers import (
@@ -42,6 +44,19 @@ def evaluation_summary(variant: str, k: int = Query(5, ge=1, le=50)) -> Evaluati
     setups (centipawns from White's point of view)."""
     _, evals = _evaluations(variant)
     return EvaluationSummaryOut.model_validate(evals.summary(k))
+
+
+@router.get("/api/setups/{variant}/evaluation-set", response_class=Response, responses={
+    200: {"content": {"application/json": {"schema": {"type": "object"}}},
+          "description": "The whole set as its file (format, variant, engine, depth, digest, "
+                         "evaluations: [number, cp, mate, best])"}})
+def evaluation_set(variant: str) -> Response:
+    """The whole shipped evaluation set, for a page that re-derives an event with an
+    evaluation band: it checks the set's digest against the event's and leaves out the
+    setups outside the band itself (docs/shuffler.md §6)."""
+    _, evals = _evaluations(variant)
+    return Response(evals.to_json(), media_type="application/json",
+                    headers={"Cache-Control": "public, max-age=3600"})
 
 
 @router.get("/api/setups/{variant}/{number}", **ANSWER)

@@ -270,6 +270,32 @@ class OnlineOut(_Out):
     games: list[OnlineBoard] = Field(description="each player's personal link, shown once")
 
 
+class RevealedOut(EventOut):
+    """The event once a hall round is revealed; with ``online``, the players' links of the
+    games the server opens when the preparation window ends, shown this once (the database
+    keeps only their hashes)."""
+
+    online: list[OnlineOut] = Field(default_factory=list, description=(
+        "the revealed round's games and, in a mini-match, its replay round's (colours "
+        "swapped): each player's personal link, shown once"))
+
+
+class WatchBoard(_Out):
+    board: int
+    game_id: str
+    watch: str = Field(description="the game's page, to watch it")
+
+
+class OpenedOut(_Out):
+    """A round the server opens by itself, for the staff after the reveal: its state and
+    its games to watch (the players' links were shown once, in the reveal's answer)."""
+
+    round: int
+    state: Literal["none", "waiting", "opening", "opened", "dropped"]
+    opens_at: int | None = Field(description="when the server opens the games (ms)")
+    games: list[WatchBoard]
+
+
 # The media types of the routes that answer files.
 _TEXT = {"schema": {"type": "string"}}
 SVG: dict[int | str, dict[str, Any]] = {200: {

@@ -10,6 +10,7 @@ final, when the game ends.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from fractions import Fraction
@@ -47,13 +48,21 @@ from randomchess.server.tournaments.answers import (
     LiveOut,
     MyEventsOut,
     OnlineOut,
+    OpenedOut,
     PlayerAddedOut,
     ResultOut,
+    RevealedOut,
     StaffOut,
     VerifyOut,
     WithdrawnOut,
 )
-from randomchess.server.tournaments.openings import RoundOpener, clock_of, open_games
+from randomchess.server.tournaments.openings import (
+    RoundOpener,
+    clock_of,
+    open_games,
+    plan_links,
+    watch_links,
+)
 from randomchess.startpos import setup_from_number
 from randomchess.tournament import errors, openings
 from randomchess.tournament.bulletin import bulletin_html
@@ -65,6 +74,7 @@ from randomchess.tournament.export import (
     pgn,
 )
 from randomchess.tournament.model import Tournament
+from randomchess.tournament.openings import PlannedGame
 from randomchess.tournament.setups import parse_setup_list
 from randomchess.tournament.staff import ORGANISER, Staff, Summary
 from randomchess.tournament.store import TournamentStore, check_playable, verify, window_end
@@ -145,8 +155,7 @@ class RevealIn(_Strict):
         "ignored"))
     online: bool = Field(False, description=(
         "the server opens the round's online games itself when the preparation window "
-        "ends (at once without a window); the players' links are then for the staff at "
-        "GET .../rounds/{rnd}/online"))
+        "ends (at once without a window); the players' links are in this answer, once"))
     rated: bool = Field(False, description="those games rated (as OnlineIn.rated)")
 
 
@@ -541,28 +550,45 @@ def pair(event_id: EventId, request: Request,
     store = _organiser(request, event_id, x_organiser_secret)
     if knockout.is_knockout(store, event_id):  # opens the bracket's next round
         knockout.open_round(store, event_id)
-    else:
-        _call(store.pair, event_id)
-    return event_out(store.load(event_id))
+        return event_out(store.load(event_id))
+    boards = _call(store.pair, event_id)
+    # A mini-match's replay round whose games were made at its first round's reveal.
+    rnd = boards[0].round if boards else 0
+    o = openings.of_event(store.engine, event_id).get(rnd)
+    if o is not None and o.state == "waiting":
+        opener: RoundOpener = request.app.state.round_opener
+        opener.arm_soon(event_id, rnd, o.due_at)
+    return event_out(store.load(event_id), _opens(store, event_id))
 
 
 @router.post("/{event_id}/rounds/{rnd}/reveal", **ANSWER)
 @through_db
 def reveal(event_id: EventId, rnd: Ordinal, body: RevealIn, request: Request,
-           x_organiser_secret: str | None = Header(None)) -> EventOut:
+           x_organiser_secret: str | None = Header(None)) -> RevealedOut:
     """Reveal a hall round's setup from the salt and the digits drawn in the hall.  The
-    answer comes once the reveal is committed; a second reveal of the round is refused."""
+    answer comes once the reveal is committed; a second reveal of the round is refused.
+    ``online``: the games are made now and the players' links are in this answer, once;
+    the server creates those games when the preparation window ends."""
     store = _organiser(request, event_id, x_organiser_secret)
     t: Tournament = _call(store.load, event_id)
     if body.online and body.rated and (clock_of(t.event.time_control) is None
                                        or getattr(request.app.state, "players", None) is None):
         raise ApiError(422, "tournament.rated_needs_clock")
-    _call(store.reveal, event_id, rnd, body.input, body.online, body.rated)
-    if body.online:  # this process's timer; the others' (and a restart's) read the row
+    planned: list[PlannedGame] | None = None
+    shown: list[dict[str, Any]] = []
+    if body.online and 1 <= rnd <= t.paired_rounds:
+        planned, shown = plan_links(t, rnd)
+    _call(store.reveal, event_id, rnd, body.input, planned, body.rated)
+    if planned is not None:  # this process's timer; the others' (and a restart's) read the row
         o = openings.of_event(store.engine, event_id)[rnd]
         opener: RoundOpener = request.app.state.round_opener
         opener.arm_soon(event_id, rnd, o.due_at)
-    return event_out(store.load_live(event_id), _opens(store, event_id))
+    out = event_out(store.load_live(event_id), _opens(store, event_id))
+    return RevealedOut.model_validate({**out.model_dump(), "online": shown})
+
+
+def _invite_url(request: Request, game_id: str, code: str) -> str:
+    return str(request.url_for("open_invite", game_id=game_id, invite=code))
 
 
 @router.post("/{event_id}/results", **ANSWER)
@@ -652,25 +678,28 @@ async def open_online(event_id: EventId, rnd: Ordinal, request: Request,
     if rated and (clock_of(t.event.time_control) is None or players is None):
         raise ApiError(422, "tournament.rated_needs_clock")
 
-    def invite(game_id: str, code: str) -> str:
-        return str(request.url_for("open_invite", game_id=game_id, invite=code))
-
-    links = await open_games(request.app, store, t, rnd, rated, invite)
+    links = await open_games(request.app, store, t, rnd, rated,
+                             functools.partial(_invite_url, request))
     return OnlineOut.model_validate({"round": rnd, "games": links})
 
 
 @router.get("/{event_id}/rounds/{rnd}/online", **ANSWER)
 @through_db
 def online_links(event_id: EventId, rnd: Ordinal, request: Request,
-                 x_organiser_secret: str | None = Header(None)) -> OnlineOut:
-    """The players' links of a round the server opened by itself when its preparation window
-    ended (issue 30), for the event's organiser and co-arbiters; empty before."""
+                 x_organiser_secret: str | None = Header(None)) -> OpenedOut:
+    """A round the server opens by itself when its preparation window ends (issue 30), for
+    the event's organiser and co-arbiters: its state and the games to watch.  No seat: the
+    players' links were shown once, in the reveal's answer, and are stored nowhere."""
     store = _store(request)
-    _call(store.load, event_id)  # 404 first
+    t: Tournament = _call(store.load, event_id)  # 404 first
     if _role(request, event_id, x_organiser_secret, changing=False) is None:
         raise ApiError(403, "tournament.organiser_only")
     o = openings.of_event(store.engine, event_id).get(rnd)
-    return OnlineOut.model_validate({"round": rnd, "games": list(o.links) if o else []})
+    games = watch_links(t, rnd) if 1 <= rnd <= t.paired_rounds else []
+    return OpenedOut.model_validate({
+        "round": rnd, "state": o.state if o else "none",
+        "opens_at": o.due_at if o and o.state in ("waiting", "opening") else None,
+        "games": games})
 
 
 def install_tournaments(app: FastAPI) -> None:

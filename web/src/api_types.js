@@ -365,6 +365,7 @@
  * @property {string} [excluded] - setups never drawn: numbers (518,534) and/or the word standard (the standard array and its mirror)
  * @property {(string|null)} [shortlist] - draw only from these setup numbers
  * @property {0|5|10|15} [prep_minutes]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**
@@ -474,6 +475,7 @@
  * @property {Array<number>} [excluded] - the organiser's excluded setup numbers
  * @property {(Array<number>|null)} [shortlist] - draw only from these numbers
  * @property {number} [prep_minutes] - preparation window after a reveal
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (none: the speed's)
  * @property {Array<TournamentPlayer>} players
  * @property {number} paired_rounds
  * @property {number} completed_rounds
@@ -573,6 +575,7 @@
  * @property {boolean} [exclude_standard]
  * @property {boolean} [no_repeat]
  * @property {'white'|'black'} [initial_colour]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**
@@ -753,6 +756,7 @@
  * @property {'any'|'same'|'opposite'} [bishops]
  * @property {boolean} [no_repeat]
  * @property {'white'|'black'} [initial_colour]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**

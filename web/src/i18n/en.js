@@ -555,6 +555,8 @@ export default {
   'tournament.shortlist': 'Draw only from this shortlist (numbers; empty: all)',
   'tournament.prep': 'Preparation window after a reveal',
   'tournament.prepNone': 'none',
+  'tournament.preview': 'Setup preview of the online games (seconds, 0–600; empty: by speed, 0: none)',
+  'tournament.previewDefault': 'by speed',
   'tournament.prepMinutes': '{n} minutes',
   'tournament.toReveal': 'to reveal',
   'tournament.awaitsReveal': 'The setup of round {round} is revealed in the hall: it is not known yet.',

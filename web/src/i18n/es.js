@@ -555,6 +555,8 @@ export default {
   'tournament.shortlist': 'Sortear solo de esta lista (números; vacío: todas)',
   'tournament.prep': 'Tiempo de preparación tras revelar',
   'tournament.prepNone': 'ninguno',
+  'tournament.preview': 'Vista previa de la posición en las partidas en línea (segundos, 0–600; vacío: según el ritmo, 0: ninguna)',
+  'tournament.previewDefault': 'según el ritmo',
   'tournament.prepMinutes': '{n} minutos',
   'tournament.toReveal': 'por revelar',
   'tournament.awaitsReveal': 'La posición de la ronda {round} se revela en la sala: aún no se conoce.',

@@ -79,7 +79,8 @@ async def open_games(app: FastAPI, store: TournamentStore, t: Tournament, rnd: i
         setup: int | str = b.setup if b.setup is not None else b.fen
         game_id, token, invite = await open_game(
             app, t.event.variant, setup, clock, rated,
-            functools.partial(store.link_game, t.event.id, rnd, b.board))
+            functools.partial(store.link_game, t.event.id, rnd, b.board),
+            preview_s=t.event.preview_s)
         links.append({"board": b.board, "game_id": game_id,
                       "white": {"number": b.white,
                                 "link": f"/#/tournament/{t.event.id}/seat/{game_id}/{token}"},

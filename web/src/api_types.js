@@ -4,12 +4,6 @@
 // `import('./api_types.js').GameState` in a JSDoc type.
 
 /**
- * The body of an acceptance (optional): the joiner's share of the setup draw.
- * @typedef {object} AcceptIn
- * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
- */
-
-/**
  * The accepted seek's game: the accepting account's seat.
  * @typedef {object} AcceptOut
  * @property {string} id
@@ -41,6 +35,7 @@
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
  * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer on a random setup: the draw the page opened (POST /api/setup-draws) and its client value; the setup is derived from both (docs/shuffler.md §10)
  * @property {boolean} [rated]
  */
 
@@ -336,6 +331,7 @@
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
  * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer on a random setup: the draw the page opened (POST /api/setup-draws) and its client value; the setup is derived from both (docs/shuffler.md §10)
  */
 
 /**
@@ -693,17 +689,19 @@
  * @typedef {object} InviteOut
  * @property {string} id
  * @property {string} variant
- * @property {(number|null)} number
+ * @property {(number|null)} number - none: a setup the join draws (setup_commit)
+ * @property {(string|null)} [setup_commit] - the commitment of a setup drawn at the join: the joiner's client_value meets it (docs/shuffler.md §10)
  * @property {GameStatus} status
  * @property {boolean} invite_open
  * @property {'white'|'black'} color - the invited seat
  * @property {(InviteClock|null)} clock
- * @property {string} join - POST it {invite} to take the seat
+ * @property {string} join - POST it {invite, client_value} to take the seat
  */
 
 /**
  * @typedef {object} JoinIn
  * @property {string} invite
+ * @property {(string|null)} [client_value] - the joiner's share of a friend game's verifiable setup draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  */
 
 /**
@@ -923,6 +921,19 @@
  */
 
 /**
+ * @typedef {object} OpenDrawIn
+ * @property {string} variant - a variant with numbered setups
+ */
+
+/**
+ * A setup draw opened for a game against the computer: send ``id`` with the game's creation (``setup_draw``), with a fresh client value.
+ * @typedef {object} OpenDrawOut
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} commitment - hex(SHA-256(server seed)), fixed before the client value is known
+ */
+
+/**
  * @typedef {object} PasswordIn
  * @property {string} password
  */
@@ -1132,7 +1143,9 @@
 /**
  * @typedef {object} RematchIn
  * @property {string} token
+ * @property {(string|null)} [client_value] - the accepting side's share of a new setup's verifiable draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  * @property {('same'|'new'|null)} [setup] - the same start or a new draw; by default the same, except for a game whose seek asked for a new random setup per game
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer, a new setup: the draw the page opened (POST /api/setup-draws) and its client value
  */
 
 /**
@@ -1325,9 +1338,17 @@
  */
 
 /**
- * A started game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so).
+ * A draw the player's page opened (``POST /api/setup-draws``) and its client value.
+ * @typedef {object} SetupDrawIn
+ * @property {string} id
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
+ * A game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so; ``revealed`` false: the draw waits for the friend's client value, only its commitment is shown).
  * @typedef {object} SetupDrawOut
  * @property {boolean} committed
+ * @property {boolean} [revealed]
  * @property {(string|null)} [recipe]
  * @property {(string|null)} [variant]
  * @property {(number|null)} [number]
@@ -1575,6 +1596,18 @@
 /**
  * @typedef {object} randomchess__server__games__answers__LiveOut
  * @property {boolean} live
+ */
+
+/**
+ * The body of an acceptance (optional): the joiner's share of the setup draw.
+ * @typedef {object} randomchess__server__games__commit__AcceptIn
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
+ * @typedef {object} randomchess__server__games__play_routes__AcceptIn
+ * @property {string} token
+ * @property {(string|null)} [client_value] - the accepting side's share of a new setup's verifiable draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  */
 
 /**

@@ -187,6 +187,8 @@ export default {
   gameCommitMatches: 'Matches: SHA-256 of this server seed is the commitment shown with the seek.',
   gameCommitDiffers: 'Does not match: SHA-256 of this server seed is not that commitment.',
   setupDrawTitle: 'A setup both players can verify',
+  setupDrawPending: "The setup is drawn when your friend joins: the server has committed to its seed (below), and your friend's browser adds a random value.",
+  joinSetupCommit: 'The setup is drawn as you join, from the server\'s committed seed and a random value from your browser. Commitment:',
   setupDrawHelp: "The server committed to its seed before the game began; the joining player's browser sent a random value; the setup comes from both.",
   noClientValue: 'none sent (the server seed alone)',
   verifyGameLink: 'Recompute this setup on the shuffler page',

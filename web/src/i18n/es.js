@@ -187,6 +187,8 @@ export default {
   gameCommitMatches: 'Coincide: el SHA-256 de esta semilla es el compromiso que mostraba la búsqueda.',
   gameCommitDiffers: 'No coincide: el SHA-256 de esta semilla no es ese compromiso.',
   setupDrawTitle: 'Una posición que ambos jugadores pueden verificar',
+  setupDrawPending: 'La posición se sortea cuando tu amigo se une: el servidor ya se comprometió con su semilla (abajo), y el navegador de tu amigo añade un valor aleatorio.',
+  joinSetupCommit: 'La posición se sortea al unirte, con la semilla comprometida del servidor y un valor aleatorio de tu navegador. Compromiso:',
   setupDrawHelp: 'El servidor se comprometió con su semilla antes de empezar la partida; el navegador del jugador que se unió envió un valor aleatorio; la posición sale de ambos.',
   noClientValue: 'no se envió (solo la semilla del servidor)',
   verifyGameLink: 'Recalcular esta posición en la página de sorteo',

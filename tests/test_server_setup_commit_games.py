@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +17,11 @@ from typing import Any
 
 import chess.pgn
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from randomchess.cli import main
 from randomchess.db import schema
 from randomchess.startpos import setup_from_number
 from server_support import client, database, play
@@ -73,6 +76,13 @@ def check_revealed(c: TestClient, gid: str, commitment: str, value: str | None,
     assert game is not None
     assert (game.headers["SetupCommit"], game.headers["SetupServerSeed"],
             game.headers["SetupClientValue"]) == (commitment, draw["server_seed"], value or "-")
+    # `randomchess draw verify-game` recomputes it from the PGN's tags.
+    r = CliRunner().invoke(main, [
+        "draw", "verify-game", "--server-seed", game.headers["SetupServerSeed"],
+        "--client-value", game.headers["SetupClientValue"], "--variant", variant,
+        "--commitment", game.headers["SetupCommit"]])
+    assert r.exit_code == 0, r.output
+    assert re.search(rf"(^|\s){number} ", r.output) and "commitment matches" in r.output
     return draw
 
 

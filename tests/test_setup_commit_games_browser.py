@@ -127,7 +127,16 @@ def test_a_friend_link_game_is_drawn_when_the_friend_joins(session: BrowserSessi
     assert revealed(white, commitment) == values  # the creator's page follows the join
     assert pieces_shown(white) and pieces_shown(black)
     assert game_state(white)["start_fen"] == game_state(black)["start_fen"]
+    # The creator's board now shows the drawn setup, not the provisional one.
+    white.wait_for_function("document.querySelector('[data-testid=board]').dataset.fen === "
+                            "window.rcGame.state.fen")
     shot(white, f"setup-commit-friend-revealed-{lang}")
+    # The game page's link: the shuffler page recomputes it and checks the commitment.
+    black.click("[data-testid=sd-verify]")
+    expect(black.locator("[data-testid=vg-check]")).to_have_attribute("data-match", "yes",
+                                                                      timeout=SLOW)
+    expect(black.locator("[data-testid=card-number]")).to_have_text(
+        str(recompute(*values)), timeout=SLOW)
 
 
 def test_a_rematch_on_a_new_setup_is_drawn_by_the_accepting_browser(

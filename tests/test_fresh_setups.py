@@ -65,7 +65,7 @@ def test_per_game_seek_and_its_rematches_draw_new_setups(c: TestClient) -> None:
     game = accept(a, b, setup="new-per-game")
     first = c.get(f"/api/games/{game['id']}").json()
     # The seek's own game: the setup both players can verify (issue 32, docs/shuffler.md §10),
-    # recomputed from its two values; its rematches draw as before.
+    # recomputed from its two values; so is each of its rematches.
     draw = c.get(f"/api/games/{game['id']}/setup-draw").json()
     assert draw["committed"] is True
     assert first["number"] == game_setup(bytes.fromhex(draw["server_seed"]),
@@ -74,7 +74,7 @@ def test_per_game_seek_and_its_rematches_draw_new_setups(c: TestClient) -> None:
     assert terms["fresh_setup"] is True and terms["rated"] is True
     finish(c, game["id"], game["tokens"])
     wait_rated(c, game["id"])
-    seen = {first["number"]}
+    seen = {draw["commitment"]}
     old, tokens = game["id"], game["tokens"]
     for _ in range(2):
         # "same" is refused: this game's seek asked for a new setup every game.
@@ -88,8 +88,13 @@ def test_per_game_seek_and_its_rematches_draw_new_setups(c: TestClient) -> None:
         tokens = {r.json()["seat"]["color"]: r.json()["seat"]["token"],
                   r2.json()["seat"]["color"]: r2.json()["seat"]["token"]}
         state = c.get(f"/api/games/{new_id}").json()
-        assert state["number"] == c.drawn[-1] and state["number"] not in seen  # type: ignore[attr-defined]
-        seen.add(state["number"])
+        # A new draw both can verify (issue 32): committed before the acceptance, fixed by
+        # it (a fresh commitment every game; the number may repeat only by chance).
+        draw = c.get(f"/api/games/{new_id}/setup-draw").json()
+        assert draw["revealed"] and draw["commitment"] not in seen
+        assert state["number"] == draw["number"] == game_setup(
+            bytes.fromhex(draw["server_seed"]), "", "chess960").number
+        seen.add(draw["commitment"])
         # The terms and the accounts carry over: rated, fresh, both players' game.
         terms = c.get(f"/api/games/{new_id}/ratings").json()
         assert (terms["rated"], terms["speed"], terms["fresh_setup"]) == (True, "blitz", True)

@@ -133,7 +133,7 @@ def test_late_twice_and_replayed_values_refused(c: TestClient) -> None:
     for who, v in ((b, value), (d, secrets.token_hex(16))):
         r = accept(who, sid, v)
         assert r.status_code == 409 and r.json()["code"] == "fairdraw.revealed", r.text
-        assert r.json()["detail_es"].startswith("la posición inicial")
+        assert r.json()["detail_es"].startswith("esta posición inicial ya se sorteó")
     assert accept(d, sid).status_code == 404  # no value: the seek is simply gone
     assert c.get(f"/api/games/{gid}/setup-draw").json() == before
     # A replay of that value for another seek's commitment is refused; the seek stays open.
@@ -156,7 +156,7 @@ def test_late_twice_and_replayed_values_refused(c: TestClient) -> None:
 
 
 def test_games_without_a_committed_draw(c: TestClient) -> None:
-    r = c.post("/api/games", json={"variant": "chess960", "opponent": "friend"})
+    r = c.post("/api/games", json={"variant": "chess960", "opponent": "friend", "setup": 518})
     gid = r.json()["id"]
     r = c.get(f"/api/games/{gid}/setup-draw")
     assert r.status_code == 200 and r.json()["committed"] is False

@@ -197,8 +197,11 @@ def test_a_declined_rematch_leaves_the_offerer_on_the_finished_game(session: Ses
 
 
 # ------------------------------------------------------------------------------ dialogs
-def test_back_closes_the_resign_dialog(session: Session, server: str) -> None:
-    page = session.page()
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_back_closes_the_resign_dialog(session: Session, server: str, size: str,
+                                       lang: str) -> None:
+    page = session.page(lang, **(PHONE if size == "phone" else DESKTOP))
     page.goto("/")
     new_game(page, "chess960", "hotseat", number=518)
     gid = game_id(page)
@@ -303,14 +306,19 @@ def test_a_challenge_can_be_declined(session: Session, lang: str) -> None:
     expect(alice.locator("[data-testid=seek]", has_text=f"chal-a-{lang}")).to_have_count(0)
 
 
-def test_ratings_beside_the_names_during_a_rated_game(session: Session) -> None:
-    alice, bob = session.page(), session.page()
-    sign_up(alice, "rated-a")
-    sign_up(bob, "rated-b")
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_ratings_beside_the_names_during_a_rated_game(session: Session, size: str,
+                                                      lang: str) -> None:
+    options = PHONE if size == "phone" else DESKTOP
+    alice, bob = session.page(lang, **options), session.page(lang, **options)
+    a, b = f"rated-a-{size[0]}{lang}", f"rated-b-{size[0]}{lang}"
+    sign_up(alice, a)
+    sign_up(bob, b)
     alice.goto("/#/lobby")
     bob.goto("/#/lobby")
     alice.click("[data-testid=seek-post]")  # rated by default
-    bob.locator("[data-testid=seek]", has_text="rated-a").locator(
+    bob.locator("[data-testid=seek]", has_text=a).locator(
         "[data-testid=seek-accept]").click()
     for pg in (alice, bob):
         pg.wait_for_url(re.compile(r"#/game/"))
@@ -319,5 +327,6 @@ def test_ratings_beside_the_names_during_a_rated_game(session: Session) -> None:
         for colour in ("white", "black"):
             expect(pg.locator(f"[data-testid=rating-{colour}]")).to_have_text(
                 re.compile(r"^\d{3,4}\??$"))
-    shot(alice, "fair-rated-names")
+            expect(pg.locator(f"[data-testid=rating-{colour}]")).to_be_visible()
+    shot(alice, f"fair-rated-names-{size}-{lang}")
 

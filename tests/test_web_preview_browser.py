@@ -42,11 +42,13 @@ PHONE = {"viewport": SIZES["phone"], "has_touch": True, "is_mobile": True,
 WORDS = {
     "en": {"title": "Setup preview", "clocks": "Clocks start in", "number": "Setup #518",
            "waiting": "waiting for your opponent", "their": "opponent is ready",
-           "casual": "Casual game", "rule": "counts as a loss"},
+           "casual": "Casual game", "rule": "counts as a loss",
+           "evaluation": "Evaluation: +0.35 (Stockfish, depth 14)"},
     "es": {"title": "Vista previa de la posición", "clocks": "Los relojes empiezan en",
            "number": "Posición n.º 518", "waiting": "esperando a tu rival",
            "their": "rival está listo", "casual": "Partida amistosa",
-           "rule": "cuenta como derrota"},
+           "rule": "cuenta como derrota",
+           "evaluation": "Evaluación: +0,35 (Stockfish, profundidad 14)"},
 }
 
 
@@ -71,11 +73,12 @@ def session(browser: Browser, server: str) -> Iterator[BrowserSession]:
     assert not s.errors, f"JavaScript errors: {s.errors}"
 
 
-def friends(session: BrowserSession, lang: str, **options: Any) -> tuple[Page, Page]:
+def friends(session: BrowserSession, lang: str, variant: str = "chess960", number: int = 518,
+            **options: Any) -> tuple[Page, Page]:
     """White creates a 3+2 friend game (chess960 #518, a 20 s preview); Black joins."""
     white = session.page(lang, **options)
     black = session.page(lang, **options)
-    new_game(white, "chess960", "friend", color="white", number=518, minutes=3, increment=2)
+    new_game(white, variant, "friend", color="white", number=number, minutes=3, increment=2)
     black.goto(white.input_value("[data-testid=invite-url]"))
     black.click("[data-testid=join]")
     black.wait_for_url(re.compile(r"#/game/"))
@@ -113,6 +116,9 @@ def test_both_players_see_the_same_preview_press_ready_and_play(
         # Chess960 #518 is the classical array: O-O puts the king on g1, the rook on f1.
         expect(pg.locator("[data-testid=setup-preview-castling]")).to_contain_text("g1")
         expect(box.locator("[data-testid=card-brief]")).to_have_attribute("data-ready", "yes")
+        # The shipped evaluation of #518 (Stockfish, depth 14: +35 cp), said explicitly.
+        expect(pg.locator("[data-testid=setup-preview-evaluation]")).to_have_text(
+            re.compile("^" + re.escape(words["evaluation"])))
         expect(pg.get_by_test_id("game-brief")).to_be_hidden()  # the folded one waits
         expect(pg.locator("[data-testid=setup-preview-rule]")).to_contain_text(words["casual"])
         assert pg.locator("[data-testid=san-input]").is_hidden()  # nothing to type yet
@@ -164,3 +170,18 @@ def test_the_seek_form_shows_the_rule_against_setup_shopping(session: BrowserSes
     expect(mode).to_contain_text("45 s")
     assert WORDS[lang]["rule"] in (mode.get_attribute("title") or "")
     shot(page, f"preview-seek-{lang}")
+
+
+def test_the_preview_says_nothing_of_an_evaluation_the_package_does_not_ship(
+        session: BrowserSession) -> None:
+    """Capablanca Random Chess has numbered setups but no shipped evaluations: the preview
+    shows the brief and no evaluation line at all."""
+    white, black = friends(session, "en", variant="crc", number=0)
+    for pg in (white, black):
+        box = pg.locator("[data-testid=setup-preview]")
+        expect(box).to_be_visible()
+        expect(box.locator("[data-testid=card-brief]")).to_have_attribute("data-ready", "yes")
+        # The line is removed when the brief's answer has no evaluation (its callback ran
+        # before data-ready was read).
+        assert pg.locator("[data-testid=setup-preview-evaluation]").count() == 0
+        assert "Evaluation" not in (box.text_content() or "")

@@ -123,9 +123,21 @@ export const pgnUrl = id => `/api/games/${encodeURIComponent(id)}/pgn?lang=${lan
 export const describeInvite = (id, invite) =>
   request('GET', `/invite/${encodeURIComponent(id)}/${encodeURIComponent(invite)}`, undefined,
     { Accept: 'application/json' });
-/** @type {(id: string, token: string, setup?: 'same'|'new'|null) => Promise<CreateGameOut>} */
-export const postRematch = (id, token, setup) =>
-  request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, setup });
+/**
+ * A rematch; `extra`: the accepting side's `client_value`, or against the computer the
+ * `setup_draw` the page opened (issue 32, docs/shuffler.md §10).
+ * @type {(id: string, token: string, setup?: 'same'|'new'|null, extra?: object) => Promise<CreateGameOut>}
+ */
+export const postRematch = (id, token, setup, extra = {}) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token, setup, ...extra });
+/** Take the rematch the other side offered, with this browser's share of a new setup. */
+/** @type {(id: string, token: string, clientValue?: string) => Promise<CreateGameOut>} */
+export const acceptRematch = (id, token, clientValue) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/rematch-accept`,
+    clientValue ? { token, client_value: clientValue } : { token });
+/** Open a verifiable setup draw for a game against the computer: {id, variant, commitment}. */
+/** @type {(variant: string) => Promise<OpenDrawOut>} */
+export const openSetupDraw = variant => request('POST', '/api/setup-draws', { variant });
 /** @type {(id: string) => Promise<RematchOfferOut>} */
 export const getRematch = id => request('GET', `/api/games/${encodeURIComponent(id)}/rematch`);
 /** Rated or casual, the speed class and each side's rating change once rated (issue 18). */
@@ -135,9 +147,11 @@ export const getGameEvent = id => request('GET', `/api/games/${encodeURIComponen
 export const getRatings = id => request('GET', `/api/games/${encodeURIComponent(id)}/ratings`);
 
 /** Claim the seat of invite link /invite/<id>/<code>: {id, seat: {color, token}}. */
-/** @type {(id: string, invite: string) => Promise<CreateGameOut>} */
-export const joinGame = (id, invite) =>
-  request('POST', `/api/games/${encodeURIComponent(id)}/join`, { invite });
+/** `clientValue`: this browser's share of a setup drawn at the join (issue 32). */
+/** @type {(id: string, invite: string, clientValue?: string) => Promise<CreateGameOut>} */
+export const joinGame = (id, invite, clientValue) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/join`,
+    clientValue ? { invite, client_value: clientValue } : { invite });
 
 // ------------------------------------------------------------------------- seats
 // A seat's token is kept in this browser only (localStorage), never in the address bar.

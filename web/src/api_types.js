@@ -4,12 +4,6 @@
 // `import('./api_types.js').GameState` in a JSDoc type.
 
 /**
- * The body of an acceptance (optional): the joiner's share of the setup draw.
- * @typedef {object} AcceptIn
- * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
- */
-
-/**
  * The accepted seek's game: the accepting account's seat.
  * @typedef {object} AcceptOut
  * @property {string} id
@@ -41,6 +35,7 @@
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
  * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer on a random setup: the draw the page opened (POST /api/setup-draws) and its client value; the setup is derived from both (docs/shuffler.md §10)
  * @property {boolean} [rated]
  */
 
@@ -336,6 +331,7 @@
  * @property {'white'|'black'|'random'} [color]
  * @property {(GameClockIn|null)} [clock]
  * @property {(number|null)} [preview] - the setup preview's countdown, seconds (docs/server.md): by default the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a timed game between people and none against the computer; 0: none
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer on a random setup: the draw the page opened (POST /api/setup-draws) and its client value; the setup is derived from both (docs/shuffler.md §10)
  */
 
 /**
@@ -365,6 +361,7 @@
  * @property {string} [excluded] - setups never drawn: numbers (518,534) and/or the word standard (the standard array and its mirror)
  * @property {(string|null)} [shortlist] - draw only from these setup numbers
  * @property {0|5|10|15} [prep_minutes]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**
@@ -474,6 +471,7 @@
  * @property {Array<number>} [excluded] - the organiser's excluded setup numbers
  * @property {(Array<number>|null)} [shortlist] - draw only from these numbers
  * @property {number} [prep_minutes] - preparation window after a reveal
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (none: the speed's)
  * @property {Array<TournamentPlayer>} players
  * @property {number} paired_rounds
  * @property {number} completed_rounds
@@ -573,6 +571,7 @@
  * @property {boolean} [exclude_standard]
  * @property {boolean} [no_repeat]
  * @property {'white'|'black'} [initial_colour]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**
@@ -690,17 +689,19 @@
  * @typedef {object} InviteOut
  * @property {string} id
  * @property {string} variant
- * @property {(number|null)} number
+ * @property {(number|null)} number - none: a setup the join draws (setup_commit)
+ * @property {(string|null)} [setup_commit] - the commitment of a setup drawn at the join: the joiner's client_value meets it (docs/shuffler.md §10)
  * @property {GameStatus} status
  * @property {boolean} invite_open
  * @property {'white'|'black'} color - the invited seat
  * @property {(InviteClock|null)} clock
- * @property {string} join - POST it {invite} to take the seat
+ * @property {string} join - POST it {invite, client_value} to take the seat
  */
 
 /**
  * @typedef {object} JoinIn
  * @property {string} invite
+ * @property {(string|null)} [client_value] - the joiner's share of a friend game's verifiable setup draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  */
 
 /**
@@ -753,6 +754,7 @@
  * @property {'any'|'same'|'opposite'} [bishops]
  * @property {boolean} [no_repeat]
  * @property {'white'|'black'} [initial_colour]
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (0: none; none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s classical)
  */
 
 /**
@@ -919,12 +921,16 @@
  */
 
 /**
- * A round the server opens by itself, for the staff after the reveal: its state and its games to watch (the players' links were shown once, in the reveal's answer).
- * @typedef {object} OpenedOut
- * @property {number} round
- * @property {'none'|'waiting'|'opening'|'opened'|'dropped'} state
- * @property {(number|null)} opens_at - when the server opens the games (ms)
- * @property {Array<WatchBoard>} games
+ * @typedef {object} OpenDrawIn
+ * @property {string} variant - a variant with numbered setups
+ */
+
+/**
+ * A setup draw opened for a game against the computer: send ``id`` with the game's creation (``setup_draw``), with a fresh client value.
+ * @typedef {object} OpenDrawOut
+ * @property {string} id
+ * @property {string} variant
+ * @property {string} commitment - hex(SHA-256(server seed)), fixed before the client value is known
  */
 
 /**
@@ -1137,7 +1143,9 @@
 /**
  * @typedef {object} RematchIn
  * @property {string} token
+ * @property {(string|null)} [client_value] - the accepting side's share of a new setup's verifiable draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  * @property {('same'|'new'|null)} [setup] - the same start or a new draw; by default the same, except for a game whose seek asked for a new random setup per game
+ * @property {(SetupDrawIn|null)} [setup_draw] - against the computer, a new setup: the draw the page opened (POST /api/setup-draws) and its client value
  */
 
 /**
@@ -1170,7 +1178,7 @@
 /**
  * @typedef {object} RevealIn
  * @property {string} input - the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces ignored
- * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are in this answer, once
+ * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are then for the staff at GET .../rounds/{rnd}/online
  * @property {boolean} [rated] - those games rated (as OnlineIn.rated)
  */
 
@@ -1182,39 +1190,6 @@
  * @property {number} at - when, ms since the epoch
  * @property {string} key - the round key (hex) the salt and the digits gave
  * @property {(number|null)} window_ends - end of the preparation window, ms since the epoch; none without a window
- */
-
-/**
- * The event once a hall round is revealed; with ``online``, the players' links of the games the server opens when the preparation window ends, shown this once (the database keeps only their hashes).
- * @typedef {object} RevealedOut
- * @property {string} id
- * @property {string} name
- * @property {string} variant
- * @property {string} system
- * @property {number} rounds
- * @property {string} time_control
- * @property {string} status
- * @property {Array<TiebreakName>} tiebreaks
- * @property {string} setup_policy
- * @property {boolean} mini_match
- * @property {boolean} exclude_standard
- * @property {string} bishops
- * @property {boolean} no_repeat
- * @property {string} commitment
- * @property {(number|null)} eval_band - pawns
- * @property {'2026'|'2023'} tiebreak_edition - FIDE's tie-break regulations followed: in force from 1 March 2026, or the 2023/2024 text
- * @property {(string|null)} eval_digest
- * @property {(string|null)} salt - hex; shown once the event is closed
- * @property {'salt'|'hall'} [setup_source] - setups from the salt alone, or revealed in the hall
- * @property {Array<number>} [excluded] - the organiser's excluded setup numbers
- * @property {(Array<number>|null)} [shortlist] - draw only from these numbers
- * @property {number} [prep_minutes] - preparation window after a reveal
- * @property {Array<TournamentPlayer>} players
- * @property {number} paired_rounds
- * @property {number} completed_rounds
- * @property {Array<RoundOut>} round_list
- * @property {Array<StandingOut>} standings
- * @property {Array<OnlineOut>} [online] - the revealed round's games and, in a mini-match, its replay round's (colours swapped): each player's personal link, shown once
  */
 
 /**
@@ -1363,9 +1338,17 @@
  */
 
 /**
- * A started game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so).
+ * A draw the player's page opened (``POST /api/setup-draws``) and its client value.
+ * @typedef {object} SetupDrawIn
+ * @property {string} id
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
+ * A game's verifiable setup draw: recompute with docs/shuffler.md §10 (``committed`` false and the rest null: the game's setup was not drawn so; ``revealed`` false: the draw waits for the friend's client value, only its commitment is shown).
  * @typedef {object} SetupDrawOut
  * @property {boolean} committed
+ * @property {boolean} [revealed]
  * @property {(string|null)} [recipe]
  * @property {(string|null)} [variant]
  * @property {(number|null)} [number]
@@ -1589,13 +1572,6 @@
  */
 
 /**
- * @typedef {object} WatchBoard
- * @property {number} board
- * @property {string} game_id
- * @property {string} watch - the game's page, to watch it
- */
-
-/**
  * @typedef {object} WithdrawnOut
  * @property {number} number
  * @property {(number|null)} withdrawn_round
@@ -1620,6 +1596,18 @@
 /**
  * @typedef {object} randomchess__server__games__answers__LiveOut
  * @property {boolean} live
+ */
+
+/**
+ * The body of an acceptance (optional): the joiner's share of the setup draw.
+ * @typedef {object} randomchess__server__games__commit__AcceptIn
+ * @property {(string|null)} [client_value] - 32-64 lower-case hex digits from the browser's random source (docs/shuffler.md §10); none: the server seed alone decides
+ */
+
+/**
+ * @typedef {object} randomchess__server__games__play_routes__AcceptIn
+ * @property {string} token
+ * @property {(string|null)} [client_value] - the accepting side's share of a new setup's verifiable draw: 32-64 lower-case hex digits (docs/shuffler.md §10)
  */
 
 /**

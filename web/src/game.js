@@ -5,8 +5,10 @@
 // list, controls, messages, sounds).
 
 import {
-  follow, getGame, getGameEvent, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
+  acceptRematch, follow, getGame, getGameEvent, getRatings, getRematch, loadSeat, openSetupDraw, pgnUrl, postAction,
+  postMove, postRematch, saveSeat,
 } from './api.js';
+import { newClientValue } from './setups.js';
 import { copyText } from './dom.js';
 import { claimSeat, currentUser } from './account.js';
 import { loadLevels } from './levels.js';
@@ -21,18 +23,22 @@ export { renderNotFound };
 
 const API = {
   follow, getGame, getRatings, getRematch, postAction, postMove, postRematch, saveSeat, claimSeat, currentUser,
-  getLevels: loadLevels, getGameEvent,
+  getLevels: loadLevels, getGameEvent, acceptRematch, openSetupDraw, newClientValue,
 };
 
 export function renderGame(root, id, go) {
   const sounds = createSounds();
   let view = null;
+  let drawBox = null; // the verifiable setup draw's box (issue 32), made below
   const ctrl = createGameCtrl({
     id,
     seat: loadSeat(id),
     api: API,
     ask: (kind, data) => view.ask(kind, data),
-    redraw: withBoard => view.redraw(withBoard),
+    redraw: withBoard => {
+      view.redraw(withBoard);
+      drawBox?.follow(ctrl.state);
+    },
     sounds,
     storage: localStorage,
     copy: copyText,
@@ -52,7 +58,8 @@ export function renderGame(root, id, go) {
   view.attach(board);
   // A lobby game's verifiable setup draw (issue 32): below the side panel's tools.
   const side = root.querySelector('aside.side');
-  if (side) side.append(setupDrawBox(id));
+  drawBox = setupDrawBox(id, pending => root.classList.toggle('setup-pending', pending));
+  if (side) side.append(drawBox.el);
   // For the browser tests (tests/test_web_*.py): the state, the board, the sounds played.
   window.rcGame = { get state() { return ctrl.state; }, ground: board.ground, sounds, store: ctrl.store };
 

@@ -10,7 +10,8 @@ import { LANGUAGES, lang, setLang, t } from './i18n.js';
 import { renderHome } from './home.js';
 import { renderGame, renderNotFound } from './game.js';
 import { numberLabel, variantName } from './variants.js';
-import { errorKey } from './game/messages.js';
+import { errorKey, errorMessage } from './game/messages.js';
+import { newClientValue } from './setups.js';
 import { renderShuffler } from './shuffler.js';
 import { renderAnalysis } from './analysis.js';
 import { renderPuzzles } from './puzzles.js';
@@ -124,7 +125,8 @@ async function renderJoin(main, id, code) {
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
-      const res = await joinGame(id, code);
+      // This browser's share of a setup drawn at the join (issue 32, docs/shuffler.md §10).
+      const res = await joinGame(id, code, info.setup_commit ? newClientValue() : undefined);
       saveSeat(id, { ...res.seat, opponent: 'friend' });
       toGame(id);
     } catch (e) {
@@ -132,7 +134,7 @@ async function renderJoin(main, id, code) {
       if (key === 'err.inviteUsed' || key === 'err.inviteBad' || key === 'err.noGame') {
         renderNotFound(main, { used: key === 'err.inviteUsed', id });
       } else {
-        error.textContent = t(key);
+        error.textContent = errorMessage(e, t);
         button.disabled = false;
       }
     }
@@ -150,6 +152,8 @@ async function renderJoin(main, id, code) {
     h('p', t('joinHelp', { variant: `${variantName(info.variant)}${info.number !== null &&
       info.number !== undefined ? ` #${numberLabel(info.variant, info.number)}` : ''}`, colour: t(`colour.${info.color}`) })),
     h('p.hint', clock),
+    info.setup_commit ? h('p.hint', { 'data-testid': 'join-setup-commit' }, t('joinSetupCommit'), ' ',
+      h('code', info.setup_commit)) : '',
     button, error));
 }
 

@@ -54,13 +54,15 @@ function statsText(s) {
 }
 
 /** The brief of setup `number` of `variant`, filled in when the answer comes (removed if the
- * server cannot give it). */
-export function briefBox(variant, number) {
+ * server cannot give it); `onBrief(answer)`, if given, is called with the answer too (the
+ * game's setup preview shows its evaluation from it). */
+export function briefBox(variant, number, onBrief = null) {
   const box = h('section.brief', { 'data-testid': 'card-brief' }, h('h4', tb('title')), h('p.small', '…'));
   request('GET', `/api/setups/${encodeURIComponent(variant)}/${Number(number)}/brief`).then(b => {
     clear(box).append(h('h4', tb('title')), side(b.white), side(b.black),
       h('p.small', { 'data-testid': 'brief-stats' }, statsText(b.stats)));
     box.dataset.ready = 'yes';
-  }, () => { box.hidden = true; box.remove(); });
+    if (onBrief) onBrief(b);
+  }, () => { box.hidden = true; box.remove(); if (onBrief) onBrief(null); });
   return box;
 }

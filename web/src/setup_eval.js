@@ -18,13 +18,19 @@ export function formatScore(e) {
 const engineName = name => (name === 'fairy-stockfish' ? 'Fairy-Stockfish'
   : name === 'stockfish' ? 'Stockfish' : name);
 
+/** "Evaluation: +0.23 (Stockfish, depth 14) · balance rank 5 of 960" of an answer with
+ * engine, depth, evaluation ({cp, mate} or null), balance_rank and evaluated. */
+export function evaluationText(r) {
+  return `${tt('evaluation')}: ${formatScore(r.evaluation)} (${tt('by', {
+    engine: engineName(r.engine), depth: r.depth })})${r.balance_rank ? ` · ${tt('rank', {
+    rank: r.balance_rank, total: r.evaluated })}` : ''}`;
+}
+
 /** A line filled in when the answer comes: "Evaluation: +0.23 (Stockfish, depth 14) · …". */
 export function evaluationLine(variant, number) {
   const el = h('p.small.evaluation', { 'data-testid': 'card-evaluation' });
   getSetupEvaluation(variant, number).then(r => {
-    el.textContent = `${tt('evaluation')}: ${formatScore(r.evaluation)} (${tt('by', {
-      engine: engineName(r.engine), depth: r.depth })})${r.balance_rank ? ` · ${tt('rank', {
-      rank: r.balance_rank, total: r.evaluated })}` : ''}`;
+    el.textContent = evaluationText(r);
     el.dataset.cp = r.evaluation && r.evaluation.cp !== null ? String(r.evaluation.cp) : '';
   }, () => { el.remove(); });
   return el;

@@ -49,7 +49,7 @@ const limitsReady = () => {
   return loadingLimits;
 };
 const createLabels = () => ({ name: tt('name'), rounds: tt('rounds'), time_control: tt('timeControl'),
-  eval_band: tt('evalBand'), tiebreaks: tt('tiebreaks') });
+  eval_band: tt('evalBand'), tiebreaks: tt('tiebreaks'), preview: tt('preview') });
 const playerLabels = () => ({ name: tt('name'), rating: tt('rating'), federation: tt('federation') });
 
 /** The first field of `values` ({field: text}) outside its limits, explained; or null. */
@@ -96,6 +96,10 @@ function renderNew(main, go) {
   const shortlist = h('input', { name: 'shortlist', placeholder: '12, 300, 700', 'data-testid': 't-shortlist' });
   const prep = h('select', { name: 'prep_minutes', 'data-testid': 't-prep' },
     [0, 5, 10, 15].map(n => h('option', { value: n }, n ? tt('prepMinutes', { n }) : tt('prepNone'))));
+  // Issue 32: the setup preview's countdown of the event's online games (empty: by speed).
+  const preview = h('input', { name: 'preview', type: 'number', min: 0, max: 600,
+    placeholder: tt('previewDefault'), 'data-testid': 't-preview' });
+  const previewValue = () => (preview.value.trim() === '' ? null : Number(preview.value));
   const error = h('p.error', { role: 'alert' });
   // Whose the event will be (issue 30): the signed-in account, or a secret shown once.
   const owner = h('p.hint', { 'data-testid': 't-owner-hint' });
@@ -109,6 +113,7 @@ function renderNew(main, go) {
     field(tt('tiebreaks'), tiebreaks), field(tt('bishopsLabel'), bishops), field(tt('initial'), initial),
     field(tt('evalBand'), band), field(tt('setupSource'), source),
     field(tt('excludedList'), excluded), field(tt('shortlist'), shortlist), field(tt('prep'), prep),
+    field(tt('preview'), preview),
     h('label', mini, ' ', tt('miniMatch')), h('label', excl, ' ', tt('excludeStandard')),
     h('label', norep, ' ', tt('noRepeat')), ko.box,
     h('p', h('button.primary', { type: 'submit', 'data-testid': 't-create' }, tt('create'))), error);
@@ -124,7 +129,7 @@ function renderNew(main, go) {
     ev.preventDefault();
     await limitsReady();
     const problem = firstProblem({ name: name.value, time_control: tc.value, eval_band: band.value,
-      ...(system.value === 'swiss' ? { rounds: rounds.value } : {}) }, createLimits, createLabels());
+      preview: preview.value, ...(system.value === 'swiss' ? { rounds: rounds.value } : {}) }, createLimits, createLabels());
     if (problem) {
       error.textContent = problem;
       return;
@@ -133,7 +138,7 @@ function renderNew(main, go) {
       const out = system.value === 'knockout' ? await call('POST', '/api/tournaments/knockout', {
         name: name.value, variant: variant.value, time_control: tc.value, ...ko.body(),
         exclude_standard: excl.checked, no_repeat: norep.checked, bishops: bishops.value,
-        initial_colour: initial.value,
+        initial_colour: initial.value, preview: previewValue(),
       }) : await call('POST', '/api/tournaments', {
         name: name.value, variant: variant.value, system: system.value,
         rounds: system.value === 'swiss' ? Number(rounds.value) : null,
@@ -143,7 +148,7 @@ function renderNew(main, go) {
         eval_band: band.value.trim() === '' ? null : Number(band.value),
         setup_source: source.value, excluded: excluded.value,
         shortlist: shortlist.value.trim() === '' ? null : shortlist.value,
-        prep_minutes: Number(prep.value),
+        prep_minutes: Number(prep.value), preview: previewValue(),
         tiebreaks: tiebreaks.value.trim() ? tiebreaks.value.split(',').map(x => x.trim()).filter(Boolean) : null,
       });
       localStorage.setItem(secretKey(out.id), out.organiser_secret);

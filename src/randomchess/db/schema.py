@@ -383,6 +383,9 @@ tournaments = Table(
     Column("excluded", Text),
     Column("shortlist", Text),
     Column("prep_minutes", Integer, nullable=False, server_default="0"),
+    # The setup preview's countdown of the online games, seconds (0: none; NULL: the
+    # speed's default; 0022, issue 32).
+    Column("preview_s", Integer),
 )
 tournament_players = Table(
     "tournament_players", metadata,

@@ -195,6 +195,9 @@ class Event:
     excluded: tuple[int, ...] = ()
     shortlist: tuple[int, ...] | None = None
     prep_minutes: int = 0  # the preparation window after a reveal (0: none)
+    # The setup preview's countdown of the event's online games, seconds (0: none; None:
+    # the speed's default; issue 32).
+    preview_s: int | None = None
 
 
 @dataclass(frozen=True)

@@ -260,6 +260,7 @@ class TournamentStore:
         excluded: Sequence[int] = (),
         shortlist: Sequence[int] | None = None,
         prep_minutes: int = 0,
+        preview_s: int | None = None,
         owner: int | None = None,
         knockout: KnockoutFormat | None = None,
     ) -> Created:
@@ -276,6 +277,7 @@ class TournamentStore:
             _check_format(v, system, setup_policy, bishops, initial_colour, rounds,
                           mini_match, tiebreak_edition)
         _check_hall(v, setup_source, prep_minutes, system)
+        _check_preview(preview_s)
         excluded, shortlist = _check_pool(v, exclude_standard, bishops, no_repeat, rounds,
                                           excluded, shortlist)
         codes = parse_tiebreaks(tiebreaks) if tiebreaks is not None else (
@@ -301,6 +303,7 @@ class TournamentStore:
                 eval_band=eval_band, eval_digest=eval_digest,
                 tiebreak_edition=tiebreak_edition, setup_source=setup_source,
                 excluded=_numbers_text(excluded), prep_minutes=prep_minutes,
+                preview_s=preview_s,
                 shortlist=None if shortlist is None else _numbers_text(shortlist),
                 organiser_hash=secret_hash(secret) if secret else None,
                 status="registration", version=0, created_at=created, closed_at=None,
@@ -1131,6 +1134,21 @@ def _check_format(v: Variant, system: str, setup_policy: str, bishops: str,
                               es=f"edición de desempates desconocida {tiebreak_edition!r}; "
                                  f"use {', '.join(EDITIONS)}")
 
+PREVIEW_MAX_S = 600  # as a game's (server/games/preview.py)
+
+
+def _check_preview(preview_s: int | None) -> None:
+    """The setup preview's countdown of an event's online games: None or 0..600 seconds."""
+    if preview_s is None:
+        return
+    if isinstance(preview_s, bool) or not isinstance(preview_s, int) or \
+            not 0 <= preview_s <= PREVIEW_MAX_S:
+        raise TournamentError(f"the setup preview lasts 0 to {PREVIEW_MAX_S} seconds, not "
+                              f"{preview_s!r}",
+                              es=f"la vista previa de la posición dura de 0 a "
+                                 f"{PREVIEW_MAX_S} segundos, no {preview_s!r}")
+
+
 def _check_hall(v: Variant, setup_source: str, prep_minutes: int, system: str) -> None:
     """The setup source and the preparation window, refused with their reasons."""
     if setup_source not in SETUP_SOURCES:
@@ -1238,6 +1256,7 @@ def _event(row: Any, reveal: bool) -> Event:
         tiebreak_edition=row["tiebreak_edition"], setup_source=row["setup_source"],
         excluded=_numbers(row["excluded"]) or (),
         shortlist=_numbers(row["shortlist"]), prep_minutes=row["prep_minutes"],
+        preview_s=row.get("preview_s"),
     )
 
 

@@ -539,7 +539,17 @@ export function createGameCtrl({
   async function rematch() {
     const choice = await ask('rematch', { fresh: freshSetup });
     if (!choice) return;
-    const res = await api.postRematch(id, seat.token, choice);
+    // A new setup against the computer is drawn verifiably (issue 32): the server commits
+    // first (a draw opened now), then this page's random value fixes it.
+    let extra = {};
+    const s = current();
+    if (choice === 'new' && s.opponent === 'computer' && api.openSetupDraw && s.number !== null) {
+      const draw = await api.openSetupDraw(s.variant).catch(() => null);
+      if (draw) extra = { setup_draw: { id: draw.id, client_value: api.newClientValue() } };
+    } else if (api.newClientValue && s.opponent === 'friend') {
+      extra = { client_value: api.newClientValue() }; // used if this answers their offer
+    }
+    const res = await api.postRematch(id, seat.token, choice, extra);
     if (!res.invite_url) return enter(res, current().opponent);
     // The other side must accept (issue 32): stay on this game until it answers; the new
     // game's seat is kept for then.
@@ -601,7 +611,9 @@ export function createGameCtrl({
     try {
       if (name === 'rematch') return await rematch();
       if (name === 'rematch-accept') {
-        const res = await api.postAction(id, 'rematch-accept', seat.token);
+        const res = api.acceptRematch
+          ? await api.acceptRematch(id, seat.token, api.newClientValue())
+          : await api.postAction(id, 'rematch-accept', seat.token);
         return enter(res, s.opponent);
       }
       if (name === 'rematch-decline') {

@@ -13,6 +13,7 @@ import { pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
 import { briefBox } from '../setup_brief.js';
+import { evaluationText } from '../setup_eval.js';
 
 const colourName = c => t(`colour.${c}`);
 const CLOCK_TICK_MS = 200;
@@ -221,7 +222,19 @@ export function createGameView(root, ctrl, links) {
       previewFacts.append(h('p', { 'data-testid': 'setup-preview-castling' }, t('preview.castling'), ' ',
         p.castling.map(c => `${c.san}: ${localizeLetters('K')}${c.king} ${localizeLetters('R')}${c.rook}`).join(' · ')));
     }
-    if (p.numbered) previewFacts.append(briefBox(p.variant, p.number));
+    if (p.numbered) {
+      // The setup's evaluation where the package ships one (issue 32), from the brief's
+      // answer; nothing at all when it is not known.
+      const evaluation = h('p', { 'data-testid': 'setup-preview-evaluation', hidden: true });
+      previewFacts.append(evaluation, briefBox(p.variant, p.number, b => {
+        if (!b || !b.evaluation) {
+          evaluation.remove();
+          return;
+        }
+        evaluation.textContent = evaluationText({ ...b.evaluation, evaluation: b.evaluation });
+        evaluation.hidden = false;
+      }));
+    }
   }
 
   function drawCountdown() {

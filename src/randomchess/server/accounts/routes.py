@@ -53,6 +53,7 @@ from randomchess.server.accounts.store import (
     same_secret,
     setup_statistics,
 )
+from randomchess.server.games import commit
 from randomchess.server.games.live import COLOR_NAMES, LiveGame, hash_secret
 from randomchess.server.games.routes import CreateGameIn, CreateGameOut, SeatOut
 from randomchess.server.games.service import GameService
@@ -281,9 +282,9 @@ async def create_game(body: AccountGameIn, request: Request) -> AccountGameOut:
         raise ApiError(422, "game.rated_needs_clock")
     if not await _allow_create(service, _client(request)):
         raise ApiError(429, "rate.too_many_games")
-    new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days, control=control,
-                               preview_s=body.preview)
+    new = await commit.create(request, body.variant, body.setup, body.opponent, body.level,
+                              body.color, clock, days=days, control=control,
+                              preview_s=body.preview, setup_draw=body.setup_draw)
     gid = new.game.record.id
     accounts = players_of(request).accounts
     await _run(request, accounts.set_terms, gid, body.rated, speed)

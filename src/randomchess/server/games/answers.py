@@ -31,12 +31,15 @@ class InviteOut(_Out):
 
     id: str
     variant: str
-    number: int | None
+    number: int | None = Field(description="none: a setup the join draws (setup_commit)")
+    setup_commit: str | None = Field(
+        None, description="the commitment of a setup drawn at the join: the joiner's "
+                          "client_value meets it (docs/shuffler.md §10)")
     status: GameStatus
     invite_open: bool
     color: Literal["white", "black"] = Field(description="the invited seat")
     clock: InviteClock | None
-    join: str = Field(description="POST it {invite} to take the seat")
+    join: str = Field(description="POST it {invite, client_value} to take the seat")
 
 
 class LiveOut(_Out):

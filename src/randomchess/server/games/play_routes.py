@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.db import now_ms
 from randomchess.pieces import Color
+from randomchess.server.games import commit
 from randomchess.server.games.contract import (
     STATE_ROUTE,
     RematchOffer,
@@ -40,10 +41,22 @@ class _TokenIn(BaseModel):
     token: str = Field(min_length=1, max_length=128)
 
 
-class RematchIn(_TokenIn):
+_CLIENT_VALUE = Field(None, max_length=200, description=(
+    "the accepting side's share of a new setup's verifiable draw: 32-64 lower-case hex "
+    "digits (docs/shuffler.md §10)"))
+
+
+class AcceptIn(_TokenIn):
+    client_value: str | None = _CLIENT_VALUE
+
+
+class RematchIn(AcceptIn):
     setup: Literal["same", "new"] | None = Field(
         None, description="the same start or a new draw; by default the same, except for a "
                           "game whose seek asked for a new random setup per game")
+    setup_draw: commit.SetupDrawIn | None = Field(
+        None, description="against the computer, a new setup: the draw the page opened "
+                          "(POST /api/setup-draws) and its client value")
 
 
 @dataclass
@@ -127,7 +140,7 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
     if existing is not None:
         if existing.by == me:
             raise ApiError(409, "rematch.already_offered")
-        return await _accept(request, live, body.token)
+        return await _accept(request, live, body.token, body.client_value)
     players = getattr(request.app.state, "players", None)  # accounts (accounts_api.py)
     terms = None if players is None else \
         await service.db.run(players.accounts.terms, game_id)
@@ -144,10 +157,13 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
     if r.clock_initial_ms is not None:
         clock = (r.clock_initial_ms, r.clock_increment_ms or 0)
     color = "white" if me == "both" else COLOR_NAMES[COLOR_BY_NAME[me] ^ 1]
-    new = await service.create(r.variant, setup, r.opponent, r.level, color, clock,
-                               days=r.days_per_move,
-                               control=live.control if r.time_control is not None else None,
-                               preview_s=(r.preview_ms or 0) // 1000)
+    # A new random setup: verifiable (issue 32) in a friend's game (drawn at the
+    # acceptance) and, with the page's draw, against the computer.
+    new = await commit.create(request, r.variant, setup, r.opponent, r.level, color, clock,
+                              days=r.days_per_move,
+                              control=live.control if r.time_control is not None else None,
+                              preview_s=(r.preview_ms or 0) // 1000,
+                              setup_draw=body.setup_draw)
     new_id = new.game.record.id
     if players is not None:  # rated or casual, fresh setups and the accounts' seats carry over
         await service.db.run(players.accounts.carry_over, game_id, new_id)
@@ -160,7 +176,8 @@ async def rematch(game_id: str, body: RematchIn, request: Request) -> CreateGame
     return out
 
 
-async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut:
+async def _accept(request: Request, live: LiveGame, token: str,
+                  client_value: str | None = None) -> CreateGameOut:
     service = _service(request)
     offers = _offers(request)
     offer = offers.get(live.record.id)
@@ -171,7 +188,7 @@ async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut
         raise ApiError(403, "seat.wrong_token")
     if COLOR_BY_NAME[offer.by] in colors:
         raise ApiError(409, "rematch.own_offer")
-    color, new_token = await service.join(offer.new_id, offer.invite)
+    color, new_token = await commit.join(request, offer.new_id, offer.invite, client_value)
     del offers[live.record.id]
     await _publish(service, live, None)
     return CreateGameOut(id=offer.new_id,
@@ -179,9 +196,11 @@ async def _accept(request: Request, live: LiveGame, token: str) -> CreateGameOut
 
 
 @router.post("/api/games/{game_id}/rematch-accept", **_SEAT_ROUTE)
-async def rematch_accept(game_id: str, body: _TokenIn, request: Request) -> CreateGameOut:
-    """Take the seat of the rematch the other side offered; answers the new game's seat."""
-    return await _accept(request, await _service(request).load(game_id), body.token)
+async def rematch_accept(game_id: str, body: AcceptIn, request: Request) -> CreateGameOut:
+    """Take the seat of the rematch the other side offered; answers the new game's seat.
+    ``client_value`` fixes a new setup's verifiable draw (docs/shuffler.md §10)."""
+    return await _accept(request, await _service(request).load(game_id), body.token,
+                         body.client_value)
 
 
 @router.post("/api/games/{game_id}/rematch-decline", response_model=RematchOfferOut)

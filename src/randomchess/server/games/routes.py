@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
+from randomchess.server.games import commit
 from randomchess.server.games.answers import ANSWER, HealthOut, InviteOut, LevelsOut, LiveOut
 from randomchess.server.games.contract import (
     PONG_FRAME,
@@ -25,6 +26,7 @@ from randomchess.server.games.contract import (
 from randomchess.server.games.live import LiveGame, hash_secret
 from randomchess.server.games.preview import PREVIEW_MAX_S
 from randomchess.server.games.service import GameService
+from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, error_body, lang_of_scope
 
 _TOKEN = Field(min_length=1, max_length=128)
@@ -139,6 +141,10 @@ class CreateGameIn(_Strict):
         description="the setup preview's countdown, seconds (docs/server.md): by default "
                     "the speed's (20 s bullet and blitz, 60 s rapid, 180 s classical) for a "
                     "timed game between people and none against the computer; 0: none")
+    setup_draw: commit.SetupDrawIn | None = Field(
+        None, description="against the computer on a random setup: the draw the page "
+                          "opened (POST /api/setup-draws) and its client value; the setup "
+                          "is derived from both (docs/shuffler.md §10)")
 
 
 class SeatOut(BaseModel):
@@ -172,6 +178,10 @@ class ClaimIn(_Strict):
 
 class JoinIn(_Strict):
     invite: str = Field(min_length=1, max_length=128)
+    client_value: str | None = Field(
+        None, max_length=200,
+        description="the joiner's share of a friend game's verifiable setup draw: 32-64 "
+                    "lower-case hex digits (docs/shuffler.md §10)")
 
 
 def _service(request: Request) -> GameService:
@@ -200,9 +210,9 @@ async def create_game(body: CreateGameIn, request: Request) -> CreateGameOut:
         raise ApiError(429, "rate.too_many_games")
     clock, days, control = body.clock.game_terms() if body.clock is not None \
         else (None, None, None)
-    new = await service.create(body.variant, body.setup, body.opponent, body.level,
-                               body.color, clock, days=days, control=control,
-                               preview_s=body.preview)
+    new = await commit.create(request, body.variant, body.setup, body.opponent, body.level,
+                              body.color, clock, days=days, control=control,
+                              preview_s=body.preview, setup_draw=body.setup_draw)
     invite_url = None
     if new.invite is not None:
         invite_url = str(request.url_for("open_invite", game_id=new.game.record.id,
@@ -246,8 +256,9 @@ for _action in ("resign", "draw-offer", "draw-accept", "draw-decline", "takeback
 @router.post("/api/games/{game_id}/join", response_model=CreateGameOut,
              response_model_exclude_none=True)
 async def join_game(game_id: str, body: JoinIn, request: Request) -> CreateGameOut:
-    """Claim the invited seat (once) and receive its token."""
-    color, token = await _service(request).join(game_id, body.invite)
+    """Claim the invited seat (once) and receive its token; ``client_value`` fixes a
+    pending verifiable setup (docs/shuffler.md §10)."""
+    color, token = await commit.join(request, game_id, body.invite, body.client_value)
     return CreateGameOut(id=game_id, seat=SeatOut(color=color, token=token))  # type: ignore[arg-type]
 
 
@@ -269,8 +280,12 @@ async def open_invite(game_id: str, invite: str, request: Request) -> Response:
         raise ApiError(409, "invite.used")
     if not hmac.compare_digest(hash_secret(invite), r.invite_hash):
         raise ApiError(403, "invite.wrong")
+    pending = await database(request).run(commit.pending_of_game,
+                                          request.app.state.lobby.accounts, game_id)
     return JSONResponse({
         "id": game_id, "variant": r.variant, "number": r.number, "status": r.status,
+        # a setup drawn at the join: the commitment the joiner's value meets (issue 32)
+        "setup_commit": None if pending is None else pending["commitment"],
         "invite_open": True, "color": "black" if r.black_token is None else "white",
         "clock": None if r.clock_initial_ms is None else
         {"initial": r.clock_initial_ms, "increment": r.clock_increment_ms,
@@ -287,7 +302,6 @@ async def get_pgn(game_id: str, request: Request, review: bool = True,
     ``[%eval]`` comments, marks and better lines in ``lang`` (``review=false``: without)."""
     from randomchess.server.engines.routes import engine_help_allowed, reviewed_pgn
     from randomchess.server.games.commit import draw_of_game, pgn_tags
-    from randomchess.server.http.deps import database
 
     service = _service(request)
     live = await service.load(game_id)  # a malformed or unknown id: 404 before any query

@@ -470,14 +470,18 @@ class GameService:
                      days: int | None = None, control: TimeControl | None = None,
                      preview_s: int | None = None,
                      black_initial_ms: int | None = None,
-                     premade: SeatHashes | None = None) -> NewGame:
+                     premade: SeatHashes | None = None,
+                     setup_pending: bool = False) -> NewGame:
         """A new game; ``days`` makes it a correspondence game (``clock`` is then the days
         in ms, and its deadline runs from the start, or from the friend's join).  A
         ``control`` (multi-period, delay) replaces ``clock``.  ``preview_s``: the setup
         preview's length (None: the speed's default for a game between people, none
         against the computer; 0: none).  ``black_initial_ms``: Black's own first period (an
         Armageddon's odds), the rest of the control as White's.  ``premade``: a friend's
-        game with White's seat taken, made ahead (its id and seats' hashes)."""
+        game with White's seat taken, made ahead (its id and seats' hashes).
+        ``setup_pending``: a friend's game whose setup the join fixes
+        (server/games/commit.py): its start until then is provisional, and its ``number``
+        null."""
         if control is not None:
             clock, stored = _clock_columns(control)
         else:
@@ -487,6 +491,8 @@ class GameService:
         except ValueError as e:
             raise ApiError.wrap(422, e) from None
         number, start_fen = _resolve_setup(v.key, setup)
+        if setup_pending:
+            number = None
         if opponent == "computer" and level is not None:
             await self.check_level(v.key, level)
         mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
@@ -560,8 +566,11 @@ class GameService:
             raise ApiError(422, "level.needs_engine", level=level, low=offered[0],
                            high=offered[-1])
 
-    async def join(self, game_id: str, invite: str) -> tuple[str, str]:
-        """Claim the invited seat: its colour and a fresh token (once only)."""
+    async def join(self, game_id: str, invite: str,
+                   start: tuple[int, str] | None = None) -> tuple[str, str]:
+        """Claim the invited seat: its colour and a fresh token (once only).  ``start``:
+        the (setup number, FEN) a pending setup becomes in the same commit (a verifiable
+        draw fixed by the join, server/games/commit.py)."""
         token = secrets.token_urlsafe(32)
         seat: list[str] = []
 
@@ -582,6 +591,8 @@ class GameService:
                 changes["white_token"] = hash_secret(token)
             if r.days_per_move is not None and not g.ended and r.clock_started_at is None:
                 changes["clock_started_at"] = now  # a correspondence deadline starts now
+            if start is not None and not g.ended and not g.moves:
+                changes.update({"number": start[0], "start_fen": start[1], "fen": start[1]})
             if not g.ended:
                 changes.update(preview.start_changes(r, now))  # the setup preview begins
             return changes

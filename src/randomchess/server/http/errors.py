@@ -100,6 +100,8 @@ ErrorCode = Literal[
     "seek.not_yours", "seek.gone", "seek.own", "seek.rating_outside", "seek.empty_range",
     "seek.no_fresh_setup", "seek.too_many",
     "fairdraw.client_malformed", "fairdraw.revealed", "fairdraw.replayed",
+    "fairdraw.unknown", "fairdraw.other_variant", "fairdraw.not_here",
+    "fairdraw.not_numbered",
     "tournament.invalid", "tournament.unknown_event", "tournament.unknown_player",
     "tournament.registration", "tournament.pairing", "tournament.result",
     "tournament.correction", "tournament.closed", "tournament.verification",
@@ -354,10 +356,25 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "valor del cliente no válido: son de 32 a 64 dígitos hexadecimales en minúscula "
         "(0-9, a-f)"),
     "fairdraw.revealed": (
-        "this seek's setup has already been drawn and revealed: a client value now comes "
-        "too late",
-        "la posición inicial de esta búsqueda ya se sorteó y se reveló: un valor del cliente "
-        "llega ahora demasiado tarde"),
+        "this setup has already been drawn and revealed: a client value now comes too late",
+        "esta posición inicial ya se sorteó y se reveló: un valor del cliente llega ahora "
+        "demasiado tarde"),
+    "fairdraw.unknown": (
+        "there is no open setup draw with this id (never made, or lapsed after an hour): "
+        "ask for a new one",
+        "no hay ningún sorteo de posición abierto con este identificador (nunca se hizo, o "
+        "caducó al cabo de una hora): pide uno nuevo"),
+    "fairdraw.other_variant": (
+        "this setup draw was made for {drawn}, not {variant}",
+        "este sorteo de posición se hizo para {drawn}, no para {variant}"),
+    "fairdraw.not_here": (
+        "a setup draw of your own goes only with a game against the computer on a random "
+        "setup",
+        "un sorteo de posición propio solo va con una partida contra la computadora con "
+        "posición aleatoria"),
+    "fairdraw.not_numbered": (
+        "{variant} has no numbered setups to draw from verifiably",
+        "{variant} no tiene posiciones numeradas para un sorteo verificable"),
     "fairdraw.replayed": (
         "this client value was already used for another game: send a fresh random one",
         "este valor del cliente ya se usó en otra partida: envía uno aleatorio nuevo"),

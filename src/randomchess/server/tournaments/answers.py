@@ -183,6 +183,8 @@ class EventOut(_Out):
                                 description="the organiser's excluded setup numbers")
     shortlist: list[int] | None = Field(None, description="draw only from these numbers")
     prep_minutes: int = Field(0, description="preparation window after a reveal")
+    preview: int | None = Field(None, description="the setup preview's countdown of the "
+                                                  "online games, seconds (none: the speed's)")
     players: list[TournamentPlayer]
     paired_rounds: int
     completed_rounds: int

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
+from randomchess.server.games.preview import PREVIEW_MAX_S
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
@@ -69,6 +70,11 @@ class KnockoutIn(_Strict):
     bishops: Literal["any", "same", "opposite"] = "any"
     no_repeat: bool = False
     initial_colour: Literal["white", "black"] = "white"
+    preview: int | None = Field(
+        None, ge=0, le=PREVIEW_MAX_S,
+        description="the setup preview's countdown of the online games, seconds (0: none; "
+                    "none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s "
+                    "classical)")
 
 
 class FromGroupsIn(_Strict):
@@ -89,6 +95,11 @@ class FromGroupsIn(_Strict):
     exclude_standard: bool = False
     no_repeat: bool = False
     initial_colour: Literal["white", "black"] = "white"
+    preview: int | None = Field(
+        None, ge=0, le=PREVIEW_MAX_S,
+        description="the setup preview's countdown of the online games, seconds (0: none; "
+                    "none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s "
+                    "classical)")
 
 
 class GameResultIn(_Strict):
@@ -187,7 +198,7 @@ async def create_knockout(body: KnockoutIn, request: Request) -> CreatedOut:
                               time_control=body.time_control,
                               exclude_standard=body.exclude_standard, bishops=body.bishops,
                               no_repeat=body.no_repeat, initial_colour=body.initial_colour,
-                              organiser=True,
+                              preview_s=body.preview, organiser=True,
                               owner=None if session is None else session.user_id)
         except errors.TournamentError as e:  # every refusal here is about the request
             raise ApiError.wrap(422, e) from None
@@ -213,6 +224,7 @@ async def create_from_groups(body: FromGroupsIn, request: Request) -> CreatedOut
     options: dict[str, Any] = {
         "time_control": body.time_control, "exclude_standard": body.exclude_standard,
         "no_repeat": body.no_repeat, "initial_colour": body.initial_colour, "organiser": True,
+        "preview_s": body.preview,
         "owner": None if session is None else session.user_id}
     if body.variant is not None:
         options["variant"] = body.variant
@@ -341,7 +353,7 @@ async def open_online(request: Request, store: TournamentStore, event_id: str, r
         game_id, token, invite = await open_game(
             request.app, ko.event.variant, setup, clock, rated,
             _linker(kos, event_id, rnd, g.match, g.game),
-            control=control, black_initial_ms=black_initial)
+            control=control, black_initial_ms=black_initial, preview_s=ko.event.preview_s)
         white = f"/#/tournament/{event_id}/seat/{game_id}/{token}"
         black = str(request.url_for("open_invite", game_id=game_id, invite=invite))
         links.append({"board": g.match, "game": g.game, "game_id": game_id,

@@ -101,7 +101,8 @@ async def open_games(app: FastAPI, store: TournamentStore, t: Tournament, rnd: i
         setup: int | str = b.setup if b.setup is not None else b.fen
         game_id, token, invite = await open_game(
             app, t.event.variant, setup, clock, rated,
-            functools.partial(store.link_game, t.event.id, rnd, b.board))
+            functools.partial(store.link_game, t.event.id, rnd, b.board),
+            preview_s=t.event.preview_s)
         white, black = seat_links(t.event.id, game_id, token, invite, invite_link)
         links.append({"board": b.board, "game_id": game_id,
                       "white": {"number": b.white, "link": white},
@@ -153,7 +154,8 @@ async def open_planned(app: FastAPI, store: TournamentStore, t: Tournament, rnd:
         setup: int | str = b.setup if b.setup is not None else b.fen
         await open_game(app, t.event.variant, setup, clock, rated,
                         functools.partial(store.link_game, t.event.id, rnd, b.board),
-                        premade=SeatHashes(g.game_id, g.white_hash, g.invite_hash))
+                        premade=SeatHashes(g.game_id, g.white_hash, g.invite_hash),
+                        preview_s=t.event.preview_s)
         done += 1
     return done
 

@@ -25,6 +25,7 @@ from randomchess.db import now_ms
 from randomchess.diagram import svg_diagram
 from randomchess.server.accounts.deps import current_session
 from randomchess.server.games.live import LiveGame
+from randomchess.server.games.preview import PREVIEW_MAX_S
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
 from randomchess.server.http.errors import ApiError
@@ -123,6 +124,11 @@ class CreateIn(_Strict):
     shortlist: Line | None = Field(None, max_length=2000, description=(
         "draw only from these setup numbers"))
     prep_minutes: Literal[0, 5, 10, 15] = 0
+    preview: int | None = Field(
+        None, ge=0, le=PREVIEW_MAX_S,
+        description="the setup preview's countdown of the online games, seconds (0: none; "
+                    "none given: the speed's, 20 s bullet and blitz, 60 s rapid, 180 s "
+                    "classical)")
 
     @field_validator("time_control")
     @classmethod
@@ -297,7 +303,7 @@ def event_json(t: Tournament) -> dict[str, Any]:
         "salt": e.salt.hex() if e.salt is not None else None,
         "setup_source": e.setup_source, "excluded": list(e.excluded),
         "shortlist": None if e.shortlist is None else list(e.shortlist),
-        "prep_minutes": e.prep_minutes,
+        "prep_minutes": e.prep_minutes, "preview": e.preview_s,
         "players": [{"number": p.number, "name": p.name, "rating": p.rating,
                      "federation": p.federation, "fide_id": p.fide_id,
                      "joined_round": p.joined_round, "withdrawn_round": p.withdrawn_round}
@@ -330,6 +336,7 @@ async def create_event(body: CreateIn, request: Request) -> CreatedOut:
         eval_band=None if body.eval_band is None else round(body.eval_band * 100),
         tiebreak_edition=body.tiebreak_edition, setup_source=body.setup_source,
         excluded=excluded, shortlist=shortlist, prep_minutes=body.prep_minutes,
+        preview_s=body.preview,
         owner=owner)))
     return CreatedOut.model_validate({"id": created.event.id,
                                       "commitment": created.event.commitment,

@@ -7,7 +7,7 @@ import { lang, t } from './i18n.js';
 import { request, saveSeat } from './api.js';
 import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
-import { applyLobbyFrame, openSeeks } from './lobby_seeks.js';
+import { applyLobbyFrame, controlProblem, openSeeks } from './lobby_seeks.js';
 import { newClientValue } from './setups.js';
 import { myEvents } from './tournament/list.js';
 
@@ -305,6 +305,10 @@ async function start(root, go, state) {
   const days = h('select', { 'data-testid': 'seek-days' },
     h('option', { value: '' }, tr('liveClock')),
     [1, 2, 3, 5, 7, 14].map(d => h('option', { value: String(d) }, tr('perMove', { days: d }))));
+  // Any clock the server runs (issue 34): a PGN TimeControl, instead of minutes + increment.
+  const control = h('input', { 'data-testid': 'seek-control', size: 22, autocomplete: 'off',
+    spellcheck: 'false', placeholder: '40/5400+30:1800+30' });
+  const controlHint = h('p.hint', { 'data-testid': 'seek-control-hint' });
   const number = h('input', { type: 'number', min: '0', 'data-testid': 'seek-number' });
   const setupKind = h('select', { 'data-testid': 'seek-setup' },
     h('option', { value: 'random' }, tr('setupRandom')),
@@ -320,13 +324,26 @@ async function start(root, go, state) {
       .map(k => h('th', { scope: 'col' }, tr(k))), h('th', h('span.sr-only', tr('accept'))))),
     list);
   const challenge = h('input', { 'data-testid': 'seek-opponent', size: 12, autocomplete: 'off' });
-  const clock = () => (days.value
+  const written = () => control.value.trim();
+  const clock = () => (written() ? { control: written() } : days.value
     ? { days: Number(days.value) }
     : { minutes: Number(minutes.value), increment: Number(increment.value) });
+  // The server's limits of a period and a bonus (its models' minutes and increment).
+  const controlLimits = lims => [lims['clock.minutes']?.max ?? 600, lims['clock.increment']?.max ?? 600];
+  limitsOf('/api/lobby/seeks').then(lims => {
+    const [mins, bonus] = controlLimits(lims);
+    controlHint.textContent = tr('controlHint', { minutes: mins, bonus });
+  });
   // Quick pairing: the oldest open seek of another player in this variant, speed class and
   // rated or casual, whatever its exact clock; else this becomes an open seek.
-  const clockProblem = lims => (days.value ? null
-    : firstProblem({ 'clock.minutes': minutes.value, 'clock.increment': increment.value }, lims, clockLabels()));
+  const clockProblem = lims => {
+    if (written()) {
+      const problem = controlProblem(written(), ...controlLimits(lims));
+      return problem ? tr(problem.key, problem.vars) : null;
+    }
+    return days.value ? null
+      : firstProblem({ 'clock.minutes': minutes.value, 'clock.increment': increment.value }, lims, clockLabels());
+  };
   const quickPair = async () => {
     const lims = await limitsOf('/api/lobby/quick');
     const problem = clockProblem(lims);
@@ -362,7 +379,7 @@ async function start(root, go, state) {
           const setup = setupKind.value === 'number' || number.value !== ''
             ? (number.value === '' ? 'random' : Number(number.value)) : setupKind.value;
           const body = { variant: variant.value, rated: rated.checked, setup, clock: clock() };
-          if (preview.value !== '' && !days.value) body.preview = Number(preview.value);
+          if (preview.value !== '' && (!days.value || written())) body.preview = Number(preview.value);
           const name = challenge.value.trim();
           const res = name
             ? await call('POST', '/api/lobby/challenges', { ...body, name })
@@ -376,6 +393,7 @@ async function start(root, go, state) {
     h('div.row-form', h('label.stack', tr('colVariant'), variant),
       h('label.stack', tr('minutes'), minutes), h('label.stack', tr('increment'), increment),
       h('label.stack', tr('days'), days)),
+    h('div.row-form', h('label.stack.wide', tr('control'), control)), controlHint,
     h('div.row-form', h('label.stack', tr('setupKind'), setupKind),
       h('label.stack', tr('setupNumber'), number)),
     h('div.row-form', h('label.stack.wide', tr('challengeName'), challenge),

@@ -645,6 +645,12 @@ export default {
   'tournament.ko.bye': 'bye',
   'tournament.bid': 'Bid',
   'tournament.bids': 'Bids for Black',
+  'tournament.myBid': "Your Armageddon bid",
+  'tournament.myBidHelp': "The time you accept to play Black with: 0 to {base} seconds (240 or 4:00). The lower bid takes Black; on equal bids the better seed does; a draw wins the match for Black. Your bid stays hidden from your opponent until both are in, and is final.",
+  'tournament.myBidSend': "Send my bid",
+  'tournament.myBidMade': "Your bid: {s} s.",
+  'tournament.myBidWaiting': "Waiting for your opponent’s bid.",
+  'tournament.myBidPlay': "Play the Armageddon ({colour})",
   'tournament.bidSeconds': 'seconds',
 
   // setupEval

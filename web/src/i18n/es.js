@@ -645,6 +645,12 @@ export default {
   'tournament.ko.bye': 'exento',
   'tournament.bid': 'Pujar',
   'tournament.bids': 'Pujas por las negras',
+  'tournament.myBid': "Tu puja del Armagedón",
+  'tournament.myBidHelp': "El tiempo con el que aceptas jugar con negras: de 0 a {base} segundos (240 o 4:00). La puja más baja lleva negras; con pujas iguales, el mejor cabeza de serie; unas tablas dan el match a las negras. Tu rival no ve tu puja hasta que estén las dos, y es definitiva.",
+  'tournament.myBidSend': "Enviar mi puja",
+  'tournament.myBidMade': "Tu puja: {s} s.",
+  'tournament.myBidWaiting': "Esperando la puja de tu rival.",
+  'tournament.myBidPlay': "Jugar el Armagedón ({colour})",
   'tournament.bidSeconds': 'segundos',
 
   // setupEval

@@ -325,3 +325,31 @@ def test_players_bid_online_from_their_seats_and_the_armageddon_opens(c: TestCli
     arm_seats.act("draw-accept", "white")
     m = _wait_result(c, eid, 2)
     assert m["winner"] == 1  # Ann, Black, wins the match with the draw
+
+
+def test_a_player_bids_from_the_account_that_holds_their_seat(c: TestClient) -> None:
+    """Issue 34: without a token, the signed-in account that claimed the player's seat of the
+    match's game bids for them (with its CSRF token); another account bids nothing."""
+    from test_accounts import user
+
+    eid, auth = _event(c, ["Ann", "Bob"], name="Bids by account", games=1,
+                       time_control="300+2", armageddon="bid:300+2")
+    link = _open(c, eid, auth, [(1, 1)])[0]
+    seats = Seats(c, link)
+    ann, other = user(c, "ann_ko"), user(c, "not_ann")
+    r = ann.post(f"/api/account/games/{link['game_id']}/claim", json={"token": seats.white})
+    assert r.status_code == 200, r.text
+    _first_move(seats)
+    seats.act("draw-offer", "black")
+    seats.act("draw-accept", "white")
+    assert _wait_result(c, eid, 1)["status"] == "bids"
+    body = {"round": 1, "match": 1, "game_id": link["game_id"], "bid": 100}
+    r = other.post(f"/api/tournaments/{eid}/bids/mine", json=body)
+    assert r.status_code == 403 and r.json()["code"] == "tournament.bid_not_yours", r.text
+    r = ann.post(f"/api/tournaments/{eid}/bids/mine", json=body, csrf=False)
+    assert r.status_code == 403, r.text  # a state change needs the session's CSRF token
+    assert _match(c, eid)["bids_in"] == []
+    r = ann.post(f"/api/tournaments/{eid}/bids/mine", json=body)
+    assert r.status_code == 200, r.text
+    assert (r.json()["player"], r.json()["mine"]) == (1, 100)
+    assert _match(c, eid)["bids_in"] == [1]

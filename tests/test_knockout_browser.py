@@ -45,7 +45,12 @@ def _bracket(page: Page, eid: str) -> dict[str, Any]:
 def _click(page: Page, selector: str) -> None:
     """A click off the centre of the element (the pages must not depend on the centre)."""
     target = page.locator(selector)
-    box = target.bounding_box()
+    box = None
+    for _ in range(100):  # the page redraws itself every 5 s: a box read mid-redraw is None
+        target.wait_for(state="visible", timeout=SLOW)
+        box = target.bounding_box()
+        if box is not None:
+            break
     assert box is not None
     target.click(position={"x": box["width"] * 0.3, "y": box["height"] * 0.7})
 
@@ -77,8 +82,9 @@ def _bids(page: Page, rnd: int, match: int, bids: dict[int, str]) -> None:
 
 def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     """Eight players, 2-game matches, a 2-game tie-break stage, then an Armageddon by bids (the
-    quarter-final 4-5 and the final go that far), all from the organiser's bracket page, in
-    Spanish; then the event is closed, every setup re-derived from the revealed salt by the
+    quarter-final 4-5 and the final go that far), from the organiser's bracket page in
+    Spanish; the final is played online by its two players in their own browsers (the bids
+    too, from their pages); then the event is closed, every setup re-derived from the revealed salt by the
     documented recipe (docs/shuffler.md), and the PGN's rounds, setups and clocks checked."""
     ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
                               bypass_csp=True)
@@ -139,15 +145,44 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     for match in (1, 2):
         _enter(o, eid, 2, match, "1-0")
         _enter(o, eid, 2, match, "0-1")
-    # The final, Ann - Bob: level, level again in the tie-break, then the Armageddon.
+    # The final, Ann - Bob, played online by the two players in their own browsers: level
+    # after the match games and the tie-break (four draws), then each bids from their page
+    # and the Armageddon opens online by itself with the bid clocks.
     _click(o, "[data-testid=t-pair]")
     o.wait_for_selector("[data-testid=t-ko-select-3-1]", timeout=SLOW)
     assert "Final" in (o.text_content("[data-testid=t-ko-round-3]") or "")
-    for result in ("1/2", "1/2", "1-0", "1-0"):
-        _enter(o, eid, 3, 1, result)
-    _bids(o, 3, 1, {1: "150", 2: "2:50"})
-    o.wait_for_selector("[data-testid=t-ko-select-3-1]", timeout=SLOW)
-    _enter(o, eid, 3, 1, "1/2")  # Black (Ann, the lower bid) is champion with the draw
+    players = {n: browser.new_context(base_url=server, bypass_csp=True).new_page()
+               for n in ("Ann", "Bob")}
+    for pg in players.values():
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+    for game in (1, 2, 3, 4):
+        white, black = ("Ann", "Bob") if game % 2 else ("Bob", "Ann")
+        _click(o, "[data-testid=t-ko-online-3]")
+        o.wait_for_selector(f"[data-testid=t-ko-watch-3-1-{game}]", timeout=SLOW)
+        o.wait_for_selector("[data-testid=t-links]", timeout=SLOW)
+        gid = _bracket(o, eid)["rounds"][2]["matches"][0]["games"][game - 1]["game_id"]
+        _seat(players[white], o.get_attribute("[data-testid=t-link-1-white]", "href") or "",
+              join=False, game_id=gid)
+        _seat(players[black], o.get_attribute("[data-testid=t-link-1-black]", "href") or "",
+              join=True, game_id=gid)
+        _draw_by_agreement(players[white], players[black])
+        o.wait_for_selector(f"[data-testid=t-ko-game-3-1-{game}] >> text=/ 1\\/2-1\\/2 /",
+                            timeout=SLOW)
+    for pg, bid in ((players["Ann"], "150"), (players["Bob"], "2:50")):
+        pg.goto(f"/#/tournament/{eid}")
+        pg.wait_for_selector("[data-testid=t-ko-mybid-input-3-1]", timeout=SLOW)
+        pg.fill("[data-testid=t-ko-mybid-input-3-1]", bid)
+        _click(pg, "[data-testid=t-ko-mybid-send-3-1]")
+        pg.wait_for_selector("[data-testid=t-ko-mybid-state-3-1]", timeout=SLOW)
+    for pg in players.values():
+        pg.wait_for_selector("[data-testid=t-ko-mybid-play-3-1]", timeout=SLOW)
+        _click(pg, "[data-testid=t-ko-mybid-play-3-1]")
+        pg.wait_for_selector("[data-testid=board]", timeout=SLOW)
+        pg.wait_for_function(  # White (Bob) 5:00, Black (Ann) her bid, 2:30
+            "(document.querySelector('[data-testid=clock-white]')?.textContent || '')"
+            ".includes('5:00') && (document.querySelector("
+            "'[data-testid=clock-black]')?.textContent || '').includes('2:30')", timeout=SLOW)
+    _draw_by_agreement(players["Bob"], players["Ann"])  # Black (Ann) is champion
     o.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
     assert "Ann" in (o.text_content("[data-testid=t-champion]") or "")
     bracket = _bracket(o, eid)
@@ -189,6 +224,8 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
         ("Bob", "Ann", "300", "150")
     assert by_round[("3.3", "1")]["TimeControl"] == "300+3"
     assert by_round[("3.1", "1")]["TimeControl"] == "900+10"
+    final = [r for r in records if r.headers["Round"].startswith("3.")]
+    assert len(final) == 5 and all(len(r.moves) == 4 for r in final)  # played online
     assert errors == []
 
 
@@ -237,12 +274,17 @@ def test_a_knockout_created_from_the_form(browser: Browser, server: str) -> None
         ctx.close()
 
 
-def _seat(page: Page, link: str, join: bool) -> None:
+def _seat(page: Page, link: str, join: bool, game_id: str = "") -> None:
+    """Take a seat from a personal link; with ``game_id``, wait for that game's fresh board (a
+    page still showing the player's previous game has a board too)."""
     page.goto(link)
     if join:
         page.click("[data-testid=join]")  # the invitation asks before taking the seat
-    page.wait_for_url(re.compile(r"#/game/"), timeout=SLOW)
+    page.wait_for_url(re.compile(rf"#/game/{game_id}"), timeout=SLOW)
     page.wait_for_selector("[data-testid=board]", timeout=SLOW)
+    if game_id:
+        page.wait_for_function("() => document.querySelector('[data-testid=board]')"
+                               "?.dataset.ply === '0'", timeout=SLOW)
 
 
 def _draw_by_agreement(white: Page, black: Page) -> None:

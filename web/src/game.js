@@ -8,7 +8,7 @@ import {
   follow, getGame, getGameEvent, getRatings, getRematch, loadSeat, pgnUrl, postAction, postMove, postRematch, saveSeat,
 } from './api.js';
 import { copyText } from './dom.js';
-import { claimSeat, currentUser } from './account.js';
+import { claimSeat, currentUser } from './account/ctrl.js';
 import { loadLevels } from './levels.js';
 import { createGameCtrl } from './game/ctrl.js';
 import { createGameView, renderNotFound } from './game/view.js';

@@ -16,7 +16,7 @@ import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
 import { request, saveSeat } from './api.js';
-import { currentUser } from './account.js';
+import { currentUser } from './account/ctrl.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
 import { followLive } from './tournament/live.js';

@@ -1,8 +1,8 @@
-// The lobby's seeks built from the socket's frames (web/src/lobby_seeks.js, issue 28).
+// The lobby's seeks built from the socket's frames (web/src/lobby/seeks.js, issue 28).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyLobbyFrame, openSeeks } from '../src/lobby_seeks.js';
+import { applyLobbyFrame, openSeeks } from '../src/lobby/seeks.js';
 
 const seek = (id, expires = 60_000) => ({ id, player: 'p', expires_in_ms: expires });
 
@@ -29,7 +29,7 @@ test('a seek lapses when its time is up, on the page clock', () => {
 });
 
 test('a written time control is checked as the server reads it, with its limits', async () => {
-  const { controlProblem } = await import('../src/lobby_seeks.js');
+  const { controlProblem } = await import('../src/lobby/seeks.js');
   for (const ok of ['5400+30', '40/5400+30:1800+30', '30/1500:300+5', '300+3d', '180+2b', '36000']) {
     assert.equal(controlProblem(ok, 600, 600), null, ok);
   }

@@ -15,10 +15,12 @@ import pytest
 
 from randomchess.pgn import read_games
 from test_cli_knockout import _sketch
+from test_lobby_browser import PASSWORD
 from web_support import ARTIFACTS, SLOW, launched_browser, running_server, skip_without_browser
 
 with contextlib.suppress(ImportError):  # skipped below without it
     from playwright.sync_api import Browser, Page, expect
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = skip_without_browser
 
@@ -84,8 +86,9 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     """Eight players, 2-game matches, a 2-game tie-break stage, then an Armageddon by bids (the
     quarter-final 4-5 and the final go that far), from the organiser's bracket page in
     Spanish; the final is played online by its two players in their own browsers (the bids
-    too, from their pages); then the event is closed, every setup re-derived from the revealed salt by the
-    documented recipe (docs/shuffler.md), and the PGN's rounds, setups and clocks checked."""
+    too, from their pages); then the event is closed, every setup re-derived from the
+    revealed salt by the documented recipe (docs/shuffler.md), and the PGN's rounds, setups
+    and clocks checked."""
     ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
                               bypass_csp=True)
     ctx.add_init_script("localStorage.setItem('rc-lang', 'es')")
@@ -289,11 +292,19 @@ def _seat(page: Page, link: str, join: bool, game_id: str = "") -> None:
 
 def _draw_by_agreement(white: Page, black: Page) -> None:
     """Two moves each way (before them a game can only be aborted), then a draw agreed."""
+    reached = "p => document.querySelector('[data-testid=board]')?.dataset.ply === String(p)"
     for pg, san, ply in ((white, "e4", 1), (black, "e5", 2), (white, "d4", 3), (black, "d5", 4)):
-        pg.fill("[data-testid=san-input]", san)
-        pg.press("[data-testid=san-input]", "Enter")
-        pg.wait_for_function("p => document.querySelector('[data-testid=board]')?.dataset.ply "
-                             "=== String(p)", arg=ply, timeout=SLOW)
+        # A move typed before the page has heard that the opponent took their seat may be
+        # refused: typed again until it is made (a move made twice is refused, harmlessly).
+        for attempt in range(6):
+            pg.fill("[data-testid=san-input]", san)
+            pg.press("[data-testid=san-input]", "Enter")
+            try:
+                pg.wait_for_function(reached, arg=ply, timeout=SLOW // 6)
+                break
+            except PlaywrightTimeout:
+                if attempt == 5:
+                    raise
     white.click("[data-testid=draw-offer]")
     black.wait_for_selector("[data-testid=draw-accept]", timeout=SLOW)
     black.click("[data-testid=draw-accept]")
@@ -442,4 +453,68 @@ def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) ->
     assert "Ann" in (o.text_content("[data-testid=t-champion]") or "")
     assert errors == []
     for c in (org, *contexts.values()):
+        c.close()
+
+
+def test_a_player_bids_from_the_account_that_holds_their_seat(browser: Browser,
+                                                               server: str) -> None:
+    """Issue 34: a player who claimed their seat of the match's game for their account bids
+    from another browser once signed in there (no seat kept in that browser), and takes their
+    seat of the Armageddon from it."""
+    from test_lobby_controls_browser import sign_up
+
+    org = browser.new_context(base_url=server, bypass_csp=True)
+    o = org.new_page()
+    o.goto("/")
+    r = o.request.post("/api/tournaments/knockout", data={
+        "name": "Bids by account", "games": 1, "time_control": "300+2",
+        "armageddon": "bid:300+2"})
+    eid, secret = r.json()["id"], r.json()["organiser_secret"]
+    auth = {"X-Organiser-Secret": secret}
+    for i, name in enumerate(["Ann", "Bob"]):
+        o.request.post(f"/api/tournaments/{eid}/players", data={"name": name, "rating": 2500 - i},
+                       headers=auth)
+    o.request.post(f"/api/tournaments/{eid}/start", headers=auth)
+    o.request.post(f"/api/tournaments/{eid}/pair", headers=auth)
+    links = o.request.post(f"/api/tournaments/{eid}/rounds/1/online", headers=auth).json()
+    link = links["games"][0]
+    contexts = [browser.new_context(base_url=server, bypass_csp=True) for _ in range(3)]
+    ann, bob, ann_elsewhere = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for pg in (ann, bob, ann_elsewhere):
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(ann, "ann_ko")
+    _seat(ann, link["white"]["link"], join=False, game_id=link["game_id"])
+    ann.wait_for_selector("[data-testid=claim-seat]", timeout=SLOW)
+    ann.click("[data-testid=claim-seat]")
+    ann.wait_for_function("() => !document.querySelector('[data-testid=claim-seat]')",
+                          timeout=SLOW)
+    _seat(bob, link["black"]["link"], join=True, game_id=link["game_id"])
+    _draw_by_agreement(ann, bob)
+    ann_elsewhere.goto("/#/account")  # another browser: no seat kept here
+    ann_elsewhere.fill("[data-testid=name]", "ann_ko")
+    ann_elsewhere.fill("[data-testid=password]", PASSWORD)
+    ann_elsewhere.click("[data-testid=login]")
+    expect(ann_elsewhere.locator("[data-testid=logged-in]")).to_contain_text("ann_ko",
+                                                                             timeout=SLOW)
+    ann_elsewhere.goto(f"/#/tournament/{eid}")
+    ann_elsewhere.wait_for_selector("[data-testid=t-ko-mybid-input-1-1]", timeout=SLOW)
+    ann_elsewhere.fill("[data-testid=t-ko-mybid-input-1-1]", "120")
+    _click(ann_elsewhere, "[data-testid=t-ko-mybid-send-1-1]")
+    expect(ann_elsewhere.locator("[data-testid=t-ko-mybid-state-1-1]")).to_contain_text(
+        "120 s", timeout=SLOW)
+    bob.goto(f"/#/tournament/{eid}")
+    bob.wait_for_selector("[data-testid=t-ko-mybid-input-1-1]", timeout=SLOW)
+    bob.fill("[data-testid=t-ko-mybid-input-1-1]", "200")
+    _click(bob, "[data-testid=t-ko-mybid-send-1-1]")
+    ann_elsewhere.wait_for_selector("[data-testid=t-ko-mybid-play-1-1]", timeout=SLOW)
+    _click(ann_elsewhere, "[data-testid=t-ko-mybid-play-1-1]")
+    ann_elsewhere.wait_for_selector("[data-testid=board]", timeout=SLOW)
+    ann_elsewhere.wait_for_function(  # Ann is Black with her bid, 2:00
+        "(document.querySelector('[data-testid=clock-black]')?.textContent || '')"
+        ".includes('2:00')", timeout=SLOW)
+    arm = _bracket(o, eid)["rounds"][0]["matches"][0]["games"][1]
+    assert arm["black"] == 1 and arm["game_id"] in ann_elsewhere.url
+    assert errors == []
+    for c in (org, *contexts):
         c.close()

@@ -92,17 +92,49 @@ function heldSeat(m) {
   return null;
 }
 
+// The signed-in account's games (their ids), asked at most every 20 s and only when a match
+// awaits bids that this browser holds no seat of: a player whose seat is their account's
+// (claimed on the game page) bids from any browser they sign in on.
+let accountGames = { at: -Infinity, ids: null, asking: null };
+function accountGameIds() {
+  const now = Date.now();
+  if (!accountGames.asking && now - accountGames.at > 20_000) {
+    accountGames.at = now;
+    accountGames.asking = request('GET', '/api/account/session')
+      .then(s => (s.account ? request('GET', '/api/account/games') : { games: [] }))
+      .then(r => new Set(r.games.map(g => g.id)), () => new Set())
+      .then(ids => { accountGames = { ...accountGames, ids, asking: null }; return ids; });
+  }
+  return accountGames.ids ? Promise.resolve(accountGames.ids) : accountGames.asking;
+}
+
 function myBidBox(ev, r, m) {
   const arm = m.games.find(g => g.black_time_control !== null);
   const armOpen = arm && arm.game_id && arm.result === null;
   if (ev.status !== 'running' || !ev.armageddonBids || (m.status !== 'bids' && !armOpen)) return null;
+  const id = `${r.round}-${m.match}`;
+  const box = h('div.ko-mybid', { 'data-testid': `t-ko-mybid-${id}` });
   const seat = heldSeat(m);
-  if (!seat) return null;
+  const ofAccount = ids => m.games.find(g => g.game_id && ids.has(g.game_id));
+  if (seat) fillBidBox(box, ev, r, m, seat);
+  else if (accountGames.ids && ofAccount(accountGames.ids)) {  // known: drawn at once
+    fillBidBox(box, ev, r, m, { game_id: ofAccount(accountGames.ids).game_id });
+  } else {
+    accountGameIds().then(ids => {
+      const g = ofAccount(ids);
+      if (g) fillBidBox(box, ev, r, m, { game_id: g.game_id });
+    });
+  }
+  return box;
+}
+
+/** The player's bid box: `seat` {game_id, token} of one of the match's games, or {game_id}
+ *  alone for the signed-in account's seat of it. */
+function fillBidBox(box, ev, r, m, seat) {
   const id = `${r.round}-${m.match}`;
   const key = `${ev.id}/${id}`;
   const url = `/api/tournaments/${encodeURIComponent(ev.id)}/bids/mine`;
   const body = (extra = {}) => ({ round: r.round, match: m.match, ...seat, ...extra });
-  const box = h('div.ko-mybid', { 'data-testid': `t-ko-mybid-${id}` });
   const paint = (state, problem = '') => {
     clear(box);
     box.append(h('h4', tt('myBid')));
@@ -147,7 +179,6 @@ function myBidBox(ev, r, m) {
       if (!same) paint(out); // a redraw with nothing new keeps the field being typed in
     })
     .catch(e => paint(myStates.get(key) || null, e.message));
-  return box;
 }
 
 function matchBox(ev, r, m, secret, post) {

@@ -334,7 +334,9 @@ def test_a_player_bids_from_the_account_that_holds_their_seat(c: TestClient) -> 
 
     eid, auth = _event(c, ["Ann", "Bob"], name="Bids by account", games=1,
                        time_control="300+2", armageddon="bid:300+2")
-    link = _open(c, eid, auth, [(1, 1)])[0]
+    r = c.post(f"/api/tournaments/{eid}/rounds/1/online", headers=auth, json={"rated": True})
+    assert r.status_code == 200, r.text
+    link = r.json()["games"][0]
     seats = Seats(c, link)
     ann, other = user(c, "ann_ko"), user(c, "not_ann")
     r = ann.post(f"/api/account/games/{link['game_id']}/claim", json={"token": seats.white})
@@ -353,3 +355,13 @@ def test_a_player_bids_from_the_account_that_holds_their_seat(c: TestClient) -> 
     assert r.status_code == 200, r.text
     assert (r.json()["player"], r.json()["mine"]) == (1, 100)
     assert _match(c, eid)["bids_in"] == [1]
+    r = c.post(f"/api/tournaments/{eid}/bids/mine", json={**body, "token": seats.black,
+                                                          "bid": 150})
+    assert r.status_code == 200, r.text
+    # The Armageddon opened online as the match's game was: rated, and Ann's account holds
+    # her seat there (Black: the lower bid).
+    arm = r.json()["armageddon_game"]
+    accounts = c.app.state.players.accounts  # type: ignore[attr-defined]
+    assert accounts.terms(arm)[0] is True
+    assert accounts.seats(arm) == {"black": accounts.user_id("ann_ko")}
+    assert arm in [g["id"] for g in ann.get("/api/account/games").json()["games"]]

@@ -349,8 +349,10 @@ async def my_bid(event_id: EventId, body: MyBidIn, request: Request) -> MyBidOut
         ko = await db.run(call, lambda: kos.load(event_id))
         m = ko.bracket.match(body.round, body.match)
         arm = _armageddon_of(m)
-        if arm is not None and arm.game_id is None and arm.result is None:
-            await _open_one(request, kos, ko, arm)
+        before = next((x for x in reversed(m.games) if x.game_id is not None), None)
+        if arm is not None and arm.game_id is None and arm.result is None \
+                and before is not None:
+            await _open_one(request, kos, ko, arm, before)
             ko = await db.run(call, lambda: kos.load(event_id))
             m = ko.bracket.match(body.round, body.match)
     return MyBidOut.model_validate(_my_bid(ko, m, player))
@@ -371,14 +373,30 @@ async def my_armageddon_seat(event_id: EventId, body: MyBidIn, request: Request)
     return MySeatOut(game_id=arm.game_id, color=colour, token=token)
 
 
-async def _open_one(request: Request, kos: KnockoutStore, ko: KnockoutEvent, g: Game) -> None:
+async def _open_one(request: Request, kos: KnockoutStore, ko: KnockoutEvent, g: Game,
+                    before: Game) -> None:
     """Open the game ``g`` on the server (an Armageddon after the players' own bids): its
-    colours, setup and bid clocks; the players take their seats from their bid page."""
+    colours, setup and bid clocks; the players take their seats from their bid page.  As
+    the match's game ``before`` was: rated when it was, and each seat an account held there
+    held by the same account here."""
+    db = database(request)
+    players = getattr(request.app.state, "players", None)  # accounts (accounts/deps.py)
+    terms = None if players is None or before.game_id is None else \
+        await db.run(players.accounts.terms, before.game_id)
     clock, control, black_initial = online_clock(g)
     setup: int | str = g.setup if g.setup is not None else g.fen
-    await open_game(request.app, ko.event.variant, setup, clock, False,
-                    _linker(kos, ko.event.id, g.round, g.match, g.game),
-                    control=control, black_initial_ms=black_initial)
+    game_id, _, _ = await open_game(request.app, ko.event.variant, setup, clock,
+                                    terms is not None and terms[0],
+                                    _linker(kos, ko.event.id, g.round, g.match, g.game),
+                                    control=control, black_initial_ms=black_initial)
+    if players is None or before.game_id is None:
+        return
+    seats = await db.run(players.accounts.seats, before.game_id)
+    for colour, uid in seats.items():
+        player = before.white if colour == "white" else before.black
+        if uid is not None:
+            await db.run(players.accounts.claim, game_id,
+                         ["white" if g.white == player else "black"], uid)
 
 
 # --- online games (routes.open_online comes here for a knock-out) ---------------------------

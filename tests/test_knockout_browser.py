@@ -67,8 +67,12 @@ def _enter(page: Page, eid: str, rnd: int, match: int, result: str) -> None:
         ".then(b => b.rounds[r - 1].matches[m - 1].games.filter(g => g.result).length > n)",
         arg=[eid, rnd, match, before], timeout=SLOW)
     played = r"text=/ (1-0|0-1|1\/2-1\/2) /"
-    page.wait_for_selector(f"[data-testid=t-ko-game-{rnd}-{match}-{before + 1}] >> {played}",
-                           timeout=SLOW)
+    try:
+        page.wait_for_selector(f"[data-testid=t-ko-game-{rnd}-{match}-{before + 1}] >> {played}",
+                               timeout=SLOW)
+    except Exception:  # what the page showed instead, for whoever reads the failure
+        page.screenshot(path=str(ARTIFACTS / f"knockout-enter-{rnd}-{match}-failed.png"))
+        raise
 
 
 def _bids(page: Page, rnd: int, match: int, bids: dict[int, str]) -> None:

@@ -193,7 +193,10 @@ def _check_pgn(cli: Cli, ko: KnockoutEvent) -> None:
     assert by_round[("3.3", "1")].headers["TimeControl"] == "600+5"
     assert by_round[("3.1", "1")].headers["TimeControl"] == "900+10"
     out = cli("export", NAME, "--format", "csv", ok=False)
-    assert "the crosstable CSV and the bulletin describe Swiss and round-robin" in out
+    assert "the crosstable CSV describes Swiss and round-robin" in out
+    bulletin = cli("export", NAME, "--format", "bulletin", lang="es")  # issue 34
+    assert "Boletín" in bulletin and "Campeón: <strong>Ann</strong>" in bulletin
+    assert bulletin.count('<section class="game"') == len(ko.games)
     _check_trf(cli, ko)
 
 

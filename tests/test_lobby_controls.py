@@ -64,3 +64,27 @@ def test_a_sandclock_and_other_clockless_controls_are_refused(c: TestClient) -> 
                                          "clock": {"control": "300", "minutes": 5}})
     assert r.status_code == 422
     assert a.get("/api/lobby/seeks").json()["seeks"] == []
+
+
+def test_quick_pairing_takes_any_control_a_seek_takes(c: TestClient) -> None:
+    """Quick pairing accepts the clocks a seek accepts (issue 34): a multi-period control opens
+    a seek with that control, and another player's quick pairing in the same speed class (a
+    classical "90+30") is paired with it; the game runs the seeker's control."""
+    a, b = user(c, "alice"), user(c, "bob")
+    r = a.post("/api/lobby/quick", json={"variant": "chess960",
+                                         "clock": {"control": "40/5400+30:1800+30"}})
+    assert r.status_code == 200, r.text
+    assert r.json()["paired"] is False
+    [shown] = a.get("/api/lobby/seeks").json()["seeks"]
+    assert (shown["clock"]["control"], shown["speed"]) == ("40/5400+30:1800+30", "classical")
+    r = b.post("/api/lobby/quick", json={"variant": "chess960", "clock": {"control": "5400+30"}})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["paired"] is True and out["speed"] == "classical"
+    state = c.get(f"/api/games/{out['id']}").json()
+    assert state["clocks"]["control"] == "40/5400+30:1800+30"
+    for control, code in (("*60", "clock.not_online"), ("40/99999999", "clock.invalid")):
+        r = a.post("/api/lobby/quick", json={"variant": "chess960",
+                                             "clock": {"control": control}})
+        assert r.status_code == 422 and r.json()["code"] in (code, "clock.out_of_range"), r.text
+    assert a.get("/api/lobby/seeks").json()["seeks"] == []

@@ -5,6 +5,7 @@ bracket, the PGN and the HTML bracket; verification after the close."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,14 @@ def _check_exports(c: TestClient, eid: str, auth: dict[str, str]) -> None:
     trf = c.get(f"/api/tournaments/{eid}/export.trf")
     assert trf.status_code == 200 and "XXR 7\n" in trf.text  # round 1: 5 slots, the final 2
     assert c.get(f"/api/tournaments/{eid}/export.csv").status_code == 404
+    # The bulletin (issue 34): the bracket and every game with a board to step through.
+    r = c.get(f"/api/tournaments/{eid}/export.bulletin?lang=es")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), r.text
+    text = r.text
+    assert "Boletín" in text and "Campeón: <strong>Ann</strong>" in text
+    assert text.count('<section class="game"') == 7 and 'id="g-1.5-2"' in text
+    assert "Semifinales" in text and "Posición" in text
+    assert not re.search(r"(?i)(https?:|//[a-z0-9]|\bsrc=|\bhref=\"(?!#))", text)  # self-contained
     r = c.post(f"/api/tournaments/{eid}/games", headers=auth,
                json={"round": 2, "match": 1, "game": 3, "result": "1-0"})
     assert r.status_code == 409

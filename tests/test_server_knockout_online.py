@@ -247,3 +247,121 @@ def test_an_ended_game_is_recorded_before_any_organiser_step_even_without_the_ho
             service.end_hooks = hooks
         m = _match(c, eid)
         assert [g["result"] for g in m["games"]] == ["1-0", "0-1"] and m["winner"] == 1
+
+
+def test_players_bid_online_from_their_seats_and_the_armageddon_opens(c: TestClient) -> None:
+    """Issue 34: each player bids for the Armageddon from their own seat of the match's game
+    (their personal link's token); a bid is hidden from the opponent until both are in, a bad
+    one is refused in both languages, a seat of another game or a wrong token bids nothing;
+    with both bids in, the Armageddon opens online with the bid clocks (equal bids: the
+    better seed takes Black), each player takes their seat and the draw sends Black on."""
+    eid, auth = _event(c, ["Ann", "Bob"], name="Bids online", games=1, time_control="300+2",
+                       armageddon="bid:300+2")
+    link = _open(c, eid, auth, [(1, 1)])[0]
+    seats = Seats(c, link)
+    _first_move(seats)
+    seats.act("draw-offer", "black")
+    seats.act("draw-accept", "white")
+    m = _wait_result(c, eid, 1)
+    assert m["status"] == "bids"
+    gid = link["game_id"]
+
+    def mine(token: str | None, **body: Any) -> Any:
+        return c.post(f"/api/tournaments/{eid}/bids/mine",
+                      json={"round": 1, "match": 1, "game_id": gid, "token": token, **body},
+                      )
+
+    # a wrong token, or no token and no account: no bid
+    for token in ("not-a-seat", None):
+        r = mine(token, bid=100)
+        assert r.status_code == 403 and r.json()["code"] == "tournament.bid_not_yours", r.text
+    for lang, bad, text in (("en", -5, "cannot be negative"), ("es", "301", "supera el tiempo"),
+                            ("en", "abc", "a bid is a number")):
+        r = c.post(f"/api/tournaments/{eid}/bids/mine", headers={"Accept-Language": lang},
+                   json={"round": 1, "match": 1, "game_id": gid, "token": seats.white,
+                         "bid": bad})
+        assert r.status_code == 422 and text in r.text, r.text
+    # Ann (White in game 1) bids 240: Bob sees that she has bid, not what
+    r = mine(seats.white, bid="4:00")
+    assert r.status_code == 200, r.text
+    ann = r.json()
+    assert (ann["player"], ann["mine"], ann["bids_in"], ann["bids"]) == (1, 240, [1], [])
+    assert ann["base"] == 300 and ann["armageddon_game"] is None
+    r = mine(seats.black)
+    bob = r.json()
+    assert (bob["player"], bob["mine"], bob["bids_in"], bob["bids"]) == (2, None, [1], [])
+    assert _match(c, eid)["bids"] == []  # hidden from everyone until both are in
+    r = mine(seats.white, bid=100)  # a bid is final
+    assert r.status_code == 409, r.text
+    r = c.post(f"/api/tournaments/{eid}/bids/mine/seat",
+               json={"round": 1, "match": 1, "game_id": gid, "token": seats.black})
+    assert r.status_code == 409 and r.json()["code"] == "tournament.armageddon_not_online"
+    # Bob bids the same: equal bids, the better seed (Ann) takes Black
+    r = mine(seats.black, bid=240)
+    assert r.status_code == 200, r.text
+    bob = r.json()
+    assert sorted((b["player"], b["seconds"]) for b in bob["bids"]) == [(1, 240), (2, 240)]
+    assert bob["armageddon_game"] is not None and bob["colour"] == "white"
+    m = _match(c, eid)
+    arm = m["games"][-1]
+    assert (arm["white"], arm["black"], arm["black_time_control"]) == (2, 1, "240+2")
+    assert arm["game_id"] == bob["armageddon_game"]
+    _open(c, eid, auth, [])  # already online: nothing for the organiser to open
+    # each takes their seat of the Armageddon from their old seat
+    tokens = {}
+    for old, colour in ((seats.white, "black"), (seats.black, "white")):
+        r = c.post(f"/api/tournaments/{eid}/bids/mine/seat",
+                   json={"round": 1, "match": 1, "game_id": gid, "token": old})
+        assert r.status_code == 200, r.text
+        assert (r.json()["game_id"], r.json()["color"]) == (arm["game_id"], colour)
+        tokens[colour] = r.json()["token"]
+    state = c.get(f"/api/games/{arm['game_id']}").json()
+    assert (state["clocks"]["white"], state["clocks"]["black"]) == (300_000, 240_000)
+    arm_seats = Seats.__new__(Seats)
+    arm_seats.c, arm_seats.id = c, arm["game_id"]
+    arm_seats.white, arm_seats.black = tokens["white"], tokens["black"]
+    _first_move(arm_seats)
+    arm_seats.act("draw-offer", "black")
+    arm_seats.act("draw-accept", "white")
+    m = _wait_result(c, eid, 2)
+    assert m["winner"] == 1  # Ann, Black, wins the match with the draw
+
+
+def test_a_player_bids_from_the_account_that_holds_their_seat(c: TestClient) -> None:
+    """Issue 34: without a token, the signed-in account that claimed the player's seat of the
+    match's game bids for them (with its CSRF token); another account bids nothing."""
+    from test_accounts import user
+
+    eid, auth = _event(c, ["Ann", "Bob"], name="Bids by account", games=1,
+                       time_control="300+2", armageddon="bid:300+2")
+    r = c.post(f"/api/tournaments/{eid}/rounds/1/online", headers=auth, json={"rated": True})
+    assert r.status_code == 200, r.text
+    link = r.json()["games"][0]
+    seats = Seats(c, link)
+    ann, other = user(c, "ann_ko"), user(c, "not_ann")
+    r = ann.post(f"/api/account/games/{link['game_id']}/claim", json={"token": seats.white})
+    assert r.status_code == 200, r.text
+    _first_move(seats)
+    seats.act("draw-offer", "black")
+    seats.act("draw-accept", "white")
+    assert _wait_result(c, eid, 1)["status"] == "bids"
+    body = {"round": 1, "match": 1, "game_id": link["game_id"], "bid": 100}
+    r = other.post(f"/api/tournaments/{eid}/bids/mine", json=body)
+    assert r.status_code == 403 and r.json()["code"] == "tournament.bid_not_yours", r.text
+    r = ann.post(f"/api/tournaments/{eid}/bids/mine", json=body, csrf=False)
+    assert r.status_code == 403, r.text  # a state change needs the session's CSRF token
+    assert _match(c, eid)["bids_in"] == []
+    r = ann.post(f"/api/tournaments/{eid}/bids/mine", json=body)
+    assert r.status_code == 200, r.text
+    assert (r.json()["player"], r.json()["mine"]) == (1, 100)
+    assert _match(c, eid)["bids_in"] == [1]
+    r = c.post(f"/api/tournaments/{eid}/bids/mine", json={**body, "token": seats.black,
+                                                          "bid": 150})
+    assert r.status_code == 200, r.text
+    # The Armageddon opened online as the match's game was: rated, and Ann's account holds
+    # her seat there (Black: the lower bid).
+    arm = r.json()["armageddon_game"]
+    accounts = c.app.state.players.accounts  # type: ignore[attr-defined]
+    assert accounts.terms(arm)[0] is True
+    assert accounts.seats(arm) == {"black": accounts.user_id("ann_ko")}
+    assert arm in [g["id"] for g in ann.get("/api/account/games").json()["games"]]

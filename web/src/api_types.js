@@ -287,14 +287,6 @@
  */
 
 /**
- * A live clock (``minutes`` + ``increment``) or a correspondence one (``days`` per move: each move must be made within that many days of the previous one).
- * @typedef {object} ClockIn
- * @property {(number|null)} [minutes] - initial time per side
- * @property {(number|null)} [increment] - seconds added after each move
- * @property {(number|null)} [days] - days per move (correspondence): 1, 2, 3, 5, 7 or 14, instead of minutes
- */
-
-/**
  * The time control in words (randomchess.clock), in each language.
  * @typedef {object} ClockLabel
  * @property {string} en
@@ -890,8 +882,40 @@
  */
 
 /**
+ * A player's own Armageddon bid, or a look at the bids (no ``bid``), proved by their seat in one of the match's games played online (issue 34).
+ * @typedef {object} MyBidIn
+ * @property {number} round
+ * @property {number} match
+ * @property {string} game_id - a game of this match the player played online
+ * @property {(string|null)} [token] - the player's seat token of that game; without it, the signed-in account's seat of it
+ * @property {(string|number|null)} [bid] - seconds (240) or minutes:seconds ('4:00'), 0 to the base time; final once made
+ */
+
+/**
+ * A player's view of their match's Armageddon bids (issue 34): their own bid, who has bid, both bids once both are in, and the Armageddon's server game once it is online.
+ * @typedef {object} MyBidOut
+ * @property {number} round
+ * @property {number} match
+ * @property {number} player - the player the seat proved (their seed)
+ * @property {string} status - the match's status (bids: bids awaited)
+ * @property {(number|null)} mine - this player's bid in seconds, once made
+ * @property {Array<number>} bids_in - the players who have bid
+ * @property {Array<KnockoutBidOut>} bids - shown once both players have bid
+ * @property {number} base - the base time in seconds: a bid is 0 to it
+ * @property {(string|null)} armageddon_game - the Armageddon's server game, once online
+ * @property {(string|null)} colour - this player's colour in the Armageddon, once known
+ */
+
+/**
  * @typedef {object} MyEventsOut
  * @property {Array<EventSummaryOut>} events - organised or arbitrated, newest first
+ */
+
+/**
+ * @typedef {object} MySeatOut
+ * @property {string} game_id
+ * @property {string} color
+ * @property {string} token
  */
 
 /**
@@ -1073,7 +1097,7 @@
 /**
  * @typedef {object} QuickIn
  * @property {string} [variant]
- * @property {ClockIn} clock
+ * @property {GameClockIn} clock
  * @property {boolean} [rated]
  * @property {(string|null)} [client_value] - the joiner's share of a verifiable setup draw, when an open seek is accepted (docs/shuffler.md §10)
  */

@@ -10,7 +10,7 @@ import {
 } from './api.js';
 import { newClientValue } from './setups.js';
 import { copyText } from './dom.js';
-import { claimSeat, currentUser } from './account.js';
+import { claimSeat, currentUser } from './account/ctrl.js';
 import { loadLevels } from './levels.js';
 import { createGameCtrl } from './game/ctrl.js';
 import { createGameView, renderNotFound } from './game/view.js';

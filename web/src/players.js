@@ -4,7 +4,7 @@
 
 import { h, clear } from './dom.js';
 import { variantName } from './variants.js';
-import { tr } from './account.js';
+import { tr } from './account/ctrl.js';
 import { request } from './api.js';
 import { formatPercent } from './i18n.js';
 

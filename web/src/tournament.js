@@ -17,12 +17,12 @@ import { allVariants, variantName } from './variants.js';
 import { checkValue, explainInvalid, formLimits } from './limits.js';
 import { isNumbered } from './setups.js';
 import { request } from './api.js';
-import { currentUser } from './account.js';
+import { currentUser } from './account/ctrl.js';
 import { renderEventList } from './tournament/list.js';
 import { renderVerify } from './tournament/verify.js';
 import { renderSeatLink } from './tournament/seat.js';
 import { followLive } from './tournament/live.js';
-import { bracketView } from './bracket.js';
+import { bracketView, liveLinks } from './bracket.js';
 import { diagram } from './diagram.js';
 import { briefBox } from './setup_brief.js';
 import './tournament.css';
@@ -555,7 +555,9 @@ function eventView(ev, rights, staff, ui, extra) {
     // Nothing is left to organise once the event is closed (issue 37): no empty box.
     rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
     !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
-    extra.links ? linksList(ev, extra.links) : null,
+    // A knock-out's links go once their game is played or their match decided (issue 34).
+    extra.links && (!bracket || liveLinks(extra.links, bracket).length)
+      ? linksList(ev, bracket ? liveLinks(extra.links, bracket) : extra.links) : null,
     bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
       (path, body) => act(ui, async () => {
         const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);

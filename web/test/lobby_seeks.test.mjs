@@ -1,8 +1,8 @@
-// The lobby's seeks built from the socket's frames (web/src/lobby_seeks.js, issue 28).
+// The lobby's seeks built from the socket's frames (web/src/lobby/seeks.js, issue 28).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyLobbyFrame, openSeeks } from '../src/lobby_seeks.js';
+import { applyLobbyFrame, openSeeks } from '../src/lobby/seeks.js';
 
 const seek = (id, expires = 60_000) => ({ id, player: 'p', expires_in_ms: expires });
 
@@ -26,4 +26,22 @@ test('a seek lapses when its time is up, on the page clock', () => {
   assert.deepEqual(later.open.map(x => x.id), ['b']);
   assert.equal(later.next, 1000);
   assert.deepEqual(openSeeks(s, 1000), { open: [], next: null });
+});
+
+test('a written time control is checked as the server reads it, with its limits', async () => {
+  const { controlProblem } = await import('../src/lobby/seeks.js');
+  for (const ok of ['5400+30', '40/5400+30:1800+30', '30/1500:300+5', '300+3d', '180+2b', '36000']) {
+    assert.equal(controlProblem(ok, 600, 600), null, ok);
+  }
+  assert.equal(controlProblem('*60').key, 'controlNotOnline');
+  assert.equal(controlProblem('-').key, 'controlNotOnline');
+  assert.equal(controlProblem('?').key, 'controlNotOnline');
+  for (const bad of ['', '90 + 30', '5400+30:1800', '40/5400:abc', '5400+30x', '0/60:60', '1:2:3:4:5:6:7:8:9']) {
+    assert.equal(controlProblem(bad).key, 'controlBad', bad);
+  }
+  assert.deepEqual(controlProblem('36001', 600, 600), { key: 'controlRange', vars: { control: '36001', minutes: 600, bonus: 600 } });
+  assert.equal(controlProblem('300+601', 600, 600).key, 'controlRange');
+  assert.equal(controlProblem('0', 600, 600).key, 'controlRange');
+  assert.equal(controlProblem('0+1', 600, 600).key, 'controlRange');  // online, the first period needs time
+  assert.equal(controlProblem('40/600:0', 600, 600), null);  // a later period may have no time
 });

@@ -27,9 +27,9 @@ KO_MSG = {
         "bid": "Round {r} match {m}: {name} bids {s} s to take Black",
         "champion": "Champion: {name}",
         "no_standings": "a knock-out has no standings table: see `tournament bracket`",
-        "no_format": "a knock-out exports pgn, trf (each game a column: docs/tournaments.md) "
-                     "or html (the bracket); the crosstable CSV and the bulletin describe "
-                     "Swiss and round-robin events only",
+        "no_format": "a knock-out exports pgn, trf (each game a column: docs/tournaments.md), "
+                     "html (the bracket) or bulletin (the bracket and the games); the "
+                     "crosstable CSV describes Swiss and round-robin events only",
         "seeds": "Registration closed; seeds ({how}):",
         "rating": "by rating", "entered": "in the order of entry",
         "not_knockout": "this event is not a knock-out: see `tournament show`",
@@ -49,8 +49,9 @@ KO_MSG = {
         "champion": "Campeón: {name}",
         "no_standings": "una eliminatoria no tiene clasificación: vea `tournament bracket`",
         "no_format": "una eliminatoria se exporta en pgn, trf (cada partida una columna: "
-                     "docs/tournaments.md) o html (el cuadro); el cuadro de cruces CSV y el "
-                     "boletín describen solo torneos suizos y de todos contra todos",
+                     "docs/tournaments.md), html (el cuadro) o bulletin (el cuadro y las "
+                     "partidas); el cuadro de cruces CSV describe solo torneos suizos y de "
+                     "todos contra todos",
         "seeds": "Inscripción cerrada; cabezas de serie ({how}):",
         "rating": "por Elo", "entered": "por orden de inscripción",
         "not_knockout": "este torneo no es una eliminatoria: vea `tournament show`",

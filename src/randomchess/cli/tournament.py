@@ -839,12 +839,15 @@ def export_command(ctx: click.Context, event: str, fmt_: str, output: Path | Non
     lang = _lang(ctx)
     ko = _knockout(ctx, eid)
     if ko is not None:
-        if fmt_ not in ("pgn", "html", "trf"):
+        if fmt_ not in ("pgn", "html", "trf", "bulletin"):
             raise click.ClickException(KO_MSG[lang]["no_format"])
+        from randomchess.tournament.knockout_export import bulletin as knockout_bulletin
         from randomchess.tournament.knockout_trf import write_knockout_trf
 
         _emit(knockout_pgn(ko, store.online_moves) if fmt_ == "pgn" else
-              write_knockout_trf(ko) if fmt_ == "trf" else bracket_html(ko, lang), output)
+              write_knockout_trf(ko) if fmt_ == "trf" else
+              knockout_bulletin(ko, store.online_moves, "es" if lang == "es" else "en")
+              if fmt_ == "bulletin" else bracket_html(ko, lang), output)
         return
     if fmt_ == "trf":
         text = write_trf(t)

@@ -33,7 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
                    "recorrer la partida."},
 }
 
-_STYLE = """
+BULLETIN_STYLE = """
 body{font-family:sans-serif;margin:1em auto;max-width:60em;padding:0 1em}
 table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;text-align:center}
 td.name{text-align:left}.setups{display:flex;flex-wrap:wrap;gap:1em}
@@ -166,7 +166,7 @@ def bulletin_html(t: Tournament, records: list[PgnGame], lang: Language = "en") 
         "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(t.event.name)} — {words['bulletin']}</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        f"<style>{BULLETIN_STYLE}</style></head><body>",
         f"<h1>{esc(t.event.name)} — {words['bulletin']}</h1>",
         f"<p>{labels['variant']}: {esc(t.event.variant)} · {labels['rounds']}: "
         f"{t.paired_rounds}</p>", f"<h2>{labels['crosstable']}</h2>",
@@ -174,7 +174,15 @@ def bulletin_html(t: Tournament, records: list[PgnGame], lang: Language = "en") 
     ]
     for rnd in range(1, t.paired_rounds + 1):
         parts += _round(t, rnd, lang)
-    parts += [f"<h2>{words['games']}</h2>", f"<p>{words['help']}</p>"]
+    parts += games_html(records, lang)
+    return "\n".join(parts) + "\n"
+
+
+def games_html(records: list[PgnGame], lang: Language) -> list[str]:
+    """The bulletin's games, each with a board to step through, and the page's end (its data
+    and script): shared by the knock-out bulletin (knockout_export.bulletin)."""
+    words = WORDS[lang]
+    parts = [f"<h2>{words['games']}</h2>", f"<p>{words['help']}</p>"]
     games = []
     for i, record in enumerate(records):
         section, data = _game(i, record, lang)
@@ -184,4 +192,4 @@ def bulletin_html(t: Tournament, records: list[PgnGame], lang: Language = "en") 
     payload = payload.replace("<", "\\u003c")  # no "</script>" inside the data
     parts += [f'<script type="application/json" id="bulletin-data">{payload}</script>',
               f"<script>{_SCRIPT}</script></body></html>"]
-    return "\n".join(parts) + "\n"
+    return parts

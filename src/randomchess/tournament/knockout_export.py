@@ -7,6 +7,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+from randomchess.pgn import PgnGame, write_game
+from randomchess.san import Language
+from randomchess.tournament.bulletin import BULLETIN_STYLE, games_html
 from randomchess.tournament.knockout import Game, Match
 from randomchess.tournament.knockout_store import KnockoutEvent
 from randomchess.tournament.model import FORFEITS
@@ -25,6 +28,7 @@ KO_LABELS: dict[str, dict[str, str]] = {
         "salt": "Salt (revealed)", "format": "Format", "draw_black": "a draw wins the match "
         "for Black", "lower_bid": "the lower bid takes Black; equal bids: the better seed",
         "unopened": "round not open yet", "player": "Player", "status": "Status",
+        "bulletin": "Bulletin",
     },
     "es": {
         "bracket": "Cuadro", "round": "Ronda", "match": "Match", "final": "Final",
@@ -40,8 +44,15 @@ KO_LABELS: dict[str, dict[str, str]] = {
         "draw_black": "unas tablas dan el match a las negras",
         "lower_bid": "la puja menor juega con negras; pujas iguales: el mejor cabeza de serie",
         "unopened": "ronda aún no abierta", "player": "Jugador", "status": "Estado",
+        "bulletin": "Boletín",
     },
 }
+
+
+_BRACKET_STYLE = (".bracket{display:flex;gap:1.5em;align-items:center}.round{display:flex;"
+                  "flex-direction:column;gap:1em}.match{border:1px solid #999;padding:4px 8px;"
+                  "min-width:14em}.winner{font-weight:bold}.games{font-size:smaller;"
+                  "color:#444;margin:0;padding-left:1.2em}")
 
 
 def round_name(rnd: int, rounds: int, lang: str) -> str:
@@ -73,14 +84,13 @@ def score(m: Match) -> str:
     return f"{fmt(m.score(m.top))}-{fmt(m.score(m.bottom))}"
 
 
-def pgn(ko: KnockoutEvent,
-        moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
-        site: str = "?") -> str:
-    """PGN of every game with a result (forfeits are not games): ``Round`` "R.G", ``Board``
-    the match, ``TimeControl`` the stage's (an Armageddon: ``WhiteClock``/``BlackClock``
-    and the bids)."""
+def records(ko: KnockoutEvent,
+            moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
+            site: str = "?") -> list[tuple[PgnGame, dict[str, str]]]:
+    """Every game with a result (forfeits are not games) as a PGN record and its further
+    tags: ``Round`` "R.G", ``Board`` the match, the setup, ``TimeControl`` the stage's (an
+    Armageddon: ``WhiteClock``/``BlackClock`` and the bids)."""
     from randomchess.game import Game as RulesGame
-    from randomchess.pgn import PgnGame, write_game
 
     e = ko.event
     out = []
@@ -105,8 +115,51 @@ def pgn(ko: KnockoutEvent,
             if e.variant == "mrc":
                 extra["MRCId"] = str(g.setup)
         extra.update(_clock_tags(ko, g))
-        out.append(write_game(record, headers={**extra, "Result": g.result}))
-    return "".join(out)
+        out.append((record, extra))
+    return out
+
+
+def pgn(ko: KnockoutEvent,
+        moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
+        site: str = "?") -> str:
+    """PGN of every game with a result (:func:`records`)."""
+    return "".join(write_game(record, headers={**extra, "Result": record.result})
+                   for record, extra in records(ko, moves_of, site))
+
+
+def bulletin(ko: KnockoutEvent,
+             moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
+             lang: Language = "en") -> str:
+    """The knock-out's bulletin (issue 34): the bracket (every match, its games, setups and
+    clocks) and every game with a board to step through, one self-contained page as the
+    Swiss bulletin (tournament/bulletin.py)."""
+    labels = KO_LABELS[lang]
+    esc = html.escape
+    b = ko.bracket
+    parts = [
+        "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(ko.event.name)} — {esc(labels['bulletin'])}</title>",
+        f"<style>{_BRACKET_STYLE}{BULLETIN_STYLE}</style></head><body>",
+        f"<h1>{esc(ko.event.name)} — {esc(labels['bulletin'])}</h1>",
+        f"<p>{labels['format']}: {esc(describe(ko, lang))}</p>",
+        '<div class="bracket">',
+    ]
+    for rnd, row in enumerate(b.rounds, 1):
+        parts.append(f'<section class="round"><h2>{esc(round_name(rnd, len(b.rounds), lang))}'
+                     "</h2>")
+        parts += [_match_html(ko, m, lang) for m in row]
+        parts.append("</section>")
+    parts.append("</div>")
+    if b.champion is not None:
+        parts.append(f"<p>{labels['champion']}: <strong>{esc(ko.name(b.champion))}</strong>"
+                     "</p>")
+    games = []
+    for record, extra in records(ko, moves_of):
+        record.headers.update(extra)
+        games.append(record)
+    parts += games_html(games, lang)
+    return "\n".join(parts) + "\n"
 
 
 def _clock_tags(ko: KnockoutEvent, g: Game) -> dict[str, str]:
@@ -131,11 +184,7 @@ def bracket_html(ko: KnockoutEvent, lang: str = "en") -> str:
     parts = [
         "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
         f"<title>{esc(ko.event.name)} — {labels['bracket']}</title>",
-        "<style>body{font-family:sans-serif}.bracket{display:flex;gap:1.5em;"
-        "align-items:center}.round{display:flex;flex-direction:column;gap:1em}"
-        ".match{border:1px solid #999;padding:4px 8px;min-width:14em}"
-        ".winner{font-weight:bold}.games{font-size:smaller;color:#444;margin:0;"
-        "padding-left:1.2em}</style></head><body>",
+        f"<style>body{{font-family:sans-serif}}{_BRACKET_STYLE}</style></head><body>",
         f"<h1>{esc(ko.event.name)}</h1>",
         f"<p>{labels['format']}: {esc(describe(ko, lang))}</p>",
         '<div class="bracket">',

@@ -31,7 +31,7 @@ from randomchess.server.accounts.store import RATINGS, SEEKS, USERS, Accounts, S
 from randomchess.server.games import commit
 from randomchess.server.games.contract import LobbyClientFrame, read_frame
 from randomchess.server.games.preview import PREVIEW_MAX_S, preview_length_ms
-from randomchess.server.games.routes import ClockIn, GameClockIn
+from randomchess.server.games.routes import GameClockIn
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError, Lang, lang_of_scope
 from randomchess.server.http.guards import Line, SeekId
@@ -64,7 +64,7 @@ class ChallengeIn(SeekIn):
 class QuickIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     variant: Line = Field("chess960", max_length=40)
-    clock: ClockIn
+    clock: GameClockIn  # as a seek's: minutes + increment, days, or any control (issue 34)
     rated: bool = True
     client_value: str | None = Field(
         None, max_length=200, description="the joiner's share of a verifiable setup draw, "
@@ -361,8 +361,10 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
     s = await changing_session(request)
     lobby = _lobby(request)
     client = commit.check_client_value(body.client_value)
+    clock, days, _ = body.clock.game_terms()  # a control is checked here, before anything
+    assert clock is not None
     try:
-        speed = speed_class(*body.clock.terms()[0], body.clock.terms()[1])
+        speed = speed_class(*clock, days)
     except RatingError as e:
         raise ApiError.wrap(422, e) from None
     for sid in await database(request).run(lobby.find_quick, s.user_id, body.variant,
@@ -375,7 +377,7 @@ async def quick(body: QuickIn, request: Request) -> QuickOut:
                 raise  # the client value itself is refused: so it would be everywhere
             continue  # taken meanwhile, or out of its range
     seek = SeekIn(variant=body.variant, setup="random",
-                  clock=GameClockIn.model_validate(body.clock.model_dump()), rated=body.rated,
+                  clock=body.clock, rated=body.rated,
                   rating_min=None, rating_max=None, preview=None)
     sid = await database(request).run(lobby.add, s.user_id, seek)
     await _publish(request, added=sid)

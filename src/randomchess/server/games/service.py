@@ -600,6 +600,30 @@ class GameService:
         await self.act(game_id, decide)
         return seat[0], token
 
+    async def reseat(self, game_id: str, color: str) -> str:
+        """A fresh token for the seat ``color`` (white or black), given to a player the
+        caller has identified otherwise (a knock-out player who proved their seat of the
+        match's earlier game, issue 34): any earlier token of that seat stops working.  An
+        invited seat not taken yet is taken as :meth:`join` takes it."""
+        token = secrets.token_urlsafe(32)
+
+        def decide(g: LiveGame, now: int) -> GameChanges:
+            r = g.record
+            changes: GameChanges = {"updated_at": now}
+            if color == "black" and r.black_token is None:
+                changes["invite_hash"] = None
+                changes["status"] = GameStatus.ENDED if g.ended else GameStatus.PLAYING
+                if not g.ended:
+                    changes.update(preview.start_changes(r, now))
+            if color == "black":
+                changes["black_token"] = hash_secret(token)
+            else:
+                changes["white_token"] = hash_secret(token)
+            return changes
+
+        await self.act(game_id, decide)
+        return token
+
     # ----------------------------------------------------------------- player actions
     async def perform(self, game_id: str, action: GameAction, token: str,
                       move: str | None = None, lag: int = 0) -> LiveGame:

@@ -110,6 +110,7 @@ ErrorCode = Literal[
     "tournament.rated_needs_clock", "tournament.reveal", "tournament.preparation",
     "tournament.not_revealed", "tournament.owner_only", "tournament.staff",
     "tournament.game_entry", "tournament.game_exists", "tournament.armageddon_clock",
+    "tournament.bid_not_yours", "tournament.armageddon_not_online",
 ]
 
 # code: (English, Spanish), str.format templates; a parameter in both languages is a
@@ -421,6 +422,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "este Armagedón no puede jugarse en línea: el reloj de las negras {black} solo puede "
         "diferir del de las blancas {white} en el tiempo del primer periodo"),
     # a game typed from its scoresheet (issue 31): the reason names game, ply and token
+    "tournament.bid_not_yours": (
+        "this bid needs your seat in one of the match's games (your personal link, or the "
+        "account that holds the seat)",
+        "esta puja necesita tu asiento en una de las partidas del match (tu enlace personal "
+        "o la cuenta que tiene el asiento)"),
+    "tournament.armageddon_not_online": (
+        "the Armageddon of this match is not online yet: it opens when both bids are in",
+        "el Armagedón de este match aún no está en línea: se abre cuando estén las dos "
+        "pujas"),
     "tournament.game_entry": ("{reason}", "{reason}"),
     "tournament.game_exists": ("{reason}", "{reason}"),
 }

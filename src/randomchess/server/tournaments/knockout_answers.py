@@ -75,3 +75,25 @@ class BidMadeOut(_Out):
     match: int
     player: int
     seconds: int
+
+
+class MyBidOut(_Out):
+    """A player's view of their match's Armageddon bids (issue 34): their own bid, who has
+    bid, both bids once both are in, and the Armageddon's server game once it is online."""
+
+    round: int
+    match: int
+    player: int = Field(description="the player the seat proved (their seed)")
+    status: str = Field(description="the match's status (bids: bids awaited)")
+    mine: int | None = Field(description="this player's bid in seconds, once made")
+    bids_in: list[int] = Field(description="the players who have bid")
+    bids: list[KnockoutBidOut] = Field(description="shown once both players have bid")
+    base: int = Field(description="the base time in seconds: a bid is 0 to it")
+    armageddon_game: str | None = Field(description="the Armageddon's server game, once online")
+    colour: str | None = Field(description="this player's colour in the Armageddon, once known")
+
+
+class MySeatOut(_Out):
+    game_id: str
+    color: str
+    token: str

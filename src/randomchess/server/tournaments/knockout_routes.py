@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from randomchess.clock import Bonus, Kind, TimeControl, TimeControlError
 from randomchess.db import now_ms
+from randomchess.server.games.live import COLOR_NAMES
 from randomchess.server.games.preview import PREVIEW_MAX_S
 from randomchess.server.games.service import GameService
 from randomchess.server.http.deps import database, through_db
@@ -27,11 +28,13 @@ from randomchess.server.tournaments.knockout_answers import (
     BidMadeOut,
     BracketOut,
     KnockoutMatchOut,
+    MyBidOut,
+    MySeatOut,
 )
 from randomchess.server.tournaments.openings import open_game
 from randomchess.tournament import errors
 from randomchess.tournament.knockout import BidError, FormatError, Game, KnockoutError, Match
-from randomchess.tournament.knockout_export import bracket_html, pgn
+from randomchess.tournament.knockout_export import bracket_html, bulletin, pgn
 from randomchess.tournament.knockout_store import KnockoutEvent, KnockoutStore, verify
 from randomchess.tournament.knockout_trf import write_knockout_trf
 from randomchess.tournament.store import TournamentStore
@@ -115,6 +118,22 @@ class BidIn(_Strict):
     player: Ordinal
     bid: Annotated[str, Field(max_length=16)] | float = Field(
         description="seconds (240) or minutes:seconds ('4:00'), 0 to the base time")
+
+
+class MyBidIn(_Strict):
+    """A player's own Armageddon bid, or a look at the bids (no ``bid``), proved by their
+    seat in one of the match's games played online (issue 34)."""
+
+    round: Ordinal
+    match: Ordinal
+    game_id: Line = Field(min_length=1, max_length=24,
+                          description="a game of this match the player played online")
+    token: str | None = Field(None, min_length=1, max_length=128,
+                              description="the player's seat token of that game; without it, "
+                                          "the signed-in account's seat of it")
+    bid: Annotated[str, Field(max_length=16)] | float | None = Field(
+        None, description="seconds (240) or minutes:seconds ('4:00'), 0 to the base time; "
+                          "final once made")
 
 
 def call(fn: Callable[[], T]) -> T:
@@ -282,6 +301,116 @@ def bid(event_id: EventId, body: BidIn, request: Request,
                                       "player": made.player, "seconds": made.seconds})
 
 
+async def _bidder(request: Request, kos: KnockoutStore, event_id: str, body: MyBidIn
+                  ) -> tuple[KnockoutEvent, Match, int]:
+    """(the event, the match, the player) of a player's own bid request: the player is the
+    one whose seat of ``body.game_id`` (a game of this match) the token, or the signed-in
+    account (with its CSRF token), holds; 403 ``tournament.bid_not_yours`` otherwise."""
+    db = database(request)
+    ko: KnockoutEvent = await db.run(call, lambda: kos.load(event_id))
+    m: Match = call(lambda: ko.bracket.match(body.round, body.match))
+    g = next((g for g in m.games if g.game_id == body.game_id), None)
+    if g is None or g.game_id is None:
+        raise ApiError(403, "tournament.bid_not_yours")
+    colours: set[str] = set()
+    if body.token:
+        service: GameService = request.app.state.service
+        live = await service.load(g.game_id)
+        colours = {COLOR_NAMES[c] for c in live.colors_of(body.token)}
+    else:
+        session = await rights.creator(request)  # the signed-in account, CSRF checked
+        players = getattr(request.app.state, "players", None)
+        if session is not None and players is not None:
+            seats = await db.run(players.accounts.seats, g.game_id)
+            colours = {c for c, uid in seats.items() if uid == session.user_id}
+    if len(colours) != 1:
+        raise ApiError(403, "tournament.bid_not_yours")
+    return ko, m, g.white if colours.pop() == "white" else g.black
+
+
+def _armageddon_of(m: Match) -> Game | None:
+    return next((g for g in m.games if g.black_time_control is not None), None)
+
+
+def _my_bid(ko: KnockoutEvent, m: Match, player: int) -> dict[str, Any]:
+    arm = _armageddon_of(m)
+    mine = m.bid(player)
+    assert ko.format.armageddon is not None
+    base = ko.format.armageddon.base_seconds if ko.format.armageddon.bidding else 0
+    out = match_json(m)
+    return {"round": m.round, "match": m.number, "player": player, "status": m.status,
+            "mine": None if mine is None else mine.seconds, "bids_in": out["bids_in"],
+            "bids": out["bids"], "base": base,
+            "armageddon_game": None if arm is None else arm.game_id,
+            "colour": None if arm is None else "white" if arm.white == player else "black"}
+
+
+@router.post("/{event_id}/bids/mine", **ANSWER)
+async def my_bid(event_id: EventId, body: MyBidIn, request: Request) -> MyBidOut:
+    """A player's own Armageddon bid from their seat (issue 34): recorded, final, hidden from
+    the opponent until both are in; without ``bid``, the bids as this player may see them.
+    With both bids in, the Armageddon is written with its colours and the bid clocks, and
+    opened online when the match's games are played online; each player then takes their
+    seat with ``POST .../bids/mine/seat``."""
+    db = database(request)
+    kos = _kstore(request)
+    ko, m, player = await _bidder(request, kos, event_id, body)
+    if body.bid is not None:
+        text = body.bid if isinstance(body.bid, str) else repr(body.bid)
+        await db.run(call, lambda: kos.set_bid(event_id, body.round, body.match, player, text))
+        ko = await db.run(call, lambda: kos.load(event_id))
+        m = ko.bracket.match(body.round, body.match)
+        arm = _armageddon_of(m)
+        before = next((x for x in reversed(m.games) if x.game_id is not None), None)
+        if arm is not None and arm.game_id is None and arm.result is None \
+                and before is not None:
+            await _open_one(request, kos, ko, arm, before)
+            ko = await db.run(call, lambda: kos.load(event_id))
+            m = ko.bracket.match(body.round, body.match)
+    return MyBidOut.model_validate(_my_bid(ko, m, player))
+
+
+@router.post("/{event_id}/bids/mine/seat", **ANSWER)
+async def my_armageddon_seat(event_id: EventId, body: MyBidIn, request: Request) -> MySeatOut:
+    """The player's seat in the Armageddon opened online after the bids: a fresh token for
+    their colour (an earlier one of that seat stops working)."""
+    kos = _kstore(request)
+    _, m, player = await _bidder(request, kos, event_id, body)
+    arm = _armageddon_of(m)
+    if arm is None or arm.game_id is None:
+        raise ApiError(409, "tournament.armageddon_not_online")
+    colour = "white" if arm.white == player else "black"
+    service: GameService = request.app.state.service
+    token = await service.reseat(arm.game_id, colour)
+    return MySeatOut(game_id=arm.game_id, color=colour, token=token)
+
+
+async def _open_one(request: Request, kos: KnockoutStore, ko: KnockoutEvent, g: Game,
+                    before: Game) -> None:
+    """Open the game ``g`` on the server (an Armageddon after the players' own bids): its
+    colours, setup and bid clocks; the players take their seats from their bid page.  As
+    the match's game ``before`` was: rated when it was, and each seat an account held there
+    held by the same account here."""
+    db = database(request)
+    players = getattr(request.app.state, "players", None)  # accounts (accounts/deps.py)
+    terms = None if players is None or before.game_id is None else \
+        await db.run(players.accounts.terms, before.game_id)
+    clock, control, black_initial = online_clock(g)
+    setup: int | str = g.setup if g.setup is not None else g.fen
+    game_id, _, _ = await open_game(request.app, ko.event.variant, setup, clock,
+                                    terms is not None and terms[0],
+                                    _linker(kos, ko.event.id, g.round, g.match, g.game),
+                                    control=control, black_initial_ms=black_initial)
+    if players is None or before.game_id is None:
+        return
+    seats = await db.run(players.accounts.seats, before.game_id)
+    for colour, uid in seats.items():
+        player = before.white if colour == "white" else before.black
+        if uid is not None:
+            await db.run(players.accounts.claim, game_id,
+                         ["white" if g.white == player else "black"], uid)
+
+
 # --- online games (routes.open_online comes here for a knock-out) ---------------------------
 
 
@@ -403,6 +532,9 @@ def export(store: TournamentStore, event_id: str, fmt: str, lang: Literal["en", 
         return Response(call(lambda: bracket_html(ko, lang)), media_type="text/html")
     if fmt == "trf":
         return PlainTextResponse(write_knockout_trf(ko))
+    if fmt == "bulletin":  # the bracket and every game with a board to step through
+        return Response(call(lambda: bulletin(ko, store.online_moves, lang)),
+                        media_type="text/html")
     raise ApiError(404, "tournament.no_format", format=fmt)
 
 

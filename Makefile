@@ -17,7 +17,7 @@ NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py
 # modules.
 SETUP := $(STAMP) $(WEB_BUNDLE) $(NATIVE)
 
-.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server api-types
+.PHONY: run test test-slow lint bench fuzz clean web native dist package-check fuzz-server api-types games-row
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ web: $(WEB_BUNDLE)
 ## web/src/api_types.js: JSDoc typedefs from the server's OpenAPI document (a test checks it).
 api-types: $(SETUP)
 	$(PY) build_support/openapi_types.py
+
+## src/randomchess/server/games/row.py: the games row's types from db/schema.py (a test checks it).
+games-row: $(STAMP)
+	$(PY) build_support/games_row.py
 
 $(NATIVE): $(STAMP) $(NATIVE_SOURCES) build_support/native.py
 	$(PY) build_support/native.py || echo "*** mypyc could not compile the engine (a C compiler is needed): it runs as pure Python ***" >&2

@@ -43,12 +43,14 @@ WORDS = {
     "en": {"title": "Setup preview", "clocks": "Clocks start in", "number": "Setup #518",
            "waiting": "waiting for your opponent", "their": "opponent is ready",
            "casual": "Casual game", "rule": "counts as a loss",
-           "evaluation": "Evaluation: +0.35 (Stockfish, depth 14)"},
+           "evaluation": "Evaluation: +0.35 (Stockfish, depth 14)",
+           "bounds": "Setup preview (seconds): from 0 to 600."},
     "es": {"title": "Vista previa de la posición", "clocks": "Los relojes empiezan en",
            "number": "Posición n.º 518", "waiting": "esperando a tu rival",
            "their": "rival está listo", "casual": "Partida amistosa",
            "rule": "cuenta como derrota",
-           "evaluation": "Evaluación: +0,35 (Stockfish, profundidad 14)"},
+           "evaluation": "Evaluación: +0,35 (Stockfish, profundidad 14)",
+           "bounds": "Vista previa de la posición (segundos): de 0 a 600."},
 }
 
 
@@ -185,3 +187,46 @@ def test_the_preview_says_nothing_of_an_evaluation_the_package_does_not_ship(
         # before data-ready was read).
         assert pg.locator("[data-testid=setup-preview-evaluation]").count() == 0
         assert "Evaluation" not in (box.text_content() or "")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_home_form_starts_a_computer_game_with_a_preview(session: BrowserSession,
+                                                             lang: str) -> None:
+    """Issue 32's last web item: the home form asks for a setup preview against the computer
+    (the API's ``preview``), says its bounds before anything is sent, and the game opens on
+    the countdown with the computer already ready; Ready starts it at once."""
+    words = WORDS[lang]
+    page = session.page(lang)
+    page.goto("/")
+    page.select_option("[data-testid=variant]", "chess960")
+    page.check("input[name=setup][value=number]")
+    page.fill("[data-testid=setup-number]", "518")
+    page.check("input[name=opponent][value=computer]")
+    page.fill("input[name=level]", "1")
+    page.check("input[name=color][value=white]")
+    page.click("[data-testid=preset-unlimited]")
+    field = page.get_by_test_id("preview-field")
+    expect(field).to_be_hidden()  # an untimed game has no preview
+    page.click("[data-testid='preset-3+2']")
+    expect(field).to_be_visible()
+    expect(page.get_by_test_id("preview-hint")).to_contain_text(words["bounds"])
+    # Out of the server's bounds: said in the page's language, nothing sent.
+    page.fill("[data-testid=preview-seconds]", "700")
+    page.click("[data-testid=start]")
+    expect(page.locator("form.home p.error")).to_have_text(words["bounds"])
+    assert "#/game/" not in page.url
+    page.fill("[data-testid=preview-seconds]", "40")
+    page.click("[data-testid=start]")
+    page.wait_for_url(re.compile(r"#/game/"))
+    wait_board(page)
+    expect(page.locator("[data-testid=setup-preview]")).to_be_visible()
+    expect(page.locator("[data-testid=setup-preview-countdown]")).to_contain_text(words["clocks"])
+    expect(page.locator("[data-testid=setup-preview-number]")).to_have_text(words["number"])
+    assert 20 <= seconds(page) <= 40
+    # The computer is ready at once; the countdown waits for the player.
+    expect(page.locator("[data-testid=setup-preview-who]")).to_contain_text(words["their"])
+    shot(page, f"preview-computer-{lang}")
+    page.click("[data-testid=setup-preview-ready]")
+    expect(page.locator("[data-testid=setup-preview]")).to_be_hidden(timeout=5000)
+    drag(page, "e2", "e4")
+    wait_ply(page, 2)  # the computer answers

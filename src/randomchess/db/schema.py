@@ -28,9 +28,14 @@ metadata = MetaData()
 
 # ------------------------------------------------------------------ games (0001, 0006)
 # A game is one row: its moves are a space-separated UCI list, so acknowledging a move is a
-# single ``UPDATE ... WHERE version = ?`` that either commits whole or loses the race.  The
-# game service reads and writes it as ``GameRecord`` (server/games/store.py), whose fields
-# are these columns in this order.
+# single ``UPDATE ... WHERE version = ?`` that either commits whole or loses the race.
+#
+# THE ONE DEFINITION OF THE GAMES ROW.  A new games column is added here (and in a new
+# migration) and nowhere else: build_support/games_row.py writes from this table the game
+# service's typed record ``GameRow`` / ``GameRecord`` (its fields these columns in this
+# order) and ``GameChanges`` into server/games/row.py (run ``make games-row``; a test checks
+# the file is current).  ``info={"python": ...}`` names the contract enum a column holds;
+# ``info={"set_once": True}`` keeps a column out of ``GameChanges``.
 games = Table(
     "games", metadata,
     Column("id", String(24), primary_key=True),
@@ -41,9 +46,10 @@ games = Table(
     Column("moves", Text, nullable=False),  # UCI, space-separated
     Column("san", Text, nullable=False),  # English SAN, space-separated
     Column("clock_log", Text, nullable=False),  # mover's ms left after each ply
-    Column("status", String(8), nullable=False),  # waiting | playing | ended
+    Column("status", String(8), nullable=False,  # waiting | playing | ended
+           info={"python": "GameStatus"}),
     Column("result", String(8)),
-    Column("termination", String(32)),
+    Column("termination", String(32), info={"python": "TerminationName"}),
     Column("opponent", String(8), nullable=False),  # computer | friend | hotseat
     Column("level", Integer),
     Column("computer_color", String(5)),
@@ -59,7 +65,7 @@ games = Table(
     Column("draw_offer", String(5)),
     Column("takeback_offer", String(5)),
     Column("version", Integer, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False, info={"set_once": True}),
     Column("updated_at", BigInteger, nullable=False),
     Column("days_per_move", Integer),  # a correspondence game's days per move (0006)
     # The control in randomchess.clock's notation (PGN TimeControl, "30/1500:300+5",

@@ -165,6 +165,8 @@ export default {
   'preview.seekRule': 'Timed games start with a setup preview (by default 20 s bullet and blitz, 60 s rapid, 3 min classical). In a rated game, aborting, leaving or not making your first move once the setup has been shown counts as a loss; casual games may be aborted.',
   'preview.short': 'preview {n} s',
   'preview.seconds': 'Setup preview (seconds)',
+  'preview.homeHint': "Empty: the speed's usual length between people (20 s bullet and blitz, 60 s rapid, 3 min classical), none against the computer; 0: none. Timed games only.",
+  'preview.default': 'default',
   'err.tooLateToAbort': 'Too late to abort: both sides have moved.',
   'err.tooMany': 'Too many new games from here; wait a minute.',
   'err.busy': 'The game is changing fast; try again.',

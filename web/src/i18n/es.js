@@ -165,6 +165,8 @@ export default {
   'preview.seekRule': 'Las partidas con reloj empiezan con una vista previa de la posición (por defecto 20 s en bala y relámpago, 60 s en rápidas, 3 min en clásicas). En una partida puntuable, anular, abandonar o no hacer tu primera jugada una vez mostrada la posición cuenta como derrota; las amistosas se pueden anular.',
   'preview.short': 'vista previa {n} s',
   'preview.seconds': 'Vista previa de la posición (segundos)',
+  'preview.homeHint': 'Vacío: la duración habitual del ritmo entre personas (20 s en bala y relámpago, 60 s en rápidas, 3 min en clásicas), ninguna contra el ordenador; 0: ninguna. Solo partidas con reloj.',
+  'preview.default': 'por defecto',
   'err.tooLateToAbort': 'Demasiado tarde para anular: los dos bandos han jugado.',
   'err.tooMany': 'Demasiadas partidas nuevas desde aquí; espera un minuto.',
   'err.busy': 'La partida cambia muy deprisa; inténtalo de nuevo.',

@@ -16,57 +16,25 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, fields
-from typing import Any, TypedDict
+from typing import Any
 
 from sqlalchemy import and_, case, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from randomchess.db import make_engine, migrate, schema
 from randomchess.server.games.contract import GameStatus, TerminationName
+from randomchess.server.games.row import GameChanges as GameChanges  # re-exported
+from randomchess.server.games.row import GameRow
 
 _GAMES = schema.games
 _STATE = schema.server_state
 
 
 @dataclass(frozen=True)
-class GameRecord:
-    """An immutable snapshot of one ``games`` row."""
-
-    id: str
-    variant: str
-    number: int | None
-    start_fen: str
-    fen: str
-    moves: str
-    san: str
-    clock_log: str
-    status: GameStatus
-    result: str | None
-    termination: TerminationName | None
-    opponent: str
-    level: int | None
-    computer_color: str | None
-    white_token: str | None
-    black_token: str | None
-    invite_hash: str | None
-    clock_initial_ms: int | None
-    clock_increment_ms: int | None
-    white_ms: int | None
-    black_ms: int | None
-    clock_started_at: int | None
-    draw_offer: str | None
-    takeback_offer: str | None
-    version: int
-    created_at: int
-    updated_at: int
-    days_per_move: int | None = None  # a correspondence game's days per move (0006)
-    time_control: str | None = None  # randomchess.clock notation; NULL: the columns (0008)
-    # The setup preview (issue 32, 0015; server/games/preview.py): its length, its end
-    # (epoch ms, set once both seats are taken) and who declared ready.
-    preview_ms: int | None = None
-    preview_until: int | None = None
-    preview_ready: str | None = None
-    black_initial_ms: int | None = None  # Black's own initial time (an Armageddon; 0020)
+class GameRecord(GameRow):
+    """An immutable snapshot of one ``games`` row.  Its fields are ``GameRow``'s, generated
+    from the one definition of the row, the ``games`` table of ``randomchess.db.schema``:
+    a new column is added there, never here."""
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -82,44 +50,6 @@ class GameRecord:
         if values[_TERMINATION] is not None:
             values[_TERMINATION] = TerminationName(values[_TERMINATION])
         return cls(*values)
-
-
-class GameChanges(TypedDict, total=False):
-    """The columns one committed action sets (``live`` decides them, ``service`` commits them
-    through :meth:`Store.update`): any subset of the record's fields but ``id`` and
-    ``created_at``, typed as the record types them.  ``version`` is the store's to set."""
-
-    variant: str
-    number: int | None
-    start_fen: str
-    fen: str
-    moves: str
-    san: str
-    clock_log: str
-    status: GameStatus
-    result: str | None
-    termination: TerminationName | None
-    opponent: str
-    level: int | None
-    computer_color: str | None
-    white_token: str | None
-    black_token: str | None
-    invite_hash: str | None
-    clock_initial_ms: int | None
-    clock_increment_ms: int | None
-    white_ms: int | None
-    black_ms: int | None
-    clock_started_at: int | None
-    draw_offer: str | None
-    takeback_offer: str | None
-    version: int
-    updated_at: int
-    days_per_move: int | None
-    time_control: str | None
-    preview_ms: int | None
-    preview_until: int | None
-    preview_ready: str | None
-    black_initial_ms: int | None
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))

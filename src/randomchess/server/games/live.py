@@ -47,13 +47,16 @@ _DRAW_REFUSALS: tuple[ErrorCode, ErrorCode] = ("draw.no_offer", "draw.own_offer"
 _TAKEBACK_REFUSALS: tuple[ErrorCode, ErrorCode] = ("takeback.no_offer", "takeback.own_offer")
 
 
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _matches(secret: str, stored: str | None) -> bool:
+def _matches(digest: str, stored: str | None) -> bool:
     # Compare digests of equal length in constant time; a missing seat never matches.
-    return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
+    return stored is not None and hmac.compare_digest(digest, stored)
 
 
 def control_of(record: GameRecord) -> TimeControl:
@@ -86,6 +89,7 @@ class LiveGame:
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
         self._public: GameStateDict | None = None
+        self._public_json: str | None = None  # its JSON but the clocks and the preview
         self._set_control(record)
         self.sync(record)
 
@@ -133,6 +137,7 @@ class LiveGame:
             self._set_control(record)
         self.record = record
         self._public = None
+        self._public_json = None
 
     @contextmanager
     def _trying(self) -> Iterator[Game]:
@@ -153,9 +158,10 @@ class LiveGame:
     def colors_of(self, token: str) -> set[Color]:
         """The colours ``token`` may play: one, both (hot seat) or none."""
         out: set[Color] = set()
-        if _matches(token, self.record.white_token):
+        digest = hash_secret(token)  # once for both seats (a hot seat holds both)
+        if _matches(digest, self.record.white_token):
             out.add(WHITE)
-        if _matches(token, self.record.black_token):
+        if _matches(digest, self.record.black_token):
             out.add(BLACK)
         return out
 
@@ -264,11 +270,17 @@ class LiveGame:
         countdown = preview.shown(self.record, now)
         if countdown is not None:
             public = {**public, "preview": countdown}
-        clocks = self.clocks_at(now)
+        clocks = self._clocks(now)
         if clocks is None:
             return public
+        return {**public, "clocks": clocks}
+
+    def _clocks(self, now: int) -> ClockDict | None:
+        clocks = self.clocks_at(now)
+        if clocks is None:
+            return None
         r = self.record
-        out: ClockDict = {
+        return {
             "white": clocks[0], "black": clocks[1],
             "running": None if r.clock_started_at is None or self.ended
             else COLOR_NAMES[self.turn],
@@ -281,7 +293,6 @@ class LiveGame:
             "to_control": {name: self.control.moves_to_control(self._made(color))
                            for color, name in enumerate(COLOR_NAMES)},
         }
-        return {**public, "clocks": out}
 
     def _made(self, color: Color) -> int:
         """The moves ``color`` has made (whoever moved first)."""
@@ -289,7 +300,17 @@ class LiveGame:
         return n // 2 if self.turn == color else n - n // 2
 
     def state_json(self, now: int) -> str:
-        return json.dumps(self.state(now), separators=(",", ":"))
+        """:meth:`state` as JSON text.  What depends on the version only is encoded once per
+        version (every answer and push of it reuses the text); the clocks and the preview's
+        countdown, which depend on ``now``, are encoded each time and close the object."""
+        if self._public_json is None:
+            public = {k: v for k, v in self._public_state().items()
+                      if k not in ("clocks", "preview")}
+            self._public_json = _dumps(public)[:-1]  # without its closing brace
+        countdown = preview.shown(self.record, now)
+        clocks = self._clocks(now)
+        return (f'{self._public_json},"clocks":{"null" if clocks is None else _dumps(clocks)},'
+                f'"preview":{"null" if countdown is None else _dumps(countdown)}}}')
 
     # ----------------------------------------------------------------- helpers
     def _acting(self, colors: set[Color]) -> Color:

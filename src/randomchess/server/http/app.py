@@ -24,6 +24,7 @@ from randomchess.server.engines.routes import router as analysis_router
 from randomchess.server.games.commit import router as setup_draw_router
 from randomchess.server.games.contract import ERROR_RESPONSES
 from randomchess.server.games.explorer_routes import install_explorer
+from randomchess.server.games.fast_moves import MoveFastPath
 from randomchess.server.games.play_routes import router as play_router
 from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
@@ -245,6 +246,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     install_puzzles(app)  # puzzles (issue 33)
     install_accounts(app)
     mount_front_end(app, static)
+    app.add_middleware(MoveFastPath)  # innermost: the hot route's own door (fast_moves.py)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)
     app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)

@@ -90,6 +90,7 @@ class LiveGame:
         self.sans: list[str] = []
         self._public: GameStateDict | None = None
         self._public_json: str | None = None  # its JSON but the clocks and the preview
+        self._fen: tuple[tuple[int, int, int], str] | None = None  # see _fen_of
         self._set_control(record)
         self.sync(record)
 
@@ -251,7 +252,7 @@ class LiveGame:
                 players[r.computer_color] = "computer"
             self._public = {
                 "id": r.id, "variant": r.variant, "number": r.number,
-                "start_fen": r.start_fen, "fen": pos.fen(), "moves": self.moves,
+                "start_fen": r.start_fen, "fen": self._fen_of(pos), "moves": self.moves,
                 "san": self.sans, "status": r.status, "result": r.result,
                 "termination": r.termination,
                 "winner": None if r.result is None else RESULT_WINNERS.get(r.result),
@@ -263,6 +264,18 @@ class LiveGame:
                 "claimable": self.claimable(), "version": r.version, "preview": None,
             }
         return self._public
+
+    def _fen_of(self, pos: Position) -> str:
+        """``pos.fen()``, kept for the position a move was tried on until the state of the
+        game after that move is built (writing a FEN twice per move showed in the profile).
+        The key is all a FEN says: the Zobrist key (everything but the clocks) and the
+        clocks."""
+        key = (pos.zobrist, pos.halfmove_clock, pos.fullmove_number)
+        if self._fen is not None and self._fen[0] == key:
+            return self._fen[1]
+        fen = pos.fen()
+        self._fen = (key, fen)
+        return fen
 
     def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
@@ -409,7 +422,7 @@ class LiveGame:
         uci = pos.uci(move)
         with self._trying() as game:
             end = game.claim_draw(move) if claim else game.push(move)
-            fen = game.position.fen()
+            fen = self._fen_of(game.position)
         changes.update({"fen": fen, "moves": " ".join([*self.moves, uci]),
                         "san": " ".join([*self.sans, written]),
                         "clock_log": " ".join([*r.clock_log.split(), clock_entry])})

@@ -117,9 +117,11 @@ class Outcome:
 
 # ------------------------------------------------------------------------------ material
 def _men(pos: Position, color: Color) -> list[tuple[int, int]]:
-    """(square, kind) of ``color``'s men other than the king."""
-    return [(sq, pos.piece_type_at(sq)) for sq in range(pos.geometry.size)
-            if pos.color_at(sq) == color and pos.piece_type_at(sq) != KING]
+    """(square, kind) of ``color``'s men other than the king, by square.  Read from the
+    position's own set of ``color``'s squares (judged after every move of a game: scanning
+    the whole board showed in the server's profile under load)."""
+    return [(sq, kind) for sq in sorted(pos.piece_squares(color))
+            if (kind := pos.piece_type_at(sq)) != KING]
 
 
 def _bishop_may_change_colour(pos: Position) -> bool:

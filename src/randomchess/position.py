@@ -275,6 +275,7 @@ def _check_unmoved(s: Setup) -> None:
 _SLOTS = (
     "_home_masks",
     "_legal_cache",
+    "_legal_prev",
     "_squares",
     "_stack",
     "_t",
@@ -361,6 +362,7 @@ class Position:
         self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
         self._stack: list[_Undo] = []
         self._legal_cache: tuple[int, tuple[Move, ...]] | None = None
+        self._legal_prev: tuple[int, tuple[Move, ...]] | None = None
         board = self.board
         self.kings = [board.index(make_piece(KING, c)) for c in (WHITE, BLACK)]
         # Occupied squares per colour, kept in step by push/pop, so move generation visits
@@ -549,12 +551,19 @@ class Position:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (a new list each call)."""
         # Callers such as Game, SAN and the server ask several times about one position;
-        # the last answer is kept, keyed by the Zobrist key (which every move changes).
+        # the last two answers are kept, keyed by the Zobrist key (which every move
+        # changes): a move tried and taken back (the server judging a move before it is
+        # committed, then playing it) asks about the position before and after it in turn.
         cached = self._legal_cache
         if cached is not None and cached[0] == self.zobrist:
             return list(cached[1])
+        prev = self._legal_prev
+        if prev is not None and prev[0] == self.zobrist:
+            self._legal_cache, self._legal_prev = prev, cached
+            return list(prev[1])
         out: list[Move] = []
         self._generate(out)
+        self._legal_prev = cached
         self._legal_cache = (self.zobrist, tuple(out))
         return out
 

@@ -9,8 +9,8 @@ whenever it is lost, and once it is back every key watched here is re-synchronis
 (:attr:`Hub.resync`: the game service pushes each watched game's newest state), so a socket
 that missed states gets the newest.  While the subscription is down, events are delivered to
 this worker's own sockets as well as published.  One publisher task sends the events in
-pipelined batches over one connection, instead of a task and a pooled connection per event
-(which ran out of connections at 1,000 concurrent games).
+batches, one Redis message each, over one connection, instead of a task and a pooled
+connection per event (which ran out of connections at 1,000 concurrent games).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -29,7 +29,7 @@ from randomchess.server.games.contract import GameStateDict, ServerFrameDict, st
 
 log = logging.getLogger("randomchess.server")
 _CHANNEL = "randomchess:games"
-_BATCH = 256  # events sent in one pipeline at most
+_BATCH = 256  # events sent in one message at most
 _QUEUE = 100_000  # events waiting for the publisher at most (then delivered locally only)
 _RETRY_S = (0.05, 2.0)  # first and longest pause before subscribing again
 
@@ -47,6 +47,7 @@ class Hub:
         self.resync: Callable[[list[str]], Awaitable[None]] | None = None
         self.resubscriptions = 0  # how often the subscription was made again (health)
         self._resyncing: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()  # deliveries under way
 
     @property
     def fan_out(self) -> bool:
@@ -75,6 +76,8 @@ class Hub:
                         self._redis_url)
 
     async def stop(self) -> None:
+        for task in list(self._pending):
+            task.cancel()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -105,10 +108,12 @@ class Hub:
                     if message.get("type") != "message":
                         continue
                     try:
-                        envelope = json.loads(message["data"])
-                        await self._deliver(envelope["game"], envelope["text"])
+                        events = _unpack(message["data"])
                     except Exception:  # one bad message must not stop the listener
                         log.exception("bad hub message")
+                        continue
+                    for key, text in events:
+                        await self._deliver(key, text)
                 raise ConnectionError("the subscription ended")
             except asyncio.CancelledError:
                 raise
@@ -143,15 +148,12 @@ class Hub:
                 await self._deliver(key, text)
 
     async def _send(self, batch: list[tuple[str, str]]) -> bool:
-        """Publish ``batch`` in one pipeline; after a blip the pooled connection is stale
+        """Publish ``batch`` as one message; after a blip the pooled connection is stale
         and the first try fails, so it is tried again on a fresh one."""
         for pause in (0.0, 0.05, 0.25):
             await asyncio.sleep(pause)
             try:
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for key, text in batch:
-                        pipe.publish(_CHANNEL, json.dumps({"game": key, "text": text}))
-                    await pipe.execute()
+                await self._redis.publish(_CHANNEL, _pack(batch))
                 return True
             except Exception as e:
                 log.warning("redis publish failed (%s)", e)
@@ -173,6 +175,28 @@ class Hub:
     async def publish(self, game_id: str, state: GameStateDict) -> None:
         """Send ``state`` to every socket watching ``game_id`` (in every worker)."""
         await self.publish_frame(game_id, state_frame(state))
+
+    def publish_state_soon(self, game_id: str, state_json: str) -> None:
+        """Send the state encoded as ``state_json`` (``LiveGame.state_json``) to every
+        socket watching ``game_id`` (in every worker), without waiting for the sockets: the
+        frame is built from the text once for all of them."""
+        text = f'{{"type":"state","game":{state_json}}}'
+        if self._queue is None:  # one process: its own sockets only
+            if self._sockets.get(game_id):
+                self._soon(self._deliver(game_id, text))
+            return
+        if self._subscribed.is_set():
+            try:
+                self._queue.put_nowait((game_id, text))
+                return
+            except asyncio.QueueFull:
+                pass  # delivered locally (and said so) by publish_text
+        self._soon(self.publish_text(game_id, text))
+
+    def _soon(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def publish_frame(self, game_id: str, frame: ServerFrameDict) -> None:
         """Send ``frame`` (a ``contract.ServerFrame``) to every socket watching ``game_id``
@@ -201,11 +225,45 @@ class Hub:
         sockets = list(self._sockets.get(game_id, ()))
         if not sockets:
             return
+        if len(sockets) == 1:  # the usual case: no gather, no task
+            try:
+                await sockets[0].send_text(text)
+            except Exception:
+                self.discard(game_id, sockets[0])
+            return
         results = await asyncio.gather(*(ws.send_text(text) for ws in sockets),
                                        return_exceptions=True)
         for ws, res in zip(sockets, results, strict=True):
             if isinstance(res, BaseException):
                 self.discard(game_id, ws)
+
+
+def _pack(events: list[tuple[str, str]]) -> str:
+    """One Redis message for a batch of events: each as ``len(key):len(text):`` followed by
+    the key and the text (no JSON around a text that is JSON already; one PUBLISH, one
+    message for every listener to parse, instead of one per event)."""
+    return "".join(f"{len(key)}:{len(text)}:{key}{text}" for key, text in events)
+
+
+def _unpack(data: str | bytes) -> list[tuple[str, str]]:
+    """The (key, text) events of a message of :func:`_pack`; a process of an earlier release
+    published one JSON object ``{"game": key, "text": text}`` per event."""
+    if isinstance(data, bytes):
+        data = data.decode()
+    if data.startswith("{"):
+        envelope = json.loads(data)
+        return [(envelope["game"], envelope["text"])]
+    events, i = [], 0
+    while i < len(data):
+        a = data.index(":", i)
+        b = data.index(":", a + 1)
+        start = b + 1 + int(data[i:a])
+        end = start + int(data[a + 1:b])
+        if end > len(data):
+            raise ValueError("a hub message cut short")
+        events.append((data[b + 1:start], data[start:end]))
+        i = end
+    return events
 
 
 def _text(frame: ServerFrameDict) -> str:

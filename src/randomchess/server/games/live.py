@@ -47,13 +47,16 @@ _DRAW_REFUSALS: tuple[ErrorCode, ErrorCode] = ("draw.no_offer", "draw.own_offer"
 _TAKEBACK_REFUSALS: tuple[ErrorCode, ErrorCode] = ("takeback.no_offer", "takeback.own_offer")
 
 
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _matches(secret: str, stored: str | None) -> bool:
+def _matches(digest: str, stored: str | None) -> bool:
     # Compare digests of equal length in constant time; a missing seat never matches.
-    return stored is not None and hmac.compare_digest(hash_secret(secret), stored)
+    return stored is not None and hmac.compare_digest(digest, stored)
 
 
 def control_of(record: GameRecord) -> TimeControl:
@@ -86,6 +89,8 @@ class LiveGame:
         self.moves: list[str] = []  # UCI, as stored
         self.sans: list[str] = []
         self._public: GameStateDict | None = None
+        self._public_json: str | None = None  # its JSON but the clocks and the preview
+        self._fen: tuple[tuple[int, int, int], str] | None = None  # see _fen_of
         self._set_control(record)
         self.sync(record)
 
@@ -133,6 +138,7 @@ class LiveGame:
             self._set_control(record)
         self.record = record
         self._public = None
+        self._public_json = None
 
     @contextmanager
     def _trying(self) -> Iterator[Game]:
@@ -153,9 +159,10 @@ class LiveGame:
     def colors_of(self, token: str) -> set[Color]:
         """The colours ``token`` may play: one, both (hot seat) or none."""
         out: set[Color] = set()
-        if _matches(token, self.record.white_token):
+        digest = hash_secret(token)  # once for both seats (a hot seat holds both)
+        if _matches(digest, self.record.white_token):
             out.add(WHITE)
-        if _matches(token, self.record.black_token):
+        if _matches(digest, self.record.black_token):
             out.add(BLACK)
         return out
 
@@ -245,7 +252,7 @@ class LiveGame:
                 players[r.computer_color] = "computer"
             self._public = {
                 "id": r.id, "variant": r.variant, "number": r.number,
-                "start_fen": r.start_fen, "fen": pos.fen(), "moves": self.moves,
+                "start_fen": r.start_fen, "fen": self._fen_of(pos), "moves": self.moves,
                 "san": self.sans, "status": r.status, "result": r.result,
                 "termination": r.termination,
                 "winner": None if r.result is None else RESULT_WINNERS.get(r.result),
@@ -258,17 +265,35 @@ class LiveGame:
             }
         return self._public
 
+    def _fen_of(self, pos: Position) -> str:
+        """``pos.fen()``, kept for the position a move was tried on until the state of the
+        game after that move is built (writing a FEN twice per move showed in the profile).
+        The key is all a FEN says: the Zobrist key (everything but the clocks) and the
+        clocks."""
+        key = (pos.zobrist, pos.halfmove_clock, pos.fullmove_number)
+        if self._fen is not None and self._fen[0] == key:
+            return self._fen[1]
+        fen = pos.fen()
+        self._fen = (key, fen)
+        return fen
+
     def state(self, now: int) -> GameStateDict:
         """The public state (``GET /api/games/{id}``): no secret, the same for everyone."""
         public = self._public_state()
         countdown = preview.shown(self.record, now)
         if countdown is not None:
             public = {**public, "preview": countdown}
-        clocks = self.clocks_at(now)
+        clocks = self._clocks(now)
         if clocks is None:
             return public
+        return {**public, "clocks": clocks}
+
+    def _clocks(self, now: int) -> ClockDict | None:
+        clocks = self.clocks_at(now)
+        if clocks is None:
+            return None
         r = self.record
-        out: ClockDict = {
+        return {
             "white": clocks[0], "black": clocks[1],
             "running": None if r.clock_started_at is None or self.ended
             else COLOR_NAMES[self.turn],
@@ -281,7 +306,6 @@ class LiveGame:
             "to_control": {name: self.control.moves_to_control(self._made(color))
                            for color, name in enumerate(COLOR_NAMES)},
         }
-        return {**public, "clocks": out}
 
     def _made(self, color: Color) -> int:
         """The moves ``color`` has made (whoever moved first)."""
@@ -289,7 +313,17 @@ class LiveGame:
         return n // 2 if self.turn == color else n - n // 2
 
     def state_json(self, now: int) -> str:
-        return json.dumps(self.state(now), separators=(",", ":"))
+        """:meth:`state` as JSON text.  What depends on the version only is encoded once per
+        version (every answer and push of it reuses the text); the clocks and the preview's
+        countdown, which depend on ``now``, are encoded each time and close the object."""
+        if self._public_json is None:
+            public = {k: v for k, v in self._public_state().items()
+                      if k not in ("clocks", "preview")}
+            self._public_json = _dumps(public)[:-1]  # without its closing brace
+        countdown = preview.shown(self.record, now)
+        clocks = self._clocks(now)
+        return (f'{self._public_json},"clocks":{"null" if clocks is None else _dumps(clocks)},'
+                f'"preview":{"null" if countdown is None else _dumps(countdown)}}}')
 
     # ----------------------------------------------------------------- helpers
     def _acting(self, colors: set[Color]) -> Color:
@@ -388,7 +422,7 @@ class LiveGame:
         uci = pos.uci(move)
         with self._trying() as game:
             end = game.claim_draw(move) if claim else game.push(move)
-            fen = game.position.fen()
+            fen = self._fen_of(game.position)
         changes.update({"fen": fen, "moves": " ".join([*self.moves, uci]),
                         "san": " ".join([*self.sans, written]),
                         "clock_log": " ".join([*r.clock_log.split(), clock_entry])})

@@ -353,7 +353,9 @@ class GameService:
                 self._schedule(live)
                 # Watchers hear of it while the mover is answered: a slow socket must not
                 # hold the answer (each state carries its version, so order is recoverable).
-                self._spawn(self.hub.publish(game_id, live.state(now_ms())))
+                # The state is encoded once for all of them (and the version's part of it
+                # once for the answer too: LiveGame.state_json).
+                self.hub.publish_state_soon(game_id, live.state_json(now_ms()))
                 if live.ended and before.status != GameStatus.ENDED:
                     for hook in self.end_hooks:
                         self._spawn(hook(live))

@@ -24,6 +24,7 @@ from randomchess.server.engines.routes import router as analysis_router
 from randomchess.server.games.commit import router as setup_draw_router
 from randomchess.server.games.contract import ERROR_RESPONSES
 from randomchess.server.games.explorer_routes import install_explorer
+from randomchess.server.games.fast_moves import MoveFastPath
 from randomchess.server.games.play_routes import router as play_router
 from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
@@ -159,23 +160,24 @@ class SecurityHeaders:
     def __init__(self, app: ASGIApp, hsts_seconds: int = 0) -> None:
         self.app = app
         # Strict-Transport-Security when the site is served over TLS (behind a proxy too)
-        self.extra: tuple[tuple[bytes, bytes], ...] = () if not hsts_seconds else (
+        extra: tuple[tuple[bytes, bytes], ...] = () if not hsts_seconds else (
             (b"strict-transport-security", f"max-age={hsts_seconds}".encode()),)
+        # Built once: the headers of an API answer and of a docs page.
+        self.sets = {docs: (*SECURITY_HEADERS, *extra,
+                            (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()))
+                     for docs in (False, True)}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = (DOCS_CSP if scope["path"].startswith(_DOCS_PATHS) else CSP).encode()
+        ours = self.sets[scope["path"].startswith(_DOCS_PATHS)]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in headers}
-                for name, value in (*SECURITY_HEADERS, *self.extra,
-                                    (b"content-security-policy", csp)):
-                    if name not in present:
-                        headers.append((name, value))
+                headers += [h for h in ours if h[0] not in present]
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -245,6 +247,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
     install_puzzles(app)  # puzzles (issue 33)
     install_accounts(app)
     mount_front_end(app, static)
+    app.add_middleware(MoveFastPath)  # innermost: the hot route's own door (fast_moves.py)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,
                        timeout_s=settings.body_timeout_s)
     app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)

@@ -1,0 +1,147 @@
+"""The move route's own door (server/games/fast_moves.py, issue 36) answers as the FastAPI
+route does, and the state's JSON built once per version says what the state says."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from randomchess.server.games import fast_moves, hub
+from randomchess.server.games.live import LiveGame
+from server_support import client, new_game
+
+JSON = {"Content-Type": "application/json"}
+# FastAPI reads a ``+json`` body as JSON too, but the fast door takes ``application/json``
+# only: the same request reaches the route itself.
+ROUTE = {"Content-Type": "application/x-test+json"}
+
+
+@pytest.fixture(scope="module")
+def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with client(f"sqlite:///{tmp_path_factory.mktemp('fast') / 'g.sqlite3'}") as c:
+        yield c
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many bodies the fast door validated (the route never calls it)."""
+    calls = [0]
+    real = fast_moves.MoveIn.model_validate_json
+
+    def counting(data: Any) -> Any:
+        calls[0] += 1
+        return real(data)
+
+    monkeypatch.setattr(fast_moves.MoveIn, "model_validate_json", counting)
+    return calls
+
+
+def _post(c: TestClient, gid: str, body: Any, headers: dict[str, str],
+          lang: str = "en") -> tuple[int, dict[str, str], Any]:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    r = c.post(f"/api/games/{gid}/moves", content=data,
+               headers={**headers, "Accept-Language": lang})
+    kept = {k: v for k, v in r.headers.items() if k not in ("date", "content-length")}
+    return r.status_code, kept, r.json()
+
+
+def _same(a: Any, b: Any, ids: tuple[str, str]) -> None:
+    """Equal but for the game ids (two games from the same start)."""
+    assert json.loads(json.dumps(a).replace(ids[0], "ID")) == \
+        json.loads(json.dumps(b).replace(ids[1], "ID"))
+
+
+def test_the_door_answers_as_the_route(c: TestClient, counted: list[int]) -> None:
+    fast = new_game(c, variant="chess960", setup=518)
+    slow = new_game(c, variant="chess960", setup=518)
+    ids = (fast["id"], slow["id"])
+    cases: list[tuple[Any, str]] = [
+        ({"move": "e2e4", "token": "x" * 43}, "en"),  # 403, no seat
+        ({"move": "e2e5", "token": "{token}"}, "es"),  # 409, illegal, in Spanish
+        ({"move": "zz", "token": "{token}"}, "en"),  # 409, malformed
+        ({"move": "e2e4", "token": "{token}"}, "en"),  # 200
+        ({"move": "Cf6", "token": "{token}"}, "es"),  # 200, Spanish SAN
+        ({"move": "g1f3", "token": "{token}", "lag": 40}, "en"),  # 200 with lag
+        ({"move": "e7e5", "token": "{token}"}, "en"),  # 409, not this piece's turn
+    ]
+    before = counted[0]
+    for body, lang in cases:
+        answers = []
+        for game, headers in ((fast, JSON), (slow, ROUTE)):
+            filled = {k: (v.format(token=game["seat"]["token"]) if isinstance(v, str) else v)
+                      for k, v in body.items()}
+            answers.append(_post(c, game["id"], filled, headers, lang))
+        assert answers[0][0] == answers[1][0], (body, answers)
+        assert answers[0][1] == answers[1][1]  # the same headers, security headers included
+        _same(answers[0][2], answers[1][2], ids)
+    assert counted[0] - before == len(cases)  # each JSON request went through the door
+    assert answers[0][1]["content-type"] == "application/json"
+    assert answers[0][1]["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("body", [
+    {"move": "e2e4"},  # no token
+    {"move": "e2e4", "token": "t", "extra": 1},  # a field the model forbids
+    {"move": "e2e4", "token": "t", "lag": 1.5},  # not an integer
+    {"move": "e2e4", "token": "t", "lag": True},
+    {"move": "", "token": "t"},
+    b"{not json",
+    b"",
+])
+def test_what_the_door_refuses_reaches_the_route(c: TestClient, body: Any) -> None:
+    fast = new_game(c, variant="chess960", setup=518)
+    slow = new_game(c, variant="chess960", setup=518)
+    a = _post(c, fast["id"], body, JSON)
+    b = _post(c, slow["id"], body, ROUTE)
+    assert a[0] == 422 and b[0] == 422
+    assert a[2]["code"] == "request.invalid"
+    assert a[1] == b[1]
+
+
+def test_unknown_game_and_other_routes(c: TestClient, counted: list[int]) -> None:
+    status, _, body = _post(c, "nosuchgame0", {"move": "e2e4", "token": "t"}, JSON)
+    assert status == 404 and body["code"] == "game.not_found"
+    game = new_game(c)
+    r = c.post(f"/api/games/{game['id']}/resign", json={"token": game["seat"]["token"]})
+    assert r.status_code == 200 and r.json()["status"] == "ended"
+    status, _, body = _post(c, game["id"], {"move": "e2e4", "token": game["seat"]["token"]},
+                            JSON)
+    assert status == 409 and body["code"] == "game.over"
+    r = c.get(f"/api/games/{game['id']}/moves")  # another method: the router's 405
+    assert r.status_code == 405
+
+
+@pytest.mark.parametrize("clock", [None, {"minutes": 3, "increment": 2}])
+def test_state_json_says_what_state_says(tmp_path: Path, clock: Any) -> None:
+    with client(f"sqlite:///{tmp_path / 'g.sqlite3'}", preview=True) as c:
+        body: dict[str, Any] = {"variant": "mrc", "opponent": "friend"}
+        if clock:
+            body["clock"] = clock
+        game = new_game(c, **body)
+        invite = game["invite_url"].rsplit("/", 1)[1]
+        r = c.post(f"/api/games/{game['id']}/join", json={"invite": invite})
+        assert r.status_code == 200, r.text
+        service = c.app.state.service  # type: ignore[attr-defined]
+        live: LiveGame = service._cache[game["id"]]
+        shown = []
+        for now in (live.record.updated_at, live.record.updated_at + 5_000):
+            assert json.loads(live.state_json(now)) == live.state(now)
+            shown.append(live.state(now))
+        assert (shown[0]["preview"] is not None) == (clock is not None)  # a timed game's
+        assert (shown[0]["clocks"] is not None) == (clock is not None)
+
+
+def test_hub_messages_carry_batches() -> None:
+    events = [("g1", '{"type":"state","game":{"a":1}}'), ("lobby", "x:1:2:"),
+              ("ñ:9", "é\u2603 12:34"), ("", "")]
+    assert hub._unpack(hub._pack(events)) == events
+    assert hub._unpack(hub._pack(events).encode()) == events
+    # An earlier release's message: one JSON envelope per event.
+    assert hub._unpack(json.dumps({"game": "g1", "text": "t"})) == [("g1", "t")]
+    with pytest.raises(ValueError):
+        hub._unpack(hub._pack(events)[:-3])

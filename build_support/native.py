@@ -45,6 +45,8 @@ MODULES = (
     "geometry",
     "pieces",
     "position",
+    "san",
+    "pgn",
     "engine/evaluate",
     "engine/endgame",
     "engine/search",

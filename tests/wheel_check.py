@@ -24,7 +24,7 @@ from pathlib import Path
 from native_fingerprint import fingerprint
 from randomchess import native
 
-MODULES = ("geometry", "pieces", "position", "engine.evaluate", "engine.endgame",
+MODULES = ("geometry", "pieces", "position", "san", "pgn", "engine.evaluate", "engine.endgame",
            "engine.search")
 
 

@@ -100,6 +100,14 @@ class PgnError(RandomChessError):
     """What is wrong with one game, and where: game number (1-based), line and column in
     the file, and for a bad move the ply (1-based, counted on the main line) and its text."""
 
+    reason: str
+    game: int
+    line: int
+    column: int
+    ply: int | None
+    move: str | None
+    in_variation: bool
+
     def __init__(self, reason: str, *, game: int, line: int, column: int = 0,
                  ply: int | None = None, move: str | None = None,
                  in_variation: bool = False) -> None:
@@ -388,9 +396,10 @@ class _GameParser:
         else:
             self.game = english
             if english.error is not None and english.error.move is not None:
-                english.error.reason += " (read as English; pass lang='es' / --lang es " \
-                    "or add [Language \"es\"] for Spanish)"
-                english.error.args = (str(english.error),)
+                error = english.error
+                error.reason = error.reason + " (read as English; pass lang='es' / " \
+                    "--lang es or add [Language \"es\"] for Spanish)"
+                error.args = (str(error),)
         return self.game
 
     def read_moves(self, lang: Language) -> PgnGame:

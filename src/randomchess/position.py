@@ -14,7 +14,7 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any, Final, NamedTuple
 
@@ -131,6 +131,8 @@ class _Tables:
         self.home_rows = (range(low, low + g.files), range(high - g.files, high))
         self.pawn_start_rank = (1 + margin, g.ranks - 2 - margin)
         self.promotion_rank = (g.ranks - 1, 0)
+        # The home rows as bit sets, shared by every position of this board (issue 36).
+        self.home_masks = tuple(sum(1 << sq for sq in row) for row in self.home_rows)
 
 
 @cache
@@ -275,7 +277,6 @@ def _check_unmoved(s: Setup) -> None:
 _SLOTS = (
     "_home_masks",
     "_legal_cache",
-    "_squares",
     "_stack",
     "_t",
     "_weights",
@@ -350,9 +351,7 @@ class Position:
         self._t = _tables(g, v.margin)
         self.board = list(s.board)
         self.turn = s.turn
-        self._home_masks = tuple(
-            sum(1 << sq for sq in self._t.home_rows[c]) for c in (WHITE, BLACK)
-        )
+        self._home_masks = self._t.home_masks
         self.castling = sum(1 << sq for sq in s.castling_rooks)
         self.ep_square = s.ep_square
         self.halfmove_clock = s.halfmove_clock
@@ -363,12 +362,6 @@ class Position:
         self._legal_cache: tuple[int, tuple[Move, ...]] | None = None
         board = self.board
         self.kings = [board.index(make_piece(KING, c)) for c in (WHITE, BLACK)]
-        # Occupied squares per colour, kept in step by push/pop, so move generation visits
-        # pieces instead of scanning every square.
-        self._squares = (
-            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == WHITE},
-            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == BLACK},
-        )
         if self._attackers(self.kings[self.turn ^ 1], self.turn):
             raise FenError("the side not to move is in check")
         self.zobrist = self._full_zobrist()
@@ -410,7 +403,6 @@ class Position:
             setattr(pos, name, getattr(self, name))
         pos.board = list(self.board)
         pos.kings = list(self.kings)
-        pos._squares = (set(self._squares[0]), set(self._squares[1]))
         pos._stack = list(self._stack) if stack else []
         return pos
 
@@ -570,8 +562,10 @@ class Position:
         if evasion is None:
             self._generate_free(out, pins)
         else:
-            for sq in self._squares[us]:
-                if sq != ksq:
+            board = self.board
+            color_of = PIECE_COLOR
+            for sq in range(len(board)):
+                if color_of[board[sq]] == us and sq != ksq:
                     pinned = pins.get(sq)
                     self._generate_restricted(
                         sq, evasion if pinned is None else pinned & evasion, out)
@@ -620,9 +614,12 @@ class Position:
         # perft nodes/s on 9x9.
         new = tuple.__new__
         append = out.append
-        for sq in self._squares[us]:
+        color_of = PIECE_COLOR
+        # The board is scanned rather than a set of squares per colour kept: two sets cost
+        # 1.5 kB per position, and keeping them cost every push and pop (issue 36).
+        for sq in range(len(board)):
             p = board[sq]
-            if p == king:
+            if color_of[p] != us or p == king:
                 continue
             if sq in pins:
                 self._generate_restricted(sq, pins[sq], out)
@@ -959,20 +956,11 @@ class Position:
     def _track(self, changes: list[tuple[int, int]], before: _Undo) -> None:
         """Bring the per-colour square sets and the Zobrist key in step with a move."""
         board = self.board
-        squares = self._squares
         t = self._t
         z_piece = t.z_piece
-        color_of = PIECE_COLOR
         h = self.zobrist ^ t.z_turn
         for sq, old in changes:
-            if old:
-                squares[color_of[old]].discard(sq)
-                h ^= z_piece[old][sq]
-        for sq, _ in changes:
-            new = board[sq]
-            if new:
-                squares[color_of[new]].add(sq)
-                h ^= z_piece[new][sq]
+            h ^= z_piece[old][sq] ^ z_piece[board[sq]][sq]
         if before.ep_square is not None:
             h ^= t.z_ep[before.ep_square]
         if self.ep_square is not None:
@@ -1030,26 +1018,19 @@ class Position:
         self.weight = 0 if weights is None else sum(
             weights[p][sq] for sq, p in enumerate(self.board) if p)
 
-    def piece_squares(self, color: Color) -> Set[int]:
-        """The squares of ``color``'s pieces (a live read-only view: do not keep it across
-        moves)."""
-        return self._squares[color]
+    def piece_squares(self, color: Color) -> list[int]:
+        """The squares of ``color``'s pieces, in square order (a new list each call)."""
+        board = self.board
+        color_of = PIECE_COLOR
+        return [sq for sq in range(len(board)) if color_of[board[sq]] == color]
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         (move, changes, self.castling, self.ep_square, self.halfmove_clock,
          self.adjust_rights, self.unmoved, kings, self.zobrist, self.weight) = self._stack.pop()
         board = self.board
-        squares = self._squares
-        color_of = PIECE_COLOR
-        for sq, _ in changes:
-            if board[sq]:
-                squares[color_of[board[sq]]].discard(sq)
         for sq, piece in reversed(changes):
             board[sq] = piece
-        for sq, piece in changes:
-            if piece:
-                squares[color_of[piece]].add(sq)
         self.kings = list(kings)
         self.turn ^= 1
         if self.turn == BLACK:
@@ -1064,7 +1045,35 @@ class Position:
         return self._stack[-1].move
 
     def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
+        return self._is_legal_ordinary(move) or move in self.legal_moves()
+
+    def _is_legal_ordinary(self, move: Move) -> bool:
+        """Whether ``move`` is a legal ordinary move (no castling, no adjustment), found by
+        generating the moves of its piece only, under the same pins and check as
+        :meth:`_generate` (issue 36: ``push_uci`` and ``is_legal`` need not list every
+        move).  False only means "not shown here": callers then ask :meth:`legal_moves`."""
+        board = self.board
+        frm, to = move.from_square, move.to_square
+        size = len(board)
+        if not (0 <= frm < size and 0 <= to < size):
+            return False
+        us = self.turn
+        piece = board[frm]
+        if PIECE_COLOR[piece] != us or PIECE_COLOR[board[to]] == us:
+            return False
+        ksq = self.kings[us]
+        out: list[Move] = []
+        if frm == ksq:
+            self._generate_king_steps(ksq, out)
+            return move in out
+        checkers, evasion, pins = self._checks_and_pins(ksq, us)
+        if checkers > 1:
+            return False
+        allowed = pins.get(frm)
+        if evasion is not None:
+            allowed = evasion if allowed is None else allowed & evasion
+        self._generate_restricted(frm, allowed, out)
+        return move in out
 
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; ``IllegalMoveError`` changes nothing."""
@@ -1117,6 +1126,8 @@ class Position:
         square for an adjustment).  ``InvalidMoveError`` if malformed, ``IllegalMoveError``
         if not legal here."""
         move = self._parse_uci_text(text)
+        if self._is_legal_ordinary(move):
+            return move
         legal = self.legal_moves()
         if move in legal:
             return move

@@ -44,6 +44,7 @@ OUT = PACKAGE / "_compiled"
 MODULES = (
     "geometry",
     "pieces",
+    "fen",
     "position",
     "san",
     "pgn",

@@ -23,8 +23,8 @@ from native_fingerprint import fingerprint
 from randomchess import native
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("geometry", "pieces", "position", "san", "pgn", "engine.evaluate", "engine.endgame",
-           "engine.search")
+MODULES = ("geometry", "pieces", "fen", "position", "san", "pgn", "engine.evaluate",
+           "engine.endgame", "engine.search")
 PURE = os.environ.get("RANDOMCHESS_NATIVE", "").lower() in ("off", "0", "no")
 
 

@@ -378,8 +378,12 @@ def push_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
 def _parse(pos: Position, text: str, lang: Language) -> Move:
     raw = text
     m = _MOVE.fullmatch(text)  # the common case first: a plain move, no annotation
+    if m is None and text[-1:] in ("+", "#") and len(text) > 1:
+        m = _MOVE.fullmatch(text, 0, len(text) - 1)  # the next commonest: Nf3+, Qxf7#
+        if m is not None:
+            text = text[:-1]
     if m is not None:
-        uci_like = _UCI.fullmatch(text) is not None
+        uci_like = False  # decided only when it matters (issue 36): see below
     else:
         text = _ANNOTATION.sub("", text.strip()).strip()
         if not text:
@@ -400,7 +404,7 @@ def _parse(pos: Position, text: str, lang: Language) -> Move:
         try:
             return _parse_ordinary(pos, raw, m, lang)
         except IllegalMoveError as exc:
-            if not uci_like:
+            if not (uci_like or _UCI.fullmatch(text) is not None):
                 raise
             # Long algebraic for pawns is SAN-shaped; anything else (b1c3, e1h1) is UCI.
             try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
 from randomchess.fen import Setup, format_fen, home_rank, parse_fen
@@ -296,10 +296,15 @@ _SLOTS = (
 )
 
 
+# The FEN argument that makes ``__init__`` return at once (see _blank).
+_BLANK: Final = "(blank)"
+
+
 def _blank(cls: type[Position]) -> Position:
-    """An instance whose attributes are set by the caller (``__init__`` not run)."""
-    new: Any = getattr(cls, "__new__")  # noqa: B009 - mypyc compiles cls.__new__ only this way
-    return new(cls)  # type: ignore[no-any-return]
+    """An instance whose attributes are set by the caller.  Not ``cls.__new__(cls)``: the
+    type mypyc makes runs ``__init__`` in its ``__new__``, so every copy() built the chess
+    start position first and cost more than reading a FEN (issue 36)."""
+    return cls(_BLANK)
 
 
 class Position:
@@ -323,6 +328,8 @@ class Position:
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
+        if fen is _BLANK:
+            return  # _blank: the caller sets every attribute
         v = get_variant(variant)
         text = v.start_fen if fen is None else fen
         self._load(parse_fen(text, v))

@@ -85,6 +85,7 @@ package-check: $(SETUP)
 bench: $(SETUP)
 	$(PY) bench/perft_bench.py
 	$(PY) bench/pgn_bench.py
+	$(PY) bench/san_bench.py
 
 ## The long fuzzing campaign of the library parsers (FEN, SAN, UCI, PGN, setups): 1,000,000
 ## inputs or an hour; FUZZ_ARGS="--inputs N --seconds S" to change the bounds.

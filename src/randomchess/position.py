@@ -110,6 +110,11 @@ class _Tables:
         }
         self.kind_rays: tuple[tuple[tuple[tuple[int, ...], ...], ...] | None, ...] = tuple(
             self.slide_rays.get(k) for k in range(top))
+        # moves[a][b]: Move(a, b), made once per board size (about 0.3 MB on 8x8) and shared:
+        # generation appends these instead of allocating a tuple per move, and perft spent a
+        # third of its time making and freeing them (issue 36).  Moves are immutable tuples.
+        self.moves = tuple(tuple(tuple.__new__(Move, (a, b, 0)) for b in range(g.size))
+                           for a in range(g.size))
         # attack_rays[by][sq]: (ray, pieces of ``by`` sliding along it) for each direction.
         self.attack_rays = tuple(
             tuple(tuple(zip(self.rays[sq], self.sliders[c], strict=True)) for sq in range(g.size))
@@ -596,10 +601,11 @@ class Position:
         them = us ^ 1
         own = t.own[us]
         king = board[ksq]
+        made = t.moves[ksq]
         board[ksq] = 0
         for s in t.king_leaps[ksq]:
             if board[s] not in own and not self.is_attacked(s, them):
-                out.append(Move(ksq, s))
+                out.append(made[s])
         board[ksq] = king
 
     def _generate_free(self, out: list[Move], pins: dict[int, frozenset[int]]) -> None:
@@ -621,11 +627,7 @@ class Position:
         leap_tables = t.kind_leaps
         slide_rays = t.kind_rays
         pawn_attacks = t.pawn_attacks[us]
-        # Moves are built with tuple.__new__ (NamedTuple's constructor skipped): measured
-        # 11.9 us instead of 14.6 us for a 31-move middlegame, 1.57 M instead of 1.35 M
-        # perft nodes/s on 9x9.
-        new = tuple.__new__
-        move_type = Move  # a local: mypyc reads a global class from the module dict each time
+        moves = t.moves
         append = out.append
         color_of = PIECE_COLOR
         # The board is scanned rather than a set of squares per colour kept: two sets cost
@@ -637,29 +639,30 @@ class Position:
             if pins and sq in pins:
                 self._generate_restricted(sq, pins[sq], out)
                 continue
+            made = moves[sq]
             if p == pawn:
                 one = sq + fwd
                 if one // files == last_rank:
                     self._generate_restricted(sq, None, out)
                     continue
                 if not board[one]:
-                    append(new(move_type, (sq, one, 0)))
+                    append(made[one])
                     if sq // files == start_rank and not board[one + fwd]:
-                        append(new(move_type, (sq, one + fwd, 0)))
+                        append(made[one + fwd])
                 for s in pawn_attacks[sq]:
                     q = board[s]
                     if q:
                         if color_of[q] != us:
-                            append(new(move_type, (sq, s, 0)))
+                            append(made[s])
                     elif s == ep and self._en_passant_is_safe(sq, s):
-                        append(new(move_type, (sq, s, 0)))
+                        append(made[s])
                 continue
             kind = kind_of[p]
             leaps = leap_tables[kind]
             if leaps is not None:
                 for s in leaps[sq]:
                     if color_of[board[s]] != us:
-                        append(new(move_type, (sq, s, 0)))
+                        append(made[s])
             rays = slide_rays[kind]
             if rays is not None:
                 for ray in rays[sq]:
@@ -667,9 +670,9 @@ class Position:
                         q = board[s]
                         if q:
                             if color_of[q] != us:
-                                append(new(move_type, (sq, s, 0)))
+                                append(made[s])
                             break
-                        append(new(move_type, (sq, s, 0)))
+                        append(made[s])
 
     def _generate_restricted(self, sq: int, allowed: frozenset[int] | None,
                              out: list[Move]) -> None:
@@ -684,11 +687,12 @@ class Position:
             self._generate_pawn_restricted(sq, allowed, out)
             return
         kind = PIECE_KIND[p]
+        made = t.moves[sq]
         leaps = t.leaps[kind]
         if leaps is not None:
             for s in leaps[sq]:
                 if (allowed is None or s in allowed) and board[s] not in own:
-                    out.append(Move(sq, s))
+                    out.append(made[s])
         rays = t.slide_rays.get(kind)
         if rays is not None:
             for ray in rays[sq]:
@@ -697,7 +701,7 @@ class Position:
                     if q in own:
                         break
                     if allowed is None or s in allowed:
-                        out.append(Move(sq, s))
+                        out.append(made[s])
                     if q:
                         break
 

@@ -1,7 +1,7 @@
 """The modules compiled with mypyc (build_support/native.py, randomchess.native).
 
-The set-up (``make``) compiles geometry, pieces, position and the engine's evaluate, endgame
-and search; the whole suite then runs against the compiled build.  These tests check that
+The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn and the engine's
+evaluate, endgame and search; the whole suite then runs against the compiled build.  These tests check that
 it is in use, that it plays and counts exactly as the pure-Python source does, and that a
 stale build never shadows an edited source.
 """

@@ -1,9 +1,9 @@
 """The modules compiled with mypyc (build_support/native.py, randomchess.native).
 
 The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn and the engine's
-evaluate, endgame and search; the whole suite then runs against the compiled build.  These tests check that
-it is in use, that it plays and counts exactly as the pure-Python source does, and that a
-stale build never shadows an edited source.
+evaluate, endgame and search; the whole suite then runs against the compiled build.  These
+tests check that it is in use, that it plays, counts, writes and reads SAN and PGN exactly as
+the pure-Python source does, and that a stale build never shadows an edited source.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # source, about three times as fast; rebuilt when one of them changes.  Without a C compiler
 # the build fails with a message and everything runs as pure Python.
 NATIVE := src/randomchess/_compiled/stamp.json
-NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py position.py \
+NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py fen.py position.py san.py pgn.py \
 	engine/evaluate.py engine/endgame.py engine/search.py)
 # The set-up every target needs: the Python environment, the browser bundle, the compiled
 # modules.
@@ -89,6 +89,7 @@ package-check: $(SETUP)
 bench: $(SETUP)
 	$(PY) bench/perft_bench.py
 	$(PY) bench/pgn_bench.py
+	$(PY) bench/san_bench.py
 
 ## The long fuzzing campaign of the library parsers (FEN, SAN, UCI, PGN, setups): 1,000,000
 ## inputs or an hour; FUZZ_ARGS="--inputs N --seconds S" to change the bounds.

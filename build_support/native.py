@@ -38,13 +38,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PACKAGE = SRC / "randomchess"
 OUT = PACKAGE / "_compiled"
-# The hot path: geometry and pieces (tables), position (move generation, push/pop) and the
-# engine's evaluation and search.  Keep in step with the Makefile's NATIVE_SOURCES and
+# The hot path: geometry and pieces (tables), position (move generation, push/pop), FEN, SAN
+# and PGN (issue 36: reading and writing games) and the engine's evaluation and search.  Keep in step with the Makefile's NATIVE_SOURCES and
 # tests/test_native.py's MODULES.
 MODULES = (
     "geometry",
     "pieces",
+    "fen",
     "position",
+    "san",
+    "pgn",
     "engine/evaluate",
     "engine/endgame",
     "engine/search",

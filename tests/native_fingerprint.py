@@ -14,7 +14,9 @@ from typing import Any
 from randomchess import native
 from randomchess.engine.evaluate import evaluate
 from randomchess.engine.search import Limits, Searcher, see
-from randomchess.position import Position
+from randomchess.pgn import Node, PgnGame, parse_game, write_game
+from randomchess.position import Move, Position
+from randomchess.san import parse_san, san
 from randomchess.startpos import setup_from_number
 
 PERFT = (
@@ -51,11 +53,31 @@ def _random_positions(count: int, seed: int) -> list[Position]:
 
 def fingerprint() -> dict[str, Any]:
     perft = [Position(fen, variant).perft(depth) for variant, fen, depth in PERFT]
-    evals, exchanges, fens = [], [], []
+    evals, exchanges, fens, sans, legal = [], [], [], [], []
     for pos in _random_positions(150, seed=7):
         evals.append(evaluate(pos))
         exchanges.append([see(pos, m) for m in pos.legal_moves() if pos.is_capture(m)])
         fens.append(pos.fen())
+        # SAN both ways (san and pgn are compiled too, issue 36), and the one-piece legality
+        # test of push_uci / is_legal beside the full list, for every square pair.
+        written = [san(pos, m, lang) for m in pos.legal_moves() for lang in ("en", "es")]
+        assert [parse_san(pos, t, lang) for t, lang in zip(
+            written, ["en", "es"] * len(pos.legal_moves()), strict=True)] == [
+            m for m in pos.legal_moves() for _ in (0, 1)]
+        sans.append(written)
+        size = pos.geometry.size
+        legal.append([pos.is_legal(Move(a, b)) for a in pos.piece_squares(pos.turn)
+                      for b in range(size) if a != b])
+    games = []
+    for pos in _random_positions(20, seed=11):
+        moves = pos.move_stack
+        start = pos.copy()
+        for _ in moves:
+            start.pop()
+        game = PgnGame(variant=pos.variant, start_fen=start.fen(),
+                       moves=[Node(m) for m in moves])
+        text = write_game(game)
+        games.append([text, write_game(parse_game(text))])
     searches = []
     for variant, fen, depth in SEARCH:
         pos = Position(fen, variant)
@@ -64,7 +86,8 @@ def fingerprint() -> dict[str, Any]:
         searches.append([pos.uci(r.move), r.score, r.depth, r.nodes,
                          [pos.uci(m) for m in r.pv[:1]]])
     return {"compiled": native.ACTIVE, "perft": perft, "evaluate": evals, "see": exchanges,
-            "fens": fens, "search": searches}
+            "fens": fens, "search": searches, "san": sans, "legal": legal,
+            "pgn": games}
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """The modules compiled with mypyc (build_support/native.py, randomchess.native).
 
-The set-up (``make``) compiles geometry, pieces, position and the engine's evaluate, endgame
-and search; the whole suite then runs against the compiled build.  These tests check that
-it is in use, that it plays and counts exactly as the pure-Python source does, and that a
-stale build never shadows an edited source.
+The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn and the engine's
+evaluate, endgame and search; the whole suite then runs against the compiled build.  These
+tests check that it is in use, that it plays, counts, writes and reads SAN and PGN exactly as
+the pure-Python source does, and that a stale build never shadows an edited source.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from native_fingerprint import fingerprint
 from randomchess import native
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("geometry", "pieces", "position", "engine.evaluate", "engine.endgame",
-           "engine.search")
+MODULES = ("geometry", "pieces", "fen", "position", "san", "pgn", "engine.evaluate",
+           "engine.endgame", "engine.search")
 PURE = os.environ.get("RANDOMCHESS_NATIVE", "").lower() in ("off", "0", "no")
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from randomchess import FenError, Position, get_variant
 from randomchess.fen import Setup, parse_fen
-from randomchess.pieces import BLACK, KING, PIECE_KIND, ROOK, WHITE, make_piece
+from randomchess.pieces import BLACK, KING, PAWN, PIECE_KIND, ROOK, WHITE, make_piece
 from randomchess.variants import VARIANTS
 
 
@@ -102,3 +102,42 @@ def test_random_setups_raise_the_typed_error_or_work(setup: Setup) -> None:
         pos.legal_moves()
         pos.pop()
         assert pos.fen() == fen
+
+
+def test_is_legal_and_parse_uci_agree_with_the_full_list_of_legal_moves() -> None:
+    """push_uci and is_legal test one piece's moves (issue 36): on positions with checks,
+    pins, en passant, promotions, castling and adjustments, every (from, to, promotion)
+    they accept is in legal_moves() and every legal move is accepted."""
+    import random
+
+    from randomchess.position import Move
+    from randomchess.startpos import setup_from_number
+
+    rng = random.Random(36)
+    checked = 0
+    for n in range(60):
+        variant = ("chess960", "mrc", "chess")[n % 3]
+        pos = Position(setup_from_number(variant, rng.randrange(960)).fen
+                       if variant != "chess" else None, variant)
+        for _ in range(rng.randrange(0, 90)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        legal = set(pos.legal_moves())
+        size = pos.geometry.size
+        promotions = (0, *pos.variant.promotions)
+        for a in range(size):
+            pawn = PIECE_KIND[pos.board[a]] == PAWN
+            for b in range(size):
+                for k in promotions if pawn else (0, 1):
+                    move = Move(a, b, k)
+                    quick = pos._is_legal_ordinary(move)
+                    assert not quick or move in legal, (pos.fen(), move)
+                    assert pos.is_legal(move) == (move in legal), (pos.fen(), move)
+        for move in legal:
+            if not pos.is_castling(move) and not pos.is_adjustment(move):
+                assert pos._is_legal_ordinary(move), (pos.fen(), move)
+            assert pos.parse_uci(pos.uci(move)) == move
+            checked += 1
+    assert checked > 1000

@@ -24,8 +24,8 @@ from pathlib import Path
 from native_fingerprint import fingerprint
 from randomchess import native
 
-MODULES = ("geometry", "pieces", "position", "engine.evaluate", "engine.endgame",
-           "engine.search")
+MODULES = ("geometry", "pieces", "fen", "position", "san", "pgn", "engine.evaluate",
+           "engine.endgame", "engine.search")
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Whether the compiled modules are in use, and where they are (build_support/native.py).
 
-The hot modules (geometry, pieces, position and the engine's evaluate, endgame and search)
-can be compiled by mypyc into ``randomchess/_compiled/``.  The package and
+The hot modules (geometry, pieces, fen, position, san, pgn and the engine's evaluate, endgame
+and search) can be compiled by mypyc into ``randomchess/_compiled/``.  The package and
 :mod:`randomchess.engine` put that folder ahead of their own on their ``__path__`` only when
 its ``stamp.json`` matches the running interpreter and the SHA-256 of every source it was
 built from, so a stale build never shadows an edited module.  ``RANDOMCHESS_NATIVE=off``

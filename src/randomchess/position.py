@@ -14,9 +14,9 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from randomchess.errors import FenError, IllegalMoveError, InvalidMoveError
 from randomchess.fen import Setup, format_fen, home_rank, parse_fen
@@ -76,6 +76,10 @@ class _Tables:
                 continue
             self.leaps[kind] = g.leaps(t.leaps) if t.leaps else None
             self.slides[kind] = tuple(DIRECTIONS.index(d) for d in t.slides)
+        # The same two tables as tuples indexed by kind (None: no leap / no slide), for the
+        # generator's inner loop (issue 36: a dict lookup per piece cost more).
+        top = max(PIECE_TYPES) + 1
+        self.kind_leaps = tuple(self.leaps.get(k) for k in range(top))
         # Attack detection: for each colour, the pieces that slide along direction d, and
         # groups of (leap table, pieces) for the leapers (symmetric leaps only).
         self.sliders: tuple[tuple[frozenset[int], ...], ...] = tuple(
@@ -104,6 +108,13 @@ class _Tables:
             kind: tuple(tuple(self.rays[sq][d] for d in dirs) for sq in range(g.size))
             for kind, dirs in self.slides.items() if dirs
         }
+        self.kind_rays: tuple[tuple[tuple[tuple[int, ...], ...], ...] | None, ...] = tuple(
+            self.slide_rays.get(k) for k in range(top))
+        # moves[a][b]: Move(a, b), made once per board size (about 0.3 MB on 8x8) and shared:
+        # generation appends these instead of allocating a tuple per move, and perft spent a
+        # third of its time making and freeing them (issue 36).  Moves are immutable tuples.
+        self.moves = tuple(tuple(tuple.__new__(Move, (a, b, 0)) for b in range(g.size))
+                           for a in range(g.size))
         # attack_rays[by][sq]: (ray, pieces of ``by`` sliding along it) for each direction.
         self.attack_rays = tuple(
             tuple(tuple(zip(self.rays[sq], self.sliders[c], strict=True)) for sq in range(g.size))
@@ -131,6 +142,8 @@ class _Tables:
         self.home_rows = (range(low, low + g.files), range(high - g.files, high))
         self.pawn_start_rank = (1 + margin, g.ranks - 2 - margin)
         self.promotion_rank = (g.ranks - 1, 0)
+        # The home rows as bit sets, shared by every position of this board (issue 36).
+        self.home_masks = tuple(sum(1 << sq for sq in row) for row in self.home_rows)
 
 
 @cache
@@ -276,7 +289,6 @@ _SLOTS = (
     "_home_masks",
     "_legal_cache",
     "_legal_prev",
-    "_squares",
     "_stack",
     "_t",
     "_weights",
@@ -296,10 +308,15 @@ _SLOTS = (
 )
 
 
+# The FEN argument that makes ``__init__`` return at once (see _blank).
+_BLANK: Final = "(blank)"
+
+
 def _blank(cls: type[Position]) -> Position:
-    """An instance whose attributes are set by the caller (``__init__`` not run)."""
-    new: Any = getattr(cls, "__new__")  # noqa: B009 - mypyc compiles cls.__new__ only this way
-    return new(cls)  # type: ignore[no-any-return]
+    """An instance whose attributes are set by the caller.  Not ``cls.__new__(cls)``: the
+    type mypyc makes runs ``__init__`` in its ``__new__``, so every copy() built the chess
+    start position first and cost more than reading a FEN (issue 36)."""
+    return cls(_BLANK)
 
 
 class Position:
@@ -323,6 +340,8 @@ class Position:
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
+        if fen is _BLANK:
+            return  # _blank: the caller sets every attribute
         v = get_variant(variant)
         text = v.start_fen if fen is None else fen
         self._load(parse_fen(text, v))
@@ -351,9 +370,7 @@ class Position:
         self._t = _tables(g, v.margin)
         self.board = list(s.board)
         self.turn = s.turn
-        self._home_masks = tuple(
-            sum(1 << sq for sq in self._t.home_rows[c]) for c in (WHITE, BLACK)
-        )
+        self._home_masks = self._t.home_masks
         self.castling = sum(1 << sq for sq in s.castling_rooks)
         self.ep_square = s.ep_square
         self.halfmove_clock = s.halfmove_clock
@@ -365,12 +382,6 @@ class Position:
         self._legal_prev: tuple[int, tuple[Move, ...]] | None = None
         board = self.board
         self.kings = [board.index(make_piece(KING, c)) for c in (WHITE, BLACK)]
-        # Occupied squares per colour, kept in step by push/pop, so move generation visits
-        # pieces instead of scanning every square.
-        self._squares = (
-            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == WHITE},
-            {sq for sq in range(g.size) if PIECE_COLOR[board[sq]] == BLACK},
-        )
         if self._attackers(self.kings[self.turn ^ 1], self.turn):
             raise FenError("the side not to move is in check")
         self.zobrist = self._full_zobrist()
@@ -412,7 +423,6 @@ class Position:
             setattr(pos, name, getattr(self, name))
         pos.board = list(self.board)
         pos.kings = list(self.kings)
-        pos._squares = (set(self._squares[0]), set(self._squares[1]))
         pos._stack = list(self._stack) if stack else []
         return pos
 
@@ -579,8 +589,10 @@ class Position:
         if evasion is None:
             self._generate_free(out, pins)
         else:
-            for sq in self._squares[us]:
-                if sq != ksq:
+            board = self.board
+            color_of = PIECE_COLOR
+            for sq in range(len(board)):
+                if color_of[board[sq]] == us and sq != ksq:
                     pinned = pins.get(sq)
                     self._generate_restricted(
                         sq, evasion if pinned is None else pinned & evasion, out)
@@ -598,10 +610,11 @@ class Position:
         them = us ^ 1
         own = t.own[us]
         king = board[ksq]
+        made = t.moves[ksq]
         board[ksq] = 0
         for s in t.king_leaps[ksq]:
             if board[s] not in own and not self.is_attacked(s, them):
-                out.append(Move(ksq, s))
+                out.append(made[s])
         board[ksq] = king
 
     def _generate_free(self, out: list[Move], pins: dict[int, frozenset[int]]) -> None:
@@ -612,7 +625,6 @@ class Position:
         t = self._t
         board = self.board
         us = self.turn
-        own = t.own[us]
         fwd = t.forward[us]
         last_rank = t.promotion_rank[us]
         start_rank = t.pawn_start_rank[us]
@@ -621,54 +633,55 @@ class Position:
         pawn = make_piece(PAWN, us)
         king = make_piece(KING, us)
         kind_of = PIECE_KIND
-        leap_tables = t.leaps
-        slide_rays = t.slide_rays
+        leap_tables = t.kind_leaps
+        slide_rays = t.kind_rays
         pawn_attacks = t.pawn_attacks[us]
-        # Moves are built with tuple.__new__ (NamedTuple's constructor skipped): measured
-        # 11.9 us instead of 14.6 us for a 31-move middlegame, 1.57 M instead of 1.35 M
-        # perft nodes/s on 9x9.
-        new = tuple.__new__
+        moves = t.moves
         append = out.append
-        for sq in self._squares[us]:
+        color_of = PIECE_COLOR
+        # The board is scanned rather than a set of squares per colour kept: two sets cost
+        # 1.5 kB per position, and keeping them cost every push and pop (issue 36).
+        for sq in range(len(board)):
             p = board[sq]
-            if p == king:
+            if color_of[p] != us or p == king:
                 continue
-            if sq in pins:
+            if pins and sq in pins:
                 self._generate_restricted(sq, pins[sq], out)
                 continue
+            made = moves[sq]
             if p == pawn:
                 one = sq + fwd
                 if one // files == last_rank:
                     self._generate_restricted(sq, None, out)
                     continue
                 if not board[one]:
-                    append(new(Move, (sq, one, 0)))
+                    append(made[one])
                     if sq // files == start_rank and not board[one + fwd]:
-                        append(new(Move, (sq, one + fwd, 0)))
+                        append(made[one + fwd])
                 for s in pawn_attacks[sq]:
                     q = board[s]
                     if q:
-                        if q not in own:
-                            append(new(Move, (sq, s, 0)))
+                        if color_of[q] != us:
+                            append(made[s])
                     elif s == ep and self._en_passant_is_safe(sq, s):
-                        append(new(Move, (sq, s, 0)))
+                        append(made[s])
                 continue
             kind = kind_of[p]
             leaps = leap_tables[kind]
             if leaps is not None:
                 for s in leaps[sq]:
-                    if board[s] not in own:
-                        append(new(Move, (sq, s, 0)))
-            rays = slide_rays.get(kind)
+                    if color_of[board[s]] != us:
+                        append(made[s])
+            rays = slide_rays[kind]
             if rays is not None:
                 for ray in rays[sq]:
                     for s in ray:
                         q = board[s]
                         if q:
-                            if q not in own:
-                                append(new(Move, (sq, s, 0)))
+                            if color_of[q] != us:
+                                append(made[s])
                             break
-                        append(new(Move, (sq, s, 0)))
+                        append(made[s])
 
     def _generate_restricted(self, sq: int, allowed: frozenset[int] | None,
                              out: list[Move]) -> None:
@@ -683,11 +696,12 @@ class Position:
             self._generate_pawn_restricted(sq, allowed, out)
             return
         kind = PIECE_KIND[p]
+        made = t.moves[sq]
         leaps = t.leaps[kind]
         if leaps is not None:
             for s in leaps[sq]:
                 if (allowed is None or s in allowed) and board[s] not in own:
-                    out.append(Move(sq, s))
+                    out.append(made[s])
         rays = t.slide_rays.get(kind)
         if rays is not None:
             for ray in rays[sq]:
@@ -696,7 +710,7 @@ class Position:
                     if q in own:
                         break
                     if allowed is None or s in allowed:
-                        out.append(Move(sq, s))
+                        out.append(made[s])
                     if q:
                         break
 
@@ -968,20 +982,11 @@ class Position:
     def _track(self, changes: list[tuple[int, int]], before: _Undo) -> None:
         """Bring the per-colour square sets and the Zobrist key in step with a move."""
         board = self.board
-        squares = self._squares
         t = self._t
         z_piece = t.z_piece
-        color_of = PIECE_COLOR
         h = self.zobrist ^ t.z_turn
         for sq, old in changes:
-            if old:
-                squares[color_of[old]].discard(sq)
-                h ^= z_piece[old][sq]
-        for sq, _ in changes:
-            new = board[sq]
-            if new:
-                squares[color_of[new]].add(sq)
-                h ^= z_piece[new][sq]
+            h ^= z_piece[old][sq] ^ z_piece[board[sq]][sq]
         if before.ep_square is not None:
             h ^= t.z_ep[before.ep_square]
         if self.ep_square is not None:
@@ -1039,26 +1044,19 @@ class Position:
         self.weight = 0 if weights is None else sum(
             weights[p][sq] for sq, p in enumerate(self.board) if p)
 
-    def piece_squares(self, color: Color) -> Set[int]:
-        """The squares of ``color``'s pieces (a live read-only view: do not keep it across
-        moves)."""
-        return self._squares[color]
+    def piece_squares(self, color: Color) -> list[int]:
+        """The squares of ``color``'s pieces, in square order (a new list each call)."""
+        board = self.board
+        color_of = PIECE_COLOR
+        return [sq for sq in range(len(board)) if color_of[board[sq]] == color]
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         (move, changes, self.castling, self.ep_square, self.halfmove_clock,
          self.adjust_rights, self.unmoved, kings, self.zobrist, self.weight) = self._stack.pop()
         board = self.board
-        squares = self._squares
-        color_of = PIECE_COLOR
-        for sq, _ in changes:
-            if board[sq]:
-                squares[color_of[board[sq]]].discard(sq)
         for sq, piece in reversed(changes):
             board[sq] = piece
-        for sq, piece in changes:
-            if piece:
-                squares[color_of[piece]].add(sq)
         self.kings = list(kings)
         self.turn ^= 1
         if self.turn == BLACK:
@@ -1073,7 +1071,35 @@ class Position:
         return self._stack[-1].move
 
     def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
+        return self._is_legal_ordinary(move) or move in self.legal_moves()
+
+    def _is_legal_ordinary(self, move: Move) -> bool:
+        """Whether ``move`` is a legal ordinary move (no castling, no adjustment), found by
+        generating the moves of its piece only, under the same pins and check as
+        :meth:`_generate` (issue 36: ``push_uci`` and ``is_legal`` need not list every
+        move).  False only means "not shown here": callers then ask :meth:`legal_moves`."""
+        board = self.board
+        frm, to = move.from_square, move.to_square
+        size = len(board)
+        if not (0 <= frm < size and 0 <= to < size):
+            return False
+        us = self.turn
+        piece = board[frm]
+        if PIECE_COLOR[piece] != us or PIECE_COLOR[board[to]] == us:
+            return False
+        ksq = self.kings[us]
+        out: list[Move] = []
+        if frm == ksq:
+            self._generate_king_steps(ksq, out)
+            return move in out
+        checkers, evasion, pins = self._checks_and_pins(ksq, us)
+        if checkers > 1:
+            return False
+        allowed = pins.get(frm)
+        if evasion is not None:
+            allowed = evasion if allowed is None else allowed & evasion
+        self._generate_restricted(frm, allowed, out)
+        return move in out
 
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; ``IllegalMoveError`` changes nothing."""
@@ -1126,6 +1152,8 @@ class Position:
         square for an adjustment).  ``InvalidMoveError`` if malformed, ``IllegalMoveError``
         if not legal here."""
         move = self._parse_uci_text(text)
+        if self._is_legal_ordinary(move):
+            return move
         legal = self.legal_moves()
         if move in legal:
             return move

@@ -161,7 +161,8 @@ def _moves_to(pos: Position, to: int, kind: PieceKind) -> list[Move]:
                     if q == piece:
                         froms.append(s)
                     break
-    return [Move(s, to) for s in froms if _may_reach(s, to, evasion, pins)]
+    made = t.moves  # every Move(a, b), made once per board size
+    return [made[s][to] for s in froms if _may_reach(s, to, evasion, pins)]
 
 
 def _may_reach(frm: int, to: int, evasion: frozenset[int] | None,
@@ -188,7 +189,7 @@ def _king_moves_to(pos: Position, to: int) -> list[Move]:
         safe = not pos.is_attacked(to, us ^ 1)
     finally:
         board[ksq] = piece
-    return [Move(ksq, to)] if safe else []
+    return [pos._t.moves[ksq][to]] if safe else []
 
 
 def _pawn_moves_to(pos: Position, to: int, evasion: frozenset[int] | None,
@@ -217,7 +218,7 @@ def _pawn_moves_to(pos: Position, to: int, evasion: frozenset[int] | None,
                         two // files == t.pawn_start_rank[us]:
                     froms.append(two)
         if to == pos.ep_square:
-            out.extend(Move(s, to) for s in t.pawn_attacks[them][to]
+            out.extend(t.moves[s][to] for s in t.pawn_attacks[them][to]
                        if board[s] == piece and pos._en_passant_is_safe(s, to))
     promotes = to // files == t.promotion_rank[us]
     for s in froms:
@@ -226,7 +227,7 @@ def _pawn_moves_to(pos: Position, to: int, evasion: frozenset[int] | None,
         if promotes:
             out.extend(Move(s, to, k) for k in pos.variant.promotions)
         else:
-            out.append(Move(s, to))
+            out.append(t.moves[s][to])
     return out
 
 
@@ -378,8 +379,12 @@ def push_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
 def _parse(pos: Position, text: str, lang: Language) -> Move:
     raw = text
     m = _MOVE.fullmatch(text)  # the common case first: a plain move, no annotation
+    if m is None and text[-1:] in ("+", "#") and len(text) > 1:
+        m = _MOVE.fullmatch(text, 0, len(text) - 1)  # the next commonest: Nf3+, Qxf7#
+        if m is not None:
+            text = text[:-1]
     if m is not None:
-        uci_like = _UCI.fullmatch(text) is not None
+        uci_like = False  # decided only when it matters (issue 36): see below
     else:
         text = _ANNOTATION.sub("", text.strip()).strip()
         if not text:
@@ -400,7 +405,7 @@ def _parse(pos: Position, text: str, lang: Language) -> Move:
         try:
             return _parse_ordinary(pos, raw, m, lang)
         except IllegalMoveError as exc:
-            if not uci_like:
+            if not (uci_like or _UCI.fullmatch(text) is not None):
                 raise
             # Long algebraic for pawns is SAN-shaped; anything else (b1c3, e1h1) is UCI.
             try:

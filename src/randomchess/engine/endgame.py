@@ -15,7 +15,6 @@ sizes in the middlegame (more than eight pieces: nothing to do).
 
 from __future__ import annotations
 
-from collections.abc import Set
 from typing import Final
 
 from randomchess.engine.evaluate import material_value
@@ -69,7 +68,7 @@ def _shrink(score: int, divisor: int) -> int:
     return int(score / divisor)  # towards zero for either sign
 
 
-def _mop_up(pos: Position, strong: Set[int], weak: Set[int], pieces: list[int]) -> int:
+def _mop_up(pos: Position, strong: list[int], weak: list[int], pieces: list[int]) -> int:
     board = pos.board
     g = pos.geometry
     files, ranks = g.files, g.ranks

@@ -395,20 +395,25 @@ def evaluate(pos: Position) -> int:
     # One pass over the pieces: the pawns as a bit set (the key of the pawn hash), the
     # other pieces for mobility, and material, placement and phase unless the position
     # keeps them (Position.track_weights).
-    for c in (WHITE, BLACK):
-        bits = 0
+    # The board is scanned once for both colours (the position keeps no square sets, issue
+    # 36); White's pieces come first in ``pieces``, then Black's, each in square order.
+    color_of = PIECE_COLOR
+    black_pieces: list[tuple[int, Piece]] = []
+    for sq in range(len(board)):
+        p = board[sq]
+        if not p:
+            continue
+        c = color_of[p]
         pawn, king, bishop = t.codes[c]
-        for sq in pos.piece_squares(c):
-            p = board[sq]
-            if not tracked:
-                packed += weights[p][sq]
-            if p == pawn:
-                bits |= 1 << sq
-            elif p != king:
-                pieces.append((sq, p))
-                if p == bishop:
-                    bishops[c].append(sq)
-        pawn_bits[c] = bits
+        if not tracked:
+            packed += weights[p][sq]
+        if p == pawn:
+            pawn_bits[c] |= 1 << sq
+        elif p != king:
+            (pieces if c == WHITE else black_pieces).append((sq, p))
+            if p == bishop:
+                bishops[c].append(sq)
+    pieces += black_pieces
     mg, eg, phase = _unpack(packed)
     pawn_key = pawn_bits[0] | pawn_bits[1] << t.g.size
     entry = t.pawn_cache.get(pawn_key)
@@ -621,8 +626,12 @@ def is_drawish_material(pos: Position) -> bool:
     """Bare kings or a single minor piece: no side can win (used to stop the search).  The
     judgement is the rules' own (``game.is_dead_position``); the count only keeps the
     common case cheap at every node."""
-    if len(pos.piece_squares(WHITE)) + len(pos.piece_squares(BLACK)) > 3:
-        return False
+    found = 0
+    for p in pos.board:  # stops at the fourth man, near the start of most boards
+        if p:
+            found += 1
+            if found > 3:
+                return False
     return is_dead_position(pos)
 
 

@@ -110,14 +110,16 @@ _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
 _COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
-                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS,
+                                  "crc": CRC_SETUPS, "pm-crc": CRC_SETUPS,
+                                  "double-scharnagl": DOUBLE960_SETUPS,
                                   "double-mrc": DOUBLE_MRC_SETUPS}
 # CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
 # pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
 _CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
 # The numberings whose bishops may share a colour, and their bishop pairs.
 _BISHOP_PAIRS: dict[Numbering, tuple[tuple[int, int], ...]] = {"mrc": _MRC_BISHOP_PAIRS,
-                                                              "crc": _CRC_BISHOP_PAIRS}
+                                                              "crc": _CRC_BISHOP_PAIRS,
+                                                              "pm-crc": _CRC_BISHOP_PAIRS}
 
 
 class SetupNumberError(RandomChessError):
@@ -337,10 +339,13 @@ def _pair_number(pair: Numbering) -> Callable[[str], int]:
 
 
 # Each numbering's two directions, for arrays already checked to be the variant's.
-_RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank, "crc": _crc_rank}
-_NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number, "crc": _crc_number}
+_RANK_OF: dict[Numbering, Callable[[int], str]] = {
+    "scharnagl": _scharnagl_rank, "mrc": _mrc_rank, "crc": _crc_rank,
+    # PM-CRC: the CRC-Id with the minister in the queen's place (docs/rules.md).
+    "pm-crc": lambda n: _crc_rank(n).replace("Q", "M")}
+_NUMBER_OF: dict[Numbering, Callable[[str], int]] = {
+    "scharnagl": _scharnagl_number, "mrc": _mrc_number, "crc": _crc_number,
+    "pm-crc": lambda rank: _crc_number(rank.replace("M", "Q"))}
 for _pair in PAIR_NUMBERINGS:
     _RANK_OF[_pair] = _pair_rank(_pair)
     _NUMBER_OF[_pair] = _pair_number(_pair)

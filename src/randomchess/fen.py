@@ -22,11 +22,11 @@ from randomchess.errors import FenError
 from randomchess.geometry import FILE_LETTERS, Geometry
 from randomchess.pieces import (
     BLACK,
+    KIND_BY_LETTER,
     KING,
     PAWN,
     PIECE_COLOR,
     PIECE_KIND,
-    KIND_BY_LETTER,
     PIECE_TYPES,
     ROOK,
     WHITE,
@@ -181,7 +181,7 @@ def parse_fen(text: str, variant: Variant) -> Setup:
     castling_text = parts[2] if len(parts) > 2 else "-"
     gates: set[int] = set()
     if variant.has_gating:
-        castling_text, gates = _split_gates(castling_text, variant, board)
+        castling_text, gates = _split_gates(castling_text, variant, board, hand)
     castling = _resolve_castling(castling_text, variant, board)
     if variant.has_gating:
         gates |= _implied_gates(variant, board, castling, hand)
@@ -263,34 +263,40 @@ def _split_hand(text: str, variant: Variant) -> tuple[str, dict[Color, tuple[Pie
     return placement, {c: tuple(sorted(k)) for c, k in hand.items() if k}
 
 
-def _split_gates(text: str, variant: Variant, board: list[int]) -> tuple[str, set[int]]:
-    """Split the castling field of a gating variant into castling letters and gate squares:
-    a file letter naming a rook on the home rank while the king is on it is a castling
-    right (as Fairy-Stockfish reads it); any other file letter names a gate square, which
-    must hold one of that side's pieces (not a pawn)."""
+def _split_gates(text: str, variant: Variant, board: list[int],
+                 hand: dict[Color, tuple[PieceKind, ...]]) -> tuple[str, set[int]]:
+    """Split the castling field of a gating variant into castling letters and gate squares,
+    as Fairy-Stockfish reads it: for a side with something in hand, a file letter naming a
+    rook on the home rank is a castling right only when the king's square is a gate too
+    (its own letter, or implied by ``K``/``Q``); any other file letter names a gate square,
+    which must hold one of that side's pieces (not a pawn).  Repeated letters are allowed
+    (Fairy-Stockfish 11.1 writes a castling rook's file again among the gates)."""
     if text == "-":
         return text, set()
     g = variant.geometry
     castling, gates = "", set()
-    for ch in text:
-        if ch.upper() in "KQ":
-            castling += ch
-            continue
-        if ch.lower() not in FILE_LETTERS[: g.files]:
-            raise FenError(f"castling field {text!r}: bad letter {ch!r}")
-        color = WHITE if ch.isupper() else BLACK
+    for color in (WHITE, BLACK):
+        mine = [ch for ch in dict.fromkeys(text) if ch.isupper() == (color == WHITE)]
         row = _row(variant, color)
-        sq = row[FILE_LETTERS.index(ch.lower())]
-        king_home = any(board[s] == make_piece(KING, color) for s in row)
-        if board[sq] == make_piece(ROOK, color) and king_home:
-            castling += ch
-            continue
-        if PIECE_COLOR[board[sq]] != color or PIECE_KIND[board[sq]] in (PAWN, 0):
-            raise FenError(f"gating letter {ch!r}: no {_SIDE_NAME[color]} piece on "
-                           f"{g.name(sq)}")
-        if sq in gates:
-            raise FenError(f"castling field {text!r} repeats a letter")
-        gates.add(sq)
+        king = next((s for s in row if board[s] == make_piece(KING, color)), None)
+        king_letter = FILE_LETTERS[g.file_of(king)] if king is not None else ""
+        king_gate = any(ch.upper() in "KQ" for ch in mine) or any(
+            ch.lower() == king_letter for ch in mine)
+        for ch in mine:
+            if ch.upper() in "KQ":
+                castling += ch
+                continue
+            if ch.lower() not in FILE_LETTERS[: g.files]:
+                raise FenError(f"castling field {text!r}: bad letter {ch!r}")
+            sq = row[FILE_LETTERS.index(ch.lower())]
+            if board[sq] == make_piece(ROOK, color) and king is not None and (
+                    king_gate or not hand.get(color)):
+                castling += ch
+                continue
+            if PIECE_COLOR[board[sq]] != color or PIECE_KIND[board[sq]] in (PAWN, 0):
+                raise FenError(f"gating letter {ch!r}: no {_SIDE_NAME[color]} piece on "
+                               f"{g.name(sq)}")
+            gates.add(sq)
     return castling or "-", gates
 
 
@@ -351,10 +357,10 @@ def castling_fen(setup: Setup, shredder: bool = False) -> str:
     return out or "-"
 
 
-def gates_fen(setup: Setup, shredder: bool = False) -> str:
-    """The gate letters after the castling letters (Fairy-Stockfish's seirawan FEN): every
-    gate square except the castling rooks' squares, and in X-FEN the king's square of a side
-    that still castles (``KQ`` implies it, as in S-FEN)."""
+def gates_fen(setup: Setup, castling: str) -> str:
+    """The gate letters after the castling letters ``castling`` (Fairy-Stockfish's seirawan
+    FEN): every gate square except the castling rooks' squares, and the king's square unless
+    the side's castling letters are ``K``/``Q``, which imply it (S-FEN)."""
     variant = setup.variant
     g = variant.geometry
     board = setup.board
@@ -362,11 +368,11 @@ def gates_fen(setup: Setup, shredder: bool = False) -> str:
     for color in (WHITE, BLACK):
         row = _row(variant, color)
         mine = [sq for sq in setup.castling_rooks if sq in row]
+        kq = "KQ" if color == WHITE else "kq"
+        implied = any(ch in kq for ch in castling)
         king = make_piece(KING, color)
         for sq in row:
-            if sq not in setup.gates or sq in mine:
-                continue
-            if mine and board[sq] == king and not (shredder or variant.castling_letters_are_files):
+            if sq not in setup.gates or sq in mine or (implied and board[sq] == king):
                 continue
             letter = FILE_LETTERS[g.file_of(sq)]
             out += letter.upper() if color == WHITE else letter
@@ -401,7 +407,7 @@ def format_fen(setup: Setup, *, shredder: bool = False, ep_legal: bool = True,
     castling = castling_fen(setup, shredder)
     if setup.variant.has_gating:
         placement += hand_fen(setup)
-        gates = gates_fen(setup, shredder)
+        gates = gates_fen(setup, castling)
         letters = castling.strip("-") + gates
         # Per side: castling letters, then gate letters (``KQBCDFGkqbcdfg``).
         castling = "".join(c for c in castling if c.isupper()) + "".join(

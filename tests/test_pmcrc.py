@@ -12,8 +12,19 @@ import pytest
 
 from fsf_support import FSF, INI, fsf_perft, random_walks
 from randomchess import Position, get_variant, parse_san, push_san, san
+from randomchess.engine.search import Limits, Searcher
+from randomchess.engine.uci import UciServer
 from randomchess.errors import FenError, IllegalMoveError
-from randomchess.startpos import CRC_SETUPS, setup_from_number, setup_from_rank
+from randomchess.game import Game
+from randomchess.pgn import parse_game, write_game
+from randomchess.server.games.variants_routes import variant_info
+from randomchess.startpos import (
+    CRC_SETUPS,
+    SetupPool,
+    draw_random,
+    setup_from_number,
+    setup_from_rank,
+)
 
 PMCRC = get_variant("pmcrc")
 
@@ -262,3 +273,52 @@ def test_fen_errors() -> None:
         Position("4k3/8/8/8/8/8/8/4K3[Q] w D - 0 1", PMCRC)
     assert Position("4k3/8/8/8/8/8/8/4K3 w - - 0 1", PMCRC).fen() == \
         "4k3/8/8/8/8/8/8/4K3[] w - - 0 1"
+
+
+# ------------------------------------------------------------------- usable everywhere
+def test_pgn_round_trip_and_the_authors_form() -> None:
+    game = Game(PMCRC.setup_fen("RNBMKBNR"), PMCRC)
+    for text in ("e2e4", "e7e5", "d1c3q", "b8c6q"):
+        game.push_uci(text)
+    for lang in ("en", "es"):
+        pgn = write_game(game, lang=lang)
+        assert ("2. Mc3/Q Nc6/Q" if lang == "en" else "2. Mc3/D Cc6/D") in pgn
+        assert '[Variant "Prime Ministers Contemporary Random Chess"]' in pgn
+        read = parse_game(pgn)
+        assert read.variant is PMCRC and read.mainline() == game.moves
+    author = parse_game(
+        '[Variant "PM-CRC"]\n[SetUp "1"]\n'
+        '[FEN "rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w KQBCDFGkqbcefg - 0 1"]\n\n'
+        "1.e4 e5 2.Mc3(Qd1) Nc6(Qb8) (2...Nf6/Q) *\n")
+    assert author.mainline() == game.moves and author.moves[3].variations
+    assert author.end_position().fen() == game.position.fen()
+
+
+def test_the_engine_mates_by_gating() -> None:
+    # Only the gated queen on a1 mates along the long diagonal (the rook holds the g-file).
+    pos = Position("7k/7p/8/8/8/8/6R1/N3K3[Q] w A - 0 1", PMCRC)
+    result = Searcher(seed=1).search(pos, Limits(depth=3))
+    assert result.move is not None and pos.is_gating(result.move)
+    assert san(pos, result.move) in ("Nb3/Q#", "Nc2/Q#")
+
+
+def test_uci_plays_pm_crc() -> None:
+    lines: list[str] = []
+    engine = UciServer(write=lines.append)
+    engine.handle("uci")
+    assert any(" var pmcrc" in line for line in lines if line.startswith("option name UCI_Variant"))
+    engine.handle("setoption name UCI_Variant value pmcrc")
+    engine.handle("position startpos moves e2e4 e7e5 d1c3q")
+    assert engine.position.fen() == \
+        "rnbkmbnr/pppp1ppp/8/4p3/4P3/2M5/PPPP1PPP/RNBQKBNR[q] b KQkqbcefg - 1 2"
+
+
+def test_api_serves_the_hand_and_the_shuffler_draws_like_crc() -> None:
+    info = variant_info(PMCRC)
+    assert info.hand == ["q"] and "q" in [p.letter for p in info.pieces]
+    assert info.setup.numbering == "pm-crc" and info.setup.count == 1680
+    assert info.default_fen == PMCRC.setup_fen("RNBMKBNR")
+    assert variant_info(get_variant("crc")).hand == []
+    assert len(SetupPool(PMCRC, "same")) == 720
+    drawn = draw_random(SetupPool(PMCRC), 5)
+    assert all(PMCRC.is_setup(s.rank) and "M" in s.rank and "Q" not in s.rank for s in drawn)

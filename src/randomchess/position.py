@@ -1263,6 +1263,10 @@ class Position:
             return Move(to, frm), frm
         return Move(frm, to), frm
 
+    def can_gate(self, color: Color) -> bool:
+        """Whether ``color`` still has a piece in hand and a square to gate it on."""
+        return bool(self.gates & self._home_masks[color])
+
     def gate_square(self, move: Move) -> int | None:
         """The square ``move`` gates a piece on, or None."""
         return self.gating_base(move)[1] if self.is_gating(move) else None

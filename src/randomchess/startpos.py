@@ -554,7 +554,7 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     fields = fen.split()
     if not fields:
         raise NotASetupError("empty FEN")
-    texts = fields[0].split("/")
+    texts = fields[0].partition("[")[0].split("/")  # without a gating variant's hand
     if len(texts) > _MAX_FILES:
         raise NotASetupError(f"a placement of {len(texts)} ranks is bigger than any board")
     rows = [_expand_row(r) for r in texts]
@@ -580,6 +580,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
             f"White's back rank {rank or '(empty)'} is not a {v.key} setup: {_why_not(v, rank)}"
         )
     setup = setup_from_rank(v, rank)
+    if v.has_gating:
+        return _check_start_hand(v, setup, fields)
     expected = setup.fen.split()
     if fields[0] != expected[0]:
         black = v.black_rank(rank)
@@ -589,6 +591,22 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
         else:
             why = "the pawns must stand on their start ranks and nothing else on the board"
         raise NotASetupError(f"not a {v.key} start position: {why}")
+    _check_start_fields(v, setup, fields[1:])
+    return setup
+
+
+def _check_start_hand(v: Variant, setup: NumberedSetup, fields: list[str]) -> NumberedSetup:
+    """A gating variant's start (PM-CRC): the full hand, a gate on every home square."""
+    expected = setup.fen.split()
+    if fields[0] != expected[0]:
+        raise NotASetupError(f"not a {v.key} start position: each side holds "
+                             f"{v.hand!r} in hand at the start ({expected[0].partition('[')[2][:-1]!r})")
+    if len(fields) >= 3:
+        letters = FILE_LETTERS[: v.files]
+        if sorted(fields[2]) not in (sorted(expected[2]), sorted(letters.upper() + letters)):
+            raise NotASetupError(f"not a start position: castling and gating field {fields[2]!r}"
+                                 f" must be {expected[2]!r}")
+        fields = [*fields[:2], "KQkq", *fields[3:]]
     _check_start_fields(v, setup, fields[1:])
     return setup
 

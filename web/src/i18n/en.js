@@ -22,6 +22,7 @@ export default {
   'variant.chess8400': 'Chess8400 (9x9)',
   'variant.pmrc': 'Prime Ministers Random Chess (9x8)',
   'variant.crc': 'Contemporary Random Chess (8x8)',
+  'variant.pmcrc': 'Prime Ministers Contemporary Random Chess (8x8)',
   'variant.double960': 'Double Fischer Random Chess',
   'variant.double-mrc': 'Double Modern Random Chess (9x9)',
   'variant.ifrc': 'International Fischer Random Chess (10x10)',

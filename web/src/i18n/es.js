@@ -22,6 +22,7 @@ export default {
   'variant.chess8400': 'Ajedrez 8400 (9x9)',
   'variant.pmrc': 'Primeros Ministros aleatorio (9x8)',
   'variant.crc': 'Ajedrez Aleatorio Contemporáneo (8x8)',
+  'variant.pmcrc': 'Ajedrez Aleatorio Contemporáneo de Primeros Ministros (8x8)',
   'variant.double960': 'Ajedrez 960 doble',
   'variant.double-mrc': 'Ajedrez Aleatorio Moderno doble (9x9)',
   'variant.ifrc': 'Ajedrez 960 internacional (10x10)',

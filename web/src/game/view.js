@@ -9,7 +9,7 @@ import { keyToNav } from './nav.js';
 import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
-import { pickPromotion } from './promotion.js';
+import { pickGate, pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
 import { briefBox } from '../setup_brief.js';
@@ -385,6 +385,11 @@ export function createGameView(root, ctrl, links) {
       // On the promotion square, not a centred dialog (issue 37; promotion.js).
       const { width, height } = ground.state.dimensions;
       return pickPromotion(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
+    }
+    if (kind === 'gate') {
+      // Over the square the move leaves, like the promotion picker (PM-CRC's queen).
+      const { width, height } = ground.state.dimensions;
+      return pickGate(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
     }
     if (kind === 'adjust') {
       const a = data.adjustment;

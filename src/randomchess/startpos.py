@@ -580,10 +580,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
             f"White's back rank {rank or '(empty)'} is not a {v.key} setup: {_why_not(v, rank)}"
         )
     setup = setup_from_rank(v, rank)
-    if v.has_gating:
-        return _check_start_hand(v, setup, fields)
     expected = setup.fen.split()
-    if fields[0] != expected[0]:
+    if fields[0].partition("[")[0] != expected[0].partition("[")[0]:
         black = v.black_rank(rank)
         reflection = "point reflection" if v.symmetry == "reverse" else "mirror image"
         if "".join(rows[v.margin]) != black:
@@ -591,6 +589,8 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
         else:
             why = "the pawns must stand on their start ranks and nothing else on the board"
         raise NotASetupError(f"not a {v.key} start position: {why}")
+    if v.has_gating:
+        return _check_start_hand(v, setup, fields)
     _check_start_fields(v, setup, fields[1:])
     return setup
 
@@ -599,8 +599,8 @@ def _check_start_hand(v: Variant, setup: NumberedSetup, fields: list[str]) -> Nu
     """A gating variant's start (PM-CRC): the full hand, a gate on every home square."""
     expected = setup.fen.split()
     if fields[0] != expected[0]:
-        raise NotASetupError(f"not a {v.key} start position: each side holds "
-                             f"{v.hand!r} in hand at the start ({expected[0].partition('[')[2][:-1]!r})")
+        hand = expected[0].partition("[")[2][:-1]
+        raise NotASetupError(f"not a {v.key} start position: the hands must be [{hand}]")
     if len(fields) >= 3:
         letters = FILE_LETTERS[: v.files]
         if sorted(fields[2]) not in (sorted(expected[2]), sorted(letters.upper() + letters)):

@@ -322,3 +322,14 @@ def test_api_serves_the_hand_and_the_shuffler_draws_like_crc() -> None:
     assert len(SetupPool(PMCRC, "same")) == 720
     drawn = draw_random(SetupPool(PMCRC), 5)
     assert all(PMCRC.is_setup(s.rank) and "M" in s.rank and "Q" not in s.rank for s in drawn)
+
+
+def test_a_captured_gated_queen_does_not_return_to_the_hand() -> None:
+    pos = Position("3k4/8/8/8/8/8/3q4/4KN2[Q] w EF - 0 1", PMCRC)
+    # Out of check by a gating capture: the knight takes the checker, the queen enters f1.
+    assert pos.is_check() and "f1d2q" in {pos.uci(m) for m in pos.legal_moves()}
+    pos = Position("3k1r2/8/8/8/8/8/8/4KN2[Q] w EF - 0 1", PMCRC)
+    push_san(pos, "Ng3/Q")  # the queen enters f1, where the f8 rook takes it
+    push_san(pos, "Rxf1+")
+    assert pos.fen() == "3k4/8/8/8/8/6N1/8/4Kr2[] w - - 0 2"
+    assert not any(pos.is_gating(m) for m in pos.legal_moves())

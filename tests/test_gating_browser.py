@@ -68,6 +68,8 @@ def over(page: Page, testid: str, square: str) -> None:
 def test_gate_the_queen_by_mouse_then_move_without_a_gate(session: BrowserSession) -> None:
     page = session.page()
     new_game(page, "pmcrc", "hotseat", number=911)  # RNBMKBNR, the queen in hand
+    hand = page.locator("[data-testid=hand-white]")
+    assert hand.get_attribute("title") == "In hand: Queen"
     drag(page, "b1", "c3")
     picker = page.locator("[data-testid=gate-choice]")
     picker.wait_for()
@@ -81,6 +83,8 @@ def test_gate_the_queen_by_mouse_then_move_without_a_gate(session: BrowserSessio
     assert "Nc3/Q" in moves_text(page)
     page.wait_for_function(f"{PIECES}.get('b1')?.role === 'q-piece'", timeout=SLOW)
     assert role_on(page, "c3") == "n-piece"
+    expect(hand).to_have_count(0)  # White's queen has entered, Black's still waits
+    expect(page.locator("[data-testid=hand-black]")).to_have_count(1)
     # Black's knight leaves g8 without its queen: "none" makes the plain move.
     drag(page, "g8", "f6")
     page.locator("[data-testid=gate-choice]").wait_for()

@@ -223,6 +223,28 @@ export function positionAt(startFen, moves, ply, castling = DEFAULT_CASTLING) {
 }
 
 /**
+ * The pieces each side still holds in hand after the first `ply` moves (gating variants,
+ * PM-CRC: `{white: 'q', black: ''}`), from the start FEN's `[Qq]`: a move with a fifth
+ * letter that leaves its side's home rank is a gate (a promotion leaves the 7th rank).
+ */
+export function handAt(startFen, moves, ply) {
+  const [placement, turn] = startFen.split(' ');
+  const hand = { white: '', black: '' };
+  const inside = /\[([^\]]*)\]/.exec(placement);
+  if (!inside) return hand;
+  for (const c of inside[1]) hand[c === c.toUpperCase() ? 'white' : 'black'] += c.toLowerCase();
+  const { height } = dimensionsOf(startFen);
+  let color = turn === 'b' ? 'black' : 'white';
+  for (const uci of moves.slice(0, ply)) {
+    const mv = parseUci(uci);
+    const home = color === 'white' ? '1' : String(height);
+    if (mv && mv.promo && rankOf(mv.from) === home) hand[color] = hand[color].replace(mv.promo, '');
+    color = color === 'white' ? 'black' : 'white';
+  }
+  return hand;
+}
+
+/**
  * Premove destinations (issue 11) for the piece on `key` of chessground's board state: the
  * squares its kind could reach on an empty board of width x height, pawn captures included,
  * and castling as the king dropped on its own rook on the back rank.

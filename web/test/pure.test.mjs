@@ -6,7 +6,7 @@ import { createStore, isNewer, soundFor } from '../src/game/state.js';
 import { cursorAt, keyToNav, navigate, shownPly } from '../src/game/nav.js';
 import { errorKey } from '../src/game/messages.js';
 import { clockLeft, delayLeft, formatClock } from '../src/game/clock.js';
-import { applyMove, classify, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
+import { applyMove, classify, handAt, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
 
 const S = (version, extra = {}) => ({ id: 'g', fen: '8/8/8/8/8/8/8/8 w - - 0 1', version, ...extra });
 
@@ -133,4 +133,15 @@ test('gating (PM-CRC): the gates of the legal moves, and the board after a gatin
   assert.equal(after('e1h1q'), 'R3QRK1');
   assert.equal(after('h1e1q'), 'R4RKQ');
   assert.equal(positionAt(fen, ['g1f3q'], 1, crc).placement.split('/')[5], '5N2');
+});
+
+test('the pieces in hand at each ply (PM-CRC)', () => {
+  const start = 'rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w KQBCDFGkqbcefg - 0 1';
+  const moves = ['b1c3q', 'g8f6', 'e2e4', 'f6g8', 'a2a4', 'g8f6q'];
+  assert.deepEqual(handAt(start, moves, 0), { white: 'q', black: 'q' });
+  assert.deepEqual(handAt(start, moves, 1), { white: '', black: 'q' });
+  assert.deepEqual(handAt(start, moves, 5), { white: '', black: 'q' }); // g8 left without it
+  assert.deepEqual(handAt(start, moves, 6), { white: '', black: '' });
+  assert.deepEqual(handAt('4k3/1P6/8/8/8/8/8/4K3[Q] w - - 0 1', ['b7b8q'], 1), { white: 'q', black: '' });
+  assert.deepEqual(handAt('4k3/8/8/8/8/8/8/4K3 w - - 0 1', [], 0), { white: '', black: '' });
 });

@@ -9,7 +9,7 @@ import { createStore, soundFor } from './state.js';
 import { navigate, shownPly } from './nav.js';
 import { errorKey, errorMessage } from './messages.js';
 import { clockLeft, delayLeft } from './clock.js';
-import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves.js';
+import { classify, dimensionsOf, handAt, parseUci, piecesOf, positionAt } from '../moves.js';
 import { lang, t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
 import { castlingOf, promotionOrder, variantInfo, variantName } from '../variants.js';
@@ -391,6 +391,8 @@ export function createGameCtrl({
           round: eventBoard.round, board: eventBoard.board, game: eventBoard.game }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
+        // Gating variants (PM-CRC): the pieces still in hand at the ply shown.
+        hand: handAt(s.start_fen || '', s.moves || [], shown)[color],
         rating: seatRatings[color]
           ? `${seatRatings[color].rating}${seatRatings[color].provisional ? '?' : ''}` : null,
         active: !over && s.to_move === color,

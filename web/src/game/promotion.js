@@ -52,7 +52,7 @@ export function pickGate(wrap, { options, color, square, width, height, orientat
       title: t('gateOn', { piece: name, square: o.square }),
       testid: `gate-${o.letter}${squares ? `-${o.square}` : ''}` };
   });
-  choices.push({ value: '', piece: '', letter: '∅', name: t('gateNone'), title: t('gateNone'),
+  choices.push({ value: '', piece: '', letter: '', name: t('gateNone'), title: t('gateNone'),
     testid: 'gate-none' });
   return pickOnBoard(wrap, { choices, color, square, width, height, orientation,
     label: t('gateChoice'), testid: 'gate-choice' });
@@ -90,8 +90,8 @@ function pickOnBoard(wrap, { choices, color, square, width, height, orientation,
         ev.stopPropagation();
         close(c.value);
       },
-    }, c.piece ? h(`span.pc.${color}.${c.piece}-piece`) : null,
-    h('span.letter', { 'aria-hidden': 'true' }, c.letter)));
+    }, c.piece ? h(`span.pc.${color}.${c.piece}-piece`) : h('span.none', { 'aria-hidden': 'true' }, '∅'),
+    c.letter ? h('span.letter', { 'aria-hidden': 'true' }, c.letter) : null));
     const layer = h('div.promotion-choice', {
       role: 'dialog', 'aria-label': label, 'data-testid': testid, 'data-square': square,
     }, buttons);

@@ -288,6 +288,11 @@ export function createGameView(root, ctrl, links) {
           'data-testid': `profile-${p.color}` }, p.name) : p.name),
       // A rated game's ratings beside the names (issue 32); '?' marks a provisional one.
       p.rating ? h('span.rating', { 'data-testid': `rating-${p.color}` }, p.rating) : '',
+      // PM-CRC's queen waiting in hand (it enters by gating, docs/rules.md D-31).
+      p.hand ? h('span.hand', { 'data-testid': `hand-${p.color}`,
+        title: t('inHand', { pieces: [...p.hand].map(c => t(`piece.${c}`)).join(', ') }) },
+      [...p.hand].map(c => h(`span.pc.${p.color}.${c}-piece`)),
+      h('span.letter', localizeLetters(p.hand.toUpperCase()))) : '',
       clockEl);
       if (p.toControl !== null) {
         clockEl.before(h('span.to-control', { 'data-testid': `to-control-${p.color}` },

@@ -81,6 +81,7 @@ export default {
   pgn: 'Download PGN',
   confirm: 'Confirm',
   cancel: 'Cancel',
+  inHand: 'In hand: {pieces}',
   gateChoice: 'Bring in from the hand',
   gateOn: '{piece} on {square}',
   gateNone: 'No piece from the hand',

@@ -81,6 +81,7 @@ export default {
   pgn: 'Descargar PGN',
   confirm: 'Confirmar',
   cancel: 'Cancelar',
+  inHand: 'En la mano: {pieces}',
   gateChoice: 'Introducir desde la mano',
   gateOn: '{piece} en {square}',
   gateNone: 'Ninguna pieza de la mano',

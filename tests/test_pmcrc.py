@@ -129,6 +129,54 @@ def test_fen_after_gating_lines_matches_fairy_stockfish() -> None:
     assert any("[]" in f or "[q]" in f or "[Q]" in f for f in ours)  # some gated
 
 
+def test_fen_after_gating_games_is_pyffishs_exactly() -> None:
+    # pyffish (a newer Fairy-Stockfish than the Debian binary) writes the seirawan FEN as we
+    # do: the hand, castling letters, then the other gate files, the king's included.
+    import pyffish
+
+    pyffish.load_variant_config(INI.read_text(encoding="utf-8"))
+    rng = random.Random(4135)
+    for _ in range(30):
+        pos = start(rng.choice(AGREED))
+        first = pos.fen(shredder=True)
+        moves: list[str] = []
+        for _ in range(rng.randrange(1, 30)):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            gating = [m for m in legal if pos.is_gating(m)]
+            move = rng.choice(gating if gating and rng.random() < 0.3 else legal)
+            moves.append(pos.uci(move))
+            pos.push(move)
+        assert pyffish.get_fen("pmcrc", first, moves, True) == pos.fen(shredder=True), moves
+
+
+def test_legal_moves_on_every_kind_of_array_are_pyffishs() -> None:
+    # Any array, those where a castling leaves a square occupied included (D-33): pyffish
+    # refuses those gates as we do (the Debian binary does not, hence AGREED above).
+    import pyffish
+
+    pyffish.load_variant_config(INI.read_text(encoding="utf-8"))
+    rng = random.Random(935)
+    for number in (*rng.sample(range(CRC_SETUPS), 40), 1270):
+        pos = start(number)
+        first = pos.fen(shredder=True)
+        moves: list[str] = []
+        for _ in range(rng.randrange(0, 20)):
+            legal = pos.legal_moves()
+            assert sorted(pos.uci(m) for m in legal) == sorted(
+                pyffish.legal_moves("pmcrc", first, moves, True)), pos.fen(shredder=True)
+            if not legal:
+                break
+            castles = [m for m in legal if pos.is_castling(m)]
+            move = rng.choice(castles if castles and rng.random() < 0.5 else legal)
+            moves.append(pos.uci(move))
+            pos.push(move)
+    swap = Position("4k3/8/8/8/8/8/8/5KR1[Q] w FG - 0 1", PMCRC)
+    assert sorted(swap.uci(m) for m in swap.legal_moves()) == sorted(
+        pyffish.legal_moves("pmcrc", swap.fen(shredder=True), [], True))
+
+
 # ------------------------------------------------------------------- hand-checked cases
 def test_gating_places_the_queen_and_ends_that_sides_gating() -> None:
     pos = Position(PMCRC.setup_fen("RNBMKBNR"), PMCRC)

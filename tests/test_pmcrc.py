@@ -12,6 +12,7 @@ import pytest
 
 from fsf_support import FSF, INI, fsf_perft, random_walks
 from randomchess import Position, get_variant, parse_san, push_san, san
+from randomchess.engine.evaluate import incremental_weights
 from randomchess.engine.search import Limits, Searcher
 from randomchess.engine.uci import UciServer
 from randomchess.errors import FenError, IllegalMoveError
@@ -381,3 +382,22 @@ def test_a_captured_gated_queen_does_not_return_to_the_hand() -> None:
     push_san(pos, "Rxf1+")
     assert pos.fen() == "3k4/8/8/8/8/6N1/8/4Kr2[] w - - 0 2"
     assert not any(pos.is_gating(m) for m in pos.legal_moves())
+
+
+def test_the_engines_incremental_weights_follow_the_gated_piece() -> None:
+    weights = incremental_weights(PMCRC)
+    rng = random.Random(31)
+    for _ in range(10):
+        pos = Position(PMCRC.setup_fen(setup_from_number(PMCRC, rng.randrange(1680)).rank),
+                       PMCRC)
+        pos.track_weights(weights)
+        for _ in range(30):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            gating = [m for m in legal if pos.is_gating(m)]
+            pos.push(rng.choice(gating if gating and rng.random() < 0.5 else legal))
+            assert pos.weight == sum(weights[p][sq] for sq, p in enumerate(pos.board) if p)
+        while pos.move_stack:
+            pos.pop()
+        assert pos.weight == sum(weights[p][sq] for sq, p in enumerate(pos.board) if p)

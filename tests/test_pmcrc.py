@@ -84,10 +84,12 @@ def test_the_variant_and_its_start() -> None:
     assert sum(1 for _ in PMCRC.setups()) == 1680
 
 
-@pytest.mark.parametrize("number", [AGREED[0], AGREED[-1]])
+@pytest.mark.parametrize("number", [911, AGREED[0]])
 def test_start_perft_depth4_matches_fairy_stockfish(number: int) -> None:
     pos = start(number)
     assert [pos.perft(4)] == fsf_perft("pmcrc", [pos.fen(shredder=True)], 4)
+    if number == 911:  # RNBMKBNR (docs/rules.md)
+        assert [pos.perft(d) for d in (1, 2, 3, 4)] == [28, 784, 24116, 738372]
 
 
 def test_start_perft_depth3_matches_fairy_stockfish() -> None:

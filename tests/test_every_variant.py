@@ -47,6 +47,7 @@ def _colour_flipped(pos: Position) -> Position:
         s.variant, board, s.turn ^ 1, {flip(sq) for sq in s.castling_rooks},
         None if s.ep_square is None else flip(s.ep_square), s.halfmove_clock,
         s.fullmove_number, {c ^ 1: frozenset(map(flip, sqs)) for c, sqs in s.unmoved.items()},
+        {c ^ 1: kinds for c, kinds in s.hand.items()}, {flip(sq) for sq in s.gates},
     ))
 
 

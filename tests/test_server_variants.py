@@ -3,9 +3,11 @@ letters in both languages, castling files, promotions, adjustment, setup family)
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from randomchess.pieces import PIECE_TYPES
+from randomchess.position import Position
 from randomchess.variants import VARIANTS, get_variant
 from server_support import client
 
@@ -62,7 +64,7 @@ def test_every_random_variant_starts_with_setup_random(tmp_path: Path) -> None:
                 assert r.status_code == 201, (d["key"], r.text)
                 s = c.get(f"/api/games/{r.json()['id']}").json()
                 assert s["variant"] == d["key"] and s["moves"] == []
-                placement = s["start_fen"].split()[0].split("/")
+                placement = s["start_fen"].split()[0].split("[")[0].split("/")  # no hand
                 # The home ranks (IFRC's inside its empty edges, without the edge files).
                 m = v.margin
                 white = placement[-1 - m].strip("0123456789")
@@ -128,3 +130,29 @@ if __name__ == "__main__":  # rewrite web/test/variants.json from the variant da
     WEB_FIXTURE.write_text(json.dumps(
         [variant_info(v).model_dump(mode="json") for v in VARIANTS.values()],
         indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def test_pm_crc_gating_through_the_api_against_the_computer(tmp_path: Path) -> None:
+    # The server offers the gating moves (b1c3q), takes them in SAN (Nc3/Q) and its engine
+    # answers in the position with the queen gated (docs/rules.md D-31).
+
+    with client(f"sqlite:///{tmp_path / 'g.sqlite3'}") as c:
+        r = c.post("/api/games", json={"variant": "pmcrc", "setup": 911, "opponent": "computer",
+                                       "color": "white", "level": 1})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        s = c.get(f"/api/games/{g['id']}").json()
+        assert s["start_fen"].startswith("rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w")
+        assert {"b1c3q", "d1e3q", "g1f3q"} <= set(s["legal_moves"])
+        r = c.post(f"/api/games/{g['id']}/moves",
+                   json={"move": "Nc3/Q", "token": g["seat"]["token"]})
+        assert r.status_code == 200, r.text
+        end = time.monotonic() + 60
+        while len(s["moves"]) < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+            s = c.get(f"/api/games/{g['id']}").json()
+        assert s["moves"][0] == "b1c3q" and len(s["moves"]) == 2
+        pos = Position(s["start_fen"], get_variant("pmcrc"))
+        for m in s["moves"]:
+            pos.push_uci(m)
+        assert s["fen"] == pos.fen() and "/RQBMKBNR[" in s["fen"]

@@ -190,3 +190,15 @@ def test_the_server_serves_a_good_file_and_starts_without_a_bad_one(
         assert r.status_code == 201, r.text
         game = c.get(f"/api/games/{r.json()['id']}").json()
         assert game["start_fen"] == get_variant("crc").setup_fen("RBKNQBNR")
+
+
+@pytest.mark.usefixtures("registry")
+def test_gating_from_a_file_has_identical_perft() -> None:
+    (copy,) = load_variant_file(DATA / "pmcrc_copy.toml")
+    pmcrc = get_variant("pmcrc")
+    assert copy.hand == "Q" and copy.has_gating
+    for number in (0, 911, 1270):
+        rank = setup_from_number(pmcrc, number).rank
+        ours, theirs = Position(copy.setup_fen(rank), copy), Position(pmcrc.setup_fen(rank), pmcrc)
+        assert ours.fen() == theirs.fen() and "[Qq]" in ours.fen()
+        assert ours.perft(3) == theirs.perft(3)

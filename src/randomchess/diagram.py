@@ -38,7 +38,7 @@ def parse_placement(fen: str) -> Grid:
     first rank's squares, the number of ranks); the placement itself is read by the FEN
     module's parser, the one every position goes through.
     """
-    placement = fen.split()[0] if fen.strip() else ""
+    placement = fen.split()[0].partition("[")[0] if fen.strip() else ""  # no hand drawn
     rows = placement.split("/")
     runs = re.findall(r"[0-9]+|.", rows[0])
     if any(len(run) > 2 and run[0] in "0123456789" for run in runs):  # issue 13

@@ -22,13 +22,16 @@ from randomchess.errors import FenError
 from randomchess.geometry import FILE_LETTERS, Geometry
 from randomchess.pieces import (
     BLACK,
+    KIND_BY_LETTER,
     KING,
     PAWN,
     PIECE_COLOR,
     PIECE_KIND,
+    PIECE_TYPES,
     ROOK,
     WHITE,
     Color,
+    PieceKind,
     make_piece,
     piece_from_symbol,
     piece_symbol,
@@ -49,6 +52,11 @@ class Setup:
     fullmove_number: int = 1
     # Per side with a live Bishop Adjustment right: its never-moved back-rank squares.
     unmoved: dict[Color, frozenset[int]] = field(default_factory=dict)
+    # Gating variants (Variant.hand, docs/rules.md D-31): the pieces each side holds in hand
+    # and the home-rank squares a piece may still be gated on (Fairy-Stockfish's seirawan
+    # FEN: ``[Qq]`` after the placement, the gate files in the castling field).
+    hand: dict[Color, tuple[PieceKind, ...]] = field(default_factory=dict)
+    gates: set[int] = field(default_factory=set)
 
 
 def home_rank(variant: Variant, color: Color) -> int:
@@ -164,12 +172,23 @@ def parse_fen(text: str, variant: Variant) -> Setup:
     if len(parts) > 7:
         raise FenError(f"FEN has {len(parts)} fields, at most 7 are allowed")
     g = variant.geometry
-    board = parse_placement(parts[0], variant)
+    placement, hand = _split_hand(parts[0], variant)
+    board = parse_placement(placement, variant)
     turn_text = parts[1] if len(parts) > 1 else "w"
     if turn_text not in ("w", "b"):
         raise FenError(f"side to move {turn_text!r} must be 'w' or 'b'")
     turn = WHITE if turn_text == "w" else BLACK
-    castling = _resolve_castling(parts[2] if len(parts) > 2 else "-", variant, board)
+    castling_text = parts[2] if len(parts) > 2 else "-"
+    gates: set[int] = set()
+    if variant.has_gating:
+        castling_text, gates = _split_gates(castling_text, variant, board, hand)
+    castling = _resolve_castling(castling_text, variant, board)
+    if variant.has_gating:
+        gates |= _implied_gates(variant, board, castling, hand)
+        for c in (WHITE, BLACK):
+            row = _row(variant, c)
+            if not hand.get(c) and any(sq in row for sq in gates):
+                raise FenError(f"gating rights for {_SIDE_NAME[c]}, who has nothing in hand")
     ep_text = parts[3] if len(parts) > 3 else "-"
     ep: int | None = None
     if ep_text != "-":
@@ -209,7 +228,89 @@ def parse_fen(text: str, variant: Variant) -> Setup:
                 )
             squares[color].add(sq)
         unmoved = {c: frozenset(s) for c, s in squares.items() if s}
-    return Setup(variant, board, turn, castling, ep, halfmove, fullmove, unmoved)
+    return Setup(variant, board, turn, castling, ep, halfmove, fullmove, unmoved, hand, gates)
+
+
+_SIDE_NAME = ("White", "Black")
+
+
+def _row(variant: Variant, color: Color) -> list[int]:
+    g = variant.geometry
+    return [g.square(f, home_rank(variant, color)) for f in range(g.files)]
+
+
+def _split_hand(text: str, variant: Variant) -> tuple[str, dict[Color, tuple[PieceKind, ...]]]:
+    """The placement without its ``[...]`` hand, and the hand (gating variants only)."""
+    if not text.endswith("]") or "[" not in text:
+        if "[" in text or "]" in text:
+            raise FenError(f"placement {text[:40]!r}: the hand is written [..] at its end")
+        return text, {}
+    placement, _, inner = text[:-1].partition("[")
+    if not variant.has_gating:
+        raise FenError(f"{variant.key} has no pieces in hand")
+    allowed = set(variant.hand_kinds)
+    hand: dict[Color, list[PieceKind]] = {WHITE: [], BLACK: []}
+    for ch in inner:
+        kind = KIND_BY_LETTER.get(ch.upper())
+        if kind is None or kind not in allowed:
+            raise FenError(f"hand [{inner}]: {ch!r} is not a piece {variant.key} holds in hand")
+        hand[WHITE if ch.isupper() else BLACK].append(kind)
+    for c, kinds in hand.items():
+        if len(kinds) > len(variant.hand_kinds) or any(
+                kinds.count(k) > variant.hand_kinds.count(k) for k in kinds):
+            raise FenError(f"hand [{inner}]: more pieces for {_SIDE_NAME[c]} than the "
+                           f"variant's {variant.hand!r}")
+    return placement, {c: tuple(sorted(k)) for c, k in hand.items() if k}
+
+
+def _split_gates(text: str, variant: Variant, board: list[int],
+                 hand: dict[Color, tuple[PieceKind, ...]]) -> tuple[str, set[int]]:
+    """Split the castling field of a gating variant into castling letters and gate squares,
+    as Fairy-Stockfish reads it: for a side with something in hand, a file letter naming a
+    rook on the home rank is a castling right only when the king's square is a gate too
+    (its own letter, or implied by ``K``/``Q``); any other file letter names a gate square,
+    which must hold one of that side's pieces (not a pawn).  Repeated letters are allowed
+    (Fairy-Stockfish 11.1 writes a castling rook's file again among the gates)."""
+    if text == "-":
+        return text, set()
+    g = variant.geometry
+    castling, gates = "", set()
+    for color in (WHITE, BLACK):
+        mine = [ch for ch in dict.fromkeys(text) if ch.isupper() == (color == WHITE)]
+        row = _row(variant, color)
+        king = next((s for s in row if board[s] == make_piece(KING, color)), None)
+        king_letter = FILE_LETTERS[g.file_of(king)] if king is not None else ""
+        king_gate = any(ch.upper() in "KQ" for ch in mine) or any(
+            ch.lower() == king_letter for ch in mine)
+        for ch in mine:
+            if ch.upper() in "KQ":
+                castling += ch
+                continue
+            if ch.lower() not in FILE_LETTERS[: g.files]:
+                raise FenError(f"castling field {text!r}: bad letter {ch!r}")
+            sq = row[FILE_LETTERS.index(ch.lower())]
+            if board[sq] == make_piece(ROOK, color) and king is not None and (
+                    king_gate or not hand.get(color)):
+                castling += ch
+                continue
+            if PIECE_COLOR[board[sq]] != color or PIECE_KIND[board[sq]] in (PAWN, 0):
+                raise FenError(f"gating letter {ch!r}: no {_SIDE_NAME[color]} piece on "
+                               f"{g.name(sq)}")
+            gates.add(sq)
+    return castling or "-", gates
+
+
+def _implied_gates(variant: Variant, board: list[int], castling: set[int],
+                   hand: dict[Color, tuple[PieceKind, ...]]) -> set[int]:
+    """A castling right implies gates on its rook's square and the king's (both unmoved),
+    for a side with something in hand."""
+    out: set[int] = set()
+    for sq in castling:
+        c = PIECE_COLOR[board[sq]]
+        if hand.get(c):
+            out.add(sq)
+            out.add(next(s for s in _row(variant, c) if board[s] == make_piece(KING, c)))
+    return out
 
 
 def placement_fen(board: list[int], variant: Variant) -> str:
@@ -256,6 +357,35 @@ def castling_fen(setup: Setup, shredder: bool = False) -> str:
     return out or "-"
 
 
+def gates_fen(setup: Setup, castling: str) -> str:
+    """The gate letters after the castling letters ``castling`` (Fairy-Stockfish's seirawan
+    FEN): every gate square except the castling rooks' squares, and the king's square unless
+    the side's castling letters are ``K``/``Q``, which imply it (S-FEN)."""
+    variant = setup.variant
+    g = variant.geometry
+    board = setup.board
+    out = ""
+    for color in (WHITE, BLACK):
+        row = _row(variant, color)
+        mine = [sq for sq in setup.castling_rooks if sq in row]
+        kq = "KQ" if color == WHITE else "kq"
+        implied = any(ch in kq for ch in castling)
+        king = make_piece(KING, color)
+        for sq in row:
+            if sq not in setup.gates or sq in mine or (implied and board[sq] == king):
+                continue
+            letter = FILE_LETTERS[g.file_of(sq)]
+            out += letter.upper() if color == WHITE else letter
+    return out
+
+
+def hand_fen(setup: Setup) -> str:
+    """``[Qq]``: the pieces in hand, White's then Black's (gating variants only)."""
+    out = "".join(PIECE_TYPES[k].letter for k in setup.hand.get(WHITE, ()))
+    out += "".join(PIECE_TYPES[k].letter.lower() for k in setup.hand.get(BLACK, ()))
+    return f"[{out}]"
+
+
 def adjustment_fen(setup: Setup) -> str:
     g = setup.variant.geometry
     out = ""
@@ -273,10 +403,21 @@ def format_fen(setup: Setup, *, shredder: bool = False, ep_legal: bool = True,
     is written when a side still has a right, or when ``adjustment_field`` asks for it."""
     g = setup.variant.geometry
     ep = g.name(setup.ep_square) if setup.ep_square is not None and ep_legal else "-"
+    placement = placement_fen(setup.board, setup.variant)
+    castling = castling_fen(setup, shredder)
+    if setup.variant.has_gating:
+        placement += hand_fen(setup)
+        gates = gates_fen(setup, castling)
+        letters = castling.strip("-") + gates
+        # Per side: castling letters, then gate letters (``KQBCDFGkqbcdfg``).
+        castling = "".join(c for c in castling if c.isupper()) + "".join(
+            c for c in gates if c.isupper()) + "".join(
+            c for c in castling if c.islower()) + "".join(
+            c for c in gates if c.islower()) if letters else "-"
     fen = " ".join((
-        placement_fen(setup.board, setup.variant),
+        placement,
         "w" if setup.turn == WHITE else "b",
-        castling_fen(setup, shredder),
+        castling,
         ep,
         str(setup.halfmove_clock),
         str(setup.fullmove_number),

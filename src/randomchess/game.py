@@ -132,6 +132,8 @@ def _bishop_may_change_colour(pos: Position) -> bool:
 def is_dead_position(pos: Position) -> bool:
     """Whether no sequence of legal moves can checkmate, judged by material (RULES.md §1.7):
     besides the kings nothing, a single knight, or bishops all on one colour (D-16)."""
+    if pos.gates:  # a piece in hand may still enter (PM-CRC's queen, D-31)
+        return False
     men = _men(pos, WHITE) + _men(pos, BLACK)
     if not men:
         return True
@@ -159,6 +161,8 @@ def can_checkmate(pos: Position, color: Color) -> bool:
     """
     mine = _men(pos, color)
     theirs = _men(pos, color ^ 1)
+    if pos.can_gate(color) and {k for k in pos.hand[color]} - {KNIGHT, BISHOP}:
+        return True  # a queen (or rook) in hand that may still enter (D-31)
     if not mine:
         return False
     kinds = {kind for _, kind in mine}

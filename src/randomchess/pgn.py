@@ -335,6 +335,7 @@ _UNCLOSED_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*?)\s*\]?')
 # skipped; a brace comment is one token (an unclosed one falls through to "brace").
 _TOKEN = re.compile(r"""
     (?P<result>(?:""" + _RESULT_PATTERN + r""")(?=[\s(){};]|$))
+  | (?P<gated>[A-Za-z][^\s{}();$!?]*\([A-Z][a-l](?:1[0-2]|[1-9])\)[+#]*)
   | (?P<word>[^\s{}();$!?0-9.*%][^\s{}();$!?]*)
   | (?P<number>[0-9]+\s*\.+)
   | (?P<comment>\{[^}]*\})
@@ -515,6 +516,18 @@ class _GameParser:
                         append(("word", stuck, m.end() - len(stuck)))
                         continue
                 append(("word", word, m.start()))
+            elif kind == "gated":
+                # The PM-CRC author's gate, "Mc3(Qd1)" (docs/rules.md D-32), is one move in
+                # a gating variant; elsewhere it is a move and a one-move variation.
+                word = m.group()
+                if self.game.variant.has_gating:
+                    append(("word", word, m.start()))
+                else:
+                    cut = word.index("(")
+                    append(("word", word[:cut], m.start()))
+                    append(("open", "(", m.start() + cut))
+                    append(("word", word[cut + 1:word.index(")")], m.start() + cut + 1))
+                    append(("close", ")", m.start() + word.index(")")))
             elif kind == "number" or kind == "dots" or kind == "escape":
                 continue
             elif kind == "comment":

@@ -8,7 +8,10 @@ what stands on the squares rather than by a flag, so the encoding is exactly the
 
 * castling is the king "capturing" its own castling rook (D-21, RULES.md §2.6);
 * a Bishop Adjustment is the bishop "capturing" the adjacent partner it swaps with
-  (RULES.md §4.7, BAR-2).
+  (RULES.md §4.7, BAR-2);
+* in a gating variant (``Variant.hand``, docs/rules.md D-31) the third field of a piece's
+  move (never a pawn's) is the kind gated onto its from-square, as UCI writes it (``b1c3q``);
+  castling gating on the rook's square is written rook square + king square (``h1e1q``).
 """
 
 from __future__ import annotations
@@ -188,6 +191,31 @@ class _Undo(NamedTuple):
 
 
 NULL_MOVE: Final = Move(0, 0)
+
+
+@cache
+def _gating_keys(g: Geometry) -> tuple[tuple[int, ...], dict[tuple[int, int, int], int]]:
+    """Zobrist keys of the gating state: one per gate square, one per (colour, kind, n-th
+    piece of that kind) in hand; their own seed, so every other key stays as it was."""
+    rng = random.Random(f"randomchess-gating-{g.files}x{g.ranks}")
+    squares = tuple(rng.getrandbits(64) for _ in range(g.size))
+    hand = {(c, k, n): rng.getrandbits(64)
+            for c in (WHITE, BLACK) for k in range(16) for n in range(4)}
+    return squares, hand
+
+
+def _gating_zobrist(g: Geometry, hand: tuple[tuple[PieceKind, ...], tuple[PieceKind, ...]],
+                    gates: int) -> int:
+    squares, keys = _gating_keys(g)
+    h = 0
+    while gates:
+        low = gates & -gates
+        gates ^= low
+        h ^= squares[low.bit_length() - 1]
+    for c in (WHITE, BLACK):
+        for n, k in enumerate(hand[c]):
+            h ^= keys[c, k, hand[c][:n].count(k)]
+    return h
 _SIDE = ("White", "Black")
 
 
@@ -223,6 +251,28 @@ def _check_setup(s: Setup) -> None:
         if type(value) is not int or value < low:
             raise FenError(f"{name} {value!r} must be a whole number >= {low}")
     _check_unmoved(s)
+    _check_gating(s)
+
+
+def _check_gating(s: Setup) -> None:
+    """Pieces in hand only of the variant's hand; gates only on home-rank squares holding one
+    of the side's pieces (not a pawn), and only for a side with something in hand."""
+    v = s.variant
+    g = v.geometry
+    if not isinstance(s.hand, dict) or not isinstance(s.gates, set):
+        raise FenError("hand must be a dict and gates a set")
+    if (s.hand or s.gates) and not v.has_gating:
+        raise FenError(f"{v.key} has no pieces in hand")
+    for c, kinds in s.hand.items():
+        if c not in (WHITE, BLACK) or not isinstance(kinds, tuple) or any(
+                kinds.count(k) > v.hand_kinds.count(k) for k in kinds):
+            raise FenError(f"hand {kinds!r}: not pieces {v.key} holds in hand")
+    for sq in s.gates:
+        c = PIECE_COLOR[s.board[sq]] if type(sq) is int and 0 <= sq < g.size else NO_COLOR
+        if c == NO_COLOR or sq not in _home_row(v, c) or PIECE_KIND[s.board[sq]] == PAWN:
+            raise FenError(f"gate on {sq!r}: no piece on its home rank there")
+        if not s.hand.get(c):
+            raise FenError(f"gate on {g.name(sq)}, but {_SIDE[c]} has nothing in hand")
 
 
 def _home_row(v: Variant, c: Color) -> list[int]:
@@ -286,6 +336,7 @@ def _check_unmoved(s: Setup) -> None:
 
 # The attributes of a Position (its __slots__; copy() carries them over).
 _SLOTS = (
+    "_gate_stack",
     "_home_masks",
     "_legal_cache",
     "_legal_prev",
@@ -297,8 +348,10 @@ _SLOTS = (
     "castling",
     "ep_square",
     "fullmove_number",
+    "gates",
     "geometry",
     "halfmove_clock",
+    "hand",
     "kings",
     "turn",
     "unmoved",
@@ -337,6 +390,8 @@ class Position:
     kings: list[int]
     zobrist: int  # incremental 64-bit hash of everything in the FEN but the clocks
     weight: int  # sum of the tracked square weights (see track_weights); 0 when untracked
+    hand: tuple[tuple[PieceKind, ...], tuple[PieceKind, ...]]  # pieces in hand per colour
+    gates: int  # bit set of home-rank squares a piece in hand may still be gated on
 
     def __init__(self, fen: str | None = None, variant: str | Variant = "chess") -> None:
         """The start position of a fixed variant, or the position of ``fen``."""
@@ -378,6 +433,11 @@ class Position:
         self.adjust_rights = sum(1 << c for c in s.unmoved)
         self.unmoved = sum(1 << sq for squares in s.unmoved.values() for sq in squares)
         self._stack: list[_Undo] = []
+        self.hand = (s.hand.get(WHITE, ()), s.hand.get(BLACK, ()))
+        self.gates = sum(1 << sq for sq in s.gates)
+        # (index of the move's _Undo, hand, gates) before each move that changed them.
+        self._gate_stack: list[tuple[int, tuple[tuple[PieceKind, ...], tuple[PieceKind, ...]],
+                                     int]] = []
         self._legal_cache: tuple[int, tuple[Move, ...]] | None = None
         self._legal_prev: tuple[int, tuple[Move, ...]] | None = None
         board = self.board
@@ -403,6 +463,8 @@ class Position:
                 h ^= t.z_adjust[c]
         if self.ep_square is not None:
             h ^= t.z_ep[self.ep_square]
+        if self.variant.has_gating:
+            h ^= _gating_zobrist(self.geometry, self.hand, self.gates)
         return h
 
     def _home_squares(self, c: Color) -> range:
@@ -424,6 +486,7 @@ class Position:
         pos.board = list(self.board)
         pos.kings = list(self.kings)
         pos._stack = list(self._stack) if stack else []
+        pos._gate_stack = list(self._gate_stack) if stack else []
         return pos
 
     def to_setup(self) -> Setup:
@@ -437,6 +500,8 @@ class Position:
             {sq for sq in range(g.size) if self.castling >> sq & 1},
             self.ep_square, self.halfmove_clock, self.fullmove_number,
             {c: s for c, s in unmoved.items() if s},
+            {c: h for c, h in zip((WHITE, BLACK), self.hand, strict=True) if h},
+            {sq for sq in range(g.size) if self.gates >> sq & 1},
         )
 
     def fen(self, *, shredder: bool = False) -> str:
@@ -581,6 +646,8 @@ class Position:
         """Append every legal move to ``out``: king steps, then (unless in double check)
         the other pieces, then castling and adjustments (never out of check)."""
         us = self.turn
+        if self.gates & self._home_masks[us]:
+            self._generate_gating(out)
         ksq = self.kings[us]
         checkers, evasion, pins = self._checks_and_pins(ksq, us)
         self._generate_king_steps(ksq, out)
@@ -843,6 +910,8 @@ class Position:
 
     # ----------------------------------------------------------------- move kinds
     def is_castling(self, move: Move) -> bool:
+        if move.promotion and self.is_gating(move):
+            move = self.gating_base(move)[0]
         p = self.board[move.from_square]
         return PIECE_KIND[p] == KING and \
             self.board[move.to_square] == make_piece(ROOK, PIECE_COLOR[p]) and \
@@ -920,6 +989,9 @@ class Position:
     # ----------------------------------------------------------------- make / unmake
     def push(self, move: Move) -> None:
         """Play ``move``, which must be legal (see :meth:`push_legal` for untrusted moves)."""
+        if move.promotion and PIECE_KIND[self.board[move.from_square]] != PAWN:
+            self._push_gating(move)
+            return
         board = self.board
         g = self.geometry
         us = self.turn
@@ -975,6 +1047,8 @@ class Position:
         self.unmoved &= mask
         self.ep_square = new_ep
         self._track(changes, undo)
+        if self.gates:
+            self._track_gates(mask)
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
@@ -1061,6 +1135,9 @@ class Position:
         self.turn ^= 1
         if self.turn == BLACK:
             self.fullmove_number -= 1
+        gate_stack = self._gate_stack
+        if gate_stack and gate_stack[-1][0] == len(self._stack):
+            _, self.hand, self.gates = gate_stack.pop()
         return move
 
     @property
@@ -1129,7 +1206,7 @@ class Position:
             tuple(self.board), self.turn, self.castling,
             self.ep_square if self.has_legal_en_passant() else None,
             self.adjustment_pairs(WHITE), self.adjustment_pairs(BLACK),
-        )
+        ) + ((self.hand, self.gates) if self.variant.has_gating else ())
 
     # ----------------------------------------------------------------- UCI
     def uci(self, move: Move, *, chess960: bool | None = None) -> str:
@@ -1190,7 +1267,7 @@ class Position:
             kind = KIND_BY_LETTER.get(rest.upper()) if len(rest) == 1 else None
             if kind is None or kind in (PAWN, KING):
                 raise InvalidMoveError(f"malformed move {text!r}: bad promotion {rest!r}")
-            if kind not in self.variant.promotions:
+            if kind not in self.variant.promotions and kind not in self.variant.hand_kinds:
                 raise IllegalMoveError(
                     f"{text!r}: {self.variant.key} does not promote to {PIECE_TYPES[kind].name}"
                 )
@@ -1203,6 +1280,110 @@ class Position:
         move = self.parse_uci(text)
         self.push(move)
         return move
+
+    # ----------------------------------------------------------------- gating
+    # Pieces in hand enter Seirawan style (docs/rules.md D-31..D-36): when a piece leaves its
+    # home-rank square for the first time, one of them may be placed on the square it left,
+    # as part of the same move.  Everything here runs only in variants with a hand.
+    def is_gating(self, move: Move) -> bool:
+        """Whether ``move`` places a piece from the hand (a piece's move with a third field)."""
+        p = self.board[move.from_square]
+        return bool(move.promotion) and p != 0 and PIECE_KIND[p] != PAWN
+
+    def gating_base(self, move: Move) -> tuple[Move, int]:
+        """(the move without its gate, the square gated on) of a gating ``move``; castling
+        gating on the rook's square (rook square + king square) becomes king takes rook."""
+        frm, to = move.from_square, move.to_square
+        piece, target = self.board[frm], self.board[to]
+        if PIECE_KIND[piece] == ROOK and PIECE_KIND[target] == KING and \
+                PIECE_COLOR[target] == PIECE_COLOR[piece]:
+            return Move(to, frm), frm
+        return Move(frm, to), frm
+
+    def can_gate(self, color: Color) -> bool:
+        """Whether ``color`` still has a piece in hand and a square to gate it on."""
+        return bool(self.gates & self._home_masks[color])
+
+    def gate_square(self, move: Move) -> int | None:
+        """The square ``move`` gates a piece on, or None."""
+        return self.gating_base(move)[1] if self.is_gating(move) else None
+
+    def _generate_gating(self, out: list[Move]) -> None:
+        """Append the legal gating moves: each legal move of a piece still on a gate square,
+        and each legal castling whose king or rook leaves a gate square that stays empty.
+        The gated piece never makes a move legal: a pinned piece stays pinned and the king
+        may not step along a checking line, though the gate would fill the square (D-34,
+        Seirawan's own ruling)."""
+        t = self._t
+        board = self.board
+        us = self.turn
+        them = us ^ 1
+        own = t.own[us]
+        ksq = self.kings[us]
+        kinds = tuple(sorted(set(self.hand[us])))
+        gates = self.gates & self._home_masks[us]
+        while gates:
+            low = gates & -gates
+            gates ^= low
+            sq = low.bit_length() - 1
+            piece = board[sq]
+            if PIECE_COLOR[piece] != us:
+                continue
+            if piece == board[ksq]:
+                targets = [s for s in t.king_leaps[sq] if board[s] not in own]
+            else:
+                moves: list[Move] = []
+                self._generate_restricted(sq, None, moves)
+                targets = [m.to_square for m in moves]
+            for s in targets:
+                captured = board[s]
+                board[s], board[sq] = piece, 0
+                safe = not self.is_attacked(s if sq == ksq else ksq, them)
+                board[s], board[sq] = captured, piece
+                if safe:
+                    out.extend(Move(sq, s, k) for k in kinds)
+        if self.castling & self._home_masks[us] and not self.is_attacked(ksq, them):
+            castles: list[Move] = []
+            self._generate_castling(castles)
+            for m in castles:
+                landing = self.castling_squares(m.to_square)
+                for gsq, frm, to in ((m.from_square, m.from_square, m.to_square),
+                                     (m.to_square, m.to_square, m.from_square)):
+                    if self.gates >> gsq & 1 and gsq not in landing:
+                        out.extend(Move(frm, to, k) for k in kinds)
+
+    def _push_gating(self, move: Move) -> None:
+        """Play a gating move: its base move, then the piece from the hand on the gate."""
+        base, gsq = self.gating_base(move)
+        us = self.turn
+        self.push(base)
+        undo = self._stack[-1]
+        gated = make_piece(move.promotion, us)
+        undo.changes.append((gsq, 0))
+        self.board[gsq] = gated
+        self._squares[us].add(gsq)
+        h = self.zobrist ^ self._t.z_piece[gated][gsq] ^ _gating_zobrist(
+            self.geometry, self.hand, self.gates)
+        mine = list(self.hand[us])
+        mine.remove(move.promotion)
+        hand = (tuple(mine), self.hand[1]) if us == WHITE else (self.hand[0], tuple(mine))
+        self.hand = hand
+        if not mine:  # nothing left to gate: the side's gates go (as Fairy-Stockfish)
+            self.gates &= ~self._home_masks[us]
+        self.zobrist = h ^ _gating_zobrist(self.geometry, self.hand, self.gates)
+        if self._weights is not None:
+            self.weight += self._weights[gated][gsq]
+        self._stack[-1] = undo._replace(move=move)
+
+    def _track_gates(self, mask: int) -> None:
+        """After a move that may leave or capture on gate squares (``mask`` clears its
+        from- and to-squares): keep the gates before it for :meth:`pop`, clear them."""
+        old = self.gates
+        self._gate_stack.append((len(self._stack) - 1, self.hand, old))
+        self.gates = old & mask
+        if self.gates != old:
+            self.zobrist ^= _gating_zobrist(self.geometry, self.hand, old) ^ \
+                _gating_zobrist(self.geometry, self.hand, self.gates)
 
     # ----------------------------------------------------------------- perft
     def perft(self, depth: int) -> int:

@@ -7,7 +7,10 @@ move.  Two kinds of move have their own forms (docs/notation.md):
 * castling is ``variant.castle_san``: ``O-O``/``O-O-O`` on 8x8 (h-side / a-side, wherever the
   king starts, RULES.md §2.7), ``O-O-Og``/``O-O-Oc`` on 9x9 (§4.7); never ``Kg1``;
 * a Bishop Adjustment is ``B=X`` with X the partner, plus the bishop's file and then the
-  partner's file only when needed to tell two legal adjustments apart (D-19).
+  partner's file only when needed to tell two legal adjustments apart (D-19);
+* a gating move (PM-CRC, docs/rules.md D-32) is the move's SAN plus ``/`` and the gated
+  piece, Seirawan style (``Nc3/Q``); castling adds the gate square (``O-Og/Qe1``), as
+  Fairy-Stockfish writes it.  The author's ``Mc3(Qd1)`` form is read too.
 
 Spanish uses R (rey) D T A C M; note R is the *king* there and the rook in English, so the
 language is a parameter and is only ever guessed when the guess cannot be wrong
@@ -239,6 +242,8 @@ def _san_body(pos: Position, move: Move, lang: Language) -> str:
     if not piece or pos.color_at(frm) != pos.turn:
         raise IllegalMoveError(f"no {'white' if pos.turn == 0 else 'black'} piece on "
                                f"{_square_name(pos, frm)} for move {_move_text(pos, move)}")
+    if move.promotion and pos.is_gating(move):
+        return _gating_san(pos, move, lang)
     target = board[to]
     if target and pos.color_at(to) == pos.turn:  # castling or a Bishop Adjustment
         legal = pos.legal_moves()
@@ -271,6 +276,36 @@ def _san_body(pos: Position, move: Move, lang: Language) -> str:
             else:
                 text += g.name(frm)
     return text + ("x" if capture else "") + g.name(to)
+
+
+def _gating_san(pos: Position, move: Move, lang: Language) -> str:
+    """``Nc3/Q``, ``Kxe2/Q``, ``O-Og/Qe1`` (D-32): the base move's SAN, disambiguated among
+    every legal move of the same kind onto the same square, then the gate."""
+    g = pos.geometry
+    legal = pos.legal_moves()
+    if move not in legal:
+        raise IllegalMoveError(f"illegal move {pos.uci(move)} in {pos.fen()}")
+    base, gsq = pos.gating_base(move)
+    gate = "/" + piece_letter(move.promotion, lang)
+    if pos.is_castling(base):
+        return pos.variant.castle_san_for(base.to_square < base.from_square) + gate + g.name(gsq)
+    frm, to = base.from_square, base.to_square
+    kind = pos.piece_type_at(frm)
+    text = piece_letter(kind, lang)
+    if kind != KING:
+        others = {m.from_square for m in legal if m.to_square == to and m.from_square != frm
+                  and pos.piece_type_at(m.from_square) == kind
+                  and pos.color_at(to) != pos.turn}
+        if others:
+            same_file = any(g.file_of(s) == g.file_of(frm) for s in others)
+            same_rank = any(g.rank_of(s) == g.rank_of(frm) for s in others)
+            if not same_file:
+                text += FILE_LETTERS[g.file_of(frm)]
+            elif not same_rank:
+                text += g.name(frm)[1:]
+            else:
+                text += g.name(frm)
+    return text + ("x" if pos.board[to] else "") + g.name(to) + gate
 
 
 def _square_name(pos: Position, sq: int) -> str:
@@ -328,6 +363,14 @@ _MOVE = re.compile(
 )
 
 
+# A gating move: ``Nc3/Q``, ``O-Og/Qe1`` (Seirawan), or the author's ``Mc3(Qd1)`` (D-32).
+_SQUARE = r"[a-l](?:1[0-2]|[1-9])"
+_GATE = re.compile(
+    rf"(?P<base>.+?)(?:/(?P<piece>[A-Z])(?P<square>{_SQUARE})?"
+    rf"|\((?P<piece2>[A-Z])(?P<square2>{_SQUARE})\))"
+)
+
+
 # The longest SAN with every lenient extra is ~20 characters (``Nb12xc10=Q+!? e.p.``);
 # anything much longer is refused before the patterns scan it (issue 13).
 _MAX_SAN = 40
@@ -378,6 +421,10 @@ def push_san(pos: Position, text: str, lang: Language | None = "en") -> Move:
 
 def _parse(pos: Position, text: str, lang: Language) -> Move:
     raw = text
+    if pos.variant.has_gating and ("/" in text or "(" in text):
+        gm = _GATE.fullmatch(_ANNOTATION.sub("", text.strip()).strip())
+        if gm is not None:
+            return _parse_gating(pos, raw, gm, lang)
     m = _MOVE.fullmatch(text)  # the common case first: a plain move, no annotation
     if m is None and text[-1:] in ("+", "#") and len(text) > 1:
         m = _MOVE.fullmatch(text, 0, len(text) - 1)  # the next commonest: Nf3+, Qxf7#
@@ -417,6 +464,49 @@ def _parse(pos: Position, text: str, lang: Language) -> Move:
     raise InvalidMoveError(f"malformed move {raw!r}")
 
 
+def _parse_gating(pos: Position, raw: str, gm: re.Match[str], lang: Language) -> Move:
+    """The legal gating move whose base move is written ``base`` and whose gate is the piece
+    (and square) after ``/`` or in brackets."""
+    g = pos.geometry
+    letter = gm.group("piece") or gm.group("piece2")
+    square = gm.group("square") or gm.group("square2")
+    kind = _kind(letter, lang, raw)
+    try:
+        gsq = g.parse_square(square) if square else None
+    except ValueError as exc:
+        raise InvalidMoveError(f"malformed move {raw!r}: {exc}") from None
+    legal = [m for m in pos.legal_moves() if m.promotion == kind and pos.is_gating(m)
+             and (gsq is None or pos.gating_base(m)[1] == gsq)]
+    base = gm.group("base")
+    castle = _CASTLING.fullmatch(base)
+    if castle:
+        file_letter, three = castle.group(4), castle.group(3) is not None
+        matches = []
+        for m in legal:
+            b = pos.gating_base(m)[0]
+            if not pos.is_castling(b):
+                continue
+            kdest = pos.castling_squares(b.to_square)[0]
+            if (FILE_LETTERS[g.file_of(kdest)] != file_letter if file_letter is not None
+                    else (b.to_square < b.from_square) != three):
+                continue
+            matches.append(m)
+        return _unique(pos, raw, matches, " (no such gating)")
+    mm = _MOVE.fullmatch(base)
+    if mm is None or mm.group("promo") or not mm.group("piece"):
+        raise InvalidMoveError(f"malformed move {raw!r}")
+    moved = _kind(mm.group("piece"), lang, raw)
+    to = g.parse_square(mm.group("to"))
+    file_text, rank_text = mm.group("file"), mm.group("rank")
+    matches = [
+        m for m in legal if pos.piece_type_at(m.from_square) == moved and m.to_square == to
+        and not pos.is_castling(m)
+        and (file_text is None or FILE_LETTERS[g.file_of(m.from_square)] == file_text)
+        and (rank_text is None or g.rank_of(m.from_square) == int(rank_text) - 1)
+    ]
+    return _unique(pos, raw, matches, " (no such gating)")
+
+
 def _kind(letter: str, lang: Language, raw: str) -> PieceKind:
     kind = _LETTER_TO_KIND[lang].get(letter)
     if kind is None:
@@ -441,7 +531,7 @@ def _parse_castling(pos: Position, raw: str, legal: list[Move], o_count: int,
     g = pos.geometry
     matches = []
     for m in legal:
-        if not pos.is_castling(m):
+        if m.promotion or not pos.is_castling(m):  # (a castling with a gate: /Q, D-32)
             continue
         if file_letter is not None:
             kdest = pos.castling_squares(m.to_square)[0]

@@ -110,14 +110,16 @@ _MRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(9), 2)
 
 # How many arrays each numbering (``Variant.numbering``) counts.
 _COUNTS: dict[Numbering, int] = {"scharnagl": CHESS960_SETUPS, "mrc": MRC_SETUPS,
-                                  "crc": CRC_SETUPS, "double-scharnagl": DOUBLE960_SETUPS,
+                                  "crc": CRC_SETUPS, "pm-crc": CRC_SETUPS,
+                                  "double-scharnagl": DOUBLE960_SETUPS,
                                   "double-mrc": DOUBLE_MRC_SETUPS}
 # CRC-Id (docs/rules.md): the MRC-Id on 8 files without the minister: the 28 bishop file
 # pairs in lexicographic order, then the queen among the 6 squares left, then the knights.
 _CRC_BISHOP_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
 # The numberings whose bishops may share a colour, and their bishop pairs.
 _BISHOP_PAIRS: dict[Numbering, tuple[tuple[int, int], ...]] = {"mrc": _MRC_BISHOP_PAIRS,
-                                                              "crc": _CRC_BISHOP_PAIRS}
+                                                              "crc": _CRC_BISHOP_PAIRS,
+                                                              "pm-crc": _CRC_BISHOP_PAIRS}
 
 
 class SetupNumberError(RandomChessError):
@@ -337,10 +339,13 @@ def _pair_number(pair: Numbering) -> Callable[[str], int]:
 
 
 # Each numbering's two directions, for arrays already checked to be the variant's.
-_RANK_OF: dict[Numbering, Callable[[int], str]] = {"scharnagl": _scharnagl_rank,
-                                                   "mrc": _mrc_rank, "crc": _crc_rank}
-_NUMBER_OF: dict[Numbering, Callable[[str], int]] = {"scharnagl": _scharnagl_number,
-                                                     "mrc": _mrc_number, "crc": _crc_number}
+_RANK_OF: dict[Numbering, Callable[[int], str]] = {
+    "scharnagl": _scharnagl_rank, "mrc": _mrc_rank, "crc": _crc_rank,
+    # PM-CRC: the CRC-Id with the minister in the queen's place (docs/rules.md).
+    "pm-crc": lambda n: _crc_rank(n).replace("Q", "M")}
+_NUMBER_OF: dict[Numbering, Callable[[str], int]] = {
+    "scharnagl": _scharnagl_number, "mrc": _mrc_number, "crc": _crc_number,
+    "pm-crc": lambda rank: _crc_number(rank.replace("M", "Q"))}
 for _pair in PAIR_NUMBERINGS:
     _RANK_OF[_pair] = _pair_rank(_pair)
     _NUMBER_OF[_pair] = _pair_number(_pair)
@@ -549,7 +554,7 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
     fields = fen.split()
     if not fields:
         raise NotASetupError("empty FEN")
-    texts = fields[0].split("/")
+    texts = fields[0].partition("[")[0].split("/")  # without a gating variant's hand
     if len(texts) > _MAX_FILES:
         raise NotASetupError(f"a placement of {len(texts)} ranks is bigger than any board")
     rows = [_expand_row(r) for r in texts]
@@ -576,7 +581,7 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
         )
     setup = setup_from_rank(v, rank)
     expected = setup.fen.split()
-    if fields[0] != expected[0]:
+    if fields[0].partition("[")[0] != expected[0].partition("[")[0]:
         black = v.black_rank(rank)
         reflection = "point reflection" if v.symmetry == "reverse" else "mirror image"
         if "".join(rows[v.margin]) != black:
@@ -584,6 +589,24 @@ def setup_from_fen(fen: str, variant: str | Variant | None = None) -> NumberedSe
         else:
             why = "the pawns must stand on their start ranks and nothing else on the board"
         raise NotASetupError(f"not a {v.key} start position: {why}")
+    if v.has_gating:
+        return _check_start_hand(v, setup, fields)
+    _check_start_fields(v, setup, fields[1:])
+    return setup
+
+
+def _check_start_hand(v: Variant, setup: NumberedSetup, fields: list[str]) -> NumberedSetup:
+    """A gating variant's start (PM-CRC): the full hand, a gate on every home square."""
+    expected = setup.fen.split()
+    if fields[0] != expected[0]:
+        hand = expected[0].partition("[")[2][:-1]
+        raise NotASetupError(f"not a {v.key} start position: the hands must be [{hand}]")
+    if len(fields) >= 3:
+        letters = FILE_LETTERS[: v.files]
+        if sorted(fields[2]) not in (sorted(expected[2]), sorted(letters.upper() + letters)):
+            raise NotASetupError(f"not a start position: castling and gating field {fields[2]!r}"
+                                 f" must be {expected[2]!r}")
+        fields = [*fields[:2], "KQkq", *fields[3:]]
     _check_start_fields(v, setup, fields[1:])
     return setup
 

@@ -190,8 +190,9 @@ _READERS: dict[str, Callable[[object], Any]] = {
     "opposite_colours": _texts,
     "adjustment_partners": lambda v: frozenset(_kinds(v)), "classical_uci": _bool,
     "castling_notation": _choice("xfen", "files"), "aliases": _texts,
-    "numbering": _choice("scharnagl", "mrc", "crc", "double-scharnagl", "double-mrc"),
-    "engine": _bool,
+    "numbering": _choice("scharnagl", "mrc", "crc", "pm-crc", "double-scharnagl",
+                         "double-mrc"),
+    "engine": _bool, "hand": _text,
     "uci_name": _text, "startpos_rank": _text, "description": _description, "margin": _int,
     "display_name": _display_name,
 }

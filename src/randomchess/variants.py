@@ -58,12 +58,13 @@ CastlingNotation = Literal["xfen", "files"]
 # How the start arrays are numbered: Scharnagl's 0-959 (RULES.md §2.4), the MRC numbering
 # (§4.8), its 8-file twin CRC-Id 0-1,679 (docs/rules.md), or none (the arrays are drawn
 # uniformly but carry no number).
-Numbering = Literal["scharnagl", "mrc", "crc", "double-scharnagl", "double-mrc"]
+Numbering = Literal["scharnagl", "mrc", "crc", "pm-crc", "double-scharnagl", "double-mrc"]
 # The arrays each numbering counts (startpos.py): board width, army, bishops forced opposite.
 NUMBERING_ARRAYS: dict[Numbering, tuple[int, str, bool]] = {
     "scharnagl": (8, "RNBQKBNR", True),
     "mrc": (9, "RNBMKQBNR", False),
     "crc": (8, "RNBQKBNR", False),
+    "pm-crc": (8, "RNBMKBNR", False),  # CRC-Id with the minister in the queen's place
     "double-scharnagl": (8, "RNBQKBNR", True),  # a Scharnagl number per side (docs/rules.md)
     "double-mrc": (9, "RNBMKQBNR", False),  # an MRC-Id per side (docs/rules.md)
 }
@@ -128,6 +129,11 @@ class Variant:
     # The name shown to players, (English, Spanish); empty: the PGN name (the browser's own
     # catalogue names the built-in variants; a variants file names its own, docs/variants.md).
     display_name: tuple[str, str] = ("", "")
+    # Pieces each side holds in hand at the start (English letters, PM-CRC: "Q"): they enter
+    # only by gating, Seirawan style (docs/rules.md D-31): when a piece first leaves its
+    # home-rank square, one of them may be placed on the square it vacated, as part of the
+    # same move.  Empty: no hand, no gating.
+    hand: str = ""
 
     def __post_init__(self) -> None:
         if _CHECKED.get():
@@ -150,6 +156,16 @@ class Variant:
         return bool(self.adjustment_partners)
 
     @property
+    def has_gating(self) -> bool:
+        """Whether pieces wait in hand and enter by gating (``hand``)."""
+        return bool(self.hand)
+
+    @cached_property
+    def hand_kinds(self) -> tuple[PieceKind, ...]:
+        """The kinds of the pieces each side starts with in hand, one per piece."""
+        return tuple(KIND_BY_LETTER[c] for c in self.hand)
+
+    @property
     def castling_letters_are_files(self) -> bool:
         """Whether castling rights are always written as file letters (9 files, D-14)."""
         return self.castling_notation == "files"
@@ -157,7 +173,8 @@ class Variant:
     @cached_property
     def kinds(self) -> frozenset[PieceKind]:
         """Every kind that can stand on this variant's board."""
-        return frozenset({PAWN, *self.promotions, *(KIND_BY_LETTER[c] for c in self.army)})
+        return frozenset({PAWN, *self.promotions, *(KIND_BY_LETTER[c] for c in self.army),
+                          *self.hand_kinds})
 
     def piece_value(self, kind: PieceKind) -> tuple[int, int]:
         """(middlegame, endgame) material value of ``kind`` in centipawns; 0 for the king."""
@@ -273,7 +290,16 @@ class Variant:
             )
         else:
             castling = "KQkq"
-        fen = f"{'/'.join(rows)} w {castling} - 0 1"
+        placement = "/".join(rows)
+        if self.has_gating:
+            # Seirawan FEN (Fairy-Stockfish): the hand after the placement, and after each
+            # side's castling letters a gate on every other home square (KQ stand for the
+            # rooks' and the king's squares).
+            placement += f"[{self.hand}{self.hand.lower()}]"
+            gates = ["".join(letters[i + m] for i, c in enumerate(rank.upper()) if c not in "RK")
+                     for rank in (white, black)]
+            castling = f"KQ{gates[0].upper()}kq{gates[1]}"
+        fen = f"{placement} w {castling} - 0 1"
         if adjustment:
             # Every home square of a side whose bishops share a colour (BAR-1): both sides
             # or neither under mirror or reverse symmetry, each on its own when independent.
@@ -406,6 +432,11 @@ def _rule_problems(v: Variant) -> Iterator[tuple[str, str]]:
     army_kinds = {KIND_BY_LETTER[c] for c in v.army}
     if v.adjustment_partners and ("B" not in v.army or v.adjustment_partners - army_kinds):
         yield "adjustment_partners", "adjustment needs bishops, and partners that are in the army"
+    if any(c not in KIND_BY_LETTER or c in "KP" for c in v.hand):
+        yield "hand", f"hand {v.hand!r} must name pieces other than king and pawn"
+        return
+    if v.hand and v.independent_sides:
+        yield "hand", "gating needs one array for both sides"
     valued = {k for k, _, _ in v.piece_values}
     missing = v.kinds - valued - {KING}
     if missing:
@@ -424,6 +455,7 @@ _CAPABLANCA_PROMOTIONS = (QUEEN, CHANCELLOR, ARCHBISHOP, ROOK, BISHOP, KNIGHT)
 _MODERN_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER})
 _MRC_PARTNERS = frozenset({KNIGHT, QUEEN, MINISTER, ROOK, KING})
 _CRC_PARTNERS = frozenset({KNIGHT, QUEEN, ROOK, KING})  # MRC's, less the absent minister
+_PMCRC_PARTNERS = frozenset({KNIGHT, MINISTER, ROOK, KING})  # MRC's, less the queen in hand
 
 # Engine material, (middlegame, endgame) centipawns.  8x8: the usual engine values, with the
 # minister between rook and queen (the author's 8x8 scale, RULES.md §4.2: M = 8); 9x9: the
@@ -532,6 +564,38 @@ VARIANTS: dict[str, Variant] = {
                 "El enroque es corto hacia ambos lados: O-Ob lleva el rey a b y la torre a "
                 "c, O-Og el rey a g y la torre a f. Estas casillas se deducen del principio "
                 "del autor; ninguna fuente las indica.",
+            ),
+        ),
+        # Prime Ministers Contemporary Random Chess: CRC with the Prime Minister in the array
+        # instead of the queen; the queen waits in hand and enters by gating, Seirawan style
+        # (docs/rules.md D-31..D-36).  Arrays drawn and numbered as CRC's (the M in the Q's
+        # place); promotion to any piece of the army or the hand (D-35).
+        Variant(
+            key="pmcrc", pgn_name="Prime Ministers Contemporary Random Chess", files=8,
+            ranks=8, army="RNBMKBNR", hand="Q", promotions=_MODERN_PROMOTIONS,
+            castle_a=(1, 2), castle_h=(6, 5), castle_san=("O-Ob", "O-Og"),
+            symmetry="reverse", bishops_opposite=False, adjustment_partners=_PMCRC_PARTNERS,
+            piece_values=VALUES_8X8,
+            aliases=("pm-crc", "prime ministers contemporary random chess",
+                     "prime ministers contemporary random",
+                     "ajedrez aleatorio contemporaneo de primeros ministros"),
+            numbering="pm-crc", engine=True, startpos_rank="RNBMKBNR",
+            description=(
+                "Contemporary Random Chess with the Prime Minister (M: bishop + knight) in "
+                "the array instead of the queen. The queen waits in hand: when a piece leaves "
+                "its starting square on the back rank for the first time, the queen may be "
+                "placed on the square it left, in the same move (written Nc3/Q; with "
+                "castling, on the king's or the rook's square, O-Og/Qe1). Castling as CRC: "
+                "O-Ob puts the king on b and the rook on c, O-Og the king on g and the rook "
+                "on f (inferred squares). A Bishop Adjustment is no chance to gate.",
+                "Ajedrez Aleatorio Contemporáneo con el Primer Ministro (M: alfil + caballo) "
+                "en la fila inicial en lugar de la dama. La dama espera en la mano: cuando "
+                "una pieza deja por primera vez su casilla inicial de la primera fila, la "
+                "dama puede colocarse en la casilla que dejó, en la misma jugada (se escribe "
+                "Cc3/D; con el enroque, en la casilla del rey o de la torre, O-Og/De1). "
+                "Enroque como en el CRC: O-Ob lleva el rey a b y la torre a c, O-Og el rey a "
+                "g y la torre a f (casillas deducidas). Un Ajuste del Alfil no permite "
+                "introducir la dama.",
             ),
         ),
         # Double Fischer Random Chess: each side its own Chess960 array (921,600 setups,

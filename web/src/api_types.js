@@ -1581,6 +1581,7 @@
  * @property {CastlingSide} castling_far_side
  * @property {string} castling_notation
  * @property {Array<string>} adjustment_partners
+ * @property {Array<string>} hand
  * @property {SetupFamily} setup
  * @property {string} default_fen
  * @property {boolean} engine

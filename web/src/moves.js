@@ -1,6 +1,8 @@
 // What the board needs to know about the server's legal moves: destinations for chessground,
 // and which moves are castling (king takes own rook, RULES.md §2.6) or a Bishop Adjustment
-// (bishop square + partner square, §4.7). The server is the only judge of legality.
+// (bishop square + partner square, §4.7) or gates a piece from the hand (PM-CRC, docs/rules.md
+// D-32: a piece's move with a fifth letter, `b1c3q`; castling gating on the rook's square is
+// rook square + king square, `h1e1q`). The server is the only judge of legality.
 
 const FILES = 'abcdefghijklmnop';
 
@@ -12,7 +14,7 @@ export function parseUci(uci) {
 
 /** Board size from a FEN's placement: {width, height}. */
 export function dimensionsOf(fen) {
-  const rows = fen.split(' ')[0].split('/');
+  const rows = fen.split(' ')[0].split('[')[0].split('/');
   let width = 0;
   for (const part of rows[0].match(/\d+|[^\d]/g) || []) width += /\d/.test(part) ? +part : 1;
   return { width, height: rows.length };
@@ -20,7 +22,7 @@ export function dimensionsOf(fen) {
 
 /** Map square -> {role: 'k'|'q'…, color: 'white'|'black'} from a FEN's placement. */
 export function piecesOf(fen) {
-  const rows = fen.split(' ')[0].split('/');
+  const rows = fen.split(' ')[0].split('[')[0].split('/'); // without a gating variant's hand
   const out = new Map();
   rows.forEach((row, i) => {
     const rank = rows.length - i;
@@ -60,6 +62,9 @@ export function classify(legal, pieces, width, castling = DEFAULT_CASTLING) {
   const adjustments = [];
   const promotions = new Map();
   const dests = new Map();
+  // Gating (PM-CRC): the move without its gate (`b1c3`, castling as king takes rook) ->
+  // [{letter, square, uci}], the pieces from the hand that may enter and where.
+  const gates = new Map();
   const kingFile = { a: castling.a.king, h: castling.h.king };
   const rookFile = { a: castling.a.rook, h: castling.h.rook };
   for (const uci of legal) {
@@ -67,6 +72,12 @@ export function classify(legal, pieces, width, castling = DEFAULT_CASTLING) {
     if (!mv) continue;
     const p = pieces.get(mv.from);
     const q = pieces.get(mv.to);
+    if (mv.promo && p && p.role !== 'p') {
+      const rookFirst = p.role === 'r' && q && q.color === p.color && q.role === 'k';
+      const base = rookFirst ? mv.to + mv.from : mv.from + mv.to;
+      gates.set(base, [...(gates.get(base) || []), { letter: mv.promo, square: mv.from, uci }]);
+      continue;
+    }
     const push = (from, to) => {
       const list = dests.get(from) || [];
       if (!list.includes(to)) list.push(to);
@@ -111,7 +122,7 @@ export function classify(legal, pieces, width, castling = DEFAULT_CASTLING) {
     }
     dests.set(c.king, list);
   }
-  return { dests, castles, adjustments, promotions };
+  return { dests, castles, adjustments, promotions, gates };
 }
 
 /** The placement after a castling or adjustment, for the preview before it is confirmed. */
@@ -139,9 +150,19 @@ export function applyMove(pieces, uci, width, castling = DEFAULT_CASTLING) {
   const mv = parseUci(uci);
   const out = new Map(pieces);
   if (!mv) return out;
-  const p = out.get(mv.from);
-  const q = out.get(mv.to);
+  let p = out.get(mv.from);
+  let q = out.get(mv.to);
   if (!p) return out;
+  // A gate (PM-CRC): the piece from the hand lands on the square the move leaves, once the
+  // move is made; castling gating on the rook's square is written rook square first.
+  const gate = mv.promo && p.role !== 'p' ? { role: mv.promo, color: p.color } : null;
+  const gateSquare = mv.from;
+  if (gate) {
+    mv.promo = '';
+    if (p.role === 'r' && q && q.color === p.color && q.role === 'k') {
+      [mv.from, mv.to, p, q] = [mv.to, mv.from, q, p];
+    }
+  }
   const rank = rankOf(mv.from);
   const castle = (side, rookSq) => {
     const r = out.get(rookSq);
@@ -166,6 +187,7 @@ export function applyMove(pieces, uci, width, castling = DEFAULT_CASTLING) {
     out.delete(mv.from);
     out.set(mv.to, mv.promo ? { role: mv.promo, color: p.color } : p);
   }
+  if (gate && !out.has(gateSquare)) out.set(gateSquare, gate);
   return out;
 }
 
@@ -198,6 +220,28 @@ export function positionAt(startFen, moves, ply, castling = DEFAULT_CASTLING) {
   const n = Math.max(0, Math.min(ply, moves.length));
   for (let i = 0; i < n; i++) pieces = applyMove(pieces, moves[i], width, castling);
   return { placement: placementOf(pieces, width, height), lastMove: n ? parseUci(moves[n - 1]) : null };
+}
+
+/**
+ * The pieces each side still holds in hand after the first `ply` moves (gating variants,
+ * PM-CRC: `{white: 'q', black: ''}`), from the start FEN's `[Qq]`: a move with a fifth
+ * letter that leaves its side's home rank is a gate (a promotion leaves the 7th rank).
+ */
+export function handAt(startFen, moves, ply) {
+  const [placement, turn] = startFen.split(' ');
+  const hand = { white: '', black: '' };
+  const inside = /\[([^\]]*)\]/.exec(placement);
+  if (!inside) return hand;
+  for (const c of inside[1]) hand[c === c.toUpperCase() ? 'white' : 'black'] += c.toLowerCase();
+  const { height } = dimensionsOf(startFen);
+  let color = turn === 'b' ? 'black' : 'white';
+  for (const uci of moves.slice(0, ply)) {
+    const mv = parseUci(uci);
+    const home = color === 'white' ? '1' : String(height);
+    if (mv && mv.promo && rankOf(mv.from) === home) hand[color] = hand[color].replace(mv.promo, '');
+    color = color === 'white' ? 'black' : 'white';
+  }
+  return hand;
 }
 
 /**

@@ -18,7 +18,7 @@ const KNIGHT_TABLE = pairs(5); // RULES.md §2.4
 const MRC_BISHOP_PAIRS = pairs(9); // RULES.md §4.8 step 1
 const CRC_BISHOP_PAIRS = pairs(8); // docs/rules.md, CRC-Id
 // The numberings whose bishops may share a colour: a number's remainder is its bishop pair.
-const BISHOP_PAIRS = { mrc: MRC_BISHOP_PAIRS, crc: CRC_BISHOP_PAIRS };
+const BISHOP_PAIRS = { mrc: MRC_BISHOP_PAIRS, crc: CRC_BISHOP_PAIRS, 'pm-crc': CRC_BISHOP_PAIRS };
 
 function fill(squares, index, piece) {
   const empty = squares.flatMap((c, i) => (c ? [] : [i]));
@@ -65,6 +65,10 @@ const SCHEMES = {
     n = Math.floor(n / 28);
     fill(squares, n % 6, 'Q');
     return finish(squares, Math.floor(n / 6));
+  },
+  // PM-CRC (docs/rules.md): the CRC-Id with the minister in the queen's place
+  'pm-crc'(number) {
+    return SCHEMES.crc(number).replace('Q', 'M');
   },
   // Double Fischer Random (docs/rules.md): 960 x White's Scharnagl number + Black's; the
   // setup is written WHITE/BLACK, both a-file first

@@ -6,7 +6,7 @@ import { createStore, isNewer, soundFor } from '../src/game/state.js';
 import { cursorAt, keyToNav, navigate, shownPly } from '../src/game/nav.js';
 import { errorKey } from '../src/game/messages.js';
 import { clockLeft, delayLeft, formatClock } from '../src/game/clock.js';
-import { applyMove, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
+import { applyMove, classify, handAt, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
 
 const S = (version, extra = {}) => ({ id: 'g', fen: '8/8/8/8/8/8/8/8 w - - 0 1', version, ...extra });
 
@@ -116,4 +116,32 @@ test('premove destinations: minister, pawns, castling onto the rook', () => {
   const m = cg('9/9/9/9/4M4/9/9/9/9 w - - 0 1');
   const d = premoveDests(m, 'e5', 9, 9);
   assert.ok(d.includes('f7') && d.includes('a1') && d.includes('i9') && !d.includes('e6'));
+});
+
+test('gating (PM-CRC): the gates of the legal moves, and the board after a gating move', () => {
+  const fen = '1k6/8/8/8/8/8/8/R3K1NR[Q] w KQG - 0 1';
+  const pieces = piecesOf(fen);
+  assert.equal(pieces.size, 5); // the hand is not on the board
+  const crc = { a: { king: 1, rook: 2 }, h: { king: 6, rook: 5 } };
+  const k = classify(['g1f3', 'g1f3q', 'e1h1', 'e1h1q', 'h1e1q'], pieces, 8, crc);
+  assert.deepEqual(k.gates.get('g1f3'), [{ letter: 'q', square: 'g1', uci: 'g1f3q' }]);
+  assert.deepEqual(k.gates.get('e1h1').map(g => g.square), ['e1', 'h1']);
+  assert.deepEqual(k.dests.get('h1') || [], []); // no rook move onto the king
+  assert.equal(k.promotions.size, 0);
+  const after = uci => placementOf(applyMove(pieces, uci, 8, crc), 8, 8).split('/')[7];
+  assert.equal(after('g1f3q'), 'R3K1QR');
+  assert.equal(after('e1h1q'), 'R3QRK1');
+  assert.equal(after('h1e1q'), 'R4RKQ');
+  assert.equal(positionAt(fen, ['g1f3q'], 1, crc).placement.split('/')[5], '5N2');
+});
+
+test('the pieces in hand at each ply (PM-CRC)', () => {
+  const start = 'rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w KQBCDFGkqbcefg - 0 1';
+  const moves = ['b1c3q', 'g8f6', 'e2e4', 'f6g8', 'a2a4', 'g8f6q'];
+  assert.deepEqual(handAt(start, moves, 0), { white: 'q', black: 'q' });
+  assert.deepEqual(handAt(start, moves, 1), { white: '', black: 'q' });
+  assert.deepEqual(handAt(start, moves, 5), { white: '', black: 'q' }); // g8 left without it
+  assert.deepEqual(handAt(start, moves, 6), { white: '', black: '' });
+  assert.deepEqual(handAt('4k3/1P6/8/8/8/8/8/4K3[Q] w - - 0 1', ['b7b8q'], 1), { white: 'q', black: '' });
+  assert.deepEqual(handAt('4k3/8/8/8/8/8/8/4K3 w - - 0 1', [], 0), { white: '', black: '' });
 });

@@ -20,7 +20,7 @@ const VARIANTS = JSON.parse(readFileSync(new URL('./variants.json', import.meta.
 const info = key => VARIANTS.find(v => v.key === key);
 
 test('the numbered variants are the ones the metadata numbers', () => {
-  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'double960', 'double-mrc', 'ifrc']);
+  assert.deepEqual(VARIANTS.filter(isNumbered).map(v => v.key), ['chess960', 'mrc', 'crc', 'pmcrc', 'double960', 'double-mrc', 'ifrc']);
   assert.equal(setupCount(info('double960')), 921600);
   assert.equal(setupCount(info('double-mrc')), 15120 * 15120);
   assert.equal(setupCount(info('crc')), 1680);
@@ -48,6 +48,8 @@ test('ranks and numbers agree with startpos.py', () => {
   // CRC-Id (docs/rules.md): 911 is the orthodox array, 0 is BBQNNRKR (startpos.py agrees).
   assert.equal(rankOf(info('crc'), 911), 'RNBQKBNR');
   assert.equal(rankOf(info('crc'), 0), 'BBQNNRKR');
+  assert.equal(rankOf(info('pmcrc'), 911), 'RNBMKBNR'); // PM-CRC: CRC-Id, M for Q
+  assert.equal(numberOf(info('pmcrc'), 'RBKNMBNR'), 10 + 28 * (3 + 6 * 7));
   // RBKNQBNR: bishop pair (1,5) is pair 10, the queen the 4th free square (3), knights row 7.
   assert.equal(numberOf(info('crc'), 'RBKNQBNR'), 10 + 28 * (3 + 6 * 7));
   assert.equal(numberOf(info('caparandom'), 'RNABQKBCNR'), null);

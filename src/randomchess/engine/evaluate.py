@@ -608,8 +608,13 @@ def _bishops(g: Geometry, bishops: tuple[list[int], list[int]]) -> tuple[int, in
     return mg, eg
 
 
+# Share (%) of a piece's value while it waits in hand with a gate still open.
+HAND_SHARE: Final = 85
+
+
 def _rights(pos: Position, t: _Tables) -> int:
-    """Rights worth keeping (mg): castling, and a Bishop Adjustment that has a partner."""
+    """Rights worth keeping (mg): castling, a Bishop Adjustment that has a partner, and
+    pieces in hand that may still be gated."""
     mg = 0
     if pos.castling:
         for c in (WHITE, BLACK):
@@ -619,6 +624,13 @@ def _rights(pos: Position, t: _Tables) -> int:
         for c in (WHITE, BLACK):
             if pos.adjust_rights >> c & 1 and pos.adjustment_pairs(c):
                 mg += ADJUSTMENT_RIGHT if c == WHITE else -ADJUSTMENT_RIGHT
+    if pos.gates:
+        # Pieces in hand that may still enter (gating, D-31): most of their value, so that
+        # gating gains a little (the piece comes into play) rather than a whole queen.
+        for c in (WHITE, BLACK):
+            if pos.can_gate(c):
+                v = sum(t.material[k][0] for k in pos.hand[c]) * HAND_SHARE // 100
+                mg += v if c == WHITE else -v
     return mg
 
 

@@ -9,7 +9,7 @@ import { createStore, soundFor } from './state.js';
 import { navigate, shownPly } from './nav.js';
 import { errorKey, errorMessage } from './messages.js';
 import { clockLeft, delayLeft } from './clock.js';
-import { classify, dimensionsOf, parseUci, piecesOf, positionAt } from '../moves.js';
+import { classify, dimensionsOf, handAt, parseUci, piecesOf, positionAt } from '../moves.js';
 import { lang, t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
 import { castlingOf, promotionOrder, variantInfo, variantName } from '../variants.js';
@@ -52,7 +52,8 @@ const moverAt = (startFen, ply) => ((ply % 2 === 0) === !/ b /.test(startFen) ? 
  *    saveSeat, claimSeat, currentUser, getLevels?, getGameEvent?} (api.js, account.js,
  *    levels.js);
  *  - ask(kind, data) → Promise: the view's dialogs — 'resign' → bool, 'rematch' {fresh} →
- *    'same'|'new'|null, 'promotion' {options, color, square} → letter|null, 'adjust' {adjustment} → bool;
+ *    'same'|'new'|null, 'promotion' {options, color, square} → letter|null, 'gate' {options,
+ *    color, square} → uci|''|null, 'adjust' {adjustment} → bool;
  *  - redraw(board): draw view() again; board false when the board itself is unchanged (a
  *    message, a hint, the castling targets), so the board is re-set only from the state;
  *  - sounds {muted, setMuted, play}, storage {getItem, setItem}, copy(text, el) → Promise<bool>,
@@ -127,7 +128,7 @@ export function createGameCtrl({
   // worked out once per state.
   let kindsOf = null;
   let kindsLocked = false; // the moves were sorted during the preview (none to play)
-  let kindsCache = { dests: new Map(), castles: [], adjustments: [], promotions: new Map() };
+  let kindsCache = { dests: new Map(), castles: [], adjustments: [], promotions: new Map(), gates: new Map() };
   function kinds() {
     const s = current();
     if (!s) return kindsCache;
@@ -268,7 +269,7 @@ export function createGameCtrl({
     // Premoves: our own colour while the opponent is to move (not on one screen).
     const canPremove = live && seatHolder() && !hotseat() && !isOver(s) && !turn &&
       !waitingForFriend(s) && mine() !== null;
-    let placement = s.fen.split(' ')[0];
+    let placement = s.fen.split(' ')[0].split('[')[0]; // the hand is not on the board
     const lastUci = (s.moves || []).at(-1);
     let lastMv = lastUci && parseUci(lastUci);
     if (!live) {
@@ -390,6 +391,8 @@ export function createGameCtrl({
           round: eventBoard.round, board: eventBoard.board, game: eventBoard.game }) } : null,
       players: [[other(bottom), 'top'], [bottom, 'bottom']].map(([color, place]) => ({
         color, place, name: playerName(color), account: seatNames[color] || null,
+        // Gating variants (PM-CRC): the pieces still in hand at the ply shown.
+        hand: handAt(s.start_fen || '', s.moves || [], shown)[color],
         rating: seatRatings[color]
           ? `${seatRatings[color].rating}${seatRatings[color].provisional ? '?' : ''}` : null,
         active: !over && s.to_move === color,
@@ -511,19 +514,33 @@ export function createGameCtrl({
     else full();
   }
 
+  /** Send `base`, or, when a piece from the hand may enter with it (gating, PM-CRC), the
+   * choice of the picker over `square`: a gate, none, or nothing at all (cancelled). */
+  async function sendOrGate(base, square) {
+    const options = kinds().gates.get(base);
+    if (!options) return send(base);
+    const color = current().to_move === 'black' ? 'black' : 'white';
+    asking = true;
+    const choice = await ask('gate', { options, color, square });
+    asking = false;
+    if (choice === null) return full();
+    return send(choice || base);
+  }
+
   /** A move made on the board (drag or taps; a premove played). */
   function move(orig, dest) {
     if (!current()) return undefined;
     const k = kinds();
     const promos = k.promotions.get(orig + dest);
     if (promos) return choosePromotion(orig, dest, promos);
-    // Castling in one gesture (king on its rook, or on its castling square): no dialog.
+    // Castling in one gesture (king on its rook, or on its castling square): no dialog
+    // (but the gate's, when the queen may enter on the king's or the rook's square).
     const castle = k.castles.find(c => c.king === orig && (c.rook === dest ||
       (c.viaKingSquare && c.kingTo === dest) || c.uci === orig + dest));
-    if (castle) return send(castle.uci);
+    if (castle) return sendOrGate(castle.uci, castle.king);
     const adj = k.adjustments.find(a => a.bishop === orig && a.partner === dest);
     if (adj) return adjust(adj);
-    return send(orig + dest);
+    return sendOrGate(orig + dest, orig);
   }
 
   async function sendText(raw) {
@@ -781,7 +798,7 @@ export function createGameCtrl({
     // buttons and keys
     castle(side) {
       const c = kinds().castles.find(x => x.side === side);
-      return c && cursor === null ? send(c.uci) : Promise.resolve(false);
+      return c && cursor === null ? sendOrGate(c.uci, c.king) : Promise.resolve(false);
     },
     adjust(bishop, partner) {
       const a = kinds().adjustments.find(x => x.bishop === bishop && x.partner === partner);

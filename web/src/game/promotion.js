@@ -28,8 +28,41 @@ export function pickerSquares(square, n, { width, height, orientation }) {
  * order shown; color: the promoting side; square, width, height, orientation: as above.
  */
 export function pickPromotion(wrap, { options, color, square, width, height, orientation }) {
+  const choices = options.map(p => {
+    const name = t(`piece.${p}`);
+    const letter = localizeLetters(p.toUpperCase());
+    return { value: p, piece: p, letter, title: `${name} (${letter})`, name, testid: `promo-${p}` };
+  });
+  return pickOnBoard(wrap, { choices, color, square, width, height, orientation,
+    label: t('promoteTo'), testid: 'promotion-choice' });
+}
+
+/**
+ * Shows the pieces a gate may bring in (PM-CRC, docs/rules.md D-31) over the square the move
+ * leaves, and "none" last; resolves with the chosen gating move's UCI, '' for the move
+ * without a gate, or null when cancelled. options: [{letter, square, uci}] from the server's
+ * legal moves (castling may gate on the king's or the rook's square: the square is shown).
+ */
+export function pickGate(wrap, { options, color, square, width, height, orientation }) {
+  const squares = new Set(options.map(o => o.square)).size > 1;
+  const choices = options.map(o => {
+    const name = t(`piece.${o.letter}`);
+    const letter = localizeLetters(o.letter.toUpperCase()) + (squares ? o.square : '');
+    return { value: o.uci, piece: o.letter, letter, name,
+      title: t('gateOn', { piece: name, square: o.square }),
+      testid: `gate-${o.letter}${squares ? `-${o.square}` : ''}` };
+  });
+  choices.push({ value: '', piece: '', letter: '', name: t('gateNone'), title: t('gateNone'),
+    testid: 'gate-none' });
+  return pickOnBoard(wrap, { choices, color, square, width, height, orientation,
+    label: t('gateChoice'), testid: 'gate-choice' });
+}
+
+/** The picker itself: a column of `choices` ({value, piece, letter, title, name, testid})
+ * from `square` towards the centre; resolves with the chosen value, or null when cancelled. */
+function pickOnBoard(wrap, { choices, color, square, width, height, orientation, label, testid }) {
   return new Promise(resolve => {
-    const places = pickerSquares(square, options.length, { width, height, orientation });
+    const places = pickerSquares(square, choices.length, { width, height, orientation });
     const close = value => {
       layer.remove();
       document.removeEventListener('keydown', onKey, true);
@@ -49,22 +82,18 @@ export function pickPromotion(wrap, { options, color, square, width, height, ori
     const onOutside = ev => {
       if (!(ev.target instanceof Element) || !ev.target.closest('.promotion-choice button')) close(null);
     };
-    const buttons = options.map((p, i) => {
-      const name = t(`piece.${p}`);
-      const letter = localizeLetters(p.toUpperCase());
-      return h('button', {
-        type: 'button', 'data-testid': `promo-${p}`, title: `${name} (${letter})`, 'aria-label': name,
-        style: `left: ${(places[i].col * 100) / width}%; top: ${(places[i].row * 100) / height}%;` +
-          ` width: ${100 / width}%; height: ${100 / height}%;`,
-        onclick: ev => {
-          ev.stopPropagation();
-          close(p);
-        },
-      }, h(`span.pc.${color}.${p}-piece`), h('span.letter', { 'aria-hidden': 'true' }, letter));
-    });
+    const buttons = choices.map((c, i) => h('button', {
+      type: 'button', 'data-testid': c.testid, title: c.title, 'aria-label': c.name,
+      style: `left: ${(places[i].col * 100) / width}%; top: ${(places[i].row * 100) / height}%;` +
+        ` width: ${100 / width}%; height: ${100 / height}%;`,
+      onclick: ev => {
+        ev.stopPropagation();
+        close(c.value);
+      },
+    }, c.piece ? h(`span.pc.${color}.${c.piece}-piece`) : h('span.none', { 'aria-hidden': 'true' }, '∅'),
+    c.letter ? h('span.letter', { 'aria-hidden': 'true' }, c.letter) : null));
     const layer = h('div.promotion-choice', {
-      role: 'dialog', 'aria-label': t('promoteTo'), 'data-testid': 'promotion-choice',
-      'data-square': square,
+      role: 'dialog', 'aria-label': label, 'data-testid': testid, 'data-square': square,
     }, buttons);
     wrap.append(layer);
     document.addEventListener('keydown', onKey, true);

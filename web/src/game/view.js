@@ -9,7 +9,7 @@ import { keyToNav } from './nav.js';
 import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
-import { pickPromotion } from './promotion.js';
+import { pickGate, pickPromotion } from './promotion.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
 import { briefBox } from '../setup_brief.js';
@@ -301,6 +301,11 @@ export function createGameView(root, ctrl, links) {
           'data-testid': `profile-${p.color}` }, p.name) : p.name),
       // A rated game's ratings beside the names (issue 32); '?' marks a provisional one.
       p.rating ? h('span.rating', { 'data-testid': `rating-${p.color}` }, p.rating) : '',
+      // PM-CRC's queen waiting in hand (it enters by gating, docs/rules.md D-31).
+      p.hand ? h('span.hand', { 'data-testid': `hand-${p.color}`,
+        title: t('inHand', { pieces: [...p.hand].map(c => t(`piece.${c}`)).join(', ') }) },
+      [...p.hand].map(c => h(`span.pc.${p.color}.${c}-piece`)),
+      h('span.letter', localizeLetters(p.hand.toUpperCase()))) : '',
       clockEl);
       if (p.toControl !== null) {
         clockEl.before(h('span.to-control', { 'data-testid': `to-control-${p.color}` },
@@ -398,6 +403,11 @@ export function createGameView(root, ctrl, links) {
       // On the promotion square, not a centred dialog (issue 37; promotion.js).
       const { width, height } = ground.state.dimensions;
       return pickPromotion(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
+    }
+    if (kind === 'gate') {
+      // Over the square the move leaves, like the promotion picker (PM-CRC's queen).
+      const { width, height } = ground.state.dimensions;
+      return pickGate(boardWrap, { ...data, width, height, orientation: ground.state.orientation });
     }
     if (kind === 'adjust') {
       const a = data.adjustment;

@@ -76,6 +76,9 @@ class VariantInfo(BaseModel):
     castling_far_side: CastlingSide
     castling_notation: str  # "xfen" (KQkq) or "files" (always file letters, 9 files)
     adjustment_partners: list[str]  # FEN letters; empty = no Bishop Adjustment
+    # FEN letters of the pieces each side holds in hand at the start, entering by gating on
+    # the square a piece first leaves (PM-CRC: ["q"]; docs/rules.md D-31); empty = none.
+    hand: list[str]
     setup: SetupFamily
     default_fen: str
     engine: bool  # playable against the built-in engine
@@ -93,7 +96,7 @@ def _piece(kind: PieceKind) -> PieceInfo:
 
 def _kinds_in_order(v: Variant) -> list[PieceKind]:
     ordered: list[PieceKind] = [PAWN]
-    for kind in [KIND_BY_LETTER[c] for c in v.army] + list(v.promotions):
+    for kind in [KIND_BY_LETTER[c] for c in v.army] + list(v.hand_kinds) + list(v.promotions):
         if kind not in ordered:
             ordered.append(kind)
     return ordered
@@ -129,6 +132,7 @@ def variant_info(v: Variant) -> VariantInfo:
         castling_a_side=_side(v, True), castling_far_side=_side(v, False),
         castling_notation=v.castling_notation,
         adjustment_partners=sorted(PIECE_TYPES[k].letter.lower() for k in v.adjustment_partners),
+        hand=[c.lower() for c in v.hand],
         setup=SetupFamily(
             random=v.is_random, fixed_rank=v.fixed_rank,
             default_rank=v.fixed_rank or v.startpos_rank or "", army=v.army,

@@ -958,6 +958,15 @@
  */
 
 /**
+ * A round the server opens by itself, for the staff after the reveal: its state and its games to watch (the players' links were shown once, in the reveal's answer).
+ * @typedef {object} OpenedOut
+ * @property {number} round
+ * @property {'none'|'waiting'|'opening'|'opened'|'dropped'} state
+ * @property {(number|null)} opens_at - when the server opens the games (ms)
+ * @property {Array<WatchBoard>} games
+ */
+
+/**
  * @typedef {object} PasswordIn
  * @property {string} password
  */
@@ -1202,7 +1211,7 @@
 /**
  * @typedef {object} RevealIn
  * @property {string} input - the digits drawn in the hall: 0-9 (dice 1-6 are digits too), at least 6; spaces ignored
- * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are then for the staff at GET .../rounds/{rnd}/online
+ * @property {boolean} [online] - the server opens the round's online games itself when the preparation window ends (at once without a window); the players' links are in this answer, once
  * @property {boolean} [rated] - those games rated (as OnlineIn.rated)
  */
 
@@ -1214,6 +1223,40 @@
  * @property {number} at - when, ms since the epoch
  * @property {string} key - the round key (hex) the salt and the digits gave
  * @property {(number|null)} window_ends - end of the preparation window, ms since the epoch; none without a window
+ */
+
+/**
+ * The event once a hall round is revealed; with ``online``, the players' links of the games the server opens when the preparation window ends, shown this once (the database keeps only their hashes).
+ * @typedef {object} RevealedOut
+ * @property {string} id
+ * @property {string} name
+ * @property {string} variant
+ * @property {string} system
+ * @property {number} rounds
+ * @property {string} time_control
+ * @property {string} status
+ * @property {Array<TiebreakName>} tiebreaks
+ * @property {string} setup_policy
+ * @property {boolean} mini_match
+ * @property {boolean} exclude_standard
+ * @property {string} bishops
+ * @property {boolean} no_repeat
+ * @property {string} commitment
+ * @property {(number|null)} eval_band - pawns
+ * @property {'2026'|'2023'} tiebreak_edition - FIDE's tie-break regulations followed: in force from 1 March 2026, or the 2023/2024 text
+ * @property {(string|null)} eval_digest
+ * @property {(string|null)} salt - hex; shown once the event is closed
+ * @property {'salt'|'hall'} [setup_source] - setups from the salt alone, or revealed in the hall
+ * @property {Array<number>} [excluded] - the organiser's excluded setup numbers
+ * @property {(Array<number>|null)} [shortlist] - draw only from these numbers
+ * @property {number} [prep_minutes] - preparation window after a reveal
+ * @property {(number|null)} [preview] - the setup preview's countdown of the online games, seconds (none: the speed's)
+ * @property {Array<TournamentPlayer>} players
+ * @property {number} paired_rounds
+ * @property {number} completed_rounds
+ * @property {Array<RoundOut>} round_list
+ * @property {Array<StandingOut>} standings
+ * @property {Array<OnlineOut>} [online] - the revealed round's games and, in a mini-match, its replay round's (colours swapped): each player's personal link, shown once
  */
 
 /**
@@ -1594,6 +1637,13 @@
  * @property {boolean} verified
  * @property {Array<Array<(number|null)>>} rounds - the re-derived setup per board
  * @property {Array<string>} mismatches
+ */
+
+/**
+ * @typedef {object} WatchBoard
+ * @property {number} board
+ * @property {string} game_id
+ * @property {string} watch - the game's page, to watch it
  */
 
 /**

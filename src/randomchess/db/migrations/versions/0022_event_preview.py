@@ -3,7 +3,7 @@ the organiser chose for the event's online games in seconds (0: none; NULL: the 
 default, as before).
 
 Revision ID: 0022
-Revises: 0019
+Revises: 0021
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0022"
-down_revision: str | None = "0019"
+down_revision: str | None = "0021"
 branch_labels = None
 depends_on = None
 

@@ -3,7 +3,7 @@ over-the-board games of events, counted by the server's sweep and taken back out
 arbiter corrects them.
 
 Revision ID: 0026
-Revises: 0019
+Revises: 0022
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0026"
-down_revision: str | None = "0019"
+down_revision: str | None = "0022"
 branch_labels = None
 depends_on = None
 

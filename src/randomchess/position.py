@@ -1361,7 +1361,6 @@ class Position:
         gated = make_piece(move.promotion, us)
         undo.changes.append((gsq, 0))
         self.board[gsq] = gated
-        self._squares[us].add(gsq)
         h = self.zobrist ^ self._t.z_piece[gated][gsq] ^ _gating_zobrist(
             self.geometry, self.hand, self.gates)
         mine = list(self.hand[us])

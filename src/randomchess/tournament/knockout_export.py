@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from randomchess.pgn import PgnGame, write_game
 from randomchess.san import Language
-from randomchess.tournament.bulletin import BULLETIN_STYLE, games_html
 from randomchess.tournament.knockout import Game, Match
 from randomchess.tournament.knockout_store import KnockoutEvent
 from randomchess.tournament.model import FORFEITS
 from randomchess.tournament.tiebreaks import fmt
+
+if TYPE_CHECKING:  # the arbiter's commands start without the PGN and rules modules
+    from randomchess.pgn import PgnGame
 
 KO_LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -91,6 +93,7 @@ def records(ko: KnockoutEvent,
     tags: ``Round`` "R.G", ``Board`` the match, the setup, ``TimeControl`` the stage's (an
     Armageddon: ``WhiteClock``/``BlackClock`` and the bids)."""
     from randomchess.game import Game as RulesGame
+    from randomchess.pgn import PgnGame
 
     e = ko.event
     out = []
@@ -123,6 +126,8 @@ def pgn(ko: KnockoutEvent,
         moves_of: Callable[[str], tuple[str, list[str]] | None] | None = None,
         site: str = "?") -> str:
     """PGN of every game with a result (:func:`records`)."""
+    from randomchess.pgn import write_game
+
     return "".join(write_game(record, headers={**extra, "Result": record.result})
                    for record, extra in records(ko, moves_of, site))
 
@@ -133,6 +138,8 @@ def bulletin(ko: KnockoutEvent,
     """The knock-out's bulletin (issue 34): the bracket (every match, its games, setups and
     clocks) and every game with a board to step through, one self-contained page as the
     Swiss bulletin (tournament/bulletin.py)."""
+    from randomchess.tournament.bulletin import BULLETIN_STYLE, games_html
+
     labels = KO_LABELS[lang]
     esc = html.escape
     b = ko.bracket

@@ -124,20 +124,8 @@ class _Tables:
             for c in (WHITE, BLACK)
         )
         self.own = PIECE_CODES
-        # Zobrist keys, from a fixed seed so a position hashes the same in every process.
-        rng = random.Random(f"randomchess-zobrist-{g.files}x{g.ranks}")
-
-        def keys() -> tuple[int, ...]:
-            return tuple(rng.getrandbits(64) for _ in range(g.size))
-
-        self.z_piece = tuple(
-            keys() if PIECE_KIND[p] else (0,) * g.size for p in range(PIECE_CODE_LIMIT)
-        )
-        self.z_castling = keys()
-        self.z_ep = keys()
-        self.z_unmoved = keys()
-        self.z_adjust = (rng.getrandbits(64), rng.getrandbits(64))
-        self.z_turn = rng.getrandbits(64)
+        (self.z_piece, self.z_castling, self.z_ep, self.z_unmoved, self.z_adjust,
+         self.z_turn) = _zobrist_keys(g)
         self.forward = (g.files, -g.files)
         # ``margin`` empty ranks behind each army (IFRC: 1, docs/rules.md): the home rank and
         # the pawns' start rank move in; promotion stays on the last rank (FIDE 3.7.5).
@@ -147,6 +135,24 @@ class _Tables:
         self.promotion_rank = (g.ranks - 1, 0)
         # The home rows as bit sets, shared by every position of this board (issue 36).
         self.home_masks = tuple(sum(1 << sq for sq in row) for row in self.home_rows)
+
+
+ZobristKeys = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...],
+                    tuple[int, ...], tuple[int, int], int]
+
+
+def _zobrist_keys(g: Geometry) -> ZobristKeys:
+    """Zobrist keys (pieces, castling, en passant, unmoved, adjustment, turn), from a fixed
+    seed so a position hashes the same in every process."""
+    rng = random.Random(f"randomchess-zobrist-{g.files}x{g.ranks}")
+
+    def keys() -> tuple[int, ...]:
+        return tuple(rng.getrandbits(64) for _ in range(g.size))
+
+    piece = tuple(keys() if PIECE_KIND[p] else (0,) * g.size for p in range(PIECE_CODE_LIMIT))
+    castling, ep, unmoved = keys(), keys(), keys()
+    return piece, castling, ep, unmoved, (rng.getrandbits(64), rng.getrandbits(64)), \
+        rng.getrandbits(64)
 
 
 @cache

@@ -94,6 +94,44 @@ class _Stale(Exception):
     """The engine's move was for a position that no longer stands."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Seats:
+    """A new game's id and seats: the creator's colour, the computer's, the creator's seat
+    token and a friend's invitation (in clear, given once), and what is stored (hashes)."""
+
+    game_id: str
+    mine: str
+    computer: str | None
+    token: str
+    invite: str | None
+    tokens: dict[str, str | None]
+    invite_hash: str | None
+
+
+def _new_seats(opponent: str, color: str, premade: SeatHashes | None) -> _Seats:
+    mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
+    other = COLOR_NAMES[COLOR_BY_NAME[mine] ^ 1]
+    token = secrets.token_urlsafe(32)  # 256 bits
+    invite = None
+    tokens: dict[str, str | None] = {"white": None, "black": None}
+    computer = None
+    if opponent == "hotseat":
+        mine = "both"
+        tokens = {"white": hash_secret(token), "black": hash_secret(token)}
+    else:
+        tokens[mine] = hash_secret(token)
+        if opponent == "computer":
+            computer = other
+        else:
+            invite = secrets.token_urlsafe(16)  # 128 bits
+    game_id, invite_hash = secrets.token_urlsafe(9), hash_secret(invite) if invite else None
+    if premade is not None:
+        assert opponent == "friend" and mine == "white"
+        game_id, invite_hash = premade.game_id, premade.invite_hash
+        tokens["white"], token, invite = premade.white_hash, "", None
+    return _Seats(game_id, mine, computer, token, invite, tokens, invite_hash)
+
+
 class GameService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -497,26 +535,9 @@ class GameService:
             number = None
         if opponent == "computer" and level is not None:
             await self.check_level(v.key, level)
-        mine = color if color in COLOR_BY_NAME else secrets.choice(COLOR_NAMES)
-        other = COLOR_NAMES[COLOR_BY_NAME[mine] ^ 1]
-        token = secrets.token_urlsafe(32)  # 256 bits
-        invite = None
-        tokens: dict[str, str | None] = {"white": None, "black": None}
-        computer = None
-        if opponent == "hotseat":
-            mine = "both"
-            tokens = {"white": hash_secret(token), "black": hash_secret(token)}
-        else:
-            tokens[mine] = hash_secret(token)
-            if opponent == "computer":
-                computer = other
-            else:
-                invite = secrets.token_urlsafe(16)  # 128 bits
-        game_id, invite_hash = secrets.token_urlsafe(9), hash_secret(invite) if invite else None
-        if premade is not None:
-            assert opponent == "friend" and mine == "white"
-            game_id, invite_hash = premade.game_id, premade.invite_hash
-            tokens["white"], token, invite = premade.white_hash, "", None
+        s = _new_seats(opponent, color, premade)
+        mine, computer, token, invite, tokens = s.mine, s.computer, s.token, s.invite, s.tokens
+        game_id, invite_hash = s.game_id, s.invite_hash
         now = now_ms()
         preview_ms = preview.preview_length_ms(opponent, clock, days, preview_s,
                                                self.settings.preview)

@@ -508,6 +508,16 @@ function secretEntry(ev, ui, useSecret) {
   return section(ui, 'secret', tt('haveSecret'), h('p', input, ' ', use));
 }
 
+/** The rounds' links still worth showing (a knock-out's go once their game is played or their
+ *  match decided, issue 34), or null when none is left. */
+function shownLinks(rounds, bracket) {
+  if (!rounds) return null;
+  const left = bracket
+    ? rounds.map(o => ({ ...o, games: liveLinks(o.games || [], bracket) })).filter(o => o.games.length)
+    : rounds;
+  return left.length ? left : null;
+}
+
 /** The players' personal links (rounds: OnlineOut answers), shown once, a copy button each. */
 function linksList(ev, rounds) {
   const full = link => (link.startsWith('/') ? location.origin + link : link);
@@ -556,8 +566,7 @@ function eventView(ev, rights, staff, ui, extra) {
     rights.can && ev.status !== 'closed' ? organiserPanel(ev, rights, staff, ui, extra.refresh) : null,
     !rights.can && ev.status !== 'closed' ? secretEntry(ev, ui, extra.useSecret) : null,
     // A knock-out's links go once their game is played or their match decided (issue 34).
-    extra.links && (!bracket || liveLinks(extra.links, bracket).length)
-      ? linksList(ev, bracket ? liveLinks(extra.links, bracket) : extra.links) : null,
+    shownLinks(extra.links, bracket) ? linksList(ev, shownLinks(extra.links, bracket)) : null,
     bracket && bracket.rounds.length ? bracketView(ev, bracket, rights.can ? rights.secret || true : null,
       (path, body) => act(ui, async () => {
         const out = await call('POST', `${api(id)}/${path}`, body, rights.secret);

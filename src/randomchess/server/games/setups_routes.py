@@ -47,7 +47,12 @@ def evaluation_summary(variant: str, k: int = Query(5, ge=1, le=50)) -> Evaluati
 
 
 @router.get("/api/setups/{variant}/evaluation-set", response_class=Response, responses={
-    200: {"content": {"application/json": {"schema": {"type": "object"}}},
+    200: {"content": {"application/json": {"schema": {"type": "object", "properties": {
+        "format": {"type": "string"}, "variant": {"type": "string"},
+        "engine": {"type": "string"}, "depth": {"type": "integer"},
+        "digest": {"type": "string", "description": "SHA-256 of the set, hex"},
+        "evaluations": {"type": "array", "description": "[number, cp, mate, best] each",
+                        "items": {"type": "array", "items": {}}}}}}},
           "description": "The whole set as its file (format, variant, engine, depth, digest, "
                          "evaluations: [number, cp, mate, best])"}})
 def evaluation_set(variant: str) -> Response:

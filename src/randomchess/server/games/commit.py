@@ -43,6 +43,7 @@ from randomchess.server.games.live import hash_secret
 from randomchess.server.games.service import GameService, NewGame
 from randomchess.server.http.deps import database
 from randomchess.server.http.errors import ApiError
+from randomchess.server.http.guards import check_game_id
 from randomchess.startpos import setup_from_number
 from randomchess.variants import get_variant, numbered_variant_keys
 
@@ -341,6 +342,7 @@ async def join(request: Request, game_id: str, invite: str,
     malformed and replayed ones; a refusal changes nothing."""
     service: GameService = request.app.state.service
     db, accounts = database(request), _accounts(request)
+    check_game_id(game_id)  # before any query: a NUL cannot reach PostgreSQL
     client = check_client_value(client_value)
     pending = await db.run(pending_of_game, accounts, game_id)
     if pending is None:

@@ -142,7 +142,6 @@ def bulletin(ko: KnockoutEvent,
 
     labels = KO_LABELS[lang]
     esc = html.escape
-    b = ko.bracket
     parts = [
         "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -150,17 +149,8 @@ def bulletin(ko: KnockoutEvent,
         f"<style>{_BRACKET_STYLE}{BULLETIN_STYLE}</style></head><body>",
         f"<h1>{esc(ko.event.name)} — {esc(labels['bulletin'])}</h1>",
         f"<p>{labels['format']}: {esc(describe(ko, lang))}</p>",
-        '<div class="bracket">',
     ]
-    for rnd, row in enumerate(b.rounds, 1):
-        parts.append(f'<section class="round"><h2>{esc(round_name(rnd, len(b.rounds), lang))}'
-                     "</h2>")
-        parts += [_match_html(ko, m, lang) for m in row]
-        parts.append("</section>")
-    parts.append("</div>")
-    if b.champion is not None:
-        parts.append(f"<p>{labels['champion']}: <strong>{esc(ko.name(b.champion))}</strong>"
-                     "</p>")
+    parts += _bracket_parts(ko, lang)
     games = []
     for record, extra in records(ko, moves_of):
         record.headers.update(extra)
@@ -182,20 +172,11 @@ def _clock_tags(ko: KnockoutEvent, g: Game) -> dict[str, str]:
     return tags
 
 
-def bracket_html(ko: KnockoutEvent, lang: str = "en") -> str:
-    """The bracket as a page: a column per round, a box per match (seeds, score, winner),
-    every game with its colours, result, setup and clock."""
-    labels = KO_LABELS[lang]
-    esc = html.escape
-    b = ko.bracket
-    parts = [
-        "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
-        f"<title>{esc(ko.event.name)} — {labels['bracket']}</title>",
-        f"<style>body{{font-family:sans-serif}}{_BRACKET_STYLE}</style></head><body>",
-        f"<h1>{esc(ko.event.name)}</h1>",
-        f"<p>{labels['format']}: {esc(describe(ko, lang))}</p>",
-        '<div class="bracket">',
-    ]
+def _bracket_parts(ko: KnockoutEvent, lang: str) -> list[str]:
+    """The bracket's column per round, a box per match, and the champion once known: the
+    body shared by the bracket page and the bulletin."""
+    esc, b = html.escape, ko.bracket
+    parts = ['<div class="bracket">']
     for rnd, row in enumerate(b.rounds, 1):
         parts.append(f'<section class="round"><h2>{esc(round_name(rnd, len(b.rounds), lang))}'
                      "</h2>")
@@ -203,8 +184,24 @@ def bracket_html(ko: KnockoutEvent, lang: str = "en") -> str:
         parts.append("</section>")
     parts.append("</div>")
     if b.champion is not None:
-        parts.append(f"<p>{labels['champion']}: <strong>{esc(ko.name(b.champion))}</strong>"
-                     "</p>")
+        parts.append(f"<p>{KO_LABELS[lang]['champion']}: "
+                     f"<strong>{esc(ko.name(b.champion))}</strong></p>")
+    return parts
+
+
+def bracket_html(ko: KnockoutEvent, lang: str = "en") -> str:
+    """The bracket as a page: a column per round, a box per match (seeds, score, winner),
+    every game with its colours, result, setup and clock."""
+    labels = KO_LABELS[lang]
+    esc = html.escape
+    parts = [
+        "<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">',
+        f"<title>{esc(ko.event.name)} — {labels['bracket']}</title>",
+        f"<style>body{{font-family:sans-serif}}{_BRACKET_STYLE}</style></head><body>",
+        f"<h1>{esc(ko.event.name)}</h1>",
+        f"<p>{labels['format']}: {esc(describe(ko, lang))}</p>",
+    ]
+    parts += _bracket_parts(ko, lang)
     parts.append(f"<p>{labels['commitment']}: <code>{ko.event.commitment}</code></p>")
     if ko.event.salt is not None:
         parts.append(f"<p>{labels['salt']}: <code>{ko.event.salt.hex()}</code></p>")

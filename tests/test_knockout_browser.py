@@ -314,6 +314,25 @@ def _draw_by_agreement(white: Page, black: Page) -> None:
     black.click("[data-testid=draw-accept]")
 
 
+def _ann_and_bob(o: Page, name: str, armageddon: str) -> tuple[str, str]:
+    """A one-game knock-out of Ann and Bob (300+2) with ``armageddon``, started and paired,
+    its secret in ``o``'s storage and its page open there: (event id, organiser secret)."""
+    r = o.request.post("/api/tournaments/knockout", data={
+        "name": name, "games": 1, "time_control": "300+2", "armageddon": armageddon})
+    assert r.status == 201
+    eid, secret = r.json()["id"], r.json()["organiser_secret"]
+    auth = {"X-Organiser-Secret": secret}
+    for i, player in enumerate(["Ann", "Bob"]):
+        assert o.request.post(f"/api/tournaments/{eid}/players",
+                              data={"name": player, "rating": 2500 - i},
+                              headers=auth).status == 201
+    assert o.request.post(f"/api/tournaments/{eid}/start", headers=auth).status == 200
+    assert o.request.post(f"/api/tournaments/{eid}/pair", headers=auth).status == 200
+    o.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
+    o.goto(f"/#/tournament/{eid}")
+    return eid, secret
+
+
 def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> None:
     """The organiser opens the match's games online from the bracket; two players play them in
     their own browsers: the first game drawn, then the Armageddon (White 5 min, Black 4, as
@@ -325,19 +344,7 @@ def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> 
     errors: list[str] = []
     o.on("pageerror", lambda e: errors.append(str(e)))
     o.goto("/")
-    r = o.request.post("/api/tournaments/knockout", data={
-        "name": "Online match", "games": 1, "time_control": "300+2",
-        "armageddon": "fixed:300+2,240+2"})
-    assert r.status == 201
-    eid, secret = r.json()["id"], r.json()["organiser_secret"]
-    auth = {"X-Organiser-Secret": secret}
-    for i, name in enumerate(["Ann", "Bob"]):
-        assert o.request.post(f"/api/tournaments/{eid}/players",
-                              data={"name": name, "rating": 2500 - i}, headers=auth).status == 201
-    assert o.request.post(f"/api/tournaments/{eid}/start", headers=auth).status == 200
-    assert o.request.post(f"/api/tournaments/{eid}/pair", headers=auth).status == 200
-    o.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
-    o.goto(f"/#/tournament/{eid}")
+    eid, _ = _ann_and_bob(o, "Online match", "fixed:300+2,240+2")
     players = {n: browser.new_context(base_url=server, bypass_csp=True).new_page()
                for n in ("Ann", "Bob")}
     for game, (white, black) in ((1, ("Ann", "Bob")), (2, ("Bob", "Ann"))):
@@ -387,18 +394,7 @@ def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) ->
     errors: list[str] = []
     o.on("pageerror", lambda e: errors.append(str(e)))
     o.goto("/")
-    r = o.request.post("/api/tournaments/knockout", data={
-        "name": "Bids online", "games": 1, "time_control": "300+2", "armageddon": "bid:300+2"})
-    assert r.status == 201
-    eid, secret = r.json()["id"], r.json()["organiser_secret"]
-    auth = {"X-Organiser-Secret": secret}
-    for i, name in enumerate(["Ann", "Bob"]):
-        assert o.request.post(f"/api/tournaments/{eid}/players",
-                              data={"name": name, "rating": 2500 - i}, headers=auth).status == 201
-    assert o.request.post(f"/api/tournaments/{eid}/start", headers=auth).status == 200
-    assert o.request.post(f"/api/tournaments/{eid}/pair", headers=auth).status == 200
-    o.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rc-tournament-{eid}", secret])
-    o.goto(f"/#/tournament/{eid}")
+    eid, _ = _ann_and_bob(o, "Bids online", "bid:300+2")
     contexts = {n: browser.new_context(base_url=server, viewport={"width": 1100, "height": 900},
                                        bypass_csp=True) for n in ("Ann", "Bob")}
     contexts["Bob"].add_init_script("localStorage.setItem('rc-lang', 'es')")

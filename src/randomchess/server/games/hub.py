@@ -40,7 +40,8 @@ class Hub:
         self._redis_url = redis_url
         self._redis: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._queue: asyncio.Queue[tuple[str, str]] | None = None
+        # (key, text, already delivered to this worker's sockets)
+        self._queue: asyncio.Queue[tuple[str, str, bool]] | None = None
         self._subscribed = asyncio.Event()
         # Called with the keys watched here once a lost subscription is back; the game
         # service pushes their newest states (service.py), the lobby its seeks.
@@ -142,18 +143,23 @@ class Hub:
             batch = [await self._queue.get()]
             while len(batch) < _BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            if self._subscribed.is_set() and await self._send(batch):
+            # Published whatever this worker's own subscription is doing: another worker
+            # may be subscribed again already (test_hub_resubscribe).  A worker that is not
+            # subscribed tries once, and does not hear its own message.
+            sent = await self._send(batch, tries=3 if self._subscribed.is_set() else 1)
+            if sent and self._subscribed.is_set():
                 continue
-            for key, text in batch:  # Redis down: this worker's audience hears it
-                await self._deliver(key, text)
+            for key, text, heard in batch:  # this worker's audience hears it here
+                if not heard:
+                    await self._deliver(key, text)
 
-    async def _send(self, batch: list[tuple[str, str]]) -> bool:
+    async def _send(self, batch: list[tuple[str, str, bool]], tries: int) -> bool:
         """Publish ``batch`` as one message; after a blip the pooled connection is stale
         and the first try fails, so it is tried again on a fresh one."""
-        for pause in (0.0, 0.05, 0.25):
+        for pause in (0.0, 0.05, 0.25)[:tries]:
             await asyncio.sleep(pause)
             try:
-                await self._redis.publish(_CHANNEL, _pack(batch))
+                await self._redis.publish(_CHANNEL, _pack([(k, t) for k, t, _ in batch]))
                 return True
             except Exception as e:
                 log.warning("redis publish failed (%s)", e)
@@ -187,7 +193,7 @@ class Hub:
             return
         if self._subscribed.is_set():
             try:
-                self._queue.put_nowait((game_id, text))
+                self._queue.put_nowait((game_id, text, False))
                 return
             except asyncio.QueueFull:
                 pass  # delivered locally (and said so) by publish_text
@@ -207,14 +213,15 @@ class Hub:
         if self._queue is None:
             await self._deliver(key, text)
             return
+        local = not self._subscribed.is_set()
         try:
-            self._queue.put_nowait((key, text))
+            self._queue.put_nowait((key, text, local))
         except asyncio.QueueFull:
             log.warning("hub queue full: delivering locally only")
             await self._deliver(key, text)
             return
-        if not self._subscribed.is_set():
-            # Published later if Redis comes back, but this worker's sockets hear it now.
+        if local:
+            # Published if Redis answers, but this worker's sockets hear it now.
             await self._deliver(key, text)
 
     async def deliver_local(self, key: str, frame: ServerFrameDict) -> None:

@@ -105,6 +105,9 @@ def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str
                                         "els => els.map(e => e.value)")
     assert options == served
     assert {"capablanca", "caparandom", "pmrc"} <= set(options)
+    # On one screen the page's own draw is the setup played (against a friend or the
+    # computer a numbered variant's is drawn verifiably at the start: below).
+    page.check("input[name=opponent][value=hotseat]")
     for v in variants:
         page.select_option("[data-testid=variant]", v["key"])
         computer = page.locator("input[name=opponent][value=computer]")
@@ -122,6 +125,13 @@ def test_home_page_offers_the_variants_the_server_serves(page: Page, server: str
     # Capablanca Random's arrays have no numbers: the server draws one, no number field.
     expect(page.locator("[data-testid=server-draws]")).to_be_visible()
     assert page.locator("input[name=setup][value=number]").is_disabled()
+    # A numbered variant's random setup against a friend: drawn when the friend joins, from
+    # the server's committed seed and the friend's value (issue 32): nothing to preview.
+    page.select_option("[data-testid=variant]", "chess960")
+    page.check("input[name=opponent][value=friend]")
+    expect(page.locator("[data-testid=fair-draws]")).to_contain_text("your friend joins")
+    expect(page.locator("[data-testid=redraw]")).to_be_hidden()
+    assert page.locator("[data-testid=preview-number]").count() == 0
 
 
 def test_capablanca_against_the_computer_on_a_10x8_board(page: Page) -> None:
@@ -330,6 +340,7 @@ def test_crc_description_and_castling_by_dropping_the_king_on_its_rook(
     page.select_option("[data-testid=variant]", "crc")
     about = page.locator("[data-testid=variant-about]")
     expect(about).to_contain_text("inferred")
+    page.check("input[name=opponent][value=hotseat]")  # the page's own draw, previewed
     expect(page.locator("[data-testid=preview-number]")).to_have_text(re.compile(r"^\d+$"))
     pg = open_page(browser, server, errors, lang="es")
     try:

@@ -8,6 +8,11 @@
 import { openSetupDraw } from './api.js';
 import { newClientValue } from './setups.js';
 
+/** Whether a new game against `opponent` on a random setup of a numbered variant is drawn
+ * verifiably (a friend's or the computer's; a hot-seat game keeps its ordinary draw). The
+ * home form says so instead of previewing a setup (home/ctrl.js). */
+export const verifiableOpponent = opponent => opponent === 'friend' || opponent === 'computer';
+
 /**
  * The creation request `spec` ({variant, opponent, setup, ...}) made verifiable; `random`:
  * the player asked for a random setup of a numbered variant (not a number of their own).
@@ -15,9 +20,8 @@ import { newClientValue } from './setups.js';
  * A draw that cannot be opened leaves the request as it was.
  */
 export async function verifiableSpec(spec, random, open = openSetupDraw, value = newClientValue) {
-  if (!random || spec.opponent === 'hotseat') return spec;
+  if (!random || !verifiableOpponent(spec.opponent)) return spec;
   if (spec.opponent === 'friend') return { ...spec, setup: 'random' };
-  if (spec.opponent !== 'computer') return spec;
   try {
     const draw = await open(spec.variant);
     return { ...spec, setup: 'random', setup_draw: { id: draw.id, client_value: value() } };

@@ -26,10 +26,20 @@ const LIMITS = {
 };
 const settle = () => new Promise(resolve => setImmediate(resolve));
 
-/** A controller over fake calls; `created` collects the bodies sent. */
-function harness({ saved = {}, levels = { variants: {} }, limits = LIMITS, answer = null } = {}) {
-  const calls = { created: [], saved: [], seats: [], went: [], redraws: 0 };
+const CLIENT_VALUE = '00112233445566778899aabbccddeeff';
+
+/** A controller over fake calls; `created` collects the bodies sent, `draws` the variants of
+ * the setup draws opened (`drawFails`: the server refuses them). */
+function harness({ saved = {}, levels = { variants: {} }, limits = LIMITS, answer = null,
+  drawFails = false } = {}) {
+  const calls = { created: [], saved: [], seats: [], went: [], redraws: 0, draws: [] };
   const api = {
+    openSetupDraw: async variant => {
+      calls.draws.push(variant);
+      if (drawFails) throw new ApiError('busy', 429, { code: 'rate.limited' });
+      return { id: `draw-${calls.draws.length}`, commitment: 'c'.repeat(64) };
+    },
+    newClientValue: () => CLIENT_VALUE,
     createGame: async body => {
       calls.created.push(body);
       if (answer instanceof Error) throw answer;
@@ -52,15 +62,22 @@ test('the saved choices come back, a chess960 draw shows its number and back ran
   setLang('en');
   const { ctrl } = harness({ saved: { variant: 'chess960', opponent: 'friend', color: 'black', minutes: '5', increment: '3' } });
   await settle();
-  const v = ctrl.view();
+  let v = ctrl.view();
   assert.equal(v.variant, 'chess960');
   assert.equal(v.opponent, 'friend');
   assert.equal(v.color, 'black');
+  // Against a friend the setup is drawn verifiably at the join (issue 32): none to preview.
+  assert.deepEqual(v.setup.shown, { fair: 'friend' });
+  assert.equal(v.setup.redrawHidden, true);
+  ctrl.set('opponent', 'hotseat'); // on one screen this page's draw is the setup played
+  v = ctrl.view();
+  assert.equal(v.setup.redrawHidden, false);
   assert.equal(v.setup.shown.number, '518');
   assert.equal(v.setup.shown.rank, 'RNBQKBNR');
   assert.ok(v.setup.shown.placement.endsWith('RNBQKBNR'));
   assert.deepEqual(v.presets.filter(p => p.on).map(p => [p.minutes, p.increment]), [[5, 3]]);
   assert.equal(v.levelHidden, true);
+  ctrl.set('opponent', 'friend');
   assert.deepEqual(ctrl.spec(), { variant: 'chess960', opponent: 'friend', setup: 518, color: 'black',
     clock: { minutes: 5, increment: 3 } });
 });
@@ -186,7 +203,7 @@ test('submitting: the body sent, the seat kept, the game page opened; a refusal 
   setLang('en');
   const { ctrl, calls } = harness({ saved: { variant: 'chess960', opponent: 'friend', color: 'white' } });
   assert.equal(await ctrl.submit(), true);
-  assert.deepEqual(calls.created, [{ variant: 'chess960', opponent: 'friend', setup: 518, color: 'white' }]);
+  assert.deepEqual(calls.created, [{ variant: 'chess960', opponent: 'friend', setup: 'random', color: 'white' }]);
   assert.deepEqual(calls.seats, [['g1', { color: 'white', token: 't', opponent: 'friend', invite_url: null }]]);
   assert.deepEqual(calls.went, ['/game/g1']);
   assert.equal(calls.saved[0].variant, 'chess960');
@@ -198,4 +215,50 @@ test('submitting: the body sent, the seat kept, the game page opened; a refusal 
   assert.equal(other.ctrl.view().error, 'Minutes: from 0 to 1440.');
   assert.equal(other.ctrl.view().submitting, false);
   assert.deepEqual(other.calls.went, []);
+});
+
+test('a random setup against the computer or a friend is drawn verifiably; a chosen number is not', async () => {
+  setLang('en');
+  // The computer: the page opens a draw (the server's commitment), then sends its own value.
+  const computer = harness({ saved: { variant: 'mrc', opponent: 'computer', color: 'white', level: '2' } });
+  assert.deepEqual(computer.ctrl.view().setup.shown, { fair: 'computer' });
+  assert.equal(await computer.ctrl.submit(), true);
+  assert.deepEqual(computer.calls.draws, ['mrc']);
+  assert.deepEqual(computer.calls.created, [{ variant: 'mrc', opponent: 'computer', setup: 'random',
+    level: 2, color: 'white', setup_draw: { id: 'draw-1', client_value: CLIENT_VALUE } }]);
+  assert.equal('number' in computer.calls.created[0], false);
+  // A friend: the server commits now and the friend's browser adds its value at the join.
+  const friend = harness({ saved: { variant: 'crc', opponent: 'friend', color: 'black' } });
+  assert.equal(await friend.ctrl.submit(), true);
+  assert.deepEqual(friend.calls.draws, []);
+  assert.deepEqual(friend.calls.created, [{ variant: 'crc', opponent: 'friend', setup: 'random', color: 'black' }]);
+  // A number the player chose stays that number, with no draw opened.
+  for (const opponent of ['computer', 'friend']) {
+    const chosen = harness({ saved: { variant: 'chess960', opponent, color: 'white', level: '1' } });
+    chosen.ctrl.set('setup', 'number');
+    chosen.ctrl.set('number', '518');
+    assert.notDeepEqual(chosen.ctrl.view().setup.shown, { fair: opponent });
+    assert.equal(await chosen.ctrl.submit(), true);
+    assert.deepEqual(chosen.calls.draws, []);
+    assert.equal(chosen.calls.created[0].setup, 518);
+    assert.equal(chosen.calls.created[0].setup_draw, undefined);
+  }
+  // On one screen (hot seat) this page's draw is the setup played, as the game page keeps
+  // a hot-seat rematch's ordinary draw.
+  const hotseat = harness({ saved: { variant: 'chess960', opponent: 'hotseat' } });
+  assert.equal(hotseat.ctrl.view().setup.shown.number, '518');
+  assert.equal(await hotseat.ctrl.submit(), true);
+  assert.deepEqual(hotseat.calls.draws, []);
+  assert.deepEqual(hotseat.calls.created, [{ variant: 'chess960', opponent: 'hotseat', setup: 518 }]);
+  // A variant whose arrays have no numbers: the server's ordinary draw, no commitment.
+  const unnumbered = harness({ saved: { variant: 'caparandom', opponent: 'computer', level: '1' } });
+  assert.equal(await unnumbered.ctrl.submit(), true);
+  assert.deepEqual(unnumbered.calls.draws, []);
+  assert.equal(unnumbered.calls.created[0].setup_draw, undefined);
+  // A draw the server cannot open: the game still starts, on this page's own draw.
+  const refused = harness({ saved: { variant: 'chess960', opponent: 'computer', level: '1' }, drawFails: true });
+  assert.equal(await refused.ctrl.submit(), true);
+  assert.deepEqual(refused.calls.draws, ['chess960']);
+  assert.equal(refused.calls.created[0].setup, 518);
+  assert.equal(refused.calls.created[0].setup_draw, undefined);
 });

@@ -16,6 +16,7 @@ import {
   PAIRS, allVariants, numberLabel, playableVariants, setupPlacement, variantInfo, variantName,
 } from '../variants.js';
 import { checkValue, explainInvalid, limitText } from '../limits.js';
+import { verifiableOpponent, verifiableSpec } from '../fair_create.js';
 
 export const OPPONENTS = ['computer', 'friend', 'hotseat'];
 export const COLOURS = ['white', 'black', 'random'];
@@ -51,8 +52,9 @@ const pick = (value, options) => (options.includes(value) ? value : '');
 
 /**
  * deps:
- *  - api: createGame(spec), loadLevels(), formLimits(method, path) — promises of the
- *    server's answers (createGame throws an ApiError);
+ *  - api: createGame(spec), loadLevels(), formLimits(method, path), openSetupDraw(variant)
+ *    — promises of the server's answers (createGame throws an ApiError) — and
+ *    newClientValue(): this browser's random value for a verifiable setup (issue 32);
  *  - storage: {load() → the saved choices (object), save(obj)};
  *  - saveSeat(id, seat), go(path): the seat kept in this browser, the router;
  *  - redraw(): the view draws ctrl.view() again;
@@ -113,8 +115,10 @@ export function createHomeCtrl({
     return text === '' || !Number.isInteger(n) || n < 0 || n >= setupCount(meta) ? null : n;
   }
 
-  /** The setup the form describes: {rank, number, fen?, fixed?}, {server: true} (the server
-   * draws it) or {error}. A random draw is made once per variant and kept. */
+  /** The setup the form describes: {rank, number, fen?, fixed?, random?}, {server: true}
+   * (the server draws it) or {error}. A random draw (`random`: this page drew it) is made
+   * once per variant and kept; against a friend or the computer it is only the fallback of
+   * a verifiable draw (submit). */
   function currentSetup() {
     const meta = info();
     if (meta.setup.fixed_rank) {
@@ -142,8 +146,13 @@ export function createHomeCtrl({
     if (!s.drawn || s.drawn.variant !== s.variant) {
       s.drawn = { variant: s.variant, number: draw(meta) };
     }
-    return { rank: rankOf(meta, s.drawn.number), number: s.drawn.number };
+    return { rank: rankOf(meta, s.drawn.number), number: s.drawn.number, random: true };
   }
+
+  // A random setup of a numbered variant against a friend or the computer is drawn at the
+  // start from the server's committed seed and a browser's value (docs/shuffler.md §10):
+  // no setup to preview, nothing to draw again.
+  const verifiable = setup => !!setup.random && verifiableOpponent(s.opponent);
 
   const levelMax = () => {
     const rows = s.levelRows[s.variant] || [];
@@ -280,7 +289,10 @@ export function createHomeCtrl({
     s.submitting = true;
     redraw();
     try {
-      const res = await api.createGame(body);
+      // A random setup against a friend or the computer: the server's commitment (a draw
+      // opened first, or the friend's join) instead of this page's number (issue 32).
+      const res = await api.createGame(await verifiableSpec(body, !!setup.random,
+        api.openSetupDraw, api.newClientValue));
       saveSeat(res.id, { ...res.seat, opponent: s.opponent, invite_url: res.invite_url || null });
       go(`/game/${res.id}`);
       return true;
@@ -303,12 +315,14 @@ export function createHomeCtrl({
     };
   }
 
-  /** The setup's preview box: {server} (the server draws), null (an error or nothing to
-   * show), or {number, rank, sameBishops, placement}. */
+  /** The setup's preview box: {server} (the server draws), {fair: opponent} (drawn
+   * verifiably at the start), null (an error or nothing to show), or {number, rank,
+   * sameBishops, placement}. */
   function setupView(meta) {
     const setup = currentSetup();
     if (setup.error) return null;
     if (setup.server) return { server: true };
+    if (verifiable(setup)) return { fair: s.opponent };
     return {
       number: setup.number !== null && setup.number !== undefined ? numberLabel(s.variant, setup.number) : null,
       rank: setup.rank ? localizeLetters(setup.rank) : null,
@@ -340,7 +354,7 @@ export function createHomeCtrl({
         numberType: pair ? 'text' : 'number',
         numberPlaceholder: pair ? pairExample(meta) : '',
         // "Draw again" only where this page draws (numbered arrays); the server draws the others.
-        redrawHidden: fixed || s.setup !== 'random' || !numbered,
+        redrawHidden: fixed || s.setup !== 'random' || !numbered || verifiable(currentSetup()),
         shown: setupView(meta),
       },
       opponent: s.opponent,
@@ -372,7 +386,8 @@ export function createHomeCtrl({
       redraw();
     },
     get limitsReady() { return limitsReady; },
-    /** The request the form would send now (for the tests). */
+    /** The request the form describes now (for the tests), before submit makes a random
+     * setup verifiable. */
     spec: () => spec(currentSetup()),
   };
 }

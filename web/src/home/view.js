@@ -16,6 +16,8 @@ function radio(name, value, label, checked) {
 function setupFacts(shown) {
   if (!shown) return [];
   if (shown.server) return [h('p.note', { 'data-testid': 'server-draws' }, t('serverDraws'))];
+  // A setup both players can verify (issue 32): drawn at the start, so none to preview.
+  if (shown.fair) return [h('p.note', { 'data-testid': 'fair-draws' }, t(`fairDraws.${shown.fair}`))];
   const dl = h('dl.facts');
   if (shown.number !== null) {
     dl.append(h('dt', t('setupNumber')), h('dd', { 'data-testid': 'preview-number' }, shown.number));

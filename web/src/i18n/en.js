@@ -53,6 +53,8 @@ export default {
   badNumber: 'Setup numbers run from 0 to {max}.',
   badPair: 'Write White\'s and Black\'s numbers, 0 to {max} each, as {example}.',
   serverDraws: 'The server draws the setup when the game starts.',
+  'fairDraws.computer': 'The setup is drawn as the game starts, in a way you can verify: the server commits to a secret seed first, then your browser adds a random value.',
+  'fairDraws.friend': "The setup is drawn when your friend joins, in a way both players can verify: the server commits to a secret seed now, and your friend's browser adds a random value.",
   noEngine: 'The computer does not play this variant: play a friend or on one screen.',
   badFen: 'Enter a FEN.',
   inviteTitle: 'Invite a friend',

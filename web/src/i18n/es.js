@@ -53,6 +53,8 @@ export default {
   badNumber: 'Los números van de 0 a {max}.',
   badPair: 'Escribe los números de blancas y negras, de 0 a {max} cada uno, como {example}.',
   serverDraws: 'El servidor sortea la posición inicial al empezar la partida.',
+  'fairDraws.computer': 'La posición se sortea al empezar la partida, de forma que puedas verificarla: el servidor se compromete primero con una semilla secreta y luego tu navegador añade un valor aleatorio.',
+  'fairDraws.friend': 'La posición se sortea cuando tu amigo se une, de forma que ambos jugadores puedan verificarla: el servidor se compromete ahora con una semilla secreta y el navegador de tu amigo añade un valor aleatorio.',
   noEngine: 'El ordenador no juega esta variante: juega contra un amigo o en una sola pantalla.',
   badFen: 'Escribe un FEN.',
   inviteTitle: 'Invitar a un amigo',

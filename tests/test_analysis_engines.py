@@ -138,7 +138,8 @@ def test_shipped_variants_ini_loads_and_every_entry_plays_legally() -> None:
     assert FAIRY is not None and variants_ini().is_file()
     engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
     try:
-        assert {"mrc", "pseudo-mrc", "chess8400", "pmrc", "crc", "ifrc"} <= engine.variant_names
+        assert {"mrc", "pseudo-mrc", "chess8400", "pmrc", "crc", "pmcrc",
+                "ifrc"} <= engine.variant_names
         rng = random.Random(7)
         for key in ("modern", "mrc", "pseudo-mrc", "chess8400", "pmrc", "crc", "ifrc"):
             v = get_variant(key)
@@ -149,6 +150,38 @@ def test_shipped_variants_ini_loads_and_every_entry_plays_legally() -> None:
                 lines = engine.analyse(pos, Limit(depth=5), multipv=2)
                 assert lines, (key, pos.fen())
                 pos.push_uci(lines[0].pv[0])
+    finally:
+        engine.close()
+
+
+# PM-CRC (docs/rules.md D-31): only the queen gated on a1 as the knight leaves mates along
+# the long diagonal (the rook holds the g-file); no castling, so no square a castling leaves
+# occupied, where Fairy-Stockfish 11.1's gating differs from ours (tests/test_pmcrc.py).
+GATING_MATE = "7k/7p/8/8/8/8/6R1/N3K3[Q] w A - 0 1"
+PMCRC_START = "rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w KQBCDFGkqbcefg - 0 1"  # No. 911
+
+
+@needs_fairy
+def test_fairy_stockfish_analyses_pm_crc_and_finds_the_mate_by_gating() -> None:
+    assert FAIRY is not None
+    engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
+    try:
+        assert "pmcrc" in engine.variant_names and engine.supports("pmcrc")
+        pos = Position(GATING_MATE, "pmcrc")
+        lines = engine.analyse(pos, Limit(depth=6), multipv=2)
+        best = pos.parse_uci(lines[0].pv[0])  # checked by the rules core
+        assert pos.is_gating(best) and lines[0].score == Score(mate=1), lines
+        assert lines[0].san[0] in ("Nb3/Q#", "Nc2/Q#")
+        assert len(lines) == 2 and lines[1].pv[0] != lines[0].pv[0]
+        pos.push(best)
+        assert pos.is_checkmate()
+        # From a drawn setup (no Bishop Adjustment: the array's castlings leave both squares
+        # empty), a few plies of the engine's best moves, each one legal here.
+        start = Position(PMCRC_START, "pmcrc")
+        for _ in range(6):
+            lines = engine.analyse(start, Limit(depth=5), multipv=3)
+            assert lines, start.fen()
+            start.push_uci(lines[0].pv[0])
     finally:
         engine.close()
 

@@ -44,7 +44,8 @@ function connect(onMessage) {
  * board with the explorer's panel first. */
 export function renderAnalysis(root, go, query, { explorer = false } = {}) {
   let view = null;
-  const ctrl = createAnalysisCtrl({ api: API, connect, query, redraw: () => view && view.redraw() });
+  const ctrl = createAnalysisCtrl({ api: API, connect, query, redraw: () => view && view.redraw(),
+    ask: (kind, data) => (view ? view.ask(kind, data) : Promise.resolve(null)) });
   view = createAnalysisView(root, ctrl, { explorerFirst: explorer });
   const board = createBoard(view.boardEl, { onMove: ctrl.move, dims: () => {
     const b = ctrl.view().board;

@@ -125,6 +125,34 @@ export function classify(legal, pieces, width, castling = DEFAULT_CASTLING) {
   return { dests, castles, adjustments, promotions, gates };
 }
 
+/**
+ * What a piece dropped from `orig` on `dest` asks for, read from classify()'s kinds `k` (the
+ * game page's and the analysis board's one reading of a drag):
+ *  - {promotions: [letters]}: a pawn that may promote there (the page picks the piece);
+ *  - {adjustment}: a Bishop Adjustment (the bishop dropped on its partner);
+ *  - {uci, square, gates}: the move (castling by the king dropped on its rook or on its
+ *    castling square, or by king-takes-rook), the square a gate's picker is shown over (the
+ *    king's for castling, else the one the piece leaves) and the pieces that may enter from
+ *    the hand with it (classify's gates, PM-CRC), null when none may.
+ */
+export function droppedMove(k, orig, dest) {
+  const promotions = k.promotions.get(orig + dest);
+  if (promotions) return { promotions };
+  const castle = k.castles.find(c => c.king === orig && (c.rook === dest ||
+    (c.viaKingSquare && c.kingTo === dest) || c.uci === orig + dest));
+  if (castle) return { uci: castle.uci, square: castle.king, gates: k.gates.get(castle.uci) || null };
+  const adjustment = k.adjustments.find(a => a.bishop === orig && a.partner === dest);
+  if (adjustment) return { adjustment };
+  return { uci: orig + dest, square: orig, gates: k.gates.get(orig + dest) || null };
+}
+
+/** The move the gate's picker (promotion.js pickGate) leaves to make after `base`: the
+ * gating move it chose, `base` itself for "none" (''), or null when it was cancelled. */
+export function gatedMove(base, choice) {
+  if (choice === null || choice === undefined) return null;
+  return choice || base;
+}
+
 /** The placement after a castling or adjustment, for the preview before it is confirmed. */
 export function previewPieces(pieces, kind, move) {
   const out = new Map(pieces);

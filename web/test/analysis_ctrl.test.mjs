@@ -75,6 +75,7 @@ test('moves build a tree: main line, a side line, delete, promote, keys', async 
   assert.ok(ctrl.key('first'));
   await settle();
   assert.equal(ctrl.view().board.ply, 0);
+  assert.equal(ctrl.view().hands, null); // chess has no hand
   assert.equal(ctrl.key('x'), false);
   assert.equal(ctrl.play('a1a8'), false); // not legal: nothing changes
   assert.equal(ctrl.view().board.ply, 0);
@@ -198,4 +199,94 @@ test('load: setup 0 is a setup; a paste and a number together load nothing (issu
   assert.equal(calls.position.length, 0);
   assert.match(ctrl.view().message, /PGN/);
   assert.equal(ctrl.view().board.fen, before);
+});
+
+// PM-CRC (docs/rules.md D-31..D-36): a fake server for setup 911, the queen in hand.
+const PM = 'rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[Qq] w KQBCDFGkqbcefg - 0 1';
+const PM_AFTER = {
+  b1c3q: ['rnbkmbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RQBMKBNR[q] b KQkqbcefg - 1 1', 'Nc3/Q'],
+  b1c3: ['rnbkmbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BMKBNR[Qq] b KQCDFGkqbcefg - 1 1', 'Nc3'],
+  e2e4: ['rnbkmbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBMKBNR[Qq] b KQBCDFGkqbcefg - 0 1', 'e4'],
+};
+
+/** The analysis controller over PM-CRC's fake server; `answers`: what the gate picker says,
+ * in turn (a gating UCI, '' for none, null for cancelled); `asked`: what it was asked. */
+function gatingHarness(answers) {
+  const asked = [];
+  let release = null;
+  const api = {
+    position: async body => {
+      const moves = body.moves || [];
+      const last = moves.at(-1);
+      return { variant: 'pmcrc', start_fen: PM, fen: last ? PM_AFTER[last][0] : PM,
+        legal_moves: moves.length ? ['g8f6'] : ['b1c3', 'b1c3q', 'b1a3', 'b1a3q', 'e2e4'],
+        to_move: moves.length % 2 ? 'black' : 'white', san: moves.map(m => PM_AFTER[m][1]),
+        over: false, check: false, moves };
+    },
+    engines: async () => ({ engines: ['randomchess'] }),
+  };
+  const ask = (kind, data) => {
+    asked.push({ kind, ...data });
+    const answer = answers.shift();
+    // 'wait': the picker stays open until release() is called with its answer.
+    return answer === 'wait' ? new Promise(r => { release = r; }) : Promise.resolve(answer);
+  };
+  const ctrl = createAnalysisCtrl({ api, connect: () => ({ send() {}, close() {} }), ask,
+    query: new URLSearchParams('variant=pmcrc'), variants });
+  return { ctrl, asked, release: answer => release(answer) };
+}
+
+test('gating (PM-CRC): a drag from a gate square asks the picker; the queen, none, cancel', async () => {
+  const { ctrl, asked } = gatingHarness(['b1c3q', '', null]);
+  await ctrl.start();
+  assert.deepEqual(ctrl.view().hands, { white: 'q', black: 'q' });
+  assert.equal(ctrl.view().board.placement, 'rnbkmbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR');
+  assert.equal(await ctrl.move('b1', 'c3'), true);
+  assert.deepEqual(asked[0], { kind: 'gate', color: 'white', square: 'b1',
+    options: [{ letter: 'q', square: 'b1', uci: 'b1c3q' }] });
+  await settle();
+  assert.equal(ctrl.current.uci, 'b1c3q');
+  assert.deepEqual(ctrl.view().tree.map(n => n.san), ['Nc3/Q']);
+  assert.deepEqual(ctrl.view().hands, { white: '', black: 'q' }); // White's queen is in
+  ctrl.key('left');
+  await settle();
+  assert.equal(await ctrl.move('b1', 'c3'), true); // "none": the plain move, a side line
+  await settle();
+  assert.equal(ctrl.current.uci, 'b1c3');
+  assert.deepEqual(ctrl.view().hands, { white: 'q', black: 'q' });
+  ctrl.key('left');
+  await settle();
+  assert.equal(await ctrl.move('b1', 'a3'), false); // cancelled: no move
+  assert.equal(ctrl.view().board.ply, 0);
+  assert.equal(ctrl.tree.children.length, 2);
+  assert.equal(asked.length, 3);
+  assert.equal(ctrl.move('e2', 'e4'), true); // no gate on a pawn's move: nothing asked
+  assert.equal(asked.length, 3);
+  // In Spanish the tree writes the gate with the Spanish letters.
+  setLang('es');
+  try {
+    ctrl.key('first');
+    await settle();
+    assert.deepEqual(ctrl.view().tree[0].san, 'Cc3/D');
+  } finally {
+    setLang('en');
+  }
+});
+
+test('gating (PM-CRC): a choice made after the board moved elsewhere plays nothing', async () => {
+  const { ctrl, asked, release } = gatingHarness(['wait']);
+  await ctrl.start();
+  ctrl.play('e2e4');
+  await settle();
+  ctrl.key('left');
+  await settle();
+  const pending = ctrl.move('b1', 'c3');
+  assert.equal(asked.length, 1);
+  ctrl.key('right'); // the arrow key went on while the picker was open
+  await settle();
+  release('b1c3q');
+  assert.equal(await pending, false);
+  await settle();
+  assert.equal(ctrl.current.uci, 'e2e4');
+  assert.equal(ctrl.tree.children.length, 1);
 });

@@ -6,7 +6,9 @@ import { createStore, isNewer, soundFor } from '../src/game/state.js';
 import { cursorAt, keyToNav, navigate, shownPly } from '../src/game/nav.js';
 import { errorKey } from '../src/game/messages.js';
 import { clockLeft, delayLeft, formatClock } from '../src/game/clock.js';
-import { applyMove, classify, handAt, piecesOf, placementOf, positionAt, premoveDests } from '../src/moves.js';
+import {
+  applyMove, classify, droppedMove, gatedMove, handAt, piecesOf, placementOf, positionAt, premoveDests,
+} from '../src/moves.js';
 
 const S = (version, extra = {}) => ({ id: 'g', fen: '8/8/8/8/8/8/8/8 w - - 0 1', version, ...extra });
 
@@ -133,6 +135,24 @@ test('gating (PM-CRC): the gates of the legal moves, and the board after a gatin
   assert.equal(after('e1h1q'), 'R3QRK1');
   assert.equal(after('h1e1q'), 'R4RKQ');
   assert.equal(positionAt(fen, ['g1f3q'], 1, crc).placement.split('/')[5], '5N2');
+});
+
+test('a drop read once for the game page and the analysis board: gates, castling, promotion', () => {
+  const fen = '1k6/1P6/8/8/8/8/8/R3K1NR[Q] w KQG - 0 1';
+  const crc = { a: { king: 1, rook: 2 }, h: { king: 6, rook: 5 } };
+  const k = classify(['g1f3', 'g1f3q', 'e1h1', 'e1h1q', 'h1e1q', 'e1d1', 'b7b8q', 'b7b8n'],
+    piecesOf(fen), 8, crc);
+  assert.deepEqual(droppedMove(k, 'g1', 'f3'),
+    { uci: 'g1f3', square: 'g1', gates: [{ letter: 'q', square: 'g1', uci: 'g1f3q' }] });
+  for (const dest of ['h1', 'g1']) { // the king on its rook or on its castling square
+    const d = droppedMove(k, 'e1', dest);
+    assert.deepEqual([d.uci, d.square, d.gates.map(g => g.uci)], ['e1h1', 'e1', ['e1h1q', 'h1e1q']]);
+  }
+  assert.deepEqual(droppedMove(k, 'e1', 'd1'), { uci: 'e1d1', square: 'e1', gates: null });
+  assert.deepEqual(droppedMove(k, 'b7', 'b8'), { promotions: ['q', 'n'] });
+  assert.equal(gatedMove('g1f3', 'g1f3q'), 'g1f3q');
+  assert.equal(gatedMove('g1f3', ''), 'g1f3'); // "none"
+  assert.equal(gatedMove('g1f3', null), null); // cancelled
 });
 
 test('the pieces in hand at each ply (PM-CRC)', () => {

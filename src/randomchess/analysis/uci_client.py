@@ -42,7 +42,7 @@ from randomchess.variants import Variant
 
 # Fairy-Stockfish names of the entries our variants.ini defines (used once it is loaded).
 INI_VARIANTS = {"mrc": "mrc", "pseudo-mrc": "pseudo-mrc", "chess8400": "chess8400",
-                "pmrc": "pmrc", "crc": "crc", "ifrc": "ifrc"}
+                "pmrc": "pmrc", "crc": "crc", "pmcrc": "pmcrc", "ifrc": "ifrc"}
 STARTUP_TIMEOUT = 30.0  # for uciok and readyok (a Python engine imports for a while)
 NO_ANSWER_GRACE = 30.0  # seconds past the search's own limit before the client says stop
 STOP_GRACE = 5.0  # ... and after stop, before it kills the process

@@ -5,7 +5,7 @@
 // parameters, so test/analysis_ctrl.test.mjs drives it from node.
 
 import { formatPercent, localizeLetters, t } from '../i18n.js';
-import { classify, dimensionsOf, parseUci, piecesOf } from '../moves.js';
+import { classify, dimensionsOf, droppedMove, gatedMove, handAt, parseUci, piecesOf } from '../moves.js';
 import { castlingOf, promotionOrder, variantInfo } from '../variants.js';
 import { localReason } from '../api.js';
 import { scoreText, winPercent } from './score.js';
@@ -24,11 +24,14 @@ export const glyphOf = j => GLYPHS[j] || '';
  *    engines() — each a promise of the server's JSON answer (throws an ApiError);
  *  - connect(onMessage) → {send(obj), close()}: the /ws/analysis socket;
  *  - redraw(): the view draws ctrl.view() again;
+ *  - ask(kind, data) → Promise: the view's picker, as the game page's (game/ctrl.js): 'gate'
+ *    {options, color, square} → a gating move's UCI, '' for none, null when cancelled;
  *  - query: URLSearchParams of the page (game, variant, setup, fen);
  *  - variants(key) → metadata; sleep(ms) → promise (the review's polling).
  */
 export function createAnalysisCtrl({
-  api, connect, redraw = () => {}, query = new URLSearchParams(), variants = variantInfo,
+  api, connect, redraw = () => {}, ask = async () => null, query = new URLSearchParams(),
+  variants = variantInfo,
   sleep = ms => new Promise(r => setTimeout(r, ms)),
 }) {
   let nextId = 1;
@@ -58,7 +61,7 @@ export function createAnalysisCtrl({
     // A game between people still being played: no engine help until it ends (fair play).
     locked: false,
     message: '',
-    kinds: { dests: new Map(), castles: [], adjustments: [], promotions: new Map() },
+    kinds: { dests: new Map(), castles: [], adjustments: [], promotions: new Map(), gates: new Map() },
   };
   s.current = s.tree;
   let socket = null;
@@ -91,6 +94,11 @@ export function createAnalysisCtrl({
     if (s.engineOn) sendAnalyse();
   }
 
+  const hasHand = () => {
+    const meta = variants(s.variant);
+    return !!(meta && meta.hand && meta.hand.length);
+  };
+
   /** Board size from the variant's metadata (GET /api/variants); the FEN's size without it. */
   function dims() {
     const meta = variants(s.variant);
@@ -113,18 +121,31 @@ export function createAnalysisCtrl({
     return true;
   }
 
-  /** A piece dropped from `orig` on `dest`: a promotion (first choice in the variant's menu
-   * order), castling by king-takes-rook or onto its square, or a plain move. */
+  /** A piece dropped from `orig` on `dest` (moves.js droppedMove, as on the game page): a
+   * promotion (first choice in the variant's menu order), a Bishop Adjustment, castling by
+   * king-takes-rook or onto its square, or a plain move; true when it was played. A move a
+   * piece from the hand may enter with (PM-CRC's gate) asks the picker first and returns a
+   * promise: the gate, none, or nothing when cancelled or when the board has moved on. */
   function move(orig, dest) {
-    const promos = s.kinds.promotions.get(orig + dest);
-    if (promos) {
+    const d = droppedMove(s.kinds, orig, dest);
+    if (d.promotions) {
       const meta = variants(s.variant);
-      const pick = (meta ? promotionOrder(meta) : []).find(p => promos.includes(p)) || promos[0];
+      const pick = (meta ? promotionOrder(meta) : []).find(p => d.promotions.includes(p)) || d.promotions[0];
       return play(orig + dest + pick);
     }
-    const castle = s.kinds.castles.find(c => c.king === orig && (c.rook === dest ||
-      (c.viaKingSquare && c.kingTo === dest) || c.uci === orig + dest));
-    return play(castle ? castle.uci : orig + dest);
+    if (d.adjustment) return play(d.adjustment.uci);
+    return d.gates ? gate(d) : play(d.uci);
+  }
+
+  async function gate({ uci, square, gates }) {
+    const at = s.current;
+    const color = s.info && s.info.to_move === 'black' ? 'black' : 'white';
+    const chosen = gatedMove(uci, await ask('gate', { options: gates, color, square }));
+    if (chosen === null || s.current !== at) {
+      redraw(); // the piece goes back
+      return false;
+    }
+    return play(chosen);
   }
 
   function goTo(node) {
@@ -418,12 +439,15 @@ export function createAnalysisCtrl({
       engine: s.engine,
       multipv: s.multipv,
       board: info ? {
-        fen: info.fen, placement: info.fen.split(' ')[0], width, height,
+        fen: info.fen, placement: info.fen.split(' ')[0].split('[')[0], width, height,
         orientation: s.orientation, turn: info.to_move, check: !!info.check,
         lastMove: last ? [last.from, last.to] : undefined,
         movable: info.over ? undefined : info.to_move, dests: s.kinds.dests,
         ply: pathOf(s.current).length,
       } : null,
+      // Gating variants (PM-CRC): the pieces each side still holds in hand here (null: the
+      // variant has no hand).
+      hands: hasHand() ? handAt(info ? info.fen : '', [], 0) : null,
       tree: treeView(),
       eval: engineView(),
       review: reviewView(),

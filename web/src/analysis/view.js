@@ -8,6 +8,8 @@ import { allVariants, variantName } from '../variants.js';
 import { renderChart } from '../analysis_chart.js';
 import { tr } from './ctrl.js';
 import { explorerPanel } from '../explorer.js';
+import { pickGate } from '../game/promotion.js';
+import { handBadge } from '../game/hand.js';
 import { t } from '../i18n.js';
 
 const KEYS = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'first', Home: 'first',
@@ -19,6 +21,9 @@ export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
   const explorer = explorerPanel({ onPlay: uci => ctrl.play(uci), heading: !explorerFirst });
   const boardEl = h('div.board', { 'data-testid': 'analysis-board' });
   const boardWrap = h('div.board-wrap', boardEl);
+  // PM-CRC's pieces in hand above and below the board, the side at the top first.
+  const topHand = h('div.analysis-hand', { 'data-testid': 'analysis-hand-top', hidden: true });
+  const bottomHand = h('div.analysis-hand', { 'data-testid': 'analysis-hand-bottom', hidden: true });
   const barFill = h('div.evalbar-white', { 'data-testid': 'evalbar-white' });
   const bar = h('div.evalbar', { 'data-testid': 'evalbar', title: tr('evalFor') }, barFill);
   const figure = h('span.evalfigure', { 'data-testid': 'eval' });
@@ -47,7 +52,7 @@ export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
   const reviewBox = h('section.review', { 'data-testid': 'review' });
 
   root.append(h('div.game.analysis',
-    h('div.board-col', h('div.analysis-board-row', bar, boardWrap)),
+    h('div.board-col', topHand, h('div.analysis-board-row', bar, boardWrap), bottomHand),
     h('aside.side',
       h('h2', explorerFirst ? t('explorer.pageTitle') : tr('title'),
         first.gameId ? ` · ${tr('fromGame', { id: first.gameId })}` : ''),
@@ -78,6 +83,16 @@ export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
       movable: { color: b.movable, dests: b.dests },
     });
     if (resized) ground.redrawAll();
+  }
+
+  function drawHands(v) {
+    const bottom = v.board ? v.board.orientation : 'white';
+    const top = bottom === 'white' ? 'black' : 'white';
+    for (const [el, color] of [[topHand, top], [bottomHand, bottom]]) {
+      el.hidden = !v.hands;
+      clear(el);
+      if (v.hands) el.append(handBadge(color, v.hands[color]));
+    }
   }
 
   const line = (items, depth) => {
@@ -152,6 +167,7 @@ export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
       for (const opt of variantSel.options) opt.selected = opt.value === v.variant;
     }
     drawBoard(v.board);
+    drawHands(v);
     clear(treeEl);
     if (v.tree.length) treeEl.append(line(v.tree, 0));
     const cur = treeEl.querySelector('.current');
@@ -171,6 +187,13 @@ export function createAnalysisView(root, ctrl, { explorerFirst = false } = {}) {
 
   return {
     boardEl,
+    /** The controller's questions: the gate's picker over the square the move leaves, as on
+     * the game page (game/promotion.js). */
+    ask(kind, data) {
+      if (kind !== 'gate' || !board) return Promise.resolve(null);
+      const { width, height } = board.ground.state.dimensions;
+      return pickGate(boardWrap, { ...data, width, height, orientation: board.ground.state.orientation });
+    },
     attach(b) {
       board = b;
       redraw();

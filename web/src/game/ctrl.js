@@ -9,7 +9,9 @@ import { createStore, soundFor } from './state.js';
 import { navigate, shownPly } from './nav.js';
 import { errorKey, errorMessage } from './messages.js';
 import { clockLeft, delayLeft } from './clock.js';
-import { classify, dimensionsOf, handAt, parseUci, piecesOf, positionAt } from '../moves.js';
+import {
+  classify, dimensionsOf, droppedMove, gatedMove, handAt, parseUci, piecesOf, positionAt,
+} from '../moves.js';
 import { lang, t, localizeLetters, delocalizeSan } from '../i18n.js';
 import { isNumbered } from '../setups.js';
 import { castlingOf, promotionOrder, variantInfo, variantName } from '../variants.js';
@@ -521,26 +523,20 @@ export function createGameCtrl({
     if (!options) return send(base);
     const color = current().to_move === 'black' ? 'black' : 'white';
     asking = true;
-    const choice = await ask('gate', { options, color, square });
+    const chosen = gatedMove(base, await ask('gate', { options, color, square }));
     asking = false;
-    if (choice === null) return full();
-    return send(choice || base);
+    return chosen === null ? full() : send(chosen);
   }
 
   /** A move made on the board (drag or taps; a premove played). */
   function move(orig, dest) {
     if (!current()) return undefined;
-    const k = kinds();
-    const promos = k.promotions.get(orig + dest);
-    if (promos) return choosePromotion(orig, dest, promos);
     // Castling in one gesture (king on its rook, or on its castling square): no dialog
     // (but the gate's, when the queen may enter on the king's or the rook's square).
-    const castle = k.castles.find(c => c.king === orig && (c.rook === dest ||
-      (c.viaKingSquare && c.kingTo === dest) || c.uci === orig + dest));
-    if (castle) return sendOrGate(castle.uci, castle.king);
-    const adj = k.adjustments.find(a => a.bishop === orig && a.partner === dest);
-    if (adj) return adjust(adj);
-    return sendOrGate(orig + dest, orig);
+    const d = droppedMove(kinds(), orig, dest);
+    if (d.promotions) return choosePromotion(orig, dest, d.promotions);
+    if (d.adjustment) return adjust(d.adjustment);
+    return sendOrGate(d.uci, d.square);
   }
 
   async function sendText(raw) {

@@ -10,6 +10,7 @@ import { formatClock } from './clock.js';
 import { createMoveList } from './movelist.js';
 import { createControls } from './controls.js';
 import { pickGate, pickPromotion } from './promotion.js';
+import { handBadge } from './hand.js';
 import { statsHref } from '../setupstats.js';
 import { numberLabel } from '../variants.js';
 import { briefBox } from '../setup_brief.js';
@@ -302,10 +303,7 @@ export function createGameView(root, ctrl, links) {
       // A rated game's ratings beside the names (issue 32); '?' marks a provisional one.
       p.rating ? h('span.rating', { 'data-testid': `rating-${p.color}` }, p.rating) : '',
       // PM-CRC's queen waiting in hand (it enters by gating, docs/rules.md D-31).
-      p.hand ? h('span.hand', { 'data-testid': `hand-${p.color}`,
-        title: t('inHand', { pieces: [...p.hand].map(c => t(`piece.${c}`)).join(', ') }) },
-      [...p.hand].map(c => h(`span.pc.${p.color}.${c}-piece`)),
-      h('span.letter', localizeLetters(p.hand.toUpperCase()))) : '',
+      handBadge(p.color, p.hand),
       clockEl);
       if (p.toControl !== null) {
         clockEl.before(h('span.to-control', { 'data-testid': `to-control-${p.color}` },

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from randomchess.server.games import fast_moves, hub
 from randomchess.server.games.live import LiveGame
-from server_support import client, new_game
+from server_support import client, new_game, play
 
 JSON = {"Content-Type": "application/json"}
 # FastAPI reads a ``+json`` body as JSON too, but the fast door takes ``application/json``
@@ -145,3 +145,21 @@ def test_hub_messages_carry_batches() -> None:
     assert hub._unpack(json.dumps({"game": "g1", "text": "t"})) == [("g1", "t")]
     with pytest.raises(ValueError):
         hub._unpack(hub._pack(events)[:-3])
+
+
+def test_no_telemetry_asked_per_request(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the OpenTelemetry SDK nothing can receive FastAPI's telemetry, so it is off
+    and a request does not ask OpenTelemetry's global providers (about 4 % of the server's
+    CPU under load asked them and read the environment each time: issue 36)."""
+    opentelemetry = pytest.importorskip("opentelemetry.trace")  # FastAPI >= 0.16x needs it
+    asked = [0]
+    real = opentelemetry.get_tracer_provider
+
+    def counting() -> Any:
+        asked[0] += 1
+        return real()
+
+    monkeypatch.setattr(opentelemetry, "get_tracer_provider", counting)
+    game = new_game(c)
+    play(c, game, "e2e4")
+    assert asked[0] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import importlib.util
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -225,7 +226,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
             await service.stop()
 
     app = FastAPI(title="randomchess", version=_version(), lifespan=lifespan,
-                  responses=ERROR_RESPONSES,
+                  responses=ERROR_RESPONSES, **telemetry_off(),
                   summary="Play Chess960 and Modern Random Chess against the computer "
                           "or a friend")
     app.state.service = service
@@ -256,6 +257,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         # when the connection comes from one of these proxies (uvicorn's own middleware).
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     return app
+
+
+def telemetry_off() -> dict[str, Any]:
+    """FastAPI's own OpenTelemetry (FastAPI >= 0.16x) turned off unless the OpenTelemetry
+    SDK is installed: only the SDK configures a provider, and without one FastAPI still asked
+    the API's global providers (reading the environment) on every request, about 4 % of the
+    server's CPU under load (docs/server.md, issue 36).  ``{}``: FastAPI's defaults."""
+    if importlib.util.find_spec("fastapi.telemetry") is None or \
+            importlib.util.find_spec("opentelemetry.sdk") is not None:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
 
 
 # Every error body is the catalogue's (http/errors.py): code, detail in the request's

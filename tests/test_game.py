@@ -14,8 +14,8 @@ from randomchess.game import (
     GameOverError,
     Outcome,
     Termination,
-    can_checkmate,
     _men,
+    can_checkmate,
     is_dead_position,
 )
 from randomchess.pieces import BISHOP, BLACK, KNIGHT, WHITE

@@ -146,6 +146,20 @@ def test_dead_position_after_capture() -> None:
     assert after(game, "Kxd2") == Outcome(Termination.DEAD_POSITION, None)
 
 
+def test_take_back_leaves_the_outcome_pop_judges_again() -> None:
+    game = Game("4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1")
+    after(game, "Kxd2")
+    dead = game.outcome
+    assert dead == Outcome(Termination.DEAD_POSITION, None)
+    fen = game.position.fen()
+    game.take_back()
+    assert game.outcome is dead and game.position.fen() == "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1"
+    game.outcome = None
+    assert after(game, "Kxd2") == dead and game.position.fen() == fen
+    game.pop()
+    assert game.outcome is None and game.repetitions() == 1
+
+
 def test_bishop_adjustment_keeps_bishops_alive_d16() -> None:
     # White's unmoved bishop e1 (dark) may still swap with its unmoved king d1 and reach a
     # light square, so "all bishops on one colour" must not fire (D-16).

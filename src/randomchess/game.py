@@ -272,13 +272,19 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move.  Any outcome is cleared and the automatic endings are
         judged again for the position now reached."""
+        move = self.take_back()
+        self.outcome = self._automatic_outcome(self.automatic_draws)
+        return move
+
+    def take_back(self) -> Move:
+        """Take back the last move without judging the position reached: ``outcome`` is
+        left as it was, for a caller that puts back the one it had (a move tried and taken
+        back again, as the server does for every move: issue 36)."""
         if not self.moves:
             raise IndexError("no move to take back")
         key = self._keys.pop()
         self._counts[key] -= 1
-        move = self.position.pop()
-        self.outcome = self._automatic_outcome(self.automatic_draws)
-        return move
+        return self.position.pop()
 
     def _play(self, move: Move) -> None:
         self.position.push(move)

@@ -149,7 +149,7 @@ class LiveGame:
             yield game
         finally:
             while len(game.moves) > len(moves) or game.moves != moves[:len(game.moves)]:
-                game.pop()
+                game.take_back()  # the outcome is put back below
             for move in moves[len(game.moves):]:  # what the trial took back
                 game.outcome = None
                 game.push(move)

@@ -201,3 +201,13 @@ def test_the_guards_answer_before_the_door(c: TestClient, body: bytes, status: i
         r = c.post(f"/api/games/{game['id']}/moves", content=body, headers=headers)
         assert (r.status_code, r.json()["code"]) == (status, code)
         assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_the_front_door_knows_every_middleware(c: TestClient) -> None:
+    """The door in front of the stack does the body limit's and the security headers' part
+    itself (App.__call__): a middleware added to the app must be added to it too, or the
+    door put back innermost.  This list fails until that is done."""
+    names = [m.cls.__name__ for m in c.app.user_middleware]  # type: ignore[attr-defined]
+    front = c.app.move_door is not None  # type: ignore[attr-defined]
+    assert names == ([] if front else ["ProxyHeadersMiddleware"]) + \
+        ["SecurityHeaders", "BodyLimit", "MoveFastPath"]

@@ -14,11 +14,13 @@ from randomchess.game import (
     GameOverError,
     Outcome,
     Termination,
+    _men,
     can_checkmate,
     is_dead_position,
 )
-from randomchess.pieces import BLACK, WHITE
+from randomchess.pieces import BISHOP, BLACK, KNIGHT, WHITE
 from randomchess.position import Position
+from randomchess.variants import get_variant
 
 KNIGHT_DANCE = ["Nf3", "Nf6", "Ng1", "Ng8"]
 
@@ -99,6 +101,38 @@ def test_nearly_dead_positions_go_on(fen: str) -> None:
     assert Game(fen).outcome is None
 
 
+def _dead_by_the_list(pos: Position) -> bool:
+    """RULES.md §1.7 read off the list of men, without is_dead_position's count of codes."""
+    if pos.gates:
+        return False
+    men = _men(pos, WHITE) + _men(pos, BLACK)
+    if not men or (len(men) == 1 and men[0][1] == KNIGHT):
+        return True
+    if all(kind == BISHOP for _, kind in men):
+        return len({pos.geometry.is_dark(sq) for sq, _ in men}) == 1 and \
+            not (pos.adjustment_pairs(WHITE) or pos.adjustment_pairs(BLACK))
+    return False
+
+
+@pytest.mark.parametrize("variant", ["chess960", "mrc"])
+def test_dead_position_count_agrees_with_the_list(variant: str) -> None:
+    """The count of codes that answers most calls (issue 36) never changes an answer: random
+    moves played on until little is left, judged both ways after every move."""
+    rng = random.Random(36)
+    dead = 0
+    for _ in range(12):
+        v = get_variant(variant)
+        pos = Position(v.setup_fen(v.random_setup(rng)), v)
+        for _ in range(500):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+            assert is_dead_position(pos) == _dead_by_the_list(pos), pos.fen()
+            dead += is_dead_position(pos)
+    assert dead  # some playouts got there, so both answers were seen
+
+
 def test_minister_never_dead() -> None:
     # A Prime Minister mates on its own (RULES.md §1.7).
     pos = Position("4k4/9/9/9/9/9/9/9/4KM3 w - - 0 1", "mrc")
@@ -110,6 +144,20 @@ def test_dead_position_after_capture() -> None:
     game = Game("4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1")
     assert game.outcome is None
     assert after(game, "Kxd2") == Outcome(Termination.DEAD_POSITION, None)
+
+
+def test_take_back_leaves_the_outcome_pop_judges_again() -> None:
+    game = Game("4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1")
+    after(game, "Kxd2")
+    dead = game.outcome
+    assert dead == Outcome(Termination.DEAD_POSITION, None)
+    fen = game.position.fen()
+    game.take_back()
+    assert game.outcome is dead and game.position.fen() == "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1"
+    game.outcome = None
+    assert after(game, "Kxd2") == dead and game.position.fen() == fen
+    game.pop()
+    assert game.outcome is None and game.repetitions() == 1
 
 
 def test_bishop_adjustment_keeps_bishops_alive_d16() -> None:

@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from randomchess.server.games import fast_moves, hub
 from randomchess.server.games.live import LiveGame
-from server_support import client, new_game
+from randomchess.server.http import app as app_module
+from server_support import client, new_game, play
 
 JSON = {"Content-Type": "application/json"}
 # FastAPI reads a ``+json`` body as JSON too, but the fast door takes ``application/json``
@@ -21,10 +22,30 @@ JSON = {"Content-Type": "application/json"}
 ROUTE = {"Content-Type": "application/x-test+json"}
 
 
-@pytest.fixture(scope="module")
-def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with client(f"sqlite:///{tmp_path_factory.mktemp('fast') / 'g.sqlite3'}") as c:
+# The door in front of the middleware stack (App.move_door), and behind trusted proxies the
+# same door innermost of the middleware (MoveFastPath).
+@pytest.fixture(scope="module", params=["front", "innermost"])
+def c(request: pytest.FixtureRequest,
+      tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    proxies = "127.0.0.1" if request.param == "innermost" else ""
+    with client(f"sqlite:///{tmp_path_factory.mktemp('fast') / 'g.sqlite3'}",
+                forwarded_allow_ips=proxies) as c:
+        assert (c.app.move_door is None) == bool(proxies)  # type: ignore[attr-defined]
         yield c
+
+
+@pytest.fixture
+def stack(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many requests went through the middleware stack's body limit."""
+    calls = [0]
+    real = app_module.BodyLimit.__call__
+
+    async def counting(self: Any, scope: Any, receive: Any, send: Any) -> None:
+        calls[0] += 1
+        await real(self, scope, receive, send)
+
+    monkeypatch.setattr(app_module.BodyLimit, "__call__", counting)
+    return calls
 
 
 @pytest.fixture
@@ -56,7 +77,8 @@ def _same(a: Any, b: Any, ids: tuple[str, str]) -> None:
         json.loads(json.dumps(b).replace(ids[1], "ID"))
 
 
-def test_the_door_answers_as_the_route(c: TestClient, counted: list[int]) -> None:
+def test_the_door_answers_as_the_route(c: TestClient, counted: list[int],
+                                       stack: list[int]) -> None:
     fast = new_game(c, variant="chess960", setup=518)
     slow = new_game(c, variant="chess960", setup=518)
     ids = (fast["id"], slow["id"])
@@ -69,7 +91,7 @@ def test_the_door_answers_as_the_route(c: TestClient, counted: list[int]) -> Non
         ({"move": "g1f3", "token": "{token}", "lag": 40}, "en"),  # 200 with lag
         ({"move": "e7e5", "token": "{token}"}, "en"),  # 409, not this piece's turn
     ]
-    before = counted[0]
+    before, stacked = counted[0], stack[0]
     for body, lang in cases:
         answers = []
         for game, headers in ((fast, JSON), (slow, ROUTE)):
@@ -80,6 +102,9 @@ def test_the_door_answers_as_the_route(c: TestClient, counted: list[int]) -> Non
         assert answers[0][1] == answers[1][1]  # the same headers, security headers included
         _same(answers[0][2], answers[1][2], ids)
     assert counted[0] - before == len(cases)  # each JSON request went through the door
+    # in front of the stack, the route's requests only went through it (behind proxies all)
+    front = c.app.move_door is not None  # type: ignore[attr-defined]
+    assert stack[0] - stacked == (len(cases) if front else 2 * len(cases))
     assert answers[0][1]["content-type"] == "application/json"
     assert answers[0][1]["x-frame-options"] == "DENY"
 
@@ -145,3 +170,44 @@ def test_hub_messages_carry_batches() -> None:
     assert hub._unpack(json.dumps({"game": "g1", "text": "t"})) == [("g1", "t")]
     with pytest.raises(ValueError):
         hub._unpack(hub._pack(events)[:-3])
+
+
+def test_no_telemetry_asked_per_request(c: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the OpenTelemetry SDK nothing can receive FastAPI's telemetry, so it is off
+    and a request does not ask OpenTelemetry's global providers (about 4 % of the server's
+    CPU under load asked them and read the environment each time: issue 36)."""
+    opentelemetry = pytest.importorskip("opentelemetry.trace")  # FastAPI >= 0.16x needs it
+    asked = [0]
+    real = opentelemetry.get_tracer_provider
+
+    def counting() -> Any:
+        asked[0] += 1
+        return real()
+
+    monkeypatch.setattr(opentelemetry, "get_tracer_provider", counting)
+    game = new_game(c)
+    play(c, game, "e2e4")
+    assert asked[0] == 0
+
+
+@pytest.mark.parametrize("body, status, code", [
+    (b"[" * 40 + b"]" * 40, 422, "request.too_deep"),
+    (b"x" * 70_000, 413, "request.too_large"),
+])
+def test_the_guards_answer_before_the_door(c: TestClient, body: bytes, status: int,
+                                           code: str) -> None:
+    game = new_game(c)
+    for headers in (JSON, ROUTE):
+        r = c.post(f"/api/games/{game['id']}/moves", content=body, headers=headers)
+        assert (r.status_code, r.json()["code"]) == (status, code)
+        assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_the_front_door_knows_every_middleware(c: TestClient) -> None:
+    """The door in front of the stack does the body limit's and the security headers' part
+    itself (App.__call__): a middleware added to the app must be added to it too, or the
+    door put back innermost.  This list fails until that is done."""
+    names = [m.cls.__name__ for m in c.app.user_middleware]  # type: ignore[attr-defined]
+    front = c.app.move_door is not None  # type: ignore[attr-defined]
+    assert names == ([] if front else ["ProxyHeadersMiddleware"]) + \
+        ["SecurityHeaders", "BodyLimit", "MoveFastPath"]

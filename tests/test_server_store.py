@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +42,22 @@ def record(gid: str, **changes: Any) -> GameRecord:
     )
     base.update(changes)
     return GameRecord(**base)  # type: ignore[arg-type]
+
+
+def test_with_changes_is_the_dataclass_replace() -> None:
+    """The copy that skips the frozen dataclass's __init__ (issue 36) makes the same record,
+    equal, hashed and printed alike, the original untouched; unknown columns are refused."""
+    before = record("g0")
+    changes: Any = {"moves": "e2e4", "fen": "f1", "version": 1, "result": "1-0"}
+    after = before.with_changes(changes)
+    assert after == dataclasses.replace(before, **changes) and type(after) is GameRecord
+    assert hash(after) == hash(dataclasses.replace(before, **changes))
+    assert repr(after) == repr(dataclasses.replace(before, **changes))
+    assert before == record("g0") and after != before
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        after.moves = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no_such_column"):
+        before.with_changes({"no_such_column": 1})  # type: ignore[typeddict-unknown-key]
 
 
 def test_insert_load_update_versions(store: Store) -> None:

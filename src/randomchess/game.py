@@ -34,6 +34,7 @@ from randomchess.pieces import (
     QUEEN,
     WHITE,
     Color,
+    make_piece,
 )
 from randomchess.position import Move, Position
 from randomchess.san import Language, parse_san, san
@@ -129,10 +130,19 @@ def _bishop_may_change_colour(pos: Position) -> bool:
     return bool(pos.adjustment_pairs(WHITE) or pos.adjustment_pairs(BLACK))
 
 
+# The codes a dead position may hold any number of (the empty square is 0).
+_KINGS_AND_BISHOPS = tuple(make_piece(k, c) for k in (KING, BISHOP) for c in (WHITE, BLACK))
+
+
 def is_dead_position(pos: Position) -> bool:
     """Whether no sequence of legal moves can checkmate, judged by material (RULES.md §1.7):
     besides the kings nothing, a single knight, or bishops all on one colour (D-16)."""
     if pos.gates:  # a piece in hand may still enter (PM-CRC's queen, D-31)
+        return False
+    # Asked after every move of every game: two men that are neither kings nor bishops
+    # settle it by counting codes, before any square is looked at (issue 36).
+    board = pos.board
+    if len(board) - board.count(0) - sum(map(board.count, _KINGS_AND_BISHOPS)) > 1:
         return False
     men = _men(pos, WHITE) + _men(pos, BLACK)
     if not men:
@@ -213,6 +223,11 @@ class Game:
         return self.position.move_stack
 
     @property
+    def plies(self) -> int:
+        """``len(self.moves)``, without building the list."""
+        return len(self._keys) - 1
+
+    @property
     def is_over(self) -> bool:
         return self.outcome is not None
 
@@ -262,13 +277,19 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move.  Any outcome is cleared and the automatic endings are
         judged again for the position now reached."""
-        if not self.moves:
+        move = self.take_back()
+        self.outcome = self._automatic_outcome(self.automatic_draws)
+        return move
+
+    def take_back(self) -> Move:
+        """Take back the last move without judging the position reached: ``outcome`` is
+        left as it was, for a caller that puts back the one it had (a move tried and taken
+        back again, as the server does for every move: issue 36)."""
+        if len(self._keys) < 2:  # the start's key only (``moves`` builds a list)
             raise IndexError("no move to take back")
         key = self._keys.pop()
         self._counts[key] -= 1
-        move = self.position.pop()
-        self.outcome = self._automatic_outcome(self.automatic_draws)
-        return move
+        return self.position.pop()
 
     def _play(self, move: Move) -> None:
         self.position.push(move)

@@ -35,6 +35,7 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
     from pydantic import ValidationError
 
     from randomchess.cli.worker import _engine_env
+    from randomchess.server.http.access_log import LOG_CONFIG
     from randomchess.server.http.assets import static_ready
     from randomchess.server.http.protocol import HTTP_PROTOCOL
     from randomchess.server.http.settings import Settings
@@ -70,6 +71,8 @@ def serve_command(host: str, port: int, db_url: str | None, workers: int,
                f"{settings.db_url.split('@')[-1]})", err=True)
     uvicorn.run("randomchess.server.http.app:create_app", factory=True, host=host, port=port,
                 workers=workers, log_level="info",
+                # uvicorn's, with an access log formatter that writes the same line for less
+                log_config=LOG_CONFIG,
                 # X-Forwarded-For is the app's business (forwarded_allow_ips), not uvicorn's
                 # default of believing 127.0.0.1.
                 proxy_headers=False,

@@ -29,42 +29,65 @@ _JSON = re.compile(rb"application/json\s*(;.*)?", re.IGNORECASE | re.DOTALL)
 
 
 class MoveFastPath:
+    """The door as the app's innermost middleware (inside the body limit, the security
+    headers and, when configured, the trusted proxies' addresses)."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        match = _match(scope)
+        match = move_of(scope)
         if match is None:
             await self.app(scope, receive, send)
             return
         message = await receive()
-        body = None
-        if message["type"] == "http.request" and not message.get("more_body", False):
-            try:
-                body = MoveIn.model_validate_json(message.get("body", b""))
-            except ValidationError:
-                body = None
-        if body is None:  # the route answers it (its 422 and all)
-            await self.app(scope, _replay(message, receive), send)
-            return
-        service: GameService = scope["app"].state.service
-        try:
-            live = await service.perform(match, "move", body.token, body.move, lag=body.lag)
-            payload = live.state_json(now_ms()).encode()
-        except Exception as exc:
-            handler = _handler(scope["app"], exc)
-            if handler is None:
-                raise
-            response = await handler(Request(scope, receive), exc)
-            await response(scope, receive, send)
-            return
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", str(len(payload)).encode()),
-                                (b"content-type", b"application/json")]})
-        await send({"type": "http.response.body", "body": payload})
+        if not await answer(match, message, scope, receive, send):
+            await self.app(scope, replaying(message, receive), send)  # the route answers it
 
 
-def _match(scope: Scope) -> str | None:
+async def answer(game_id: str, message: Message, scope: Scope, receive: Receive,
+                 send: Send, headers: tuple[tuple[bytes, bytes], ...] = ()) -> bool:
+    """Answer the move of ``message`` (a request's first body message) as the route would,
+    with ``headers`` after the answer's own; False, sending nothing, if the body is not one
+    whole message or does not validate (the route answers it then, its 422 included)."""
+    if message["type"] != "http.request" or message.get("more_body", False):
+        return False
+    try:
+        body = MoveIn.model_validate_json(message.get("body", b""))
+    except ValidationError:
+        return False
+    app = scope["app"]
+    service: GameService = app.state.service
+    try:
+        live = await service.perform(game_id, "move", body.token, body.move, lag=body.lag)
+        payload = live.state_json(now_ms()).encode()
+    except Exception as exc:
+        handler = _handler(app, exc)
+        if handler is None:
+            raise
+        response = await handler(Request(scope, receive), exc)
+        await response(scope, receive, _with(send, headers) if headers else send)
+        return True
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", str(len(payload)).encode()),
+                            (b"content-type", b"application/json"), *headers]})
+    await send({"type": "http.response.body", "body": payload})
+    return True
+
+
+def _with(send: Send, headers: tuple[tuple[bytes, bytes], ...]) -> Send:
+    """``send`` adding ``headers`` to the answer's head where it has none of that name."""
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            own = list(message.get("headers", ()))
+            present = {name.lower() for name, _ in own}
+            message = {**message, "headers": own + [h for h in headers if h[0] not in present]}
+        await send(message)
+
+    return sending
+
+
+def move_of(scope: Scope) -> str | None:
     """The game id of a JSON ``POST /api/games/{id}/moves``, else None."""
     if scope["type"] != "http" or scope["method"] != "POST":
         return None
@@ -90,7 +113,8 @@ def _handler(app: Any, exc: Exception) -> Any:
     return None
 
 
-def _replay(first: Message, receive: Receive) -> Receive:
+def replaying(first: Message, receive: Receive) -> Receive:
+    """``receive`` giving ``first`` (already received) first."""
     sent = False
 
     async def replay() -> Message:

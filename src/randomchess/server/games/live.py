@@ -144,13 +144,17 @@ class LiveGame:
     def _trying(self) -> Iterator[Game]:
         """The game, to try moves and endings on; put back as it was afterwards."""
         game = self.game
-        moves, outcome = list(game.moves), game.outcome
+        moves, outcome = game.moves, game.outcome  # (a new list each time it is read)
         try:
             yield game
         finally:
-            while len(game.moves) > len(moves) or game.moves != moves[:len(game.moves)]:
-                game.pop()
-            for move in moves[len(game.moves):]:  # what the trial took back
+            while game.plies > len(moves):
+                game.take_back()  # the outcome is put back below
+            now = game.moves
+            while now != moves[:len(now)]:
+                game.take_back()
+                now.pop()
+            for move in moves[len(now):]:  # what the trial took back
                 game.outcome = None
                 game.push(move)
             game.outcome = outcome

@@ -37,9 +37,16 @@ class GameRecord(GameRow):
     a new column is added there, never here."""
 
     def with_changes(self, changes: GameChanges) -> GameRecord:
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        """This record with ``changes``: its fields copied whole, not through the frozen
+        dataclass's ``__init__`` one field at a time (once per move: issue 36)."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"not columns of a game: {', '.join(sorted(unknown))}")
+        new = object.__new__(GameRecord)
+        values = new.__dict__
+        values.update(self.__dict__)
         values.update(changes)
-        return GameRecord(**values)
+        return new
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> GameRecord:
@@ -53,6 +60,7 @@ class GameRecord(GameRow):
 
 
 _COLUMNS = tuple(f.name for f in fields(GameRecord))
+_FIELDS = frozenset(_COLUMNS)
 _STATUS = _COLUMNS.index("status")
 _TERMINATION = _COLUMNS.index("termination")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import importlib.util
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,7 +25,7 @@ from randomchess.server.engines.routes import router as analysis_router
 from randomchess.server.games.commit import router as setup_draw_router
 from randomchess.server.games.contract import ERROR_RESPONSES
 from randomchess.server.games.explorer_routes import install_explorer
-from randomchess.server.games.fast_moves import MoveFastPath
+from randomchess.server.games.fast_moves import MoveFastPath, answer, move_of, replaying
 from randomchess.server.games.play_routes import router as play_router
 from randomchess.server.games.routes import router
 from randomchess.server.games.service import GameService
@@ -56,6 +57,10 @@ class RedactInvites(logging.Filter):
         return True
 
 
+# The loop time by which a request's body must have been received whole (BodyLimit).
+BODY_DEADLINE = "randomchess.body_deadline"
+
+
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, whether announced by
     Content-Length or streamed, and bodies not received whole within ``timeout_s`` seconds
@@ -83,8 +88,11 @@ class BodyLimit:
         # Bodies here are small: read the whole body first, so a streamed oversized body
         # is refused before the app sees a byte of it.
         body = bytearray()
+        # From the request's start: the move route's door (App) may have waited already.
+        deadline = scope.get(BODY_DEADLINE) or \
+            asyncio.get_running_loop().time() + self.timeout_s
         try:
-            async with asyncio.timeout(self.timeout_s):
+            async with asyncio.timeout_at(deadline):
                 more = True
                 while more:
                     message = await receive()
@@ -154,18 +162,22 @@ SECURITY_HEADERS = (
 )
 
 
+def security_headers(hsts_seconds: int, docs: bool) -> tuple[tuple[bytes, bytes], ...]:
+    """The security headers of an API answer (or, with ``docs``, of a docs page)."""
+    # Strict-Transport-Security when the site is served over TLS (behind a proxy too)
+    extra: tuple[tuple[bytes, bytes], ...] = () if not hsts_seconds else (
+        (b"strict-transport-security", f"max-age={hsts_seconds}".encode()),)
+    return (*SECURITY_HEADERS, *extra,
+            (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()))
+
+
 class SecurityHeaders:
     """Add the security headers to every HTTP answer (docs/server.md, security)."""
 
     def __init__(self, app: ASGIApp, hsts_seconds: int = 0) -> None:
         self.app = app
-        # Strict-Transport-Security when the site is served over TLS (behind a proxy too)
-        extra: tuple[tuple[bytes, bytes], ...] = () if not hsts_seconds else (
-            (b"strict-transport-security", f"max-age={hsts_seconds}".encode()),)
         # Built once: the headers of an API answer and of a docs page.
-        self.sets = {docs: (*SECURITY_HEADERS, *extra,
-                            (b"content-security-policy", (DOCS_CSP if docs else CSP).encode()))
-                     for docs in (False, True)}
+        self.sets = {docs: security_headers(hsts_seconds, docs) for docs in (False, True)}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -201,6 +213,44 @@ def _load_variants(path: Path) -> None:
     log.info("variants from %s: %s", path, ", ".join(v.key for v in loaded))
 
 
+class App(FastAPI):
+    """The FastAPI app, with the move route's door (server/games/fast_moves.py) also in
+    front of the middleware stack: a move is the request the server answers most, and the
+    layers it went through before its door (Starlette's error middleware, the security
+    headers' and the body limit's wrappers) showed in the profile (issue 36).  The door
+    does their part itself: a body announced over the limit, not sent whole before the
+    deadline, nested too deep or not a move goes on to the stack, which answers it as
+    before (the body limit keeps the request's deadline).  Off (``move_door`` None) behind
+    trusted proxies: their middleware must see the request first."""
+
+    # (body limit, body timeout, the security headers of an API answer)
+    move_door: tuple[int, float, tuple[tuple[bytes, bytes], ...]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        door = self.move_door
+        game_id = move_of(scope) if door is not None else None
+        if game_id is None or door is None:
+            await super().__call__(scope, receive, send)
+            return
+        limit, timeout_s, headers = door
+        lengths = [v for k, v in scope["headers"] if k == b"content-length"]
+        if len(lengths) != 1 or not lengths[0].isdigit() or int(lengths[0]) > limit:
+            await super().__call__(scope, receive, send)  # BodyLimit's 413, or a stream
+            return
+        deadline = scope[BODY_DEADLINE] = asyncio.get_running_loop().time() + timeout_s
+        try:
+            async with asyncio.timeout_at(deadline):
+                message = await receive()
+        except TimeoutError:  # BodyLimit answers it: its deadline has passed too
+            await super().__call__(scope, receive, send)
+            return
+        if message["type"] == "http.request" and not too_deep(message.get("body", b"")):
+            scope["app"] = self
+            if await answer(game_id, message, scope, receive, send, headers):
+                return
+        await super().__call__(scope, replaying(message, receive), send)
+
+
 def create_app(db_url: str | None = None, settings: Settings | None = None,
                **overrides: Any) -> FastAPI:
     """The server app.  ``db_url`` (SQLAlchemy URL) and ``overrides`` (any
@@ -224,10 +274,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         finally:
             await service.stop()
 
-    app = FastAPI(title="randomchess", version=_version(), lifespan=lifespan,
-                  responses=ERROR_RESPONSES,
-                  summary="Play Chess960 and Modern Random Chess against the computer "
-                          "or a friend")
+    app = App(title="randomchess", version=_version(), lifespan=lifespan,
+              responses=ERROR_RESPONSES, **telemetry_off(),
+              summary="Play Chess960 and Modern Random Chess against the computer "
+                      "or a friend")
     app.state.service = service
     app.state.db = service.db  # the one bounded door to the database (http/deps.py)
     app.state.settings = settings
@@ -255,7 +305,21 @@ def create_app(db_url: str | None = None, settings: Settings | None = None,
         # The client address (rate limits) and scheme from X-Forwarded-For / -Proto, only
         # when the connection comes from one of these proxies (uvicorn's own middleware).
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+    else:
+        app.move_door = (settings.max_body_bytes, settings.body_timeout_s,
+                         security_headers(settings.hsts_seconds, docs=False))
     return app
+
+
+def telemetry_off() -> dict[str, Any]:
+    """FastAPI's own OpenTelemetry (FastAPI >= 0.16x) turned off unless the OpenTelemetry
+    SDK is installed: only the SDK configures a provider, and without one FastAPI still asked
+    the API's global providers (reading the environment) on every request, about 4 % of the
+    server's CPU under load (docs/server.md, issue 36).  ``{}``: FastAPI's defaults."""
+    if importlib.util.find_spec("fastapi.telemetry") is None or \
+            importlib.util.find_spec("opentelemetry.sdk") is not None:
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
 
 
 # Every error body is the catalogue's (http/errors.py): code, detail in the request's

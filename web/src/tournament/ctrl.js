@@ -12,6 +12,14 @@
 import { lang, t } from '../i18n.js';
 import { checkValue, explainInvalid, formLimits } from '../limits.js';
 
+/** @typedef {import('../api_types.js').EventOut} EventOut */
+/** @typedef {import('../api_types.js').OnlineOut} OnlineOut */
+/** @typedef {import('../api_types.js').BracketOut} BracketOut */
+/** @typedef {import('../api_types.js').MyBidOut} MyBidOut */
+/** The page's rights: may it run the event, as whom ('organiser' | 'arbiter' | null), with
+ *  which organiser secret.
+ *  @typedef {{can: boolean, role: string|null, secret: string|null}} Rights */
+
 /** The tournament pages' texts (the catalogue's tournament.* keys). */
 export const tt = (key, vars = {}) => t(`tournament.${key}`, vars);
 
@@ -214,7 +222,8 @@ export const resultEntry = (ev, rights, b) => arbiterColumn(ev, rights) && !b.by
 /** The exports offered: a knock-out has no CSV. */
 export const exportFormats = bracket => (bracket ? ['pgn', 'trf', 'html'] : ['trf', 'pgn', 'csv', 'html']);
 
-/** The parts of the event page to draw. */
+/** The parts of the event page to draw.
+ *  @param {EventOut} ev @param {Rights} rights @param {BracketOut|null} bracket */
 export function pageParts(ev, rights, bracket) {
   const open = ev.status !== 'closed';
   const last = ev.round_list[ev.round_list.length - 1] || null;
@@ -246,6 +255,7 @@ export function onlineOpen(last) {
  * reveal (the round to reveal), pair, online, close, close early (issue 29: after the last
  * complete round, when no legal pairing is left or the event is cut short), the scoresheet
  * entry (its round) and the co-arbiters (the organiser only). Nothing without rights.
+ * @param {EventOut} ev @param {Rights} rights
  */
 export function staffActions(ev, rights) {
   const none = { players: false, byes: false, start: false, reveal: null, pair: false, online: false,
@@ -285,7 +295,8 @@ export function liveLinks(links, bracket) {
 }
 
 /** The rounds' links still worth showing (a knock-out's go once their game is played or their
- *  match decided, issue 34), or null when none is left. */
+ *  match decided, issue 34), or null when none is left.
+ *  @param {OnlineOut[]|null} rounds @param {BracketOut|null} bracket @returns {OnlineOut[]|null} */
 export function shownLinks(rounds, bracket) {
   if (!rounds) return null;
   const left = bracket
@@ -482,6 +493,7 @@ export function heldSeat(m, loadSeat) {
  * The player's bid box from the server's answer (POST .../bids/mine): the field while the bid
  * is to make; the bid made, and whether the opponent's is still to come (the bids stay hidden
  * until both are in); the Armageddon to play once it opens (`held`: this browser has the seat).
+ * @param {MyBidOut|null} state
  */
 export function myBidView(state, held) {
   if (!state) return { input: false, made: null, play: null };

@@ -45,8 +45,10 @@ test('every key in both languages, the same placeholders, plurals with one and o
 
 test('every key a page names literally is in the catalogue', () => {
   // t('key'), tr('key') and tt('key') (the pages' prefixed shorthands) with a literal key.
-  const prefixes = { 'analysis/ctrl.js': 'analysis.', 'analysis/view.js': 'analysis.', 'account/ctrl.js': 'account.', 'account/view.js': 'account.', 'lobby/ctrl.js': 'account.', 'lobby/view.js': 'account.', 'players.js': 'account.', 'tournament.js': 'tournament.', 'bracket.js': 'tournament.',
+  const prefixes = { 'analysis/ctrl.js': 'analysis.', 'analysis/view.js': 'analysis.', 'account/ctrl.js': 'account.', 'account/view.js': 'account.', 'lobby/ctrl.js': 'account.', 'lobby/view.js': 'account.', 'players.js': 'account.', 'tournament.js': 'tournament.',
     'tournament/list.js': 'tournament.', 'tournament/verify.js': 'tournament.', 'tournament/seat.js': 'tournament.',
+    'tournament/ctrl.js': 'tournament.', 'tournament/view.js': 'tournament.', 'tournament/new.js': 'tournament.',
+    'tournament/hall.js': 'tournament.', 'tournament/common.js': 'tournament.', 'tournament/bracket.js': 'tournament.',
     'setup_eval.js': 'setupEval.' };
   const missing = [];
   for (const file of PAGES) {

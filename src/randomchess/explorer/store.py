@@ -6,13 +6,16 @@ a game twice, and the query of one position with its filters."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from randomchess.db import now_ms, schema
-from randomchess.explorer.counts import BAND, COLUMNS, NO_BAND, Tally
+from randomchess.explorer.counts import BAND, COLUMNS, NO_BAND, Tally, position_key
+from randomchess.position import Position
+from randomchess.startpos import setup_from_number
 
 MOVES = schema.explorer_moves
 IMPORTS = schema.explorer_imports
@@ -265,7 +268,23 @@ class ExplorerStore:
         return {r.position: {"cp": r.cp, "mate": r.mate, "depth": r.depth} for r in rows}
 
     def sources(self, variant: str, number: int) -> list[str]:
+        """The sources with games from setup ``number`` of ``variant``.  Every counted game
+        has its first pair at the setup's start position (a game without moves counts
+        nothing), so these are the sources at that one position: a few rows of the primary
+        key, where the setup's whole range can hold millions (issue 33: 50 ms at p99)."""
         t = MOVES.c
+        where = [t.variant == variant, t.number == number]
+        try:
+            where.append(t.position == _start_key(variant, number))
+        except ValueError:  # not a numbered setup: the whole range says it (none)
+            pass
         with self.engine.connect() as conn:
-            return list(conn.execute(select(t.source).distinct().where(and_(
-                t.variant == variant, t.number == number)).order_by(t.source)).scalars())
+            return list(conn.execute(select(t.source).distinct().where(and_(*where))
+                                     .order_by(t.source)).scalars())
+
+
+@lru_cache(maxsize=4096)
+def _start_key(variant: str, number: int) -> str:
+    """The key of setup ``number``'s start position (counts.position_key)."""
+    setup = setup_from_number(variant, number)
+    return position_key(Position(setup.fen, setup.variant))

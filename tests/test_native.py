@@ -2,8 +2,9 @@
 
 The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn, the engine's
 evaluate, endgame and search, and the opening explorer's counts and quick reader; the whole
-suite then runs against the compiled build.  These tests check that it is in use, that it plays, counts, writes and reads SAN and PGN exactly as
-the pure-Python source does, and that a stale build never shadows an edited source.
+suite then runs against the compiled build.  These tests check that it is in use, that it
+plays, counts, writes and reads SAN and PGN exactly as the pure-Python source does, and that
+a stale build never shadows an edited source.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ a game twice, and the query of one position with its filters."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from functools import lru_cache
 from typing import Any
 
@@ -274,10 +275,8 @@ class ExplorerStore:
         key, where the setup's whole range can hold millions (issue 33: 50 ms at p99)."""
         t = MOVES.c
         where = [t.variant == variant, t.number == number]
-        try:
+        with suppress(ValueError):  # not a numbered setup: the whole range says it (none)
             where.append(t.position == _start_key(variant, number))
-        except ValueError:  # not a numbered setup: the whole range says it (none)
-            pass
         with self.engine.connect() as conn:
             return list(conn.execute(select(t.source).distinct().where(and_(*where))
                                      .order_by(t.source)).scalars())

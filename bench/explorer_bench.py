@@ -7,13 +7,20 @@ The games are random self-play (bench/explorer_games.py, fixed seed): Chess960 f
 for 9x9.  Each import goes into a fresh SQLite file (or the database --db names, PostgreSQL
 included, which must be empty of these sources).  Times are CPU seconds of this process
 (SQLite runs in it; with PostgreSQL the server's share is not counted, and the wall clock is
-printed too).  python-chess only reads the text (no counting, no database).  Queries:
---queries positions drawn from those the imported games met, p50/p99 of ExplorerStore.moves,
-the same for the list of games behind a move (ExplorerStore.games), plus a start position.
+printed too).  python-chess only reads the text (no counting, no database).
+
+Queries: --queries visits of the explorer, each from the start of a random setup with games
+(every tenth from the setup with the most games) for 0-40 moves, each move the most played
+one or a random one; at every node the three queries the API route makes
+(ExplorerStore.moves, .sources, .evals: server/games/explorer_routes.py), timed by the wall
+clock and by this process's CPU time (SQLite's work is in it; on a busy machine the wall
+clock's p99 is mostly waiting for a core), p50/p99 for start, early (plies 1-8) and deep
+(9+) nodes, and the list of games behind a move (ExplorerStore.games).  --explain prints
+the plans of the queries at the busiest start position.
 
 Usage: python bench/explorer_bench.py [--games 2000] [--games9 1000] [--plies 80] [--db URL]
-       python bench/explorer_bench.py --db URL --query-only      (a database already imported,
-                                         e.g. the 1,000,000 games of docs/analysis.md)
+       python bench/explorer_bench.py --db URL --query-only [--explain]  (a database already
+                                 imported, e.g. the large collection of docs/analysis.md)
 """
 
 from __future__ import annotations

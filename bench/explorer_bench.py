@@ -18,7 +18,8 @@ clock's p99 is mostly waiting for a core), p50/p99 for start, early (plies 1-8) 
 (9+) nodes, and the list of games behind a move (ExplorerStore.games).  --explain prints
 the plans of the queries at the busiest start position.
 
-Usage: python bench/explorer_bench.py [--games 2000] [--games9 1000] [--plies 80] [--db URL]
+Usage: python bench/explorer_bench.py [--games 2000] [--games9 1000] [--plies 80] [--tree]
+                                      [--db URL]
        python bench/explorer_bench.py --db URL --query-only [--explain]  (a database already
                                  imported, e.g. the large collection of docs/analysis.md)
 """
@@ -177,6 +178,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=1000)
     ap.add_argument("--db", default=None)
     ap.add_argument("--query-only", action="store_true")
+    ap.add_argument("--tree", action="store_true",
+                    help="games shaped like a real collection (explorer_games.py --tree)")
     ap.add_argument("--explain", action="store_true",
                     help="print the query plans (EXPLAIN QUERY PLAN / EXPLAIN ANALYZE)")
     a = ap.parse_args()
@@ -194,7 +197,7 @@ def main() -> None:
                                       ("9x9", "mrc", a.games9)):
             if not count:
                 continue
-            text = "".join(games(count, variant, a.plies, a.seed))
+            text = "".join(games(count, variant, a.plies, a.seed, tree=a.tree))
             pgn = Path(tmp) / f"{variant}.pgn"
             pgn.write_text(text, encoding="utf-8")
             c0 = time.process_time()

@@ -12,7 +12,7 @@ WEB_BUNDLE := src/randomchess/web/static/build/app.js
 # the build fails with a message and everything runs as pure Python.
 NATIVE := src/randomchess/_compiled/stamp.json
 NATIVE_SOURCES := $(addprefix src/randomchess/,geometry.py pieces.py fen.py position.py san.py pgn.py \
-	engine/evaluate.py engine/endgame.py engine/search.py)
+	engine/evaluate.py engine/endgame.py engine/search.py explorer/counts.py explorer/reader.py)
 # The set-up every target needs: the Python environment, the browser bundle, the compiled
 # modules.
 SETUP := $(STAMP) $(WEB_BUNDLE) $(NATIVE)

@@ -39,7 +39,8 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "randomchess"
 OUT = PACKAGE / "_compiled"
 # The hot path: geometry and pieces (tables), position (move generation, push/pop), FEN, SAN
-# and PGN (issue 36: reading and writing games) and the engine's evaluation and search.  Keep in step with the Makefile's NATIVE_SOURCES and
+# and PGN (issue 36: reading and writing games), the engine's evaluation and search, and the
+# opening explorer's import (issue 33: the quick reader's loop over a game's moves, the tally).  Keep in step with the Makefile's NATIVE_SOURCES and
 # tests/test_native.py's MODULES.
 MODULES = (
     "geometry",
@@ -51,6 +52,8 @@ MODULES = (
     "engine/evaluate",
     "engine/endgame",
     "engine/search",
+    "explorer/counts",
+    "explorer/reader",
 )
 GROUP = "randomchess.native"  # the shared library: randomchess/native__mypyc.*.so
 

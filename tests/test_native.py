@@ -1,9 +1,10 @@
 """The modules compiled with mypyc (build_support/native.py, randomchess.native).
 
-The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn and the engine's
-evaluate, endgame and search; the whole suite then runs against the compiled build.  These
-tests check that it is in use, that it plays, counts, writes and reads SAN and PGN exactly as
-the pure-Python source does, and that a stale build never shadows an edited source.
+The set-up (``make``) compiles geometry, pieces, fen, position, san, pgn, the engine's
+evaluate, endgame and search, and the opening explorer's counts and quick reader; the whole
+suite then runs against the compiled build.  These tests check that it is in use, that it
+plays, counts, writes and reads SAN and PGN exactly as the pure-Python source does, and that
+a stale build never shadows an edited source.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from randomchess import native
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("geometry", "pieces", "fen", "position", "san", "pgn", "engine.evaluate",
-           "engine.endgame", "engine.search")
+           "engine.endgame", "engine.search", "explorer.counts", "explorer.reader")
 PURE = os.environ.get("RANDOMCHESS_NATIVE", "").lower() in ("off", "0", "no")
 
 

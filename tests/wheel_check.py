@@ -25,7 +25,7 @@ from native_fingerprint import fingerprint
 from randomchess import native
 
 MODULES = ("geometry", "pieces", "fen", "position", "san", "pgn", "engine.evaluate",
-           "engine.endgame", "engine.search")
+           "engine.endgame", "engine.search", "explorer.counts", "explorer.reader")
 
 
 def main() -> None:

@@ -142,19 +142,30 @@ class GameInfo:
 
 # (variant, number, position, move, speed, band)
 CountKey = tuple[str, int, int, str, str, int]
+# (variant, number, speed, band): the part of a count's key that a whole game shares
+GroupKey = tuple[str, int, str, int]
 # games, White wins, draws, Black wins, sum of the games' mean ratings, games with ratings
 COLUMNS = ("games", "white_wins", "draws", "black_wins", "rating_sum", "rated")
 
 
 @dataclass
 class Tally:
-    """Counts kept in memory before one transaction writes them: CountKey ->
-    [games, White wins, draws, Black wins, rating sum, rated games]."""
+    """Counts kept in memory before one transaction writes them, grouped by what a game
+    shares (GroupKey), then by (position, move) pair -> [games, White wins, draws, Black
+    wins, rating sum, rated games].  The pairs a reader made are the inner keys as they are:
+    no key is built per ply (issue 33: the import's speed)."""
 
-    counts: dict[CountKey, list[int]] = field(default_factory=dict)
+    groups: dict[GroupKey, dict[tuple[int, str], list[int]]] = field(default_factory=dict)
     games: int = 0
     # each game, for the list behind a move: its row of explorer_games (but its id) and pairs
     rows: list[tuple[dict[str, object], list[tuple[int, str]]]] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[CountKey, list[int]]:
+        """Every count by its whole key (CountKey)."""
+        return {(v, n, key, uci, speed, band): row
+                for (v, n, speed, band), group in self.groups.items()
+                for (key, uci), row in group.items()}
 
     def add_pairs(self, variant: str, number: int, pairs: Iterable[tuple[int, str]],
                   result: str, speed: str = NO_SPEED, white: int | None = None,
@@ -170,15 +181,20 @@ class Tally:
                            "speed": speed, "band": band, "game_id": i.game_id}, pairs))
         rating, rated = ((white + black) // 2, 1) if band != NO_BAND and white and black \
             else (0, 0)
-        counts = self.counts
-        for key, uci in pairs:
-            row = counts.get((variant, number, key, uci, speed, band))
+        first = [1, 0, 0, 0, rating, rated]
+        first[column] = 1
+        group = self.groups.get((variant, number, speed, band))
+        if group is None:
+            group = self.groups[(variant, number, speed, band)] = {}
+        for pair in pairs:
+            row = group.get(pair)
             if row is None:
-                row = counts[(variant, number, key, uci, speed, band)] = [0, 0, 0, 0, 0, 0]
-            row[0] += 1
-            row[column] += 1
-            row[4] += rating
-            row[5] += rated
+                group[pair] = first.copy()
+            else:
+                row[0] += 1
+                row[column] += 1
+                row[4] += rating
+                row[5] += rated
         self.games += 1
 
     def add_game(self, variant: str, number: int, start: Position, moves: Iterable[Move],
@@ -190,6 +206,6 @@ class Tally:
                        info)
 
     def clear(self) -> None:
-        self.counts.clear()
+        self.groups.clear()
         self.rows.clear()
         self.games = 0

@@ -163,6 +163,8 @@ class QuickReader:
             if ply >= MAX_PLIES:
                 break  # the moves after the counted plies are not read (docs/analysis.md)
             if token[0].isdigit():
+                if token[-1] == "." and token.rstrip(".").isdigit():
+                    continue  # a move number alone: "12." or "12..."
                 m = _NUMBER.match(token)
                 if m is not None:
                     token = token[m.end():]
@@ -185,7 +187,10 @@ class QuickReader:
                 if len(cache) >= _CACHE_LIMIT:
                     cache.clear()
                 cache[key] = hit
-            pair = (position_int(pos), hit[1])
+            # the key (counts.position_int), its commonest case inline: no en passant
+            # square and no MRC adjustment right, where it is the position's hash itself
+            pair = (pos.zobrist if pos.ep_square is None and not pos.adjust_rights
+                    else position_int(pos), hit[1])
             if pair not in seen:
                 seen.add(pair)
                 pairs.append(pair)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from randomchess.cli import main
@@ -81,3 +82,31 @@ def test_verify_keeps_what_a_deeper_search_finds_again(tmp_path: Path) -> None:
     said = " ".join(r.output.split())
     assert f"fails the deeper search: {bad.id}" in said and "1 of 2 puzzles hold" in said
     assert [p.id for p in read_jsonl(out.read_text().splitlines())] == [good.id]
+
+
+def test_an_interrupted_verify_keeps_what_it_has_verified(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verifying a few hundred puzzles takes an hour on a busy machine: a run stopped
+    half-way must keep the puzzles it has already found again (as ``generate`` does)."""
+    from randomchess.puzzles import generator
+
+    first = Puzzle(variant="chess960", fen="r5k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1",
+                   moves=["e2e8", "a8e8", "e1e8"], themes=["mate", "mateIn2", "short"])
+    second = Puzzle(variant="chess960", fen="6k1/5ppp/8/8/8/8/4RPPP/4R1K1 w - - 0 1",
+                    moves=["e2e8"], themes=["mate", "mateIn1", "oneMove"])
+    calls: list[str] = []
+
+    def holds(finder: object, puzzle: Puzzle) -> bool:
+        calls.append(puzzle.id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return True
+
+    monkeypatch.setattr(generator, "holds", holds)
+    src = tmp_path / "in.jsonl"
+    src.write_text(first.to_json() + "\n" + second.to_json() + "\n")
+    out = tmp_path / "out.jsonl"
+    CliRunner().invoke(main, ["puzzles", "verify", "--variant", "chess960", "--in", str(src),
+                              "--out", str(out), "--plies", "1", "--quiet"])
+    assert calls == [first.id, second.id]
+    assert [p.id for p in read_jsonl(out.read_text().splitlines())] == [first.id]

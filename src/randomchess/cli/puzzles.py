@@ -134,7 +134,8 @@ def verify_command(variant: str, source: Path, out: Path, plies: int, lang: str,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from randomchess.analysis.engines import EngineUnavailableError
-    from randomchess.puzzles.generator import CRITERIA, PuzzleFinder, deeper, holds, open_engine
+    from randomchess.puzzles import generator
+    from randomchess.puzzles.generator import CRITERIA, PuzzleFinder, deeper, open_engine
     from randomchess.puzzles.model import read_jsonl
 
     text = _TEXT[lang]
@@ -147,23 +148,25 @@ def verify_command(variant: str, source: Path, out: Path, plies: int, lang: str,
         raise click.ClickException(exc.message(lang)) from None
     criteria = deeper(CRITERIA[variant], plies)
     finder = PuzzleFinder(engine, criteria)
-    kept = []
-    try:
+    kept = 0
+    try:  # each puzzle that holds is written at once: a stopped run keeps them
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      console=console, disable=quiet) as bar:
+                      console=console, disable=quiet) as bar, \
+                out.open("w", encoding="utf-8") as handle:
             task = bar.add_task(text["verify"].format(variant=variant, engine=engine.name,
                                                       depth=criteria.verify_depth),
                                 total=len(puzzles))
             for puzzle in puzzles:
-                if holds(finder, puzzle):
-                    kept.append(puzzle)
+                if generator.holds(finder, puzzle):
+                    handle.write(puzzle.to_json() + "\n")
+                    handle.flush()
+                    kept += 1
                 else:
                     console.print(text["failed"].format(id=puzzle.id))
                 bar.update(task, advance=1)
     finally:
         engine.close()
-    out.write_text("".join(p.to_json() + "\n" for p in kept), encoding="utf-8")
-    console.print(text["verified"].format(kept=len(kept), total=len(puzzles), out=out))
+    console.print(text["verified"].format(kept=kept, total=len(puzzles), out=out))
 
 
 def _pgn_stream(analyser: Analyser, variant: str, files: tuple[Path, ...],

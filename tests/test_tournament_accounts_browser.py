@@ -80,8 +80,8 @@ def test_an_account_runs_its_event_from_a_second_browser_with_a_co_arbiter(
         _sign_in(laptop, "ana", new=False)
         o = desk.new_page()
         o.goto("/#/tournament/new")
-        o.wait_for_function("document.querySelector('[data-testid=t-owner-hint]')"
-                            ".textContent.includes('ana')")
+        o.wait_for_function("(document.querySelector('[data-testid=t-owner-hint]')"
+                            "?.textContent ?? '').includes('ana')")
         _create(o, "Ana Open 2026")
         eid = _event_id(o)
         o.wait_for_selector("[data-testid=t-organiser]")
@@ -185,8 +185,8 @@ def test_an_anonymous_event_shows_its_secret_once_with_a_copy_button(
         o = ctx.new_page()
         o.goto("/#/tournament/new")
         o.select_option("[data-testid=lang]", "es")
-        o.wait_for_function("document.querySelector('[data-testid=t-owner-hint]')"
-                            ".textContent.includes('clave de organizador')")
+        o.wait_for_function("(document.querySelector('[data-testid=t-owner-hint]')"
+                            "?.textContent ?? '').includes('clave de organizador')")
         _create(o, "Copa Anónima")
         o.wait_for_selector("[data-testid=t-secret-box]")
         secret = o.input_value("[data-testid=t-secret]")
@@ -194,7 +194,7 @@ def test_an_anonymous_event_shows_its_secret_once_with_a_copy_button(
         assert "solo se muestra una vez" in (o.text_content("[data-testid=t-secret-box]") or "")
         o.screenshot(path=str(ARTIFACTS / "tournament-secret-es.png"))
         o.click("[data-testid=t-copy-secret]")
-        o.wait_for_function("document.querySelector('[data-testid=t-copied]').textContent "
+        o.wait_for_function("(document.querySelector('[data-testid=t-copied]')?.textContent ?? '') "
                             "=== 'Copiada.'")
         assert o.evaluate("navigator.clipboard.readText()") == secret
         o.click("[data-testid=t-to-event]")

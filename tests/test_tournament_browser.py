@@ -124,9 +124,10 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 wn, bn = (by_number[boards[0][c]].name for c in ("white", "black"))
                 for pg, shown in ((white, (f"{wn} (You)", bn)), (black, (wn, f"{bn} (You)"))):
                     pg.wait_for_function(
-                        "document.querySelector('[data-testid=player-white]').textContent === "
-                        f"{json.dumps(shown[0])} && document.querySelector("
-                        f"'[data-testid=player-black]').textContent === {json.dumps(shown[1])}")
+                        "(document.querySelector('[data-testid=player-white]')?.textContent"
+                        f" ?? '') === {json.dumps(shown[0])} && (document.querySelector("
+                        "'[data-testid=player-black]')?.textContent ?? '') === "
+                        f"{json.dumps(shown[1])}")
                     assert "round 1, board 1" in (pg.text_content("[data-testid=event-board]")
                                                   or "")
                 # Two moves each way first: before them a game can only be aborted.
@@ -150,7 +151,8 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                     black.click("[data-testid=draw-accept]")
                 white.screenshot(path=str(ARTIFACTS / "tournament-online-white.png"))
                 o.wait_for_function(
-                    "document.querySelector('[data-testid=t-result-1-1]').textContent !== ''",
+                    "(document.querySelector('[data-testid=t-result-1-1]')?.textContent"
+                    " ?? '') !== ''",
                     timeout=15000)
             for b in boards:
                 if b["black"] is None or b["result"]:
@@ -162,8 +164,8 @@ def test_the_whole_workflow_in_a_browser(browser: Browser, server: str) -> None:
                 o.select_option(f"[data-testid=t-select-{rnd}-{b['board']}]", res)
                 o.click(f"[data-testid=t-enter-{rnd}-{b['board']}]")
                 o.wait_for_function(
-                    f"document.querySelector('[data-testid=t-result-{rnd}-{b['board']}]')"
-                    ".textContent !== ''")
+                    f"(document.querySelector('[data-testid=t-result-{rnd}-{b['board']}]')"
+                    "?.textContent ?? '') !== ''")
         o.screenshot(path=str(ARTIFACTS / "tournament-organiser.png"), full_page=True)
         o.click("[data-testid=t-close]")
         o.wait_for_selector("[data-testid=t-salt]")
@@ -229,7 +231,7 @@ def test_a_result_chosen_before_the_page_refreshes_is_still_entered(browser: Bro
         assert o.input_value("[data-testid=t-select-1-1]") == "1-0"
         o.click("[data-testid=t-enter-1-1]")
         o.wait_for_function(
-            "document.querySelector('[data-testid=t-result-1-1]').textContent === '1-0'",
+            "(document.querySelector('[data-testid=t-result-1-1]')?.textContent ?? '') === '1-0'",
             timeout=15_000)
     finally:
         ctx.close()

@@ -61,7 +61,7 @@ def test_a_drawn_setup_shows_its_evaluation_and_the_extremes(browser: Browser,
     line = page.locator("[data-testid=card-evaluation]")
     line.wait_for()
     page.wait_for_function(
-        "document.querySelector('[data-testid=card-evaluation]').textContent.length > 0")
+        "(document.querySelector('[data-testid=card-evaluation]')?.textContent ?? '').length > 0")
     text = line.text_content() or ""
     assert text.startswith(f"Evaluation: {_score(e.centipawns)} (Stockfish, depth 14)"), text
     assert f"balance rank {evals.balance_rank(number)} of 960" in text
@@ -75,13 +75,13 @@ def test_a_drawn_setup_shows_its_evaluation_and_the_extremes(browser: Browser,
     assert int(least.first.get_attribute("data-number") or -1) == ranked[-1].number
     least.first.click()
     page.wait_for_function(
-        f"document.querySelector('[data-testid=card-number]').textContent === "
+        f"(document.querySelector('[data-testid=card-number]')?.textContent ?? '') === "
         f"'{ranked[-1].number}'")
     shot(page, "shuffler-evaluation")
     # MRC: Fairy-Stockfish's set, with the Bishop Adjustment at the root.
     page.select_option("[data-testid=sh-variant]", "mrc")
     page.wait_for_function(
-        "document.querySelector('[data-testid=sh-balance]').textContent.includes('Fairy')")
+        "(document.querySelector('[data-testid=sh-balance]')?.textContent ?? '').includes('Fairy')")
     assert errors == []
 
 

@@ -31,6 +31,7 @@ from randomchess.explorer.counts import (
     speed_of,
 )
 from randomchess.pgn import standard_result, start_fen_of, variant_from_tag
+from randomchess.pieces import BISHOP, KING, KNIGHT, PAWN, PIECE_COLOR, QUEEN, ROOK, make_piece
 from randomchess.position import Move, Position
 from randomchess.san import parse_san
 
@@ -42,6 +43,99 @@ _NUMBER = re.compile(r"\d+\.+")
 _GLYPHS = frozenset({"!", "?", "!!", "??", "!?", "?!", "+", "#", "e.p.", "ep", "=", "+-",
                      "-+", "+=", "=+", "+/-", "-/+", "∞", "±", "∓", "⩲", "⩱"})
 _CACHE_LIMIT = 400_000
+_PIECES = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
+_FAST_VARIANTS = frozenset({"chess960"})  # plain 8x8 rules: no gating, no adjustment
+
+
+def push_fast(pos: Position, token: str) -> Move | None:
+    """Play the commonest forms of an English SAN move without the full parser, or play
+    nothing and answer None (then ``san.parse_san`` decides: the move may still be legal, or
+    ambiguous, or not a move).  The forms: a pawn's step (``e4``) or capture (``exd5``) that
+    does not promote and is not en passant, and a piece's move (``Nf3``, ``Bxc6``, ``Kd2``,
+    check signs allowed) that exactly one man of that kind reaches (found backwards from the
+    destination, as ``san._moves_to`` does).  The move is played, then taken back (None) if
+    it leaves its own king attacked.  Legal moves are among the man's reaches, so a single
+    reach that is legal is the one legal reading ``parse_san`` would give; anything else
+    (two reaches, an illegal one, castling, promotion, en passant, a disambiguation) is
+    left to it (tests/test_explorer.py compares both on every move of random games).  Only
+    for variants with plain 8x8 rules (``_FAST_VARIANTS``)."""
+    n = len(token)
+    if n and (token[n - 1] == "+" or token[n - 1] == "#"):
+        n -= 1
+    if n < 2 or n > 4:
+        return None
+    g = pos.geometry
+    to = g._name_to_square.get(token[n - 2:n], -1)
+    if to < 0:
+        return None
+    board = pos.board
+    us = pos.turn
+    target = board[to]
+    if target and PIECE_COLOR[target] == us:
+        return None
+    t = pos._t
+    first = token[0]
+    frm = -1
+    if n == 2 or (n == 4 and token[1] == "x" and "a" <= first <= "h"):  # a pawn
+        if to // g.files == t.promotion_rank[us] or to == pos.ep_square:
+            return None
+        piece = make_piece(PAWN, us)
+        if n == 2:
+            if target:
+                return None
+            one = to - t.forward[us]
+            if not 0 <= one < len(board):
+                return None
+            if board[one] == piece:
+                frm = one
+            elif not board[one]:
+                two = one - t.forward[us]
+                if 0 <= two < len(board) and board[two] == piece and \
+                        two // g.files == t.pawn_start_rank[us]:
+                    frm = two
+        else:
+            if not target:
+                return None
+            for s in t.pawn_attacks[us ^ 1][to]:
+                if board[s] == piece and g.square_names[s][0] == first:
+                    frm = s
+    else:
+        if n == 4 and token[1] != "x":
+            return None
+        kind = _PIECES.get(first, 0)
+        if not kind or n == 2:
+            return None
+        if kind == KING:
+            if to in t.king_leaps[pos.kings[us]]:
+                frm = pos.kings[us]
+        else:
+            piece = make_piece(kind, us)
+            leaps = t.leaps[kind]
+            if leaps is not None:
+                for s in leaps[to]:
+                    if board[s] == piece:
+                        if frm >= 0:
+                            return None
+                        frm = s
+            rays = t.slide_rays.get(kind)
+            if rays is not None:
+                for ray in rays[to]:
+                    for s in ray:
+                        q = board[s]
+                        if q:
+                            if q == piece:
+                                if frm >= 0:
+                                    return None
+                                frm = s
+                            break
+    if frm < 0:
+        return None
+    move = t.moves[frm][to]
+    pos.push(move)
+    if pos.is_attacked(pos.kings[us], us ^ 1):
+        pos.pop()
+        return None
+    return move
 
 
 @dataclass(slots=True)
@@ -159,6 +253,8 @@ class QuickReader:
         pairs: list[tuple[int, str]] = []
         seen: set[tuple[int, str]] = set()
         ply = 0
+        fast = variant in _FAST_VARIANTS
+        names = pos.geometry.square_names
         for token in tokens:
             if ply >= MAX_PLIES:
                 break  # the moves after the counted plies are not read (docs/analysis.md)
@@ -176,24 +272,30 @@ class QuickReader:
                     return None  # a result inside the moves, or something else
             if token in _GLYPHS:
                 continue
-            key = (variant, pos.zobrist, token)
-            hit = cache.get(key)
-            if hit is None:
-                try:
-                    move = parse_san(pos, token, "en")
-                except ValueError:
-                    return None
-                hit = (move, pos.uci(move))
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = hit
             # the key (counts.position_int), its commonest case inline: no en passant
             # square and no MRC adjustment right, where it is the position's hash itself
-            pair = (pos.zobrist if pos.ep_square is None and not pos.adjust_rights
-                    else position_int(pos), hit[1])
+            h = (pos.zobrist if pos.ep_square is None and not pos.adjust_rights
+                 else position_int(pos))
+            move = push_fast(pos, token) if fast else None
+            if move is not None:
+                uci = names[move.from_square] + names[move.to_square]
+            else:
+                key = (variant, pos.zobrist, token)
+                hit = cache.get(key)
+                if hit is None:
+                    try:
+                        found = parse_san(pos, token, "en")
+                    except ValueError:
+                        return None
+                    hit = (found, pos.uci(found))
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    cache[key] = hit
+                pos.push(hit[0])
+                uci = hit[1]
+            pair = (h, uci)
             if pair not in seen:
                 seen.add(pair)
                 pairs.append(pair)
-            pos.push(hit[0])
             ply += 1
         return pairs

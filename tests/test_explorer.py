@@ -614,3 +614,20 @@ def test_the_fast_san_path_agrees_with_the_full_parser() -> None:
                     assert fast == full, (pos.fen(), text)
             pos.push(rng.choice(legal))
     assert fast_hits > checked // 4 > 500  # the fast path does take most plain moves
+
+
+def test_setup_numbers_of_start_fens_and_of_fens_that_are_not() -> None:
+    """counts.setup_number's short way (a Chess960 start written as its setup's FEN) gives
+    the full reading's number, and a FEN that only shares the back rank is still refused."""
+    from randomchess.explorer.counts import setup_number
+
+    for n in range(960):
+        fen = Position(setup_from_number("chess960", n).fen, "chess960").fen()
+        assert setup_number("chess960", fen) == n
+    start = setup_from_number("chess960", 518).fen
+    for wrong in (start.replace(" w ", " b "), start.replace("pppppppp", "ppppppp1"),
+                  start.replace(" KQkq ", " Kkq ")):
+        assert wrong != start
+        with pytest.raises(ExplorerError):
+            setup_number("chess960", wrong)
+    assert setup_number("chess960", start.replace(" 0 1", " 0  1")) == 518  # read whole

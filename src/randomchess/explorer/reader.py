@@ -73,70 +73,84 @@ def push_fast(pos: Position, token: str) -> Move | None:
     target = board[to]
     if target and PIECE_COLOR[target] == us:
         return None
-    t = pos._t
     first = token[0]
-    frm = -1
     if n == 2 or (n == 4 and token[1] == "x" and "a" <= first <= "h"):  # a pawn
-        if to // g.files == t.promotion_rank[us] or to == pos.ep_square:
-            return None
-        piece = make_piece(PAWN, us)
-        if n == 2:
-            if target:
-                return None
-            one = to - t.forward[us]
-            if not 0 <= one < len(board):
-                return None
-            if board[one] == piece:
-                frm = one
-            elif not board[one]:
-                two = one - t.forward[us]
-                if 0 <= two < len(board) and board[two] == piece and \
-                        two // g.files == t.pawn_start_rank[us]:
-                    frm = two
-        else:
-            if not target:
-                return None
-            for s in t.pawn_attacks[us ^ 1][to]:
-                if board[s] == piece and g.square_names[s][0] == first:
-                    frm = s
+        frm = _pawn_from(pos, first, n == 2, to)
+    elif n == 4 and token[1] != "x":  # a disambiguation (Nbd2, R1e1): the full parser
+        return None
     else:
-        if n == 4 and token[1] != "x":
-            return None
-        kind = _PIECES.get(first, 0)
-        if not kind or n == 2:
-            return None
-        if kind == KING:
-            if to in t.king_leaps[pos.kings[us]]:
-                frm = pos.kings[us]
-        else:
-            piece = make_piece(kind, us)
-            leaps = t.leaps[kind]
-            if leaps is not None:
-                for s in leaps[to]:
-                    if board[s] == piece:
-                        if frm >= 0:
-                            return None
-                        frm = s
-            rays = t.slide_rays.get(kind)
-            if rays is not None:
-                for ray in rays[to]:
-                    for s in ray:
-                        q = board[s]
-                        if q:
-                            if q == piece:
-                                if frm >= 0:
-                                    return None
-                                frm = s
-                            break
+        frm = _piece_from(pos, _PIECES.get(first, 0), to)
     if frm < 0:
         return None
-    move = t.moves[frm][to]
+    move = pos._t.moves[frm][to]
     pos.push(move)
     if pos.is_attacked(pos.kings[us], us ^ 1):
         pos.pop()
         return None
     return move
 
+
+
+def _pawn_from(pos: Position, file: str, step: bool, to: int) -> int:
+    """The square of the pawn that steps (``step``) or captures from ``file`` onto ``to``,
+    or -1 (none, or a promotion or en passant: the full parser's)."""
+    g = pos.geometry
+    t = pos._t
+    board = pos.board
+    us = pos.turn
+    if to // g.files == t.promotion_rank[us] or to == pos.ep_square:
+        return -1
+    piece = make_piece(PAWN, us)
+    if not step:
+        if not board[to]:
+            return -1
+        for s in t.pawn_attacks[us ^ 1][to]:
+            if board[s] == piece and g.square_names[s][0] == file:
+                return s
+        return -1
+    one = to - t.forward[us]
+    if board[to] or not 0 <= one < len(board):
+        return -1
+    if board[one] == piece:
+        return one
+    two = one - t.forward[us]
+    if not board[one] and 0 <= two < len(board) and board[two] == piece and \
+            two // g.files == t.pawn_start_rank[us]:
+        return two
+    return -1
+
+
+def _piece_from(pos: Position, kind: int, to: int) -> int:
+    """The square of the one man of ``kind`` (a piece, not a pawn) that reaches ``to``, or
+    -1 (none, or more than one: the full parser decides)."""
+    if not kind:
+        return -1
+    t = pos._t
+    us = pos.turn
+    if kind == KING:
+        return pos.kings[us] if to in t.king_leaps[pos.kings[us]] else -1
+    board = pos.board
+    piece = make_piece(kind, us)
+    frm = -1
+    leaps = t.leaps[kind]
+    if leaps is not None:
+        for s in leaps[to]:
+            if board[s] == piece:
+                if frm >= 0:
+                    return -1
+                frm = s
+    rays = t.slide_rays.get(kind)
+    if rays is not None:
+        for ray in rays[to]:
+            for s in ray:
+                q = board[s]
+                if q:
+                    if q == piece:
+                        if frm >= 0:
+                            return -1
+                        frm = s
+                    break
+    return frm
 
 @dataclass(slots=True)
 class QuickGame:

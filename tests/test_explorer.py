@@ -562,3 +562,72 @@ def test_the_evaluate_command(engine: Engine, tmp_path: Path) -> None:
     start = Position(setup_from_number("chess960", 518).fen, "chess960")
     assert set(ExplorerStore(engine).evals("chess960", 518, [position_key(start)])) == {
         position_key(start)}
+
+
+def _fast_or_full(pos: Position, token: str) -> tuple[str, str | None]:
+    """What push_fast makes of ``token`` (the position left as it was) and what parse_san
+    says: the UCI move, or the error's class."""
+    from randomchess.explorer.reader import push_fast
+    from randomchess.san import parse_san
+
+    before = pos.fen()
+    fast = push_fast(pos, token)
+    if fast is not None:
+        pos.pop()
+    assert pos.fen() == before
+    try:
+        full = pos.uci(parse_san(pos, token, "en"))
+    except ValueError as e:
+        full = type(e).__name__
+    return full, None if fast is None else pos.uci(fast)
+
+
+def test_the_fast_san_path_agrees_with_the_full_parser() -> None:
+    """reader.push_fast (issue 33: the import's common moves without the full SAN parser)
+    plays exactly the move parse_san reads, or leaves it to it, on every legal move of random
+    Chess960 games and on texts near them: the SAN with its disambiguation dropped, a capture
+    sign added or dropped, another piece letter, a check sign, the move of another man of
+    that kind, which may be pinned, ambiguous or illegal."""
+    from randomchess.san import san
+
+    rng = random.Random(33)
+    fast_hits = checked = 0
+    for number in rng.sample(range(960), 12):
+        pos = Position(setup_from_number("chess960", number).fen, "chess960")
+        for _ in range(80):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            texts: set[str] = set()
+            for move in legal:
+                text = san(pos, move).rstrip("+#")
+                body = text.replace("x", "")
+                texts |= {text, text + "+", body, body[:1] + "x" + body[1:],
+                          body[0] + body[-2:], "N" + body[-2:], "B" + body[-2:],
+                          "Rx" + body[-2:], "Q" + body[-2:], "K" + body[-2:], body[-2:],
+                          "exd" + body[-1:], body[-2:-1] + "x" + body[-2:]}
+            for text in sorted(texts):
+                full, fast = _fast_or_full(pos, text)
+                checked += 1
+                if fast is not None:
+                    fast_hits += 1
+                    assert fast == full, (pos.fen(), text)
+            pos.push(rng.choice(legal))
+    assert fast_hits > checked // 4 > 500  # the fast path does take most plain moves
+
+
+def test_setup_numbers_of_start_fens_and_of_fens_that_are_not() -> None:
+    """counts.setup_number's short way (a Chess960 start written as its setup's FEN) gives
+    the full reading's number, and a FEN that only shares the back rank is still refused."""
+    from randomchess.explorer.counts import setup_number
+
+    for n in range(960):
+        fen = Position(setup_from_number("chess960", n).fen, "chess960").fen()
+        assert setup_number("chess960", fen) == n
+    start = setup_from_number("chess960", 518).fen
+    for wrong in (start.replace(" w ", " b "), start.replace("pppppppp", "ppppppp1"),
+                  start.replace(" KQkq ", " Kkq ")):
+        assert wrong != start
+        with pytest.raises(ExplorerError):
+            setup_number("chess960", wrong)
+    assert setup_number("chess960", start.replace(" 0 1", " 0  1")) == 518  # read whole

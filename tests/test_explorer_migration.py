@@ -75,3 +75,47 @@ def test_0018_rekeys_the_counts_of_0014(engine: Engine) -> None:
     _alembic(engine, "downgrade", "0014")
     with engine.connect() as conn:
         assert conn.execute(text("SELECT COUNT(*) FROM explorer_moves")).scalar() == 0
+
+
+def _table_sql(engine: Engine, name: str) -> str:
+    with engine.connect() as conn:
+        return str(conn.execute(text("SELECT sql FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = :n"), {"n": name}).scalar())
+
+
+def test_0027_makes_the_count_tables_without_rowid_on_sqlite_keeping_the_rows(
+        engine: Engine) -> None:
+    """SQLite: ``explorer_moves`` and ``explorer_links`` become WITHOUT ROWID tables (the
+    primary key is the table: one B-tree written per row instead of two; issue 33), their
+    rows kept, and back on a downgrade; PostgreSQL's tables stay as they are."""
+    _alembic(engine, "upgrade", "0026")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO explorer_moves (variant, number, position, source, speed, band, move, "
+            "games, white_wins, draws, black_wins, rating_sum, rated) VALUES "
+            "('chess960', 518, '00000000000000ff', 'server', '', -1, 'e2e4', 3, 1, 1, 1, 0, 0)"))
+        gid = conn.execute(text(
+            "INSERT INTO explorer_games (source, variant, number, white, black, result, date, "
+            "event, speed, band) VALUES ('server', 'chess960', 518, 'a', 'b', '1-0', '', '', "
+            "'', -1) RETURNING id")).scalar()
+        conn.execute(text("INSERT INTO explorer_links VALUES "
+                          "('chess960', 518, '00000000000000ff', 'e2e4', :g)"), {"g": gid})
+    rows = {}
+    with engine.connect() as conn:
+        for name in ("explorer_moves", "explorer_links"):
+            rows[name] = conn.execute(text(f"SELECT * FROM {name}")).all()
+    sqlite = engine.dialect.name == "sqlite"
+    for revision, without in (("0027", sqlite), ("0026", False), ("0027", sqlite)):
+        _alembic(engine, "upgrade" if revision == "0027" else "downgrade", revision)
+        with engine.connect() as conn:
+            for name in ("explorer_moves", "explorer_links"):
+                assert conn.execute(text(f"SELECT * FROM {name}")).all() == rows[name]
+        if sqlite:
+            for name in ("explorer_moves", "explorer_links"):
+                assert _table_sql(engine, name).rstrip().endswith("WITHOUT ROWID") == without
+    if sqlite:
+        with engine.connect() as conn:  # the link still cascades from its game
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            conn.execute(text("DELETE FROM explorer_games"))
+            assert conn.execute(text("SELECT COUNT(*) FROM explorer_links")).scalar() == 0
+            conn.commit()

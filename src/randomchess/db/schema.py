@@ -214,7 +214,7 @@ setup_evaluations = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
-# ------------------------------------------------------------ opening explorer (0014, 0018)
+# ------------------------------------------------------------ opening explorer (0014, 0018, 0027)
 # One row per (setup, position, source, speed class, rating band, move): the games that
 # played the move there, their results and the sum of their players' mean ratings
 # (randomchess/explorer).  The primary key's order serves the query of one position, all
@@ -235,6 +235,7 @@ explorer_moves = Table(
     Column("black_wins", Integer, nullable=False),
     Column("rating_sum", BigInteger, nullable=False),
     Column("rated", Integer, nullable=False),
+    sqlite_with_rowid=False,  # 0027: the primary key is the table (one B-tree; issue 33)
 )
 
 # The games behind the counts (0018): one row per counted game, and one link per (position,
@@ -264,6 +265,7 @@ explorer_links = Table(
     Column("move", String(12), primary_key=True),
     Column("game", Integer, ForeignKey("explorer_games.id", ondelete="CASCADE"),
            primary_key=True),
+    sqlite_with_rowid=False,  # 0027
 )
 
 # Games counted from a source that can change them afterwards (over-the-board games of events,

@@ -31,6 +31,7 @@ from randomchess.explorer.counts import (
     speed_of,
 )
 from randomchess.pgn import standard_result, start_fen_of, variant_from_tag
+from randomchess.pieces import BISHOP, KING, KNIGHT, PAWN, PIECE_COLOR, QUEEN, ROOK, make_piece
 from randomchess.position import Move, Position
 from randomchess.san import parse_san
 
@@ -42,7 +43,114 @@ _NUMBER = re.compile(r"\d+\.+")
 _GLYPHS = frozenset({"!", "?", "!!", "??", "!?", "?!", "+", "#", "e.p.", "ep", "=", "+-",
                      "-+", "+=", "=+", "+/-", "-/+", "∞", "±", "∓", "⩲", "⩱"})
 _CACHE_LIMIT = 400_000
+_PIECES = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
+_FAST_VARIANTS = frozenset({"chess960"})  # plain 8x8 rules: no gating, no adjustment
 
+
+def push_fast(pos: Position, token: str) -> Move | None:
+    """Play the commonest forms of an English SAN move without the full parser, or play
+    nothing and answer None (then ``san.parse_san`` decides: the move may still be legal, or
+    ambiguous, or not a move).  The forms: a pawn's step (``e4``) or capture (``exd5``) that
+    does not promote and is not en passant, and a piece's move (``Nf3``, ``Bxc6``, ``Kd2``,
+    check signs allowed) that exactly one man of that kind reaches (found backwards from the
+    destination, as ``san._moves_to`` does).  The move is played, then taken back (None) if
+    it leaves its own king attacked.  Legal moves are among the man's reaches, so a single
+    reach that is legal is the one legal reading ``parse_san`` would give; anything else
+    (two reaches, an illegal one, castling, promotion, en passant, a disambiguation) is
+    left to it (tests/test_explorer.py compares both on every move of random games).  Only
+    for variants with plain 8x8 rules (``_FAST_VARIANTS``)."""
+    n = len(token)
+    if n and (token[n - 1] == "+" or token[n - 1] == "#"):
+        n -= 1
+    if n < 2 or n > 4:
+        return None
+    g = pos.geometry
+    to = g._name_to_square.get(token[n - 2:n], -1)
+    if to < 0:
+        return None
+    board = pos.board
+    us = pos.turn
+    target = board[to]
+    if target and PIECE_COLOR[target] == us:
+        return None
+    first = token[0]
+    if n == 2 or (n == 4 and token[1] == "x" and "a" <= first <= "h"):  # a pawn
+        frm = _pawn_from(pos, first, n == 2, to)
+    elif n == 4 and token[1] != "x":  # a disambiguation (Nbd2, R1e1): the full parser
+        return None
+    else:
+        frm = _piece_from(pos, _PIECES.get(first, 0), to)
+    if frm < 0:
+        return None
+    move = pos._t.moves[frm][to]
+    pos.push(move)
+    if pos.is_attacked(pos.kings[us], us ^ 1):
+        pos.pop()
+        return None
+    return move
+
+
+
+def _pawn_from(pos: Position, file: str, step: bool, to: int) -> int:
+    """The square of the pawn that steps (``step``) or captures from ``file`` onto ``to``,
+    or -1 (none, or a promotion or en passant: the full parser's)."""
+    g = pos.geometry
+    t = pos._t
+    board = pos.board
+    us = pos.turn
+    if to // g.files == t.promotion_rank[us] or to == pos.ep_square:
+        return -1
+    piece = make_piece(PAWN, us)
+    if not step:
+        if not board[to]:
+            return -1
+        for s in t.pawn_attacks[us ^ 1][to]:
+            if board[s] == piece and g.square_names[s][0] == file:
+                return s
+        return -1
+    one = to - t.forward[us]
+    if board[to] or not 0 <= one < len(board):
+        return -1
+    if board[one] == piece:
+        return one
+    two = one - t.forward[us]
+    if not board[one] and 0 <= two < len(board) and board[two] == piece and \
+            two // g.files == t.pawn_start_rank[us]:
+        return two
+    return -1
+
+
+def _piece_from(pos: Position, kind: int, to: int) -> int:
+    """The square of the one man of ``kind`` (a piece, not a pawn) that reaches ``to``, or
+    -1 (none, or more than one: the full parser decides)."""
+    if not kind:
+        return -1
+    t = pos._t
+    us = pos.turn
+    if kind == KING:
+        return pos.kings[us] if to in t.king_leaps[pos.kings[us]] else -1
+    board = pos.board
+    piece = make_piece(kind, us)
+    frm = -1
+    leaps = t.leaps[kind]
+    if leaps is not None:
+        for s in leaps[to]:
+            if board[s] == piece:
+                if frm >= 0:
+                    return -1
+                frm = s
+    rays = t.slide_rays.get(kind)
+    if rays is not None:
+        for ray in rays[to]:
+            for s in ray:
+                q = board[s]
+                if q:
+                    if q == piece:
+                        if frm >= 0:
+                            return -1
+                        frm = s
+                    break
+    return frm
 
 @dataclass(slots=True)
 class QuickGame:
@@ -159,6 +267,8 @@ class QuickReader:
         pairs: list[tuple[int, str]] = []
         seen: set[tuple[int, str]] = set()
         ply = 0
+        fast = variant in _FAST_VARIANTS
+        names = pos.geometry.square_names
         for token in tokens:
             if ply >= MAX_PLIES:
                 break  # the moves after the counted plies are not read (docs/analysis.md)
@@ -176,24 +286,30 @@ class QuickReader:
                     return None  # a result inside the moves, or something else
             if token in _GLYPHS:
                 continue
-            key = (variant, pos.zobrist, token)
-            hit = cache.get(key)
-            if hit is None:
-                try:
-                    move = parse_san(pos, token, "en")
-                except ValueError:
-                    return None
-                hit = (move, pos.uci(move))
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = hit
             # the key (counts.position_int), its commonest case inline: no en passant
             # square and no MRC adjustment right, where it is the position's hash itself
-            pair = (pos.zobrist if pos.ep_square is None and not pos.adjust_rights
-                    else position_int(pos), hit[1])
+            h = (pos.zobrist if pos.ep_square is None and not pos.adjust_rights
+                 else position_int(pos))
+            move = push_fast(pos, token) if fast else None
+            if move is not None:
+                uci = names[move.from_square] + names[move.to_square]
+            else:
+                key = (variant, pos.zobrist, token)
+                hit = cache.get(key)
+                if hit is None:
+                    try:
+                        found = parse_san(pos, token, "en")
+                    except ValueError:
+                        return None
+                    hit = (found, pos.uci(found))
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    cache[key] = hit
+                pos.push(hit[0])
+                uci = hit[1]
+            pair = (h, uci)
             if pair not in seen:
                 seen.add(pair)
                 pairs.append(pair)
-            pos.push(hit[0])
             ply += 1
         return pairs

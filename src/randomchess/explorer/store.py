@@ -58,7 +58,8 @@ class ExplorerStore:
         ids of the games' rows in ``explorer_games``, in the tally's order."""
         if not any(tally.groups.values()):
             return []
-        rows = [(v, n, f"{key:016x}", source, speed, band, uci, *c)
+        # "%016x" % key: the key's hex (counts.key_text) in a third of an f-string's time
+        rows = [(v, n, "%016x" % key, source, speed, band, uci, *c)  # noqa: UP031
                 for (v, n, speed, band), group in tally.groups.items()
                 for (key, uci), c in group.items()]
         marks = "?" if conn.dialect.name == "sqlite" else "%s"
@@ -71,7 +72,8 @@ class ExplorerStore:
         if tally.rows:
             ids = conn.execute(GAMES.insert().returning(GAMES.c.id, sort_by_parameter_order=True),
                                [dict(row, source=source) for row, _ in tally.rows]).scalars().all()
-            links = [(row["variant"], row["number"], f"{key:016x}", uci, game_id)
+            links = [(row["variant"], row["number"], "%016x" % key, uci,  # noqa: UP031
+                      game_id)
                      for (row, pairs), game_id in zip(tally.rows, ids, strict=True)
                      for key, uci in pairs]
             if links:

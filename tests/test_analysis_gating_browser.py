@@ -16,10 +16,12 @@ import pytest
 from web_support import (
     SLOW,
     BrowserSession,
+    drag,
     launched_browser,
     running_server,
     shot,
     skip_without_browser,
+    square_point,
 )
 
 with contextlib.suppress(ImportError):  # skipped below without it
@@ -57,21 +59,9 @@ def session(browser: Browser, server: str) -> Iterator[BrowserSession]:
     assert not s.errors, f"JavaScript errors: {s.errors}"
 
 
-def point(page: Page, square: str) -> tuple[float, float]:
-    """The centre of ``square`` on the analysis board (8x8, White at the bottom)."""
-    box = page.locator(f"{BOARD} cg-board").bounding_box()
-    assert box is not None
-    f, r = ord(square[0]) - ord("a"), int(square[1:]) - 1
-    return box["x"] + (f + 0.5) * box["width"] / 8, box["y"] + (7 - r + 0.5) * box["height"] / 8
-
-
-def drag(page: Page, orig: str, dest: str) -> None:
-    (x0, y0), (x1, y1) = point(page, orig), point(page, dest)
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=5)
-    page.mouse.move(x1, y1, steps=5)
-    page.mouse.up()
+def play(page: Page, orig: str, dest: str) -> None:
+    """Drag ``orig`` to ``dest`` on the analysis board, off the squares' centres."""
+    drag(page, orig, dest, at0=(0.3, 0.7), at1=(0.65, 0.35), board=BOARD)
 
 
 def wait_ply(page: Page, ply: int) -> None:
@@ -87,7 +77,7 @@ def over(page: Page, testid: str, square: str) -> None:
     """The picker's button ``testid`` sits on ``square``."""
     box = page.locator(f"[data-testid={testid}]").bounding_box()
     assert box is not None
-    x, y = point(page, square)
+    x, y = square_point(page, square, board=BOARD)
     assert box["x"] < x < box["x"] + box["width"] and box["y"] < y < box["y"] + box["height"]
 
 
@@ -109,14 +99,14 @@ def test_gate_the_queen_none_and_escape_on_the_analysis_board(session: BrowserSe
     tree = page.locator("[data-testid=tree]")
     picker = page.locator("[data-testid=gate-choice]")
     # Escape: no move, the minister back on d1.
-    drag(page, "d1", "e3")
+    play(page, "d1", "e3")
     picker.wait_for()
     page.keyboard.press("Escape")
     expect(picker).to_have_count(0)
     page.wait_for_function(f"{PIECES}.get('d1')?.role === 'm-piece'", timeout=SLOW)
     assert page.evaluate("window.rcAnalysis.tree.children.length") == 0
     # The queen enters on b1 as the knight leaves it.
-    drag(page, "b1", "c3")
+    play(page, "b1", "c3")
     picker.wait_for()
     assert picker.get_attribute("aria-label") == text["label"]
     expect(picker.locator("button")).to_have_count(2)  # the queen, or none
@@ -132,7 +122,7 @@ def test_gate_the_queen_none_and_escape_on_the_analysis_board(session: BrowserSe
     expect(white).to_have_count(0)  # White's queen is in, Black's still waits
     expect(black).to_have_count(1)
     # Black's knight leaves g8 without its queen: "none" makes the plain move.
-    drag(page, "g8", "f6")
+    play(page, "g8", "f6")
     picker.wait_for()
     page.click("[data-testid=gate-none]")
     wait_ply(page, 2)

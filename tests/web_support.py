@@ -85,8 +85,8 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def board_attr(page: Page, name: str) -> str:
-    return str(page.get_attribute("[data-testid=board]", f"data-{name}"))
+def board_attr(page: Page, name: str, board: str = "[data-testid=board]") -> str:
+    return str(page.get_attribute(board, f"data-{name}"))
 
 
 def wait_board(page: Page) -> None:
@@ -106,18 +106,20 @@ def wait_ply(page: Page, ply: int, timeout: float = SLOW) -> None:
     )
 
 
-def square_point(page: Page, square: str, fx: float = 0.5, fy: float = 0.5) -> tuple[float, float]:
+def square_point(page: Page, square: str, fx: float = 0.5, fy: float = 0.5,
+                 board: str = "[data-testid=board]") -> tuple[float, float]:
     """The page point at fraction (fx, fy) of ``square`` (0,0 = its top-left corner on the
-    screen), measured from the board's real position now."""
-    box = page.locator("[data-testid=board] cg-board").bounding_box()
+    screen), measured from the real position now of ``board`` (the game page's, or another
+    board element with ``data-fen``, e.g. the analysis board's)."""
+    box = page.locator(f"{board} cg-board").bounding_box()
     assert box is not None
-    fen = board_attr(page, "fen")
+    fen = board_attr(page, "fen", board)
     rows = fen.split()[0].split("/")
     height = len(rows)
     width = 0
     for part in re.findall(r"\d+|[^\d]", rows[0]):
         width += int(part) if part.isdigit() else 1
-    white = "orientation-white" in (page.get_attribute("[data-testid=board]", "class") or "")
+    white = "orientation-white" in (page.get_attribute(board, "class") or "")
     f, r = ord(square[0]) - ord("a"), int(square[1:]) - 1
     col, row = (f, height - 1 - r) if white else (width - 1 - f, r)
     cw, ch = box["width"] / width, box["height"] / height
@@ -125,9 +127,9 @@ def square_point(page: Page, square: str, fx: float = 0.5, fy: float = 0.5) -> t
 
 
 def drag(page: Page, orig: str, dest: str, at0: tuple[float, float] = (0.5, 0.5),
-         at1: tuple[float, float] = (0.5, 0.5)) -> None:
-    x0, y0 = square_point(page, orig, *at0)
-    x1, y1 = square_point(page, dest, *at1)
+         at1: tuple[float, float] = (0.5, 0.5), board: str = "[data-testid=board]") -> None:
+    x0, y0 = square_point(page, orig, *at0, board=board)
+    x1, y1 = square_point(page, dest, *at1, board=board)
     page.mouse.move(x0, y0)
     page.mouse.down()
     page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=5)

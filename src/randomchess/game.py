@@ -285,7 +285,7 @@ class Game:
         """Take back the last move without judging the position reached: ``outcome`` is
         left as it was, for a caller that puts back the one it had (a move tried and taken
         back again, as the server does for every move: issue 36)."""
-        if len(self._keys) < 2:  # the start's key only (``moves`` builds a list)
+        if not self.plies:
             raise IndexError("no move to take back")
         key = self._keys.pop()
         self._counts[key] -= 1

@@ -145,7 +145,8 @@ class Tally:
             kind = "fallback to level 8" if "level 8" in message else "warning"
             self.counts[kind] += 1
             self.events.append({"fen": pos.fen(), "level": level, "kind": kind,
-                                "message": message, "played": played})
+                                "message": message, "played": played,
+                                "engine": root_search(pos)})
         if played is None:
             self.counts["no move"] += 1
         elif not legal(pos, played):

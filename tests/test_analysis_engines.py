@@ -293,3 +293,67 @@ def test_an_engine_that_reads_adjustments_searches_them_itself(tmp_path: Path) -
         assert sum(line.startswith("go") for line in sent) == searches
         assert f"position fen {fen}" in sent
         assert lines and lines[0].score.for_mover(pos.turn) >= 31
+
+
+# PM-CRC positions where Fairy-Stockfish 11.1 has castling gates the rules core refuses
+# (docs/rules.md D-33): the king f1 and the rook h1 castle O-Og onto each other's squares,
+# so only the rook's square h1 is left empty; the engine also gates on f1 (``f1h1q``), deleting
+# the rook that lands there and keeping its value in its evaluation (docs/analysis.md).
+CASTLING_ONTO_GATE = "1k6/8/8/8/8/8/8/R4K1R[Qq] w KQ - 0 1"
+# Found by bench/pmcrc_fsf_levels.py: at depth 7 Fairy-Stockfish's best line starts with
+# f1e1q (O-Og leaves the rook on f1 and gates on it), at depth 8 its third line.
+FSF_PREFERS_A_REFUSED_GATE = ("n1rkbbrm/pppp2pp/n3pp2/8/8/4P1P1/PPPPNP1P/MRBBKR1N[Qq] w "
+                              "KQACDHkqaefh - 2 4")
+
+
+def test_an_engine_with_gating_is_told_to_search_only_the_moves_our_rules_allow(
+        tmp_path: Path) -> None:
+    log = tmp_path / "sent.log"
+    fake = tmp_path / "logging-engine"
+    fake.write_text(
+        "#!/bin/sh\n"
+        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
+        "    uci) echo 'id name logger'\n"
+        "         echo 'option name UCI_Variant type combo default chess var mrc var pmcrc'\n"
+        "         echo uciok;;\n"
+        "    isready) echo readyok;;\n"
+        "    go*) echo 'info depth 1 score cp 31 pv h1f1q'; echo 'bestmove h1f1q';;\n"
+        "  esac\ndone\n")
+    fake.chmod(0o755)
+    pos = Position(CASTLING_ONTO_GATE, "pmcrc")
+    ours = {pos.uci(m) for m in pos.legal_moves()}
+    assert "h1f1q" in ours and "f1h1q" not in ours
+    mrc = random_setup(get_variant("mrc"), random.Random(5), adjustment=False)
+    for key, fen, searchmoves in (("pmcrc", CASTLING_ONTO_GATE, ours), ("mrc", mrc, None)):
+        log.write_text("")
+        engine = UciClient("logger", [str(fake)], fairy=True)
+        try:
+            engine.analyse(Position(fen, key), Limit(depth=2))
+        finally:
+            engine.close()
+        (go,) = [line for line in log.read_text().splitlines() if line.startswith("go")]
+        if searchmoves is None:  # no hand: the engine's moves are ours (perft-checked)
+            assert "searchmoves" not in go
+        else:
+            assert go.startswith("go depth 2 searchmoves ")
+            assert set(go.split(" searchmoves ")[1].split()) == searchmoves
+
+
+@needs_fairy
+def test_pm_crc_analysis_lines_are_all_of_the_last_depth_and_legal() -> None:
+    """Fairy-Stockfish would start a line with a castling gate we refuse; such a line used to
+    be dropped, leaving an older depth's line in its place (docs/analysis.md)."""
+    assert FAIRY is not None
+    engine = UciClient("fairy-stockfish", [FAIRY], fairy=True)
+    try:
+        for fen in (FSF_PREFERS_A_REFUSED_GATE, CASTLING_ONTO_GATE):
+            pos = Position(fen, "pmcrc")
+            lines = engine.analyse(pos, Limit(depth=8), multipv=3)
+            assert len(lines) == 3 and {ln.depth for ln in lines} == {8}, lines
+            assert len({ln.pv[0] for ln in lines}) == 3
+            for line in lines:
+                board = pos.copy(stack=False)
+                for text in line.pv:
+                    board.push_uci(text)  # every move legal by the rules core
+    finally:
+        engine.close()

@@ -173,3 +173,39 @@ def test_a_match_engine_runs_through_the_one_uci_client(tmp_path: Path) -> None:
     assert sent.count("setoption name UCI_Chess960 value true") == 2
     assert sent.count("ucinewgame") == 2
     assert sent[-3:] == ["position startpos", "go movetime 10", "quit"]
+
+
+def test_fairy_stockfish_is_given_only_our_moves_in_pm_crc(tmp_path: Path) -> None:
+    """Fairy-Stockfish 11.1 castles with a gate onto the square the rook lands on (f1h1q
+    here: king f1 to g1, rook h1 to f1), which our rules refuse (docs/rules.md D-33); a match
+    would score that as an illegal move, so it searches only our legal moves."""
+    from randomchess.analysis.match import Player, play_game
+
+    log = tmp_path / "sent.log"
+    fake = tmp_path / "fairy-logger"
+    fake.write_text(
+        "#!/bin/sh\n"
+        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
+        "    uci) echo 'id name fairy-logger'\n"
+        "         echo 'option name UCI_Variant type combo default chess var chess var pmcrc'\n"
+        "         echo uciok;;\n"
+        "    isready) echo readyok;;\n"
+        "    go*) echo 'info depth 1 score cp 31 pv h1f1q'; echo 'bestmove h1f1q';;\n"
+        "    quit) exit 0;;\n  esac\ndone\n")
+    fake.chmod(0o755)
+    spec = EngineSpec.parse(str(fake))
+    assert spec.fairy and not spec.reads_adjustment
+    pmcrc = get_variant("pmcrc")
+    fen = "1k6/8/8/8/8/8/8/R4K1R[Qq] w KQ - 0 1"
+    ours = {Position(fen, pmcrc).uci(m) for m in Position(fen, pmcrc).legal_moves()}
+    white, black = Player.start(spec), Player.start(spec)
+    try:
+        record = play_game(white, black, fen, pmcrc, TimeControl.parse("movetime=10"),
+                           max_plies=1)
+    finally:
+        white.close()
+        black.close()
+    assert record.moves and record.termination == "adjudication: move limit"
+    (go,) = [line for line in log.read_text().splitlines() if line.startswith("go")]
+    assert go.startswith("go movetime 10 searchmoves ")
+    assert set(go.split(" searchmoves ")[1].split()) == ours and "f1h1q" not in go

@@ -6,18 +6,25 @@ Stockfish 15 and Fairy-Stockfish 11 both offer); ``MAXIMUM`` is the engine at fu
 The Elo figures are the engine's nominal setting, not a rating measured against our levels
 (docs/analysis.md, "Stronger levels").  Bishop Adjustments at the root are searched as for
 analysis (:mod:`randomchess.analysis.uci_client`), so the move is always legal.
+
+The level plays the engine's ``bestmove``, not the first move of the best line it printed:
+with ``UCI_LimitStrength`` only ``bestmove`` is the weaker move the strength limit picked.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from randomchess.analysis.calibration import conditions, level_ratings
 from randomchess.analysis.core import AnalysisError, Limit, StartTracker
 from randomchess.analysis.engines import EngineConfig, EngineUnavailableError
 from randomchess.analysis.uci_client import UciClient
-from randomchess.position import Position
+from randomchess.errors import RandomChessError
+from randomchess.position import Move, Position
 from randomchess.variants import get_variant
+
+log = logging.getLogger("randomchess.engine")
 
 
 @dataclass(frozen=True)
@@ -80,10 +87,24 @@ def external_move(config: EngineConfig, variant_key: str, fen: str, moves: list[
     engine = _player(config, name, level)
     _started.enter((name, level), engine, fen)
     lines = engine.analyse(pos, Limit(movetime=max(20, movetime_ms)))
-    if not lines:
-        raise AnalysisError("no legal move")
-    move = pos.parse_uci(lines[0].pv[0])  # checked by the rules core
-    return pos.uci(move), engine.id_name
+    if not lines:  # not even a line starting with a legal move: the caller's level 8 plays
+        raise AnalysisError(f"{engine.id_name} gave no move legal here")
+    return pos.uci(_chosen(pos, lines[0].pv[0], engine.root_bestmove)), engine.id_name
+
+
+def _chosen(pos: Position, best_line: str, bestmove: str | None) -> Move:
+    """The move played: a Bishop Adjustment whose line ranked first, else the engine's own
+    ``bestmove`` if the rules core accepts it, else the first move of its best line with a
+    legal first move (``best_line``, checked when the line was read)."""
+    first = pos.parse_uci(best_line)
+    if pos.is_adjustment(first) or bestmove is None or bestmove == best_line:
+        return first
+    try:
+        return pos.parse_uci(bestmove)
+    except (RandomChessError, ValueError):
+        log.warning("the engine's move %s is not legal in %s; its line's %s is played",
+                    bestmove, pos.fen(), best_line)
+        return first
 
 
 def close_players() -> None:

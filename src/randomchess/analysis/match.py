@@ -172,6 +172,7 @@ def play_game(
             go = (f"go wtime {max(clocks[0], 1)} btime {max(clocks[1], 1)} "
                   f"winc {tc.inc_ms} binc {tc.inc_ms}")
             timeout = clocks[side] / 1000 + 10
+        go += engine.client.searchmoves(pos)  # Fairy-Stockfish in PM-CRC: only our moves
         t0 = time.monotonic()
         try:
             text, _score = engine.client.bestmove(command, go, timeout)

@@ -14,6 +14,10 @@ Fairy-Stockfish knows no Bishop Adjustment (RULES.md §4.9).  At the root the cl
 searches the position after each legal adjustment and ranks those lines with the engine's
 ordinary ones (docs/engine.md, "Bishop Adjustments with external engines"); deeper in the
 tree the right is invisible to the engine.
+
+In a variant with a hand (PM-CRC) Fairy-Stockfish 11.1 also castles with a gate onto a square
+the king or the rook ends on, which our rules refuse (docs/rules.md D-33): it is told to
+search only our legal moves (``searchmoves``), so the moves it sends at the root are ours.
 """
 
 from __future__ import annotations
@@ -89,6 +93,10 @@ class UciClient:
         self._stopped = False
         self._variant: tuple[str, bool] | None = None
         self._multipv = 0
+        self._bestmove: str | None = None
+        # The engine's own choice (``bestmove``) in the last analysis's search of the
+        # position itself; with ``UCI_LimitStrength`` not the first move of its best line.
+        self.root_bestmove: str | None = None
         self._start()
 
     # ------------------------------------------------------------------ process
@@ -234,8 +242,10 @@ class UciClient:
             searches = (1 if ordinary else 0) + len(adjustments)
             share = limit.split(searches)
             lines: list[Line] = []
+            self.root_bestmove = None
             if ordinary:
                 lines = self._search(pos, share, min(multipv, ordinary), on_lines, [])
+                self.root_bestmove = self._bestmove
             for move in adjustments:
                 if self._stopped and lines:
                     break
@@ -282,7 +292,9 @@ class UciClient:
             go += f" depth {limit.depth}"
         if limit.movetime:
             go += f" movetime {limit.movetime}"
+        go += self.searchmoves(pos)
         found: dict[int, Line] = {}
+        self._bestmove = None
         self._searching = True
         self._send(go)
         timeout = (limit.movetime / 1000 if limit.movetime else 60.0) + NO_ANSWER_GRACE
@@ -306,6 +318,8 @@ class UciClient:
                 if text is None:
                     raise EngineError(f"{self.name}: the engine process ended")
                 if text.startswith("bestmove"):
+                    words = text.split()
+                    self._bestmove = words[1] if len(words) > 1 else None
                     break
                 if text.startswith("info ") and " pv " in text:
                     line = parse_info(pos, text)
@@ -316,6 +330,17 @@ class UciClient:
         finally:
             self._searching = False
         return [found[k] for k in sorted(found)]
+
+    def searchmoves(self, pos: Position) -> str:
+        """`` searchmoves ...`` (every legal move but the Bishop Adjustments) for a ``go``
+        in ``pos`` when the engine's moves may differ from ours there, else "".  That is
+        Fairy-Stockfish in a variant with a hand: its 11.1 castles with a gate onto a square
+        the king or the rook ends on, deleting the piece there and keeping its value in its
+        evaluation, so it prefers such moves (docs/analysis.md).  Elsewhere perft agrees."""
+        if not self.fairy or self.reads_adjustment or not pos.variant.has_gating:
+            return ""
+        moves = [pos.uci(m) for m in pos.legal_moves() if not pos.is_adjustment(m)]
+        return " searchmoves " + " ".join(moves) if moves else ""
 
     def _kill(self) -> None:
         if self._proc is not None:

@@ -382,6 +382,51 @@ def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> 
     assert errors == []
 
 
+def _redrawn(page: Page, times: int = 2) -> None:
+    """Wait until the event page has redrawn itself ``times`` more times (it does every 5 s)."""
+    before = int(page.get_attribute("main", "data-refreshes") or 0)
+    page.wait_for_function(
+        "n => Number(document.querySelector('main').dataset.refreshes) >= n",
+        arg=before + times, timeout=SLOW)
+
+
+def test_the_organisers_choice_and_bid_outlive_the_redraws(browser: Browser,
+                                                           server: str) -> None:
+    """The bracket's result menu and bid fields keep what the organiser chose or typed across
+    the page's automatic redraws (every 5 s), as the pairing table's do: a redraw between
+    choosing and clicking once sent nothing (the result lost) or an empty bid (refused), and
+    the 8-player run above failed now and then."""
+    org = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
+    o = org.new_page()
+    errors: list[str] = []
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto("/")
+    eid, _ = _ann_and_bob(o, "Choices kept", "bid:300+2")
+    o.wait_for_selector("[data-testid=t-ko-select-1-1]", timeout=SLOW)
+    o.select_option("[data-testid=t-ko-select-1-1]", "1/2")
+    _redrawn(o)
+    assert o.input_value("[data-testid=t-ko-select-1-1]") == "1/2"
+    _click(o, "[data-testid=t-ko-enter-1-1]")
+    o.wait_for_selector("[data-testid=t-ko-bid-1-1-1]", timeout=SLOW)
+    assert [g["result"] for g in _bracket(o, eid)["rounds"][0]["matches"][0]["games"]] == \
+        ["1/2-1/2"]
+    assert o.locator("[data-testid=t-ko-select-1-1]").count() == 0  # the bids' turn
+    o.fill("[data-testid=t-ko-bid-1-1-1]", "200")
+    _redrawn(o)
+    assert o.input_value("[data-testid=t-ko-bid-1-1-1]") == "200"
+    _click(o, "[data-testid=t-ko-send-bid-1-1-1]")
+    o.wait_for_function("s => !document.querySelector(s)", arg="[data-testid=t-ko-bid-1-1-1]",
+                        timeout=SLOW)
+    m = _bracket(o, eid)["rounds"][0]["matches"][0]
+    assert m["bids_in"] == [1] and m["status"] == "bids"
+    # Made, the bid's text goes: Bob's field is empty, and so is the flash.
+    assert o.input_value("[data-testid=t-ko-bid-1-1-2]") == ""
+    assert o.locator("[data-testid=t-flash]").count() == 0
+    assert errors == []
+    org.close()
+
+
 def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) -> None:
     """Issue 34: after a level match played online, each player bids for the Armageddon from
     their own browser (the seat of the match's game proves who bids), in Spanish for one of

@@ -322,6 +322,26 @@ test('a knock-out: the organiser enters results or the bids not in; the player\'
   assert.deepEqual(exportFormats({}), ['pgn', 'trf', 'html']);
 });
 
+test('a knock-out step from the bracket: the result chosen or the bid typed forgotten once sent, kept when refused', async () => {
+  const { ctrl, calls, redraws } = eventCtrl({
+    'POST /api/tournaments/e1/games': { round: 1, match: 2, games: [] },
+    'POST /api/tournaments/e1/bids': body => (body.bid === '-5'
+      ? Object.assign(new Error('negative'), { status: 422 }) : { seconds: 200 }),
+  });
+  const { drafts } = ctrl.state.ui;
+  Object.assign(drafts, { 'ko-result-1-2-3': '1/2', 'ko-bid-1-4-5': '-5', 'ko-bid-1-4-6': '90' });
+  await ctrl.bracketStep('games', { round: 1, match: 2, game: 3, result: '1/2' }, ['ko-result-1-2-3']);
+  assert.deepEqual(calls[0].body, { round: 1, match: 2, game: 3, result: '1/2' });
+  assert.equal(drafts['ko-result-1-2-3'], undefined);
+  await ctrl.bracketStep('bids', { round: 1, match: 4, player: 5, bid: '-5' }, ['ko-bid-1-4-5']);
+  assert.equal(ctrl.state.ui.flash, 'Error: negative');
+  assert.equal(drafts['ko-bid-1-4-5'], '-5');  // kept to correct
+  drafts['ko-bid-1-4-5'] = '200';
+  await ctrl.bracketStep('bids', { round: 1, match: 4, player: 5, bid: '200' }, ['ko-bid-1-4-5']);
+  assert.deepEqual([ctrl.state.ui.flash, drafts['ko-bid-1-4-5'], drafts['ko-bid-1-4-6']], [null, undefined, '90']);
+  assert.equal(redraws.length, 3);
+});
+
 test('a player\'s bid kept across redraws; the account\'s games asked at most every 20 s', async () => {
   let clock = 0;
   const { api, calls } = server({

@@ -6,6 +6,7 @@
 
 import { h, clear } from '../dom.js';
 import { loadSeat, request, saveSeat } from '../api.js';
+import { draft, draftSelect } from './common.js';
 import {
   RESULTS, armageddonBids, bidBoxShown, createBidsCtrl, heldSeat, koOnlineDue, matchControls, myBidView,
   tournamentApi, tt,
@@ -53,24 +54,29 @@ function gameLine(ev, m, g) {
       'data-testid': `t-ko-watch-${m.round}-${m.match}-${g.game}` }, tt('watch'))] : '');
 }
 
-function controls(r, m, post) {
+// The result chosen and the bids typed live in the page's ui.drafts, as the pairing table's
+// menus do: the page redraws itself every 5 s, and a menu or field drawn afresh between the
+// organiser's choice and their click would send nothing, or an empty bid.
+function controls(r, m, ui, post) {
   const may = matchControls(m);
   if (may && may.result) {
     const id = `${r.round}-${m.match}`;
-    const sel = h('select', { 'aria-label': tt('result'), 'data-testid': `t-ko-select-${id}` },
+    const key = `ko-result-${id}-${may.result}`;
+    const sel = draftSelect(ui, key, { 'aria-label': tt('result'), 'data-testid': `t-ko-select-${id}` },
       RESULTS.map(v => h('option', { value: v }, v)));
     const enter = h('button', { type: 'button', 'data-testid': `t-ko-enter-${id}` }, tt('enter'));
     enter.addEventListener('click', () => sel.value && post('games',
-      { round: r.round, match: m.match, game: may.result, result: sel.value }));
+      { round: r.round, match: m.match, game: may.result, result: sel.value }, [key]));
     return h('p.ko-controls', `${tt('game')} ${may.result}: `, sel, ' ', enter);
   }
   if (may && may.bids) {
     return h('div.ko-controls', may.bids.map(n => {
       const id = `${r.round}-${m.match}-${n}`;
-      const input = h('input', { size: 6, placeholder: tt('bidSeconds'), 'aria-label': `${tt('bid')} ${n}`, 'data-testid': `t-ko-bid-${id}` });
+      const key = `ko-bid-${id}`;
+      const input = draft(ui, key, { size: 6, placeholder: tt('bidSeconds'), 'aria-label': `${tt('bid')} ${n}`, 'data-testid': `t-ko-bid-${id}` });
       const send = h('button', { type: 'button', 'data-testid': `t-ko-send-bid-${id}` }, `${tt('bid')} (${n})`);
       send.addEventListener('click', () => post('bids',
-        { round: r.round, match: m.match, player: n, bid: input.value }));
+        { round: r.round, match: m.match, player: n, bid: input.value }, [key]));
       return h('p', input, ' ', send);
     }));
   }
@@ -154,7 +160,7 @@ function fillBidBox(box, ev, r, m, seat) {
     .catch(e => paint(bids.answers.get(key) || null, e.message));
 }
 
-function matchBox(ev, r, m, secret, post) {
+function matchBox(ev, r, m, secret, ui, post) {
   const bids = m.bids.length ? h('p.ko-bids', `${tt('bids')}: `,
     m.bids.map(b => `${name(ev, b.player)} ${b.seconds} s`).join(', ')) : null;
   return h('div.ko-match', { 'data-testid': `t-ko-match-${r.round}-${m.match}` },
@@ -163,7 +169,7 @@ function matchBox(ev, r, m, secret, post) {
     m.games.length ? h('ol.ko-games', m.games.map(g => gameLine(ev, m, g))) : null,
     bids,
     r.open ? myBidBox(ev, r, m) : null,
-    secret && r.open && ev.status === 'running' ? controls(r, m, post) : null);
+    secret && r.open && ev.status === 'running' ? controls(r, m, ui, post) : null);
 }
 
 /** The organiser's button that opens the round's due games on the server (each match's next
@@ -175,8 +181,9 @@ function onlineButton(ev, r, secret, post) {
   return h('p', b);
 }
 
-/** The bracket section; `post(path, body)` sends an organiser step and redraws the page. */
-export function bracketView(ev, bracket, secret, post) {
+/** The bracket section; `post(path, body, keys)` sends an organiser step and redraws the page
+ *  (`keys`: the `ui.drafts` it was chosen or typed in, forgotten once it is made). */
+export function bracketView(ev, bracket, secret, ui, post) {
   ev = { ...ev, armageddonBids: armageddonBids(bracket.format) };
   return h('section.bracket', { 'data-testid': 't-bracket' },
     h('h2', tt('bracket')),
@@ -184,7 +191,7 @@ export function bracketView(ev, bracket, secret, post) {
     h('div.bracket-rounds', bracket.rounds.map(r => h('div.bracket-round', { 'data-testid': `t-ko-round-${r.round}` },
       h('h3', roundName(r.round, bracket.rounds.length)),
       onlineButton(ev, r, secret, post),
-      r.matches.map(m => matchBox(ev, r, m, secret, post))))),
+      r.matches.map(m => matchBox(ev, r, m, secret, ui, post))))),
     bracket.champion !== null ? h('p', { 'data-testid': 't-champion' }, `${tt('champion')}: `,
       h('strong', name(ev, bracket.champion))) : null);
 }

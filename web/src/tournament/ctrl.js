@@ -449,8 +449,11 @@ export function createEventCtrl(id, { api, storage, limits, redraw }) {
     withdraw: player => act(() => step(`players/${Number(player)}/withdraw`)),
     addArbiter: name => act(() => step('arbiters', { name }), { done: clear('arbiter-name') }),
     removeArbiter: name => act(() => api.remove(id, `arbiters/${encodeURIComponent(name)}`, state.secret)),
-    /** A knock-out's organiser step from the bracket (issue 34): a result, bids, a round online. */
-    bracketStep: (path, body) => act(async () => bracketAnswer(path, await step(path, body))),
+    /** A knock-out's organiser step from the bracket (issue 34): a result, bids, a round online;
+     *  `keys`: the ui.drafts it was chosen or typed in (kept across redraws), forgotten once it
+     *  is made (a refused one stays, to be corrected). */
+    bracketStep: (path, body, keys = []) => act(async () => bracketAnswer(path, await step(path, body)),
+      { done: clear(...keys) }),
   };
 }
 

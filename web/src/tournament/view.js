@@ -248,7 +248,8 @@ function eventView(ev, rights, staff, ctrl, bracket, links) {
     parts.panel ? organiserPanel(ev, rights, staff, ctrl) : null,
     parts.secretEntry ? secretEntry(ctrl) : null,
     shown ? linksList(ev, shown) : null,
-    parts.bracket ? bracketView(ev, bracket, rights.can ? rights.secret || true : null, ctrl.bracketStep) : null,
+    parts.bracket ? bracketView(ev, bracket, rights.can ? rights.secret || true : null, ui,
+      ctrl.bracketStep) : null,
     last ? h('section.round', setupFigure(ev, last), pairingTable(ev, last, rights, ctrl),
       h('p', h('a', { href: `#/tournament/${encodeURIComponent(id)}/hall` }, tt('hall'))))
       : parts.noRound ? h('p', tt('noRound')) : null,

@@ -59,7 +59,7 @@ def _quantiles(label: str, latencies: list[float]) -> None:
     if len(latencies) < 2:
         print(f"{label}: {len(latencies)} queries, too few for quantiles")
         return
-    q = statistics.quantiles(latencies, n=100)
+    q = statistics.quantiles(latencies, n=100, method="inclusive")  # p99 <= max
     print(f"{label}: p50 {q[49]:.2f} ms, p99 {q[98]:.2f} ms, max {max(latencies):.2f} ms "
           f"over {len(latencies)}")
 
@@ -143,8 +143,33 @@ def queries(engine: Engine, store: ExplorerStore, count: int, seed: int,
     print(f"busiest start: {busiest[0]} {busiest[1]}, "
           f"{sum(r['games'] for r in store.moves(busiest[0], busiest[1], _start(*busiest))):,}"
           " games")
+    _busiest(store, busiest)
     if explain:
         _explain(engine, busiest, t)
+
+
+def _busiest(store: ExplorerStore, busiest: tuple[str, int], repeats: int = 60) -> None:
+    """The busiest start position alone, ``repeats`` times: the moves and sources queries."""
+    variant, number = busiest
+    key = _start(variant, number)
+    rows = store.moves(variant, number, key)
+    wall, cpu = [], []
+    for _ in range(repeats):
+        c0, t0 = time.process_time(), time.perf_counter()
+        store.moves(variant, number, key)
+        store.sources(variant, number)
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - t0) * 1000)
+    print(f"busiest start: {len(rows)} moves")
+    _quantiles(f"busiest start, moves and sources, wall ({repeats} times)", wall)
+    _quantiles(f"busiest start, moves and sources, CPU ({repeats} times)", cpu)
+    filtered = []
+    for _ in range(repeats):  # the filters the page offers: a speed and a rating range
+        t0 = time.perf_counter()
+        store.moves(variant, number, key, speeds=["blitz"], min_rating=1800, max_rating=2200)
+        filtered.append((time.perf_counter() - t0) * 1000)
+    _quantiles(f"busiest start, moves filtered by speed and rating, wall ({repeats} times)",
+               filtered)
 
 
 def _start(variant: str, number: int) -> str:

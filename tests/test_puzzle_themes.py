@@ -20,6 +20,7 @@ from randomchess.puzzles.generator import (
     generate,
     open_engine,
     promising,
+    theme_possible,
     themed_blunders,
     themed_moves,
 )
@@ -68,6 +69,19 @@ def test_promising_means_check_capture_or_a_new_attack() -> None:
     # a start position's adjustments attack nothing
     start = Position(setup_from_number("mrc", 291).fen, "mrc")
     assert not any(promising(start, m) for m in themed_moves(start, "adjustment"))
+
+
+def test_a_themed_game_ends_when_the_theme_can_no_longer_happen() -> None:
+    start = Position(setup_from_number("mrc", 291).fen, "mrc")
+    assert theme_possible(start, "adjustment") and theme_possible(start, "castling")
+    assert not theme_possible(Position("2rkr3/2p1p3/8/8/8/8/8/RK6 w - - 0 1", "chess960"),
+                              "castling")
+    # the bishops on opposite colours: no adjustment in the whole game
+    opposite = Position(setup_from_number("mrc", 0).fen, "mrc")
+    assert not opposite.adjust_rights
+    assert not theme_possible(opposite, "adjustment")
+    assert theme_possible(Position("k8/6P2/9/9/9/9/9/9/K8 w - - 0 1", "mrc"),
+                          "primeMinisterPromotion")
 
 
 def test_a_blunder_that_allows_a_castling_mate_is_a_candidate(engine: Analyser) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from randomchess.analysis.core import Analyser, Limit, Line, Score
-from randomchess.pieces import MINISTER, PAWN, WHITE
+from randomchess.pieces import BLACK, MINISTER, PAWN, WHITE
 from randomchess.position import Move, Position
 from randomchess.puzzles.model import Puzzle
 from randomchess.puzzles.themes import attacked_by_piece, tag, value
@@ -410,6 +410,16 @@ def _themed_win(pos: Position, lines: Sequence[Line], theme: str, win_min: float
     return move if best >= win_min and best - second >= gap else None
 
 
+def theme_possible(pos: Position, theme: str) -> bool:
+    """Whether ``theme`` can still happen in the game: a castling right or a Bishop
+    Adjustment right with an unmoved pair is left (a promotion always can)."""
+    if theme == "castling":
+        return pos.castling != 0
+    if theme == "adjustment":
+        return any(pos.adjustment_pairs(c) for c in (WHITE, BLACK))
+    return True
+
+
 def _themed_setup(variant: str, theme: str, rng: random.Random) -> Position:
     """A random setup where ``theme`` can happen (the Bishop Adjustment only exists in the
     setups whose bishops share a colour)."""
@@ -433,7 +443,8 @@ def themed_candidates(analyser: Analyser, variant: str, theme: str, rng: random.
     candidate (at most ``per_ply`` such searches a move).  A position of the game itself
     is one too when the game's own search rates a themed move best and winning.  A themed
     move is offered once a game: the game, avoiding it, would otherwise offer the same
-    puzzle again and again."""
+    puzzle again and again.  The game ends once the theme can no longer happen
+    (:func:`theme_possible`)."""
     pos = _themed_setup(variant, theme, rng)
     analyser.new_game()
     decided = 0
@@ -441,7 +452,7 @@ def themed_candidates(analyser: Analyser, variant: str, theme: str, rng: random.
     used: set[Move] = set()  # the themed moves already offered
     for ply in range(max_plies):
         legal = pos.legal_moves()
-        if not legal:
+        if not legal or not theme_possible(pos, theme):
             return
         if ply >= 2:
             yield from themed_blunders(analyser, pos, theme, criteria, rng, per_ply, used)

@@ -23,6 +23,7 @@ from randomchess.puzzles.generator import (
     theme_possible,
     themed_blunders,
     themed_moves,
+    themed_setup,
 )
 from randomchess.startpos import setup_from_number
 
@@ -82,6 +83,19 @@ def test_a_themed_game_ends_when_the_theme_can_no_longer_happen() -> None:
     assert not theme_possible(opposite, "adjustment")
     assert theme_possible(Position("k8/6P2/9/9/9/9/9/9/K8 w - - 0 1", "mrc"),
                           "primeMinisterPromotion")
+
+
+@pytest.mark.parametrize("variant", ["chess960", "mrc"])
+def test_themed_setups(variant: str) -> None:
+    """Castling games start with the kings on d or f (where a castling rook lands);
+    adjustment games with both bishops of a colour (the only setups that have it)."""
+    rng = random.Random(3)
+    for _ in range(20):
+        pos = themed_setup(variant, "castling", rng)
+        assert "abcdefghi"[pos.geometry.file_of(pos.kings[0])] in "df"
+        assert pos.castling
+    if variant == "mrc":
+        assert all(themed_setup(variant, "adjustment", rng).adjust_rights for _ in range(20))
 
 
 def test_a_blunder_that_allows_a_castling_mate_is_a_candidate(engine: Analyser) -> None:

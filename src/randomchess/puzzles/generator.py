@@ -420,13 +420,19 @@ def theme_possible(pos: Position, theme: str) -> bool:
     return True
 
 
-def _themed_setup(variant: str, theme: str, rng: random.Random) -> Position:
+def themed_setup(variant: str, theme: str, rng: random.Random) -> Position:
     """A random setup where ``theme`` can happen (the Bishop Adjustment only exists in the
-    setups whose bishops share a colour)."""
+    setups whose bishops share a colour); for castling, one whose kings stand on a file a
+    castling rook lands on (d or f), where castling can check once the file opens."""
     while True:
         pos = random_setup(variant, rng)
-        if theme != "adjustment" or pos.adjust_rights:
-            return pos
+        if theme == "adjustment" and not pos.adjust_rights:
+            continue
+        if theme == "castling":
+            files = {pos.variant.castle_a[1], pos.variant.castle_h[1]}
+            if pos.geometry.file_of(pos.kings[WHITE]) not in files:
+                continue
+        return pos
 
 
 def themed_candidates(analyser: Analyser, variant: str, theme: str, rng: random.Random,
@@ -445,7 +451,7 @@ def themed_candidates(analyser: Analyser, variant: str, theme: str, rng: random.
     move is offered once a game: the game, avoiding it, would otherwise offer the same
     puzzle again and again.  The game ends once the theme can no longer happen
     (:func:`theme_possible`)."""
-    pos = _themed_setup(variant, theme, rng)
+    pos = themed_setup(variant, theme, rng)
     analyser.new_game()
     decided = 0
     last: str | None = None  # the game's last move

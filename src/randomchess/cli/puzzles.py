@@ -26,6 +26,8 @@ _TEXT = {
         "verify": "{variant}: re-verifying ({engine}, {depth} plies)",
         "verified": "{kept} of {total} puzzles hold at the deeper search; written to {out}.",
         "failed": "fails the deeper search: {id}",
+        "bad_theme": "Unknown theme {theme!r}: the themes are {themes}.",
+        "theme_variant": "The theme {theme} does not exist in {variant} (only in {variants}).",
     },
     "es": {
         "generate": "{variant}: problemas ({engine})",
@@ -37,6 +39,8 @@ _TEXT = {
         "verified": "{kept} de {total} problemas resisten la búsqueda más profunda; escritos "
                     "en {out}.",
         "failed": "no resiste la búsqueda más profunda: {id}",
+        "bad_theme": "Tema desconocido {theme!r}: los temas son {themes}.",
+        "theme_variant": "El tema {theme} no existe en {variant} (solo en {variants}).",
     },
 }
 
@@ -58,10 +62,13 @@ def puzzles_group() -> None:
               help="Mine these games (PGN) instead of engine self-play.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the self-play games' setups and mistakes.")
+@click.option("--theme", default=None,
+              help="Only puzzles with this theme: castling, adjustment (MRC) or "
+                   "primeMinisterPromotion (MRC); self-play is then steered towards it.")
 @click.option("--lang", type=click.Choice(["en", "es"]), default="en", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def generate_command(variant: str, count: int, out: Path, pgn_files: tuple[Path, ...],
-                     seed: int, lang: str, quiet: bool) -> None:
+                     seed: int, theme: str | None, lang: str, quiet: bool) -> None:
     """Find COUNT new puzzles by engine self-play from random setups (or in PGN games)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -70,14 +77,23 @@ def generate_command(variant: str, count: int, out: Path, pgn_files: tuple[Path,
     from randomchess.analysis.engines import EngineUnavailableError
     from randomchess.puzzles.generator import (
         CRITERIA,
+        THEME_VARIANTS,
         PuzzleFinder,
         generate,
         open_engine,
         selfplay_stream,
+        themed_stream,
     )
     from randomchess.puzzles.model import read_jsonl
 
     text = _TEXT[lang]
+    if theme is not None:
+        if theme not in THEME_VARIANTS:
+            raise click.ClickException(text["bad_theme"].format(
+                theme=theme, themes=", ".join(THEME_VARIANTS)))
+        if variant not in THEME_VARIANTS[theme]:
+            raise click.ClickException(text["theme_variant"].format(
+                theme=theme, variant=variant, variants=", ".join(THEME_VARIANTS[theme])))
     console = Console(stderr=True)
     seen: set[str] = set()
     if out.exists():
@@ -90,8 +106,12 @@ def generate_command(variant: str, count: int, out: Path, pgn_files: tuple[Path,
         raise click.ClickException(exc.message(lang)) from None
     criteria = CRITERIA[variant]
     finder = PuzzleFinder(engine, criteria)
-    stream = (_pgn_stream(engine, variant, pgn_files, criteria, console, text) if pgn_files
-              else selfplay_stream(engine, variant, seed, criteria))
+    if pgn_files:
+        stream = _pgn_stream(engine, variant, pgn_files, criteria, console, text)
+    elif theme is not None:
+        stream = themed_stream(engine, variant, theme, seed, criteria)
+    else:
+        stream = selfplay_stream(engine, variant, seed, criteria)
     found = examined = 0
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -106,7 +126,7 @@ def generate_command(variant: str, count: int, out: Path, pgn_files: tuple[Path,
                 bar.update(task, completed=n, examined=f"({seen_count})")
 
             with out.open("a", encoding="utf-8") as handle:
-                for puzzle in generate(finder, stream, count, seen, progress):
+                for puzzle in generate(finder, stream, count, seen, progress, theme):
                     handle.write(puzzle.to_json() + "\n")
                     handle.flush()
                     found += 1

@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from randomchess.analysis.core import Analyser, Limit, Line, Score
-from randomchess.pieces import WHITE
+from randomchess.pieces import BLACK, MINISTER, PAWN, WHITE
 from randomchess.position import Move, Position
 from randomchess.puzzles.model import Puzzle
-from randomchess.puzzles.themes import tag
+from randomchess.puzzles.themes import attacked_by_piece, tag, value
 from randomchess.startpos import setup_count, setup_from_number
 from randomchess.variants import get_variant
 
@@ -292,10 +292,11 @@ Progress = Callable[[int, int], None]  # (puzzles found, candidates examined)
 
 
 def generate(finder: PuzzleFinder, candidates: Iterable[tuple[Candidate, str]], count: int,
-             seen: set[str] | None = None, progress: Progress | None = None
-             ) -> Iterator[Puzzle]:
+             seen: set[str] | None = None, progress: Progress | None = None,
+             theme: str | None = None) -> Iterator[Puzzle]:
     """Up to ``count`` new puzzles from ``candidates`` ((position, last move), source);
-    one per distinct FEN, none already in ``seen`` (ids or FENs)."""
+    one per distinct FEN, none already in ``seen`` (ids or FENs); with ``theme``, only
+    puzzles tagged with it."""
     seen = set() if seen is None else seen
     found = examined = 0
     for (pos, last), source in candidates:
@@ -307,6 +308,8 @@ def generate(finder: PuzzleFinder, candidates: Iterable[tuple[Candidate, str]], 
         seen.add(key)
         examined += 1
         puzzle = finder.find(pos, last_move=last, source=source)
+        if puzzle is not None and theme is not None and theme not in puzzle.themes:
+            puzzle = None
         if puzzle is not None and puzzle.id not in seen:
             seen.add(puzzle.id)
             found += 1
@@ -321,6 +324,201 @@ def selfplay_stream(analyser: Analyser, variant: str, seed: int,
     rng = random.Random(seed)
     while True:
         for candidate in selfplay_candidates(analyser, variant, rng, criteria):
+            yield candidate, "selfplay"
+
+
+# --------------------------------------------------------------------- themed candidates
+# The themes no engine self-play finds by chance (docs/puzzles.md, "Themed candidates"), and
+# the variants they exist in.
+THEME_VARIANTS: dict[str, tuple[str, ...]] = {
+    "castling": ("chess960", "mrc"),
+    "adjustment": ("mrc",),
+    "primeMinisterPromotion": ("mrc",),
+}
+
+
+def themed_moves(pos: Position, theme: str) -> list[Move]:
+    """The legal moves of ``pos`` that make ``theme``: castling, a Bishop Adjustment, or a
+    promotion to the Prime Minister."""
+    legal = pos.legal_moves()
+    if theme == "castling":
+        return [m for m in legal if pos.is_castling(m)]
+    if theme == "adjustment":
+        return [m for m in legal if pos.is_adjustment(m)]
+    if theme == "primeMinisterPromotion":
+        return [m for m in legal if m.promotion == MINISTER
+                and pos.piece_type_at(m.from_square) == PAWN]
+    raise ValueError(f"unknown theme: {theme}")
+
+
+def _moved_squares(pos: Position, move: Move) -> list[int]:
+    """The squares of the solver's pieces that ``move`` (before it is played) puts
+    somewhere new."""
+    if pos.is_castling(move):
+        return list(pos.castling_squares(move.to_square))
+    if pos.is_adjustment(move):
+        return [move.from_square, move.to_square]
+    return [move.to_square]
+
+
+def promising(pos: Position, move: Move) -> bool:
+    """The rules core's cheap guess that ``move`` may win: it checks, captures, or puts a
+    piece where it attacks an enemy piece (not a pawn) that is undefended or worth more."""
+    if pos.gives_check(move) or pos.is_capture(move):
+        return True
+    squares = _moved_squares(pos, move)
+    after = pos.copy(stack=False)
+    us = after.turn
+    after.push(move)
+    them = us ^ 1
+    for sq in squares:
+        kind = after.piece_type_at(sq)
+        if not kind or after.color_at(sq) != us:
+            continue
+        mine = value(after, kind)
+        for s in attacked_by_piece(after, sq):
+            target = after.piece_type_at(s)
+            if after.color_at(s) != them or target == PAWN:
+                continue
+            if value(after, target) > mine or not after.is_attacked(s, them):
+                return True
+    return False
+
+
+def _engine_says_themed(analyser: Analyser, pos: Position, theme: str, depth: int,
+                        win_min: float = 60.0, gap: float = 20.0) -> Move | None:
+    """A short search's opinion: the best move, when it makes ``theme`` and wins (more
+    loosely than the puzzle criteria, which decide later)."""
+    legal = pos.legal_moves()
+    if not legal:
+        return None
+    lines = analyser.analyse(pos, Limit(depth=depth), multipv=min(2, len(legal)))
+    return _themed_win(pos, lines, theme, win_min, gap)
+
+
+def _themed_win(pos: Position, lines: Sequence[Line], theme: str, win_min: float,
+                gap: float) -> Move | None:
+    if not lines or not lines[0].pv:
+        return None
+    move = _first(pos, lines[0])
+    if move is None or move not in themed_moves(pos, theme):
+        return None
+    if mover_mate(pos, lines[0].score) is not None:
+        return move
+    best = mover_win(pos, lines[0].score)
+    second = mover_win(pos, lines[1].score) if len(lines) > 1 else 0.0
+    return move if best >= win_min and best - second >= gap else None
+
+
+def theme_possible(pos: Position, theme: str) -> bool:
+    """Whether ``theme`` can still happen in the game: a castling right or a Bishop
+    Adjustment right with an unmoved pair is left (a promotion always can)."""
+    if theme == "castling":
+        return pos.castling != 0
+    if theme == "adjustment":
+        return any(pos.adjustment_pairs(c) for c in (WHITE, BLACK))
+    return True
+
+
+def themed_setup(variant: str, theme: str, rng: random.Random) -> Position:
+    """A random setup where ``theme`` can happen (the Bishop Adjustment only exists in the
+    setups whose bishops share a colour); for castling, one whose kings stand on a file a
+    castling rook lands on (d or f), where castling can check once the file opens."""
+    while True:
+        pos = random_setup(variant, rng)
+        if theme == "adjustment" and not pos.adjust_rights:
+            continue
+        if theme == "castling":
+            files = {pos.variant.castle_a[1], pos.variant.castle_h[1]}
+            if pos.geometry.file_of(pos.kings[WHITE]) not in files:
+                continue
+        return pos
+
+
+def themed_candidates(analyser: Analyser, variant: str, theme: str, rng: random.Random,
+                      criteria: Criteria, max_plies: int = 160, per_ply: int = 12
+                      ) -> Iterator[Candidate]:
+    """One noisy engine game from a random setup, steered towards ``theme``; yields the
+    positions where a move making it is legal and promising.
+
+    The game avoids the themed moves itself (so castling rights and unmoved bishops last
+    into the middlegame) and plays more random moves than :func:`selfplay_candidates`.
+    Before each move it tries every reply of the side to move: a reply after which the
+    opponent has a themed move the rules core finds promising (:func:`promising`) and a
+    short search rates best and winning is a blunder, and the position after it a
+    candidate (at most ``per_ply`` such searches a move).  A position of the game itself
+    is one too when the game's own search rates a themed move best and winning.  A themed
+    move is offered once a game: the game, avoiding it, would otherwise offer the same
+    puzzle again and again.  The game ends once the theme can no longer happen
+    (:func:`theme_possible`)."""
+    pos = themed_setup(variant, theme, rng)
+    analyser.new_game()
+    decided = 0
+    last: str | None = None  # the game's last move
+    used: set[Move] = set()  # the themed moves already offered
+    for ply in range(max_plies):
+        legal = pos.legal_moves()
+        if not legal or not theme_possible(pos, theme):
+            return
+        if ply >= 2:
+            yield from themed_blunders(analyser, pos, theme, criteria, rng, per_ply, used)
+        lines = analyser.analyse(pos, Limit(depth=criteria.play_depth),
+                                 multipv=min(3, len(legal)))
+        if not lines or not lines[0].pv:
+            return
+        own = _themed_win(pos, lines, theme, 60.0, 20.0)
+        if ply >= 4 and last is not None and own is not None and own not in used:
+            used.add(own)
+            yield pos.copy(stack=False), last
+        best_w = mover_win(pos, lines[0].score)
+        avoid = set(themed_moves(pos, theme))
+        choices = [pos.parse_uci(line.pv[0]) for line in lines if line.pv]
+        choices = [m for m in choices if m not in avoid]
+        roll = rng.random()
+        quiet = [m for m in legal if m not in avoid]
+        if not quiet:
+            return
+        if roll < 0.2 or not choices:
+            move = rng.choice(quiet)
+        elif roll < 0.45 and len(choices) > 1:
+            move = choices[rng.randrange(1, len(choices))]
+        else:
+            move = choices[0]
+        last = pos.uci(move)
+        pos.push(move)
+        decided = decided + 1 if best_w > 97 or best_w < 3 else 0
+        if decided >= 8:
+            return
+
+
+def themed_blunders(analyser: Analyser, pos: Position, theme: str, criteria: Criteria,
+                    rng: random.Random, per_ply: int, used: set[Move] | None = None
+                    ) -> Iterator[Candidate]:
+    """The replies of ``pos``'s side to move after which the opponent has a promising themed
+    move that a short search rates best and winning (at most ``per_ply`` searched); none
+    whose themed move is in ``used``, to which the ones offered are added."""
+    used = set() if used is None else used
+    hopeful: list[tuple[Position, str]] = []
+    for move in pos.legal_moves():
+        after = pos.copy(stack=False)
+        text = after.uci(move)
+        after.push(move)
+        if any(m not in used and promising(after, m) for m in themed_moves(after, theme)):
+            hopeful.append((after, text))
+    rng.shuffle(hopeful)
+    for after, text in hopeful[:per_ply]:
+        win = _engine_says_themed(analyser, after, theme, criteria.play_depth)
+        if win is not None and win not in used:
+            used.add(win)
+            yield after, text
+
+
+def themed_stream(analyser: Analyser, variant: str, theme: str, seed: int,
+                  criteria: Criteria) -> Iterator[tuple[Candidate, str]]:
+    """Candidates for ``theme`` from endless steered self-play games (seeded)."""
+    rng = random.Random(seed)
+    while True:
+        for candidate in themed_candidates(analyser, variant, theme, rng, criteria):
             yield candidate, "selfplay"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
 from randomchess.db import snapshot
@@ -120,3 +120,32 @@ def test_a_snapshot_holds_no_write_lock(store: TournamentStore) -> None:
                                     "WHERE tournament_id = :i"), {"i": eid}).scalar_one()
     assert first == again == 0 and players == 0
     assert store.load(eid).event.version == 1 and len(store.load(eid).players) == 1
+
+
+def test_a_snapshot_is_read_only_and_leaves_its_connection_as_it_was(
+        store: TournamentStore) -> None:
+    """Inside, PostgreSQL runs REPEATABLE READ READ ONLY and SQLite an open transaction;
+    the pooled connection goes back to READ COMMITTED, writable, outside any transaction
+    (the steps that check it out next write on it)."""
+    engine = create_engine(store.engine.url, pool_size=1, max_overflow=0)
+    try:
+        pg = engine.dialect.name == "postgresql"
+        with snapshot(engine) as conn:
+            raw = conn.connection.dbapi_connection
+            if pg:
+                assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == \
+                    "repeatable read"
+                assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "on"
+            else:
+                assert raw is not None and raw.in_transaction
+        with engine.begin() as conn:
+            assert conn.connection.dbapi_connection is raw  # the same pooled connection
+            if pg:
+                assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == \
+                    "read committed"
+                assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "off"
+            else:
+                assert not raw.in_transaction  # type: ignore[union-attr]
+            conn.execute(text("UPDATE tournaments SET version = version + 1"))
+    finally:
+        engine.dispose()

@@ -7,10 +7,11 @@ randomchess; the Alembic migrations in ``db/migrations`` must build exactly
 """
 
 from randomchess.db import engine as _engine
-from randomchess.db.engine import default_db_url, make_engine, migrate, now_ms
+from randomchess.db.engine import default_db_url, make_engine, migrate, now_ms, snapshot
 from randomchess.db.schema import metadata
 
-__all__ = ["DB_ERRORS", "default_db_url", "make_engine", "metadata", "migrate", "now_ms"]
+__all__ = ["DB_ERRORS", "default_db_url", "make_engine", "metadata", "migrate", "now_ms",
+           "snapshot"]
 
 
 def __getattr__(name: str) -> tuple[type[Exception], ...]:

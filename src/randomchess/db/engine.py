@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -105,6 +107,30 @@ def make_engine(url: str, timeout_s: float = 5.0) -> Engine:
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
                              pool_timeout=timeout_s, connect_args=connect_args)
     return create_engine(url, poolclass=NullPool)
+
+
+@contextmanager
+def snapshot(engine: Engine) -> Iterator[Connection]:
+    """A connection whose statements all read one state of the database, for a read that
+    builds one answer from several ``SELECT`` statements: a write committed meanwhile is
+    wholly in it or wholly out of it.  Read only; it takes no write lock and waits for none.
+
+    Outside a transaction each statement sees the newest commit: Python's ``sqlite3`` opens
+    no transaction for a ``SELECT``, and PostgreSQL's READ COMMITTED takes a snapshot per
+    statement.  So SQLite gets an explicit deferred ``BEGIN`` (in WAL mode the snapshot is
+    taken at the first read and writers go on), PostgreSQL a ``REPEATABLE READ READ ONLY``
+    transaction (set on the driver's connection: no extra round trip).  The transaction is
+    rolled back at the end."""
+    with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execution_options(isolation_level="REPEATABLE READ",
+                                   postgresql_readonly=True)
+        elif conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.rollback()
 
 
 _REVISION = re.compile(r"^(down_)?revision(?:\s*:[^=]*)?\s*=\s*(?:None|[\"']([^\"']+)[\"'])",

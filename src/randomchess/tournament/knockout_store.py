@@ -18,7 +18,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
-from randomchess.db import now_ms, schema
+from randomchess.db import now_ms, schema, snapshot
 from randomchess.startpos import verify_commitment
 from randomchess.tournament import setups as event_setups
 from randomchess.tournament.errors import (
@@ -169,7 +169,8 @@ class KnockoutStore:
         return created, seeds
 
     def load(self, event_id: str, reveal: bool = False) -> KnockoutEvent:
-        with self.store.engine.connect() as conn:
+        """A consistent snapshot (all its statements read one state of the database)."""
+        with snapshot(self.store.engine) as conn:
             t = self.store._load(conn, event_id, reveal)
             return read(conn, t)
 

@@ -23,7 +23,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from randomchess.db import make_engine, migrate, now_ms, schema
+from randomchess.db import make_engine, migrate, now_ms, schema, snapshot
 from randomchess.san import Language
 from randomchess.scoresheet import ScoresheetError, split_pgn
 from randomchess.startpos import (
@@ -161,8 +161,9 @@ class TournamentStore:
                                 es=f"no hay ningún torneo con id o nombre {key!r}")
 
     def load(self, event_id: str, reveal: bool = False) -> Tournament:
-        """A snapshot; the salt is included only once the event is closed (or ``reveal``)."""
-        with self.engine.connect() as conn:
+        """A snapshot (its statements read one state of the database); the salt is included
+        only once the event is closed (or ``reveal``)."""
+        with snapshot(self.engine) as conn:
             return self._load(conn, event_id, reveal)
 
     def _load(self, conn: Connection, event_id: str, reveal: bool) -> Tournament:
@@ -740,10 +741,9 @@ class TournamentStore:
 
     def load_live(self, event_id: str) -> Tournament:
         """:meth:`load` with the online games that have ended shown as they ended (their
-        result; an aborted game's board free) before the server records them: read only.
-        The games are looked up by the ids the loaded boards hold (each read may see a newer
-        commit than the one before it: SQLite reads outside a transaction)."""
-        with self.engine.connect() as conn:
+        result; an aborted game's board free) before the server records them: read only,
+        the event and its games read in one snapshot."""
+        with snapshot(self.engine) as conn:
             t = self._load(conn, event_id, reveal=False)
             open_games = {b.game_id: b for b in t.boards
                           if b.game_id is not None and b.result is None}

@@ -27,6 +27,7 @@ class FakeEngine:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.root_bestmove: str | None = None  # as UciClient: the engine's own bestmove
 
     def supports(self, variant_key: str) -> bool:
         return True
@@ -37,6 +38,7 @@ class FakeEngine:
         from randomchess.analysis.core import Score, make_line
 
         move = pos.legal_moves()[0]
+        self.root_bestmove = pos.uci(move)
         return [make_line(pos, 1, 1, Score(cp=0), [move])]
 
     def new_game(self) -> None:

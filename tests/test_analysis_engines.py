@@ -21,6 +21,7 @@ from randomchess.analysis import (
 )
 from randomchess.analysis.match import random_setup
 from randomchess.analysis.uci_client import parse_info, plain_fen, variants_ini
+from uci_support import logging_engine
 
 
 def _find(name: str) -> str | None:
@@ -262,18 +263,7 @@ def test_an_engine_that_reads_adjustments_searches_them_itself(tmp_path: Path) -
     """The one UCI client (issue 27, item 4) also runs our own engine: one that reads the
     Bishop Adjustment gets the whole FEN and one search; one that does not gets the six
     standard fields, plus a search after each legal adjustment at the root (RULES.md §4.9)."""
-    log = tmp_path / "sent.log"
-    fake = tmp_path / "logging-engine"
-    fake.write_text(
-        "#!/bin/sh\n"
-        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
-        "    uci) echo 'id name logger'\n"
-        "         echo 'option name UCI_Variant type combo default chess var chess var mrc'\n"
-        "         echo uciok;;\n"
-        "    isready) echo readyok;;\n"
-        "    go*) echo 'info depth 1 score cp 31 pv e2e4'; echo 'bestmove e2e4';;\n"
-        "  esac\ndone\n")
-    fake.chmod(0o755)
+    fake, log = logging_engine(tmp_path, variants=("chess", "mrc"))
     v = get_variant("mrc")
     pos = Position(random_setup(v, random.Random(5), adjustment=True), v)
     adjustments = [m for m in pos.legal_moves() if pos.is_adjustment(m)]
@@ -308,18 +298,7 @@ FSF_PREFERS_A_REFUSED_GATE = ("n1rkbbrm/pppp2pp/n3pp2/8/8/4P1P1/PPPPNP1P/MRBBKR1
 
 def test_an_engine_with_gating_is_told_to_search_only_the_moves_our_rules_allow(
         tmp_path: Path) -> None:
-    log = tmp_path / "sent.log"
-    fake = tmp_path / "logging-engine"
-    fake.write_text(
-        "#!/bin/sh\n"
-        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
-        "    uci) echo 'id name logger'\n"
-        "         echo 'option name UCI_Variant type combo default chess var mrc var pmcrc'\n"
-        "         echo uciok;;\n"
-        "    isready) echo readyok;;\n"
-        "    go*) echo 'info depth 1 score cp 31 pv h1f1q'; echo 'bestmove h1f1q';;\n"
-        "  esac\ndone\n")
-    fake.chmod(0o755)
+    fake, log = logging_engine(tmp_path, variants=("mrc", "pmcrc"), move="h1f1q")
     pos = Position(CASTLING_ONTO_GATE, "pmcrc")
     ours = {pos.uci(m) for m in pos.legal_moves()}
     assert "h1f1q" in ours and "f1h1q" not in ours

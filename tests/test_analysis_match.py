@@ -22,6 +22,7 @@ from randomchess.game import is_dead_position
 from randomchess.pgn import read_games
 from randomchess.position import Position
 from randomchess.variants import get_variant
+from uci_support import logging_engine
 
 
 def test_time_control_parsing() -> None:
@@ -126,26 +127,6 @@ def test_after_an_adjustment_engines_without_the_rule_get_a_plain_fen() -> None:
     assert full == f"position fen {start.fen()} moves e2e4 e8e6 b1c1 c9b7"
 
 
-def _logging_engine(tmp_path: Path) -> tuple[Path, Path]:
-    """A fake UCI engine that writes every line it is sent to a log, offers Hash, UCI_Variant
-    and UCI_Chess960, and answers ``go`` with one scored ``info`` and ``bestmove e2e4``."""
-    log = tmp_path / "sent.log"
-    fake = tmp_path / "logging-engine"
-    fake.write_text(
-        "#!/bin/sh\n"
-        f"while read line; do\n  echo \"$line\" >> '{log}'\n  case \"$line\" in\n"
-        "    uci) echo 'id name logger'\n"
-        "         echo 'option name Hash type spin default 16 min 1 max 64'\n"
-        "         echo 'option name UCI_Chess960 type check default false'\n"
-        "         echo 'option name UCI_Variant type combo default chess var chess var mrc'\n"
-        "         echo uciok;;\n"
-        "    isready) echo readyok;;\n"
-        "    go*) echo 'info depth 1 score cp 31 pv e2e4'; echo 'bestmove e2e4';;\n"
-        "    quit) exit 0;;\n  esac\ndone\n")
-    fake.chmod(0o755)
-    return fake, log
-
-
 def test_a_match_engine_runs_through_the_one_uci_client(tmp_path: Path) -> None:
     """Issue 27, item 4: the match's engines are ``UciClient``s.  Options are set once after
     the handshake, Hash keeps the engine's default, each game sends the variant (our key for
@@ -154,7 +135,9 @@ def test_a_match_engine_runs_through_the_one_uci_client(tmp_path: Path) -> None:
     from randomchess.analysis.match import Player
     from randomchess.analysis.uci_client import UciClient
 
-    fake, log = _logging_engine(tmp_path)
+    fake, log = logging_engine(tmp_path, options=(
+        "option name Hash type spin default 16 min 1 max 64",
+        "option name UCI_Chess960 type check default false"))
     spec = EngineSpec.parse(str(fake), {"Skill Level": "3"})
     player = Player.start(spec)
     try:

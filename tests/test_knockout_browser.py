@@ -37,6 +37,20 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
+def _organiser(browser: Browser, server: str, lang: str = "en") -> tuple[Page, list[str]]:
+    """The organiser's page at the home page (a desktop viewport; CSP bypassed because
+    wait_for_function evaluates strings) and the list its page errors are collected in."""
+    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
+                              bypass_csp=True)
+    if lang != "en":
+        ctx.add_init_script(f"localStorage.setItem('rc-lang', '{lang}')")
+    o = ctx.new_page()
+    errors: list[str] = []
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto("/")
+    return o, errors
+
+
 def _bracket(page: Page, eid: str) -> dict[str, Any]:
     r = page.request.get(f"/api/tournaments/{eid}/bracket")
     assert r.ok
@@ -93,13 +107,7 @@ def test_a_knockout_run_from_the_bracket(browser: Browser, server: str) -> None:
     too, from their pages); then the event is closed, every setup re-derived from the
     revealed salt by the documented recipe (docs/shuffler.md), and the PGN's rounds, setups
     and clocks checked."""
-    ctx = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
-                              bypass_csp=True)
-    ctx.add_init_script("localStorage.setItem('rc-lang', 'es')")
-    o = ctx.new_page()
-    errors: list[str] = []
-    o.on("pageerror", lambda e: errors.append(str(e)))
-    o.goto("/")
+    o, errors = _organiser(browser, server, "es")
     r = o.request.post("/api/tournaments/knockout", data={
         "name": "Web KO", "games": 2, "time_control": "900+10", "tiebreaks": ["2:300+3"],
         "armageddon": "bid:300"})
@@ -337,13 +345,7 @@ def test_a_match_played_online_by_two_players(browser: Browser, server: str) -> 
     """The organiser opens the match's games online from the bracket; two players play them in
     their own browsers: the first game drawn, then the Armageddon (White 5 min, Black 4, as
     the clocks show), drawn: Black wins the match, and the organiser's bracket shows it."""
-    # bypass_csp: wait_for_function evaluates strings, which the server's CSP forbids.
-    org = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
-                              bypass_csp=True)
-    o = org.new_page()
-    errors: list[str] = []
-    o.on("pageerror", lambda e: errors.append(str(e)))
-    o.goto("/")
+    o, errors = _organiser(browser, server)
     eid, _ = _ann_and_bob(o, "Online match", "fixed:300+2,240+2")
     players = {n: browser.new_context(base_url=server, bypass_csp=True).new_page()
                for n in ("Ann", "Bob")}
@@ -396,12 +398,7 @@ def test_the_organisers_choice_and_bid_outlive_the_redraws(browser: Browser,
     the page's automatic redraws (every 5 s), as the pairing table's do: a redraw between
     choosing and clicking once sent nothing (the result lost) or an empty bid (refused), and
     the 8-player run above failed now and then."""
-    org = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
-                              bypass_csp=True)
-    o = org.new_page()
-    errors: list[str] = []
-    o.on("pageerror", lambda e: errors.append(str(e)))
-    o.goto("/")
+    o, errors = _organiser(browser, server)
     eid, _ = _ann_and_bob(o, "Choices kept", "bid:300+2")
     o.wait_for_selector("[data-testid=t-ko-select-1-1]", timeout=SLOW)
     o.select_option("[data-testid=t-ko-select-1-1]", "1/2")
@@ -424,7 +421,7 @@ def test_the_organisers_choice_and_bid_outlive_the_redraws(browser: Browser,
     assert o.input_value("[data-testid=t-ko-bid-1-1-2]") == ""
     assert o.locator("[data-testid=t-flash]").count() == 0
     assert errors == []
-    org.close()
+    o.context.close()
 
 
 def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) -> None:
@@ -433,12 +430,7 @@ def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) ->
     them; a bad bid is refused there, a bid stays hidden from the opponent until both are in;
     then the Armageddon opens online by itself with the bid clocks (the lower bid Black), both
     take their seats from the page and the draw sends Black on."""
-    org = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900},
-                              bypass_csp=True)
-    o = org.new_page()
-    errors: list[str] = []
-    o.on("pageerror", lambda e: errors.append(str(e)))
-    o.goto("/")
+    o, errors = _organiser(browser, server)
     eid, _ = _ann_and_bob(o, "Bids online", "bid:300+2")
     contexts = {n: browser.new_context(base_url=server, viewport={"width": 1100, "height": 900},
                                        bypass_csp=True) for n in ("Ann", "Bob")}
@@ -497,7 +489,7 @@ def test_players_bid_online_for_the_armageddon(browser: Browser, server: str) ->
     o.wait_for_selector("[data-testid=t-champion]", timeout=SLOW)
     assert "Ann" in (o.text_content("[data-testid=t-champion]") or "")
     assert errors == []
-    for c in (org, *contexts.values()):
+    for c in (o.context, *contexts.values()):
         c.close()
 
 
